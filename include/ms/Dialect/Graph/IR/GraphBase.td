@@ -1,0 +1,60 @@
+//===- GraphBase.td - msgraph dialect definition -----------*- tablegen -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The msgraph dialect: framework-level tensor operations produced by the ONNX
+// importer and the Python tracer. Semantics and numbered constraints live in
+// docs/spec/msgraph.md; verifiers cite them as `<op>_c<N>`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_DIALECT_GRAPH_IR_GRAPHBASE_TD
+#define MS_DIALECT_GRAPH_IR_GRAPHBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Graph_Dialect : Dialect {
+  let name = "msgraph";
+  let cppNamespace = "::mlir::ms::graph";
+  let summary = "framework-level tensor operations";
+  let description = [{
+    The `msgraph` dialect holds the tensor operations that ONNX models and
+    traced Python functions are made of: broadcasting elementwise math,
+    reductions, data movement, and composite operations (matmul, conv,
+    softmax, normalizations) kept whole so that fusion and kernel selection
+    see them. All values are ranked tensors whose dimensions may be static or
+    dynamic (`?`). Element types are f16, bf16, f32, f64, i1, signless
+    i8/i16/i32/i64 (signed in ONNX terms) and ui8/ui16/ui32/ui64.
+  }];
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+class Graph_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Graph_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def Graph_FloatElement : AnyTypeOf<[F16, BF16, F32, F64], "floating-point">;
+def Graph_SignedIntElement : AnyTypeOf<[I8, I16, I32, I64], "signed integer">;
+def Graph_UnsignedIntElement
+    : AnyTypeOf<[UI8, UI16, UI32, UI64], "unsigned integer">;
+def Graph_BoolElement : AnyTypeOf<[I1], "boolean">;
+
+def Graph_Tensor : RankedTensorOf<[F16, BF16, F32, F64, I1, I8, I16, I32, I64,
+                                   UI8, UI16, UI32, UI64]>;
+def Graph_NumericTensor : RankedTensorOf<[F16, BF16, F32, F64, I8, I16, I32,
+                                          I64, UI8, UI16, UI32, UI64]>;
+def Graph_SignedTensor : RankedTensorOf<[F16, BF16, F32, F64, I8, I16, I32,
+                                         I64]>;
+def Graph_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
+def Graph_BoolTensor : RankedTensorOf<[I1]>;
+def Graph_IndexTensor : RankedTensorOf<[I32, I64]>;
+def Graph_ShapeTensor : 1DTensorOf<[I64]>;
+
+#endif // MS_DIALECT_GRAPH_IR_GRAPHBASE_TD
