@@ -111,10 +111,30 @@ static SmallVector<int64_t> valuesOr(std::optional<ArrayRef<int64_t>> attr,
 // All ops with inferred types accept results that refine or relax the
 // inferred shape, so that shape inference can write static dimensions into
 // the IR and users can annotate what they know.
+//
+// Their verifier runs inference itself: it reports the precise problem once
+// (the interface's own check runs later and then passes) and words a result
+// mismatch as expected-vs-found.
 #define GRAPH_COMPATIBLE_RETURN_TYPES(Op)                                      \
   bool Op::isCompatibleReturnTypes(TypeRange l, TypeRange r) {                 \
     return areCompatibleTypeRanges(l, r);                                      \
-  }
+  }                                                                            \
+  LogicalResult Op::verify() { return verifyByInference<Op>(*this); }
+
+template <typename OpT>
+static LogicalResult verifyByInference(OpT op) {
+  SmallVector<Type> inferred;
+  if (failed(OpT::inferReturnTypes(
+          op->getContext(), op->getLoc(), op->getOperands(),
+          op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+          op->getRegions(), inferred)))
+    return failure();
+  if (!OpT::isCompatibleReturnTypes(inferred, op->getResultTypes()))
+    return op.emitOpError("expected result type ")
+           << inferred.front() << " (or a refinement of it), but found "
+           << op->getResultTypes().front();
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // Broadcasting binary ops
@@ -507,9 +527,10 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
     if (biasType.getRank() != 1 ||
         failed(verifyCompatibleShape(biasType.getShape(), {outChannels})) ||
         biasType.getElementType() != input.getElementType())
-      return emitOptionalError(loc, "expected bias of type tensor<",
-                               outChannels, "x", input.getElementType(),
-                               ">, but found ", biasType);
+      return emitOptionalError(
+          loc, "expected bias of type ",
+          RankedTensorType::get({outChannels}, input.getElementType()),
+          ", but found ", biasType);
   }
   SmallVector<int64_t> shape = {input.getDimSize(0), outChannels};
   for (int64_t i = 0; i < k; ++i) {
@@ -582,9 +603,10 @@ ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
     if (biasType.getRank() != 1 ||
         failed(verifyCompatibleShape(biasType.getShape(), {outChannels})) ||
         biasType.getElementType() != input.getElementType())
-      return emitOptionalError(loc, "expected bias of type tensor<",
-                               outChannels, "x", input.getElementType(),
-                               ">, but found ", biasType);
+      return emitOptionalError(
+          loc, "expected bias of type ",
+          RankedTensorType::get({outChannels}, input.getElementType()),
+          ", but found ", biasType);
   }
   SmallVector<int64_t> shape = {input.getDimSize(0), outChannels};
   for (int64_t i = 0; i < k; ++i) {

@@ -32,6 +32,8 @@ class Graph_BinaryOp<string mnemonic, Type operandType, Type resultType,
                      list<Trait> traits = []>
     : Graph_Op<mnemonic, !listconcat([Pure, InferTypeOpAdaptorWithIsCompatible],
                                      traits)> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let arguments = (ins operandType:$lhs, operandType:$rhs);
   let results = (outs resultType:$result);
   let assemblyFormat =
@@ -42,6 +44,8 @@ class Graph_BinaryOp<string mnemonic, Type operandType, Type resultType,
 /// A reduction over a set of axes.
 class Graph_ReduceOp<string mnemonic, Type type, string body>
     : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "reduces a tensor with " # body # " over the given axes";
   let description = [{
     Reduces `input` over `axes` with }] # body # [{. Axes may be negative
@@ -103,6 +107,8 @@ def Graph_ConstantOfShapeOp : Graph_Op<"constant_of_shape", [Pure]> {
 
 def Graph_ShapeOp : Graph_Op<"shape",
     [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "the shape of a tensor as a 1-D i64 tensor";
   let description = [{
     Returns the dimensions of `input` as a 1-D i64 tensor of length rank.
@@ -347,7 +353,7 @@ def Graph_ClipOp : Graph_UnaryOp<"clip", Graph_NumericTensor> {
   let hasVerifier = 1;
 }
 
-def Graph_CastOp : Graph_Op<"cast", [Pure, Elementwise]> {
+def Graph_CastOp : Graph_Op<"cast", [Pure]> {
   let summary = "elementwise element type conversion";
   let description = [{
     Converts each element to the result's element type: float to float
@@ -432,6 +438,8 @@ def Graph_GreaterEqualOp : Graph_CompareOp<"greater_equal", "lhs >= rhs">;
 
 def Graph_WhereOp : Graph_Op<"where",
     [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "elementwise selection with broadcasting";
   let description = [{
     `result = condition ? on_true : on_false` elementwise after broadcasting
@@ -469,6 +477,8 @@ def Graph_ReduceProdOp
 
 class Graph_ArgOp<string mnemonic, string what>
     : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "index of the " # what # " along an axis";
   let description = [{
     Returns, as i64, the index of the }] # what # [{ element along `axis`.
@@ -518,6 +528,8 @@ def Graph_LogSoftmaxOp
 
 def Graph_MatMulOp : Graph_Op<"matmul",
     [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "batched matrix product with numpy semantics";
   let description = [{
     Matrix product of the last two dimensions with broadcasting over the
@@ -539,6 +551,8 @@ def Graph_MatMulOp : Graph_Op<"matmul",
 
 def Graph_ConvOp : Graph_Op<"conv",
     [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "N-d grouped convolution in NC[spatial] layout";
   let description = [{
     Cross-correlation of `input` (N x C x D1..Dk) with `weight`
@@ -569,6 +583,8 @@ def Graph_ConvOp : Graph_Op<"conv",
 
 def Graph_ConvTransposeOp : Graph_Op<"conv_transpose",
     [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "N-d grouped transposed convolution in NC[spatial] layout";
   let description = [{
     The gradient of `conv` with respect to its input: `input` is
@@ -598,6 +614,8 @@ def Graph_ConvTransposeOp : Graph_Op<"conv_transpose",
 
 class Graph_PoolOp<string mnemonic, string what, dag extraArgs>
     : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "N-d " # what # " pooling in NC[spatial] layout";
   let description = [{
     Slides a `kernel_shape` window over the spatial dimensions of `input`
@@ -755,6 +773,8 @@ def Graph_ReshapeOp : Graph_Op<"reshape", [Pure]> {
 
 def Graph_TransposeOp : Graph_Op<"transpose",
     [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "permutes the dimensions of a tensor";
   let description = [{
     `result.shape[i] = input.shape[permutation[i]]`.
@@ -773,6 +793,8 @@ def Graph_TransposeOp : Graph_Op<"transpose",
 
 def Graph_ConcatOp : Graph_Op<"concat",
     [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "joins tensors along one axis";
   let description = [{
     All inputs have one rank and element type and agree on every dimension
@@ -791,6 +813,8 @@ def Graph_ConcatOp : Graph_Op<"concat",
 
 def Graph_SliceOp : Graph_Op<"slice",
     [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "a strided window of a tensor";
   let description = [{
     Takes, along every dimension `i`, the elements `starts[i]`,
@@ -816,6 +840,8 @@ def Graph_SliceOp : Graph_Op<"slice",
 
 def Graph_GatherOp : Graph_Op<"gather",
     [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "picks slices along an axis by index";
   let description = [{
     `result[p..., q..., r...] = input[p..., indices[q...], r...]` where
@@ -859,6 +885,8 @@ def Graph_ExpandOp : Graph_Op<"expand", [Pure]> {
 }
 
 def Graph_TileOp : Graph_Op<"tile", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "repeats a tensor along each dimension";
   let description = [{
     `result.shape[i] = input.shape[i] * repeats[i]`, with
@@ -876,6 +904,8 @@ def Graph_TileOp : Graph_Op<"tile", [Pure, InferTypeOpAdaptorWithIsCompatible]> 
 }
 
 def Graph_PadOp : Graph_Op<"pad", [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
   let summary = "pads a tensor with a constant or by reflection";
   let description = [{
     `pads` has 2 x rank entries, all begins then all ends; negative entries

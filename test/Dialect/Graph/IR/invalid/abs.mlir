@@ -1,0 +1,9 @@
+// RUN: ms-opt %s -split-input-file -verify-diagnostics
+
+// Verifier errors of msgraph.abs.
+
+func.func @invalid(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'msgraph.abs' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values, but got 'tensor<4xi1>'}}
+  %r = msgraph.abs %x : tensor<4xi1>
+  return
+}

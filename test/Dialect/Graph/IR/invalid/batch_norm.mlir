@@ -1,0 +1,33 @@
+// RUN: ms-opt %s -split-input-file -verify-diagnostics
+
+// Verifier errors of msgraph.batch_norm.
+
+func.func @invalid(%x: tensor<1x8x4x4xf32>, %s: tensor<4xf32>, %b: tensor<8xf32>, %m: tensor<8xf32>, %v: tensor<8xf32>) {
+  // expected-error @+1 {{'msgraph.batch_norm' op expected scale of shape [8] (the channel count), but found 'tensor<4xf32>'}}
+  %r = msgraph.batch_norm %x, %s, %b, %m, %v : (tensor<1x8x4x4xf32>, tensor<4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<1x8x4x4xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>, %m: tensor<8xf16>, %v: tensor<8xf32>) {
+  // expected-error @+1 {{'msgraph.batch_norm' op expected mean element type 'f32', but found 'f16'}}
+  %r = msgraph.batch_norm %x, %s, %b, %m, %v : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf16>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<8xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>, %m: tensor<8xf32>, %v: tensor<8xf32>) {
+  // expected-error @+1 {{'msgraph.batch_norm' op expected input of rank at least 2, but found 'tensor<8xf32>'}}
+  %r = msgraph.batch_norm %x, %s, %b, %m, %v : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<1x8x4x4xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>, %m: tensor<8xf32>, %v: tensor<8xf32>) {
+  // expected-error @+1 {{'msgraph.batch_norm' op expected result type compatible with the input type 'tensor<1x8x4x4xf32>', but found 'tensor<1x8x4x5xf32>'}}
+  %r = msgraph.batch_norm %x, %s, %b, %m, %v : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x8x4x5xf32>
+  return
+}

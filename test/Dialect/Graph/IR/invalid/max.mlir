@@ -1,0 +1,25 @@
+// RUN: ms-opt %s -split-input-file -verify-diagnostics
+
+// Verifier errors of msgraph.max.
+
+func.func @invalid(%x: tensor<2x3xf64>, %y: tensor<2x4xf64>) {
+  // expected-error @+1 {{expected broadcast-compatible operand shapes, but found 'tensor<2x3xf64>' and 'tensor<2x4xf64>'}}
+  %r = msgraph.max %x, %y : (tensor<2x3xf64>, tensor<2x4xf64>) -> tensor<2x3xf64>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<3xf64>, %y: tensor<3xi1>) {
+  // expected-error @+1 {{'msgraph.max' op operand #1 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values, but got 'tensor<3xi1>'}}
+  %r = msgraph.max %x, %y : (tensor<3xf64>, tensor<3xi1>) -> tensor<3xf64>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<3xf64>, %y: tensor<3xf64>) {
+  // expected-error @+1 {{'msgraph.max' op expected result type 'tensor<3xf64>' (or a refinement of it), but found 'tensor<4xf64>'}}
+  %r = msgraph.max %x, %y : (tensor<3xf64>, tensor<3xf64>) -> tensor<4xf64>
+  return
+}

@@ -1,0 +1,9 @@
+// RUN: ms-opt %s -split-input-file -verify-diagnostics
+
+// Verifier errors of msgraph.not.
+
+func.func @invalid(%x: tensor<4xi8>) {
+  // expected-error @+1 {{'msgraph.not' op operand #0 must be ranked tensor of 1-bit signless integer values, but got 'tensor<4xi8>'}}
+  %r = msgraph.not %x : tensor<4xi8>
+  return
+}

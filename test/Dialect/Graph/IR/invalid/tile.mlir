@@ -1,0 +1,17 @@
+// RUN: ms-opt %s -split-input-file -verify-diagnostics
+
+// Verifier errors of msgraph.tile.
+
+func.func @invalid(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{expected 2 repeats (one per dimension), but found 1}}
+  %r = msgraph.tile %x {repeats = array<i64: 2>} : (tensor<2x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{expected non-negative repeats, but found [2, -1]}}
+  %r = msgraph.tile %x {repeats = array<i64: 2, -1>} : (tensor<2x3xf32>) -> tensor<4x3xf32>
+  return
+}

@@ -1,0 +1,22 @@
+// RUN: ms-opt %s -split-input-file | FileCheck %s
+// RUN: ms-opt %s -split-input-file -mlir-print-op-generic | ms-opt -split-input-file | FileCheck %s
+
+// Round-trip tests for msgraph.hard_swish.
+
+// CHECK-LABEL: func @hard_swish_f32
+// CHECK: %[[R:.+]] = msgraph.hard_swish %{{[a-zA-Z0-9_]+}} : tensor<2x?xf32>
+// CHECK: return %[[R]]
+func.func @hard_swish_f32(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %r = msgraph.hard_swish %x : tensor<2x?xf32>
+  return %r : tensor<2x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @hard_swish_f16
+// CHECK: %[[R:.+]] = msgraph.hard_swish %{{[a-zA-Z0-9_]+}} : tensor<4xf16>
+// CHECK: return %[[R]]
+func.func @hard_swish_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
+  %r = msgraph.hard_swish %x : tensor<4xf16>
+  return %r : tensor<4xf16>
+}

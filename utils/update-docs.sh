@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Regenerates the committed reference docs in docs/generated/ from ODS.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${MS_BUILD_DIR:-$root/build}"
+"$root/utils/build.sh" ms-docs
+mkdir -p "$root/docs/generated"
+cp "$build/docs/Dialects/MSGraphOps.md" "$root/docs/generated/MSGraphOps.md"
+cp "$build/docs/Passes/MSGraphPasses.md" "$root/docs/generated/MSGraphPasses.md"
+echo "docs/generated updated"
