@@ -6,8 +6,10 @@
 
 #include "ms/InitAll.h"
 
+#include "ms/Conversion/Passes.h"
 #include "ms/Dialect/Graph/IR/GraphDialect.h"
 #include "ms/Dialect/Graph/Transforms/Passes.h"
+#include "ms/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -24,6 +26,8 @@ void mlir::ms::registerAllPasses() {
   static bool registered = [] {
     mlir::registerAllPasses();
     graph::registerGraphPasses();
+    registerMSConversionPasses();
+    registerMSTransformsPasses();
     graph::registerGraphPipelines();
     return true;
   }();

@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache git
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 clang-format-22
   libprotobuf-dev protobuf-compiler nlohmann-json3-dev libgtest-dev libgmock-dev
-  pybind11-dev python3-dev python3-numpy python3-pytest
+  libomp-22-dev pybind11-dev python3-dev python3-numpy python3-pytest
 )
 
 missing=()

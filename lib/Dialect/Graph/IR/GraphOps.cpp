@@ -92,10 +92,16 @@ static RankedTensorType getTensorType(Value value) {
 }
 
 /// Formats a list of integers as `[a, b, c]` for diagnostics.
+/// Dynamic sizes print as `?`.
 static std::string formatList(ArrayRef<int64_t> values) {
   std::string s = "[";
   llvm::raw_string_ostream os(s);
-  llvm::interleaveComma(values, os);
+  llvm::interleaveComma(values, os, [&](int64_t v) {
+    if (ShapedType::isDynamic(v))
+      os << "?";
+    else
+      os << v;
+  });
   os << "]";
   return s;
 }
@@ -705,7 +711,8 @@ static LogicalResult verifyChannelParam(Operation *op, StringRef name,
   if (type.getRank() != 1 ||
       failed(verifyCompatibleShape(type.getShape(), {length})))
     return op->emitOpError("expected ")
-           << name << " of shape [" << length << "] (the channel count), but found "
+           << name << " of shape " << formatList({length})
+           << " (the channel count), but found "
            << type;
   return success();
 }
@@ -987,6 +994,15 @@ LogicalResult ExpandOp::verify() {
     return emitOpError("expected result rank >= input rank ")
            << input.getRank() << ", but found " << result.getRank();
   int64_t offset = result.getRank() - input.getRank();
+  // expand_c4: without a shape operand a dynamic result dimension must come
+  // from a dynamic input dimension.
+  for (int64_t i = 0; i < result.getRank() && !getShape(); ++i) {
+    if (!result.isDynamicDim(i))
+      continue;
+    if (i < offset || !input.isDynamicDim(i - offset))
+      return emitOpError("expected a shape operand when result dimension ")
+             << i << " is dynamic but the input does not give it";
+  }
   for (int64_t i = 0; i < input.getRank(); ++i) {
     int64_t in = input.getDimSize(i), out = result.getDimSize(i + offset);
     if (in == 1 || ShapedType::isDynamic(in) || ShapedType::isDynamic(out))
@@ -1052,7 +1068,8 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
       return emitOptionalError(loc, "expected a non-negative size along "
                                     "dimension ",
                                i, ", but found ", size);
-    if (mode == "reflect" && (pads[i] >= dim || pads[i + rank] >= dim))
+    if (mode == "reflect" && ((pads[i] > 0 && pads[i] >= dim) ||
+                              (pads[i + rank] > 0 && pads[i + rank] >= dim)))
       return emitOptionalError(
           loc, "expected reflect pads smaller than dimension ", i, " (", dim,
           "), but found ", pads[i], " and ", pads[i + rank]);

@@ -12,6 +12,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <cmath>
+
 namespace mlir::ms::graph {
 #define GEN_PASS_DEF_INFERSHAPESPASS
 #include "ms/Dialect/Graph/Transforms/Passes.h.inc"
@@ -69,6 +71,23 @@ static SmallVector<Type> inferResultTypes(Operation *op) {
           withShape(*shape);
       })
       .Case<CastOp>([&](CastOp op) { sameShapeAsInput(op.getInput()); })
+      .Case<RangeOp>([&](RangeOp op) {
+        DenseElementsAttr start, limit, delta;
+        if (!matchPattern(op.getStart(), m_Constant(&start)) ||
+            !matchPattern(op.getLimit(), m_Constant(&limit)) ||
+            !matchPattern(op.getDelta(), m_Constant(&delta)))
+          return;
+        auto scalar = [](DenseElementsAttr attr) {
+          if (isa<FloatType>(attr.getElementType()))
+            return attr.getSplatValue<APFloat>().convertToDouble();
+          return (double)attr.getSplatValue<APInt>().getSExtValue();
+        };
+        double d = scalar(delta);
+        if (d == 0)
+          return;
+        double n = std::ceil((scalar(limit) - scalar(start)) / d);
+        withShape({std::max<int64_t>((int64_t)n, 0)});
+      })
       .Case<BatchNormOp, LayerNormOp, InstanceNormOp>(
           [&](auto op) { sameShapeAsInput(op.getInput()); })
       .Case<ResizeOp>([&](ResizeOp op) {

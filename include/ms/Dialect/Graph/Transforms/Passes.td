@@ -64,8 +64,11 @@ def InferShapesPass : Pass<"msgraph-infer-shapes", "::mlir::func::FuncOp"> {
     result types, replaces each dynamic result dimension that inference can
     now prove static. Reshapes and expands whose shape operand is a constant,
     and `constant_of_shape` with a constant shape, take their static shape
-    from it. A value is only refined when all of its users are msgraph ops or
-    the function's return; the function's result types are updated to match.
+    from it, and `range` with constant operands gets its length. Users
+    outside msgraph keep the type they were written against through a
+    `tensor.cast`. A private function without callers gets its result types
+    updated; any other function keeps its signature, with casts before the
+    return.
 
     ```mlir
     %0 = msgraph.add %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<?x?xf32>

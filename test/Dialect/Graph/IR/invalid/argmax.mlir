@@ -15,3 +15,11 @@ func.func @invalid(%x: tensor<2x3xf32>) {
   %r = msgraph.argmax %x {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x1xi32>
   return
 }
+
+// -----
+
+func.func @invalid(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'msgraph.argmax' op expected result type 'tensor<2x1xi64>' (or a refinement of it), but found 'tensor<3x1xi64>'}}
+  %r = msgraph.argmax %x {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<3x1xi64>
+  return
+}

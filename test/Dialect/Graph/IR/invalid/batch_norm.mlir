@@ -31,3 +31,11 @@ func.func @invalid(%x: tensor<1x8x4x4xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>
   %r = msgraph.batch_norm %x, %s, %b, %m, %v : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x8x4x5xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%x: tensor<1x?x4x4xf32>, %s: tensor<8xf32>, %b: tensor<8x2xf32>, %m: tensor<8xf32>, %v: tensor<8xf32>) {
+  // expected-error @+1 {{'msgraph.batch_norm' op expected bias of shape [?] (the channel count), but found 'tensor<8x2xf32>'}}
+  %r = msgraph.batch_norm %x, %s, %b, %m, %v : (tensor<1x?x4x4xf32>, tensor<8xf32>, tensor<8x2xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x?x4x4xf32>
+  return
+}

@@ -31,3 +31,11 @@ func.func @invalid() {
   %r = msgraph.concat {axis = 0 : i64} : () -> tensor<2x3xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%a: tensor<2x3xf32>, %b: tensor<4x3xf32>) {
+  // expected-error @+1 {{'msgraph.concat' op expected result type 'tensor<6x3xf32>' (or a refinement of it), but found 'tensor<5x3xf32>'}}
+  %r = msgraph.concat %a, %b {axis = 0 : i64} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<5x3xf32>
+  return
+}

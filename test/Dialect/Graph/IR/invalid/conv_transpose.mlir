@@ -47,3 +47,35 @@ func.func @invalid(%x: tensor<1x8x4x4xf32>, %w: tensor<8x4x3x3xf32>, %b: tensor<
   %r = msgraph.conv_transpose %x, %w, %b : (tensor<1x8x4x4xf32>, tensor<8x4x3x3xf32>, tensor<8xf32>) -> tensor<1x4x6x6xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%x: tensor<1x8x4x4xf32>, %w: tensor<8x4x3x3xf16>) {
+  // expected-error @+1 {{expected weight element type 'f32', but found 'f16'}}
+  %r = msgraph.conv_transpose %x, %w : (tensor<1x8x4x4xf32>, tensor<8x4x3x3xf16>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<1x8x4x4xf32>, %w: tensor<8x4x3xf32>) {
+  // expected-error @+1 {{expected weight of rank 4 (the input rank), but found 'tensor<8x4x3xf32>'}}
+  %r = msgraph.conv_transpose %x, %w : (tensor<1x8x4x4xf32>, tensor<8x4x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<1x8x4x4xf32>, %w: tensor<8x4x3x3xf32>) {
+  // expected-error @+1 {{expected group >= 1, but found 0}}
+  %r = msgraph.conv_transpose %x, %w {group = 0 : i64} : (tensor<1x8x4x4xf32>, tensor<8x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<1x8x4x4xf32>, %w: tensor<8x4x3x3xf32>) {
+  // expected-error @+1 {{expected 2 strides (one per spatial dimension), but found 3}}
+  %r = msgraph.conv_transpose %x, %w {strides = array<i64: 1, 1, 1>} : (tensor<1x8x4x4xf32>, tensor<8x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}

@@ -31,3 +31,11 @@ func.func @invalid(%x: tensor<3x1xf32>, %s: tensor<3xi64>) {
   %r = msgraph.expand %x, %s : (tensor<3x1xf32>, tensor<3xi64>) -> tensor<3x?xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%x: tensor<3x1xf32>) {
+  // expected-error @+1 {{'msgraph.expand' op expected a shape operand when result dimension 0 is dynamic but the input does not give it}}
+  %r = msgraph.expand %x : (tensor<3x1xf32>) -> tensor<?x3x4xf32>
+  return
+}

@@ -15,3 +15,19 @@ func.func @invalid(%x: tensor<1x8x4x4xf32>, %s: tensor<8xf32>, %b: tensor<2x4xf3
   %r = msgraph.instance_norm %x, %s, %b : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<2x4xf32>) -> tensor<1x8x4x4xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%x: tensor<1x8x4x4xf32>, %s: tensor<8xf16>, %b: tensor<8xf32>) {
+  // expected-error @+1 {{'msgraph.instance_norm' op expected scale element type 'f32', but found 'f16'}}
+  %r = msgraph.instance_norm %x, %s, %b : (tensor<1x8x4x4xf32>, tensor<8xf16>, tensor<8xf32>) -> tensor<1x8x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<1x8x4x4xf32>, %s: tensor<8xf32>, %b: tensor<8xf32>) {
+  // expected-error @+1 {{'msgraph.instance_norm' op expected result type compatible with the input type 'tensor<1x8x4x4xf32>', but found 'tensor<1x8x4x8xf32>'}}
+  %r = msgraph.instance_norm %x, %s, %b : (tensor<1x8x4x4xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x8x4x8xf32>
+  return
+}

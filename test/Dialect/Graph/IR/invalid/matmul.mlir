@@ -31,3 +31,11 @@ func.func @invalid(%a: tensor<f32>, %b: tensor<5x7xf32>) {
   %r = msgraph.matmul %a, %b : (tensor<f32>, tensor<5x7xf32>) -> tensor<7xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%a: tensor<4x5xf32>, %b: tensor<5x7xf32>) {
+  // expected-error @+1 {{'msgraph.matmul' op expected result type 'tensor<4x7xf32>' (or a refinement of it), but found 'tensor<4x5xf32>'}}
+  %r = msgraph.matmul %a, %b : (tensor<4x5xf32>, tensor<5x7xf32>) -> tensor<4x5xf32>
+  return
+}

@@ -39,3 +39,11 @@ func.func @invalid(%x: tensor<1x8x2x2xf32>) {
   %r = msgraph.max_pool %x {kernel_shape = array<i64: 3, 3>} : (tensor<1x8x2x2xf32>) -> tensor<1x8x1x1xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%x: tensor<1x8x32x32xf32>) {
+  // expected-error @+1 {{'msgraph.max_pool' op expected result type 'tensor<1x8x31x31xf32>' (or a refinement of it), but found 'tensor<1x8x32x32xf32>'}}
+  %r = msgraph.max_pool %x {kernel_shape = array<i64: 2, 2>} : (tensor<1x8x32x32xf32>) -> tensor<1x8x32x32xf32>
+  return
+}

@@ -39,3 +39,11 @@ func.func @invalid(%x: tensor<2x0xf32>) {
   %r = msgraph.pad %x {mode = "edge", pads = array<i64: 0, 1, 0, 0>} : (tensor<2x0xf32>) -> tensor<2x1xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'msgraph.pad' op expected result type 'tensor<2x5xf32>' (or a refinement of it), but found 'tensor<2x4xf32>'}}
+  %r = msgraph.pad %x {pads = array<i64: 0, 1, 0, 1>} : (tensor<2x3xf32>) -> tensor<2x4xf32>
+  return
+}

@@ -31,3 +31,11 @@ func.func @invalid(%x: tensor<?xf32>) {
   %r = msgraph.slice %x {ends = array<i64: 3>, starts = array<i64: 1>, steps = array<i64: 1>} : (tensor<?xf32>) -> tensor<2xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%x: tensor<6xf32>) {
+  // expected-error @+1 {{'msgraph.slice' op expected result type 'tensor<2xf32>' (or a refinement of it), but found 'tensor<4xf32>'}}
+  %r = msgraph.slice %x {ends = array<i64: 4>, starts = array<i64: 0>, steps = array<i64: 2>} : (tensor<6xf32>) -> tensor<4xf32>
+  return
+}

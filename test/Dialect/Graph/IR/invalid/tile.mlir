@@ -15,3 +15,11 @@ func.func @invalid(%x: tensor<2x3xf32>) {
   %r = msgraph.tile %x {repeats = array<i64: 2, -1>} : (tensor<2x3xf32>) -> tensor<4x3xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'msgraph.tile' op expected result type 'tensor<4x6xf32>' (or a refinement of it), but found 'tensor<4x3xf32>'}}
+  %r = msgraph.tile %x {repeats = array<i64: 2, 2>} : (tensor<2x3xf32>) -> tensor<4x3xf32>
+  return
+}

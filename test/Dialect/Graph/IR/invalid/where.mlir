@@ -23,3 +23,11 @@ func.func @invalid(%c: tensor<4xf32>, %a: tensor<4xf32>, %b: tensor<4xf32>) {
   %r = msgraph.where %c, %a, %b : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%c: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{'msgraph.where' op expected result type 'tensor<4xf32>' (or a refinement of it), but found 'tensor<5xf32>'}}
+  %r = msgraph.where %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<5xf32>
+  return
+}

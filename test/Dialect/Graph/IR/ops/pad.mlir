@@ -30,3 +30,13 @@ func.func @pad_crop(%x: tensor<5xi32>) -> tensor<4xi32> {
   %r = msgraph.pad %x {mode = "edge", pads = array<i64: -2, 1>} : (tensor<5xi32>) -> tensor<4xi32>
   return %r : tensor<4xi32>
 }
+
+// -----
+
+// CHECK-LABEL: func @pad_reflect_empty
+// CHECK: %[[R:.+]] = msgraph.pad %{{[a-zA-Z0-9_]+}} {mode = "reflect", pads = array<i64: 0, 1, 0, 1>} : (tensor<0x3xf32>) -> tensor<0x5xf32>
+// CHECK: return %[[R]]
+func.func @pad_reflect_empty(%x: tensor<0x3xf32>) -> tensor<0x5xf32> {
+  %r = msgraph.pad %x {mode = "reflect", pads = array<i64: 0, 1, 0, 1>} : (tensor<0x3xf32>) -> tensor<0x5xf32>
+  return %r : tensor<0x5xf32>
+}

@@ -1,0 +1,47 @@
+//===- GraphToLinalg.h - msgraph to linalg conversion -----------*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_CONVERSION_GRAPHTOLINALG_GRAPHTOLINALG_H
+#define MS_CONVERSION_GRAPHTOLINALG_GRAPHTOLINALG_H
+
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+namespace ms {
+
+#define GEN_PASS_DECL_CONVERTGRAPHTOLINALGPASS
+#include "ms/Conversion/Passes.h.inc"
+
+/// Converts ranked tensors of unsigned integers to signless ones (the
+/// lowered code keeps signedness in the choice of arith ops).
+class GraphTypeConverter : public TypeConverter {
+public:
+  GraphTypeConverter();
+};
+
+/// Elementwise ops (unary, broadcasting binary, comparisons, where, cast).
+void populateGraphElementwiseToLinalgPatterns(const TypeConverter &converter,
+                                              RewritePatternSet &patterns);
+/// Reductions, arg-reductions, softmax and log_softmax.
+void populateGraphReductionToLinalgPatterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns);
+/// matmul, conv, conv_transpose, pooling and the normalizations.
+void populateGraphLinearToLinalgPatterns(const TypeConverter &converter,
+                                         RewritePatternSet &patterns);
+/// Data movement and constants: reshape, transpose, concat, slice, gather,
+/// expand, tile, pad, resize, shape, constant, constant_of_shape, range.
+void populateGraphDataMovementToLinalgPatterns(const TypeConverter &converter,
+                                               RewritePatternSet &patterns);
+
+/// All of the above.
+void populateGraphToLinalgConversionPatterns(const TypeConverter &converter,
+                                             RewritePatternSet &patterns);
+
+} // namespace ms
+} // namespace mlir
+
+#endif // MS_CONVERSION_GRAPHTOLINALG_GRAPHTOLINALG_H

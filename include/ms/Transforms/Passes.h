@@ -1,0 +1,31 @@
+//===- Passes.h - ms program-level passes -----------------------*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_TRANSFORMS_PASSES_H
+#define MS_TRANSFORMS_PASSES_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::ms {
+
+#define GEN_PASS_DECL
+#include "ms/Transforms/Passes.h.inc"
+
+/// The attribute that marks outlined kernel functions.
+inline constexpr char kKernelAttrName[] = "ms.kernel";
+
+/// Returns the entry function of `module`: `name` if given, else @main, else
+/// the only public function. Emits an error and returns null otherwise.
+func::FuncOp findEntryFunction(ModuleOp module, StringRef name);
+
+#define GEN_PASS_REGISTRATION
+#include "ms/Transforms/Passes.h.inc"
+
+} // namespace mlir::ms
+
+#endif // MS_TRANSFORMS_PASSES_H

@@ -1,0 +1,284 @@
+//===- Elementwise.cpp - elementwise msgraph ops to linalg ----------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every elementwise op becomes one broadcasting `linalg.generic`; the scalar
+// body is chosen per op and element type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
+#include "ms/Dialect/Graph/IR/GraphOps.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::ms;
+using namespace mlir::ms::detail;
+namespace graph = mlir::ms::graph;
+
+namespace {
+
+/// Scalar helpers for float element types.
+struct FloatMath {
+  OpBuilder &b;
+  Location loc;
+  Type type;
+
+  Value c(double v) const { return scalarConstant(b, loc, type, v); }
+  Value add(Value x, Value y) const {
+    return arith::AddFOp::create(b, loc, x, y);
+  }
+  Value sub(Value x, Value y) const {
+    return arith::SubFOp::create(b, loc, x, y);
+  }
+  Value mul(Value x, Value y) const {
+    return arith::MulFOp::create(b, loc, x, y);
+  }
+  Value div(Value x, Value y) const {
+    return arith::DivFOp::create(b, loc, x, y);
+  }
+  Value max(Value x, Value y) const {
+    return arith::MaximumFOp::create(b, loc, x, y);
+  }
+  Value min(Value x, Value y) const {
+    return arith::MinimumFOp::create(b, loc, x, y);
+  }
+  Value select(Value c, Value x, Value y) const {
+    return arith::SelectOp::create(b, loc, c, x, y);
+  }
+  Value cmp(arith::CmpFPredicate p, Value x, Value y) const {
+    return arith::CmpFOp::create(b, loc, p, x, y);
+  }
+};
+
+/// Lowers a float-only unary op given its scalar function.
+Value lowerFloatUnary(Operation *op, OpBuilder &b, Location loc, Value x) {
+  FloatMath m{b, loc, x.getType()};
+  if (isa<graph::SqrtOp>(op))
+    return math::SqrtOp::create(b, loc, x);
+  if (isa<graph::ReciprocalOp>(op))
+    return m.div(m.c(1.0), x);
+  if (isa<graph::ExpOp>(op))
+    return math::ExpOp::create(b, loc, x);
+  if (isa<graph::LogOp>(op))
+    return math::LogOp::create(b, loc, x);
+  if (isa<graph::ErfOp>(op))
+    return math::ErfOp::create(b, loc, x);
+  if (isa<graph::TanhOp>(op))
+    return math::TanhOp::create(b, loc, x);
+  if (isa<graph::SigmoidOp>(op)) {
+    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+    return m.div(m.c(1.0), m.add(m.c(1.0), e));
+  }
+  if (isa<graph::HardSwishOp>(op)) {
+    Value t = m.add(m.mul(x, m.c(1.0 / 6.0)), m.c(0.5));
+    return m.mul(x, m.max(m.c(0.0), m.min(m.c(1.0), t)));
+  }
+  if (auto gelu = dyn_cast<graph::GeluOp>(op)) {
+    if (gelu.getApproximate() == "tanh") {
+      Value x3 = m.mul(m.mul(x, x), x);
+      Value inner = m.mul(m.c(std::sqrt(2.0 / M_PI)),
+                          m.add(x, m.mul(m.c(0.044715), x3)));
+      Value t = math::TanhOp::create(b, loc, inner);
+      return m.mul(m.mul(m.c(0.5), x), m.add(m.c(1.0), t));
+    }
+    Value e = math::ErfOp::create(b, loc, m.mul(x, m.c(M_SQRT1_2)));
+    return m.mul(m.mul(m.c(0.5), x), m.add(m.c(1.0), e));
+  }
+  if (auto leaky = dyn_cast<graph::LeakyReluOp>(op)) {
+    Value neg = m.mul(x, m.c(leaky.getAlpha().convertToDouble()));
+    return m.select(m.cmp(arith::CmpFPredicate::OGE, x, m.c(0.0)), x, neg);
+  }
+  if (auto hs = dyn_cast<graph::HardSigmoidOp>(op)) {
+    Value t = m.add(m.mul(x, m.c(hs.getAlpha().convertToDouble())),
+                    m.c(hs.getBeta().convertToDouble()));
+    return m.max(m.c(0.0), m.min(m.c(1.0), t));
+  }
+  llvm_unreachable("not a float unary op");
+}
+
+/// Lowers a unary op that accepts integers too.
+Value lowerNumericUnary(Operation *op, OpBuilder &b, Location loc, Value x,
+                        bool isUnsigned) {
+  Type type = x.getType();
+  bool isFloat = isa<FloatType>(type);
+  Value zero = scalarConstant(b, loc, type, 0.0);
+  if (isa<graph::NegOp>(op))
+    return isFloat ? Value(arith::NegFOp::create(b, loc, x))
+                   : Value(arith::SubIOp::create(b, loc, zero, x));
+  if (isa<graph::AbsOp>(op)) {
+    if (isFloat)
+      return math::AbsFOp::create(b, loc, x);
+    return isUnsigned ? x : Value(math::AbsIOp::create(b, loc, x));
+  }
+  if (isa<graph::ReluOp>(op))
+    return maxScalar(b, loc, x, zero, isUnsigned);
+  if (isa<graph::NotOp>(op))
+    return arith::XOrIOp::create(b, loc, x, scalarConstant(b, loc, type, 1.0));
+  if (auto clip = dyn_cast<graph::ClipOp>(op)) {
+    Value r = x;
+    if (auto lo = clip.getMin())
+      r = maxScalar(b, loc, r, scalarConstant(b, loc, type, lo->convertToDouble()),
+                    isUnsigned);
+    if (auto hi = clip.getMax())
+      r = minScalar(b, loc, r, scalarConstant(b, loc, type, hi->convertToDouble()),
+                    isUnsigned);
+    return r;
+  }
+  return lowerFloatUnary(op, b, loc, x);
+}
+
+/// Lowers a broadcasting binary op.
+Value lowerBinary(Operation *op, OpBuilder &b, Location loc, Value x, Value y,
+                  bool isUnsigned) {
+  Type type = x.getType();
+  bool isFloat = isa<FloatType>(type);
+  if (isa<graph::AddOp>(op))
+    return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
+                   : Value(arith::AddIOp::create(b, loc, x, y));
+  if (isa<graph::SubOp>(op))
+    return isFloat ? Value(arith::SubFOp::create(b, loc, x, y))
+                   : Value(arith::SubIOp::create(b, loc, x, y));
+  if (isa<graph::MulOp>(op))
+    return isFloat ? Value(arith::MulFOp::create(b, loc, x, y))
+                   : Value(arith::MulIOp::create(b, loc, x, y));
+  if (isa<graph::DivOp>(op)) {
+    if (isFloat)
+      return arith::DivFOp::create(b, loc, x, y);
+    return isUnsigned ? Value(arith::DivUIOp::create(b, loc, x, y))
+                      : Value(arith::DivSIOp::create(b, loc, x, y));
+  }
+  if (isa<graph::PowOp>(op))
+    return math::PowFOp::create(b, loc, x, y);
+  if (isa<graph::MaxOp>(op))
+    return maxScalar(b, loc, x, y, isUnsigned);
+  if (isa<graph::MinOp>(op))
+    return minScalar(b, loc, x, y, isUnsigned);
+  if (isa<graph::AndOp>(op))
+    return arith::AndIOp::create(b, loc, x, y);
+  if (isa<graph::OrOp>(op))
+    return arith::OrIOp::create(b, loc, x, y);
+  if (isa<graph::PReluOp>(op)) {
+    Value zero = scalarConstant(b, loc, type, 0.0);
+    Value isNeg =
+        isFloat ? Value(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT,
+                                              x, zero))
+                : Value(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                              x, zero));
+    Value scaled = isFloat ? Value(arith::MulFOp::create(b, loc, x, y))
+                           : Value(arith::MulIOp::create(b, loc, x, y));
+    return arith::SelectOp::create(b, loc, isNeg, scaled, x);
+  }
+  // Comparisons.
+  struct Preds {
+    arith::CmpFPredicate f;
+    arith::CmpIPredicate s, u;
+  };
+  Preds p;
+  if (isa<graph::EqualOp>(op))
+    p = {arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq,
+         arith::CmpIPredicate::eq};
+  else if (isa<graph::LessOp>(op))
+    p = {arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt,
+         arith::CmpIPredicate::ult};
+  else if (isa<graph::LessEqualOp>(op))
+    p = {arith::CmpFPredicate::OLE, arith::CmpIPredicate::sle,
+         arith::CmpIPredicate::ule};
+  else if (isa<graph::GreaterOp>(op))
+    p = {arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt,
+         arith::CmpIPredicate::ugt};
+  else if (isa<graph::GreaterEqualOp>(op))
+    p = {arith::CmpFPredicate::OGE, arith::CmpIPredicate::sge,
+         arith::CmpIPredicate::uge};
+  else
+    llvm_unreachable("not a binary op");
+  if (isFloat)
+    return arith::CmpFOp::create(b, loc, p.f, x, y);
+  return arith::CmpIOp::create(b, loc, isUnsigned ? p.u : p.s, x, y);
+}
+
+/// One pattern for every elementwise op: the scalar body is picked from the
+/// op kind.
+template <typename OpTy>
+struct ElementwiseToLinalg final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType =
+        convertTensorType(*this->getTypeConverter(), op.getType());
+    Operation *raw = op.getOperation();
+    // Signedness comes from the source operand type (the value operands of
+    // where).
+    Value signSource = raw->getOperand(raw->getNumOperands() - 1);
+    bool isUnsigned = isUnsignedElement(signSource.getType());
+    bool srcUnsigned = isUnsignedElement(raw->getOperand(0).getType());
+    bool dstUnsigned = isUnsignedElement(op.getType());
+    Value result = buildElementwise(
+        rewriter, loc, adaptor.getOperands(), resultType.getShape(),
+        resultType.getElementType(),
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          if (isa<graph::WhereOp>(raw))
+            return arith::SelectOp::create(b, l, args[0], args[1], args[2]);
+          if (isa<graph::CastOp>(raw))
+            return convertScalar(b, l, args[0], resultType.getElementType(),
+                                 srcUnsigned, dstUnsigned);
+          if (args.size() == 2)
+            return lowerBinary(raw, b, l, args[0], args[1], isUnsigned);
+          return lowerNumericUnary(raw, b, l, args[0], isUnsigned);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// identity -> its operand.
+struct IdentityToOperand final : OpConversionPattern<graph::IdentityOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(graph::IdentityOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getInput());
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::ms::populateGraphElementwiseToLinalgPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<
+      // Unary.
+      ElementwiseToLinalg<graph::NegOp>, ElementwiseToLinalg<graph::AbsOp>,
+      ElementwiseToLinalg<graph::SqrtOp>,
+      ElementwiseToLinalg<graph::ReciprocalOp>,
+      ElementwiseToLinalg<graph::ExpOp>, ElementwiseToLinalg<graph::LogOp>,
+      ElementwiseToLinalg<graph::ErfOp>, ElementwiseToLinalg<graph::TanhOp>,
+      ElementwiseToLinalg<graph::SigmoidOp>,
+      ElementwiseToLinalg<graph::ReluOp>, ElementwiseToLinalg<graph::NotOp>,
+      ElementwiseToLinalg<graph::HardSwishOp>,
+      ElementwiseToLinalg<graph::GeluOp>,
+      ElementwiseToLinalg<graph::LeakyReluOp>,
+      ElementwiseToLinalg<graph::HardSigmoidOp>,
+      ElementwiseToLinalg<graph::ClipOp>, ElementwiseToLinalg<graph::CastOp>,
+      // Binary and comparisons.
+      ElementwiseToLinalg<graph::AddOp>, ElementwiseToLinalg<graph::SubOp>,
+      ElementwiseToLinalg<graph::MulOp>, ElementwiseToLinalg<graph::DivOp>,
+      ElementwiseToLinalg<graph::PowOp>, ElementwiseToLinalg<graph::MaxOp>,
+      ElementwiseToLinalg<graph::MinOp>, ElementwiseToLinalg<graph::PReluOp>,
+      ElementwiseToLinalg<graph::AndOp>, ElementwiseToLinalg<graph::OrOp>,
+      ElementwiseToLinalg<graph::EqualOp>, ElementwiseToLinalg<graph::LessOp>,
+      ElementwiseToLinalg<graph::LessEqualOp>,
+      ElementwiseToLinalg<graph::GreaterOp>,
+      ElementwiseToLinalg<graph::GreaterEqualOp>,
+      ElementwiseToLinalg<graph::WhereOp>, IdentityToOperand>(converter, ctx);
+}

@@ -1,0 +1,296 @@
+//===- Reduction.cpp - reductions and softmax to linalg -------------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utils.h"
+
+#include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
+#include "ms/Dialect/Graph/IR/GraphOps.h"
+
+using namespace mlir;
+using namespace mlir::ms;
+using namespace mlir::ms::detail;
+namespace graph = mlir::ms::graph;
+
+/// Returns, for a tensor of `rank`, which dims `axes` reduce (all when
+/// empty).
+static SmallVector<bool> reducedDims(ArrayRef<int64_t> axes, int64_t rank) {
+  SmallVector<bool> reduced(rank, axes.empty());
+  for (int64_t axis : axes)
+    reduced[*graph::normalizeAxis(axis, rank)] = true;
+  return reduced;
+}
+
+/// The map from the full iteration space to the kept dims.
+static AffineMap keptMap(MLIRContext *ctx, ArrayRef<bool> reduced) {
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, r] : llvm::enumerate(reduced))
+    if (!r)
+      exprs.push_back(getAffineDimExpr(i, ctx));
+  return AffineMap::get(reduced.size(), 0, exprs, ctx);
+}
+
+static SmallVector<int64_t> keptShape(ArrayRef<int64_t> shape,
+                                      ArrayRef<bool> reduced) {
+  SmallVector<int64_t> kept;
+  for (auto [d, r] : llvm::zip_equal(shape, reduced))
+    if (!r)
+      kept.push_back(d);
+  return kept;
+}
+
+static SmallVector<utils::IteratorType> iteratorsFor(ArrayRef<bool> reduced) {
+  SmallVector<utils::IteratorType> its;
+  for (bool r : reduced)
+    its.push_back(r ? utils::IteratorType::reduction
+                    : utils::IteratorType::parallel);
+  return its;
+}
+
+enum class Combine { Sum, Max, Min, Prod };
+
+/// Reduces `input` over `reduced` dims with `combine`, dropping them.
+static Value reduce(OpBuilder &b, Location loc, Value input,
+                    ArrayRef<bool> reduced, Combine combine, bool isUnsigned) {
+  Type elem = elementTypeOf(input);
+  bool isFloat = isa<FloatType>(elem);
+  Value init;
+  switch (combine) {
+  case Combine::Sum:
+    init = scalarConstant(b, loc, elem, 0.0);
+    break;
+  case Combine::Prod:
+    init = scalarConstant(b, loc, elem, 1.0);
+    break;
+  case Combine::Max:
+    init = lowestValue(b, loc, elem, isUnsigned);
+    break;
+  case Combine::Min:
+    init = highestValue(b, loc, elem, isUnsigned);
+    break;
+  }
+  SmallVector<int64_t> outShape = keptShape(shapeOf(input), reduced);
+  Value out = filledTensor(b, loc, outShape, elem, init);
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {identityMap(ctx, reduced.size()),
+                                 keptMap(ctx, reduced)};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{out.getType()}, ValueRange{input}, ValueRange{out},
+      maps, iteratorsFor(reduced),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value x = args[0], acc = args[1], r;
+        switch (combine) {
+        case Combine::Sum:
+          r = isFloat ? Value(arith::AddFOp::create(nb, nloc, acc, x))
+                      : Value(arith::AddIOp::create(nb, nloc, acc, x));
+          break;
+        case Combine::Prod:
+          r = isFloat ? Value(arith::MulFOp::create(nb, nloc, acc, x))
+                      : Value(arith::MulIOp::create(nb, nloc, acc, x));
+          break;
+        case Combine::Max:
+          r = maxScalar(nb, nloc, acc, x, isUnsigned);
+          break;
+        case Combine::Min:
+          r = minScalar(nb, nloc, acc, x, isUnsigned);
+          break;
+        }
+        linalg::YieldOp::create(nb, nloc, r);
+      });
+  return generic.getResult(0);
+}
+
+namespace {
+
+template <typename OpTy, Combine combine, bool isMean = false>
+struct ReduceToLinalg final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    ArrayRef<int64_t> inShape = shapeOf(input);
+    bool isUnsigned = isUnsignedElement(op.getInput().getType());
+    auto reduced = reducedDims(op.getAxes(), inShape.size());
+    Value result = reduce(rewriter, loc, input, reduced, combine, isUnsigned);
+    if (isMean) {
+      int64_t count = 1;
+      for (auto [d, r] : llvm::zip_equal(inShape, reduced))
+        if (r)
+          count *= d;
+      Type elem = elementTypeOf(result);
+      result = buildElementwise(
+          rewriter, loc, ValueRange{result}, shapeOf(result), elem,
+          [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+            Value n = scalarConstant(b, l, elem, (double)count);
+            if (isa<FloatType>(elem))
+              return arith::DivFOp::create(b, l, args[0], n);
+            return isUnsigned ? Value(arith::DivUIOp::create(b, l, args[0], n))
+                              : Value(arith::DivSIOp::create(b, l, args[0], n));
+          });
+    }
+    auto resultType =
+        convertTensorType(*this->getTypeConverter(), op.getType());
+    rewriter.replaceOp(op,
+                       reshapeTo(rewriter, loc, result, resultType.getShape()));
+    return success();
+  }
+};
+
+template <typename OpTy, bool isMax>
+struct ArgReduceToLinalg final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    ArrayRef<int64_t> inShape = shapeOf(input);
+    int64_t rank = inShape.size();
+    int64_t axis = *graph::normalizeAxis(op.getAxis(), rank);
+    bool isUnsigned = isUnsignedElement(op.getInput().getType());
+    bool last = op.getSelectLastIndex();
+    Type elem = elementTypeOf(input);
+    bool isFloat = isa<FloatType>(elem);
+    SmallVector<bool> reduced(rank, false);
+    reduced[axis] = true;
+    SmallVector<int64_t> outShape = keptShape(inShape, reduced);
+    Value start = isMax ? lowestValue(rewriter, loc, elem, isUnsigned)
+                        : highestValue(rewriter, loc, elem, isUnsigned);
+    Value values = filledTensor(rewriter, loc, outShape, elem, start);
+    Type i64 = rewriter.getI64Type();
+    Value indices = filledTensor(rewriter, loc, outShape, i64,
+                                 scalarConstant(rewriter, loc, i64, 0.0));
+    MLIRContext *ctx = rewriter.getContext();
+    AffineMap kept = keptMap(ctx, reduced);
+    SmallVector<AffineMap> maps = {identityMap(ctx, rank), kept, kept};
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{values.getType(), indices.getType()},
+        ValueRange{input}, ValueRange{values, indices}, maps,
+        iteratorsFor(reduced),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = args[0], best = args[1], bestIdx = args[2];
+          Value idx = arith::IndexCastOp::create(
+              b, l, i64, linalg::IndexOp::create(b, l, axis));
+          Value better;
+          if (isFloat) {
+            arith::CmpFPredicate p =
+                isMax ? (last ? arith::CmpFPredicate::OGE
+                              : arith::CmpFPredicate::OGT)
+                      : (last ? arith::CmpFPredicate::OLE
+                              : arith::CmpFPredicate::OLT);
+            better = arith::CmpFOp::create(b, l, p, x, best);
+          } else {
+            arith::CmpIPredicate p;
+            if (isMax)
+              p = last ? (isUnsigned ? arith::CmpIPredicate::uge
+                                     : arith::CmpIPredicate::sge)
+                       : (isUnsigned ? arith::CmpIPredicate::ugt
+                                     : arith::CmpIPredicate::sgt);
+            else
+              p = last ? (isUnsigned ? arith::CmpIPredicate::ule
+                                     : arith::CmpIPredicate::sle)
+                       : (isUnsigned ? arith::CmpIPredicate::ult
+                                     : arith::CmpIPredicate::slt);
+            better = arith::CmpIOp::create(b, l, p, x, best);
+          }
+          // The first element always wins so that an all -inf (or all NaN)
+          // row still reports index 0.
+          Value first = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::eq, idx,
+              scalarConstant(b, l, i64, 0.0));
+          better = arith::OrIOp::create(b, l, better, first);
+          Value newBest = arith::SelectOp::create(b, l, better, x, best);
+          Value newIdx = arith::SelectOp::create(b, l, better, idx, bestIdx);
+          linalg::YieldOp::create(b, l, ValueRange{newBest, newIdx});
+        });
+    auto resultType =
+        convertTensorType(*this->getTypeConverter(), op.getType());
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, generic.getResult(1),
+                                     resultType.getShape()));
+    return success();
+  }
+};
+
+/// softmax and log_softmax: max, exp(x - max), sum, then divide (or
+/// subtract the log of the sum).
+template <typename OpTy, bool isLog>
+struct SoftmaxToLinalg final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    ArrayRef<int64_t> shape = shapeOf(input);
+    int64_t rank = shape.size();
+    int64_t axis = *graph::normalizeAxis(op.getAxis(), rank);
+    Type elem = elementTypeOf(input);
+    SmallVector<bool> reduced(rank, false);
+    reduced[axis] = true;
+    MLIRContext *ctx = rewriter.getContext();
+    AffineMap id = identityMap(ctx, rank), kept = keptMap(ctx, reduced);
+
+    Value max = reduce(rewriter, loc, input, reduced, Combine::Max, false);
+    auto mapElementwise = [&](ValueRange ins, ArrayRef<AffineMap> inMaps,
+                              auto body) {
+      SmallVector<AffineMap> maps(inMaps);
+      maps.push_back(id);
+      Value init = emptyTensor(rewriter, loc, shape, elem);
+      return linalg::GenericOp::create(
+                 rewriter, loc, TypeRange{init.getType()}, ins,
+                 ValueRange{init}, maps, iterators(rank),
+                 [&](OpBuilder &b, Location l, ValueRange args) {
+                   linalg::YieldOp::create(b, l, body(b, l, args));
+                 })
+          .getResult(0);
+    };
+    Value shifted = mapElementwise(
+        {input, max}, {id, kept}, [](OpBuilder &b, Location l, ValueRange a) {
+          return Value(arith::SubFOp::create(b, l, a[0], a[1]));
+        });
+    Value exps = mapElementwise({shifted}, {id},
+                                [](OpBuilder &b, Location l, ValueRange a) {
+                                  return Value(math::ExpOp::create(b, l, a[0]));
+                                });
+    Value sum = reduce(rewriter, loc, exps, reduced, Combine::Sum, false);
+    Value result;
+    if (isLog) {
+      result = mapElementwise(
+          {shifted, sum}, {id, kept},
+          [](OpBuilder &b, Location l, ValueRange a) {
+            return Value(arith::SubFOp::create(
+                b, l, a[0], math::LogOp::create(b, l, a[1])));
+          });
+    } else {
+      result = mapElementwise(
+          {exps, sum}, {id, kept}, [](OpBuilder &b, Location l, ValueRange a) {
+            return Value(arith::DivFOp::create(b, l, a[0], a[1]));
+          });
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::ms::populateGraphReductionToLinalgPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<ReduceToLinalg<graph::ReduceSumOp, Combine::Sum>,
+               ReduceToLinalg<graph::ReduceMeanOp, Combine::Sum, true>,
+               ReduceToLinalg<graph::ReduceMaxOp, Combine::Max>,
+               ReduceToLinalg<graph::ReduceMinOp, Combine::Min>,
+               ReduceToLinalg<graph::ReduceProdOp, Combine::Prod>,
+               ArgReduceToLinalg<graph::ArgMaxOp, true>,
+               ArgReduceToLinalg<graph::ArgMinOp, false>,
+               SoftmaxToLinalg<graph::SoftmaxOp, false>,
+               SoftmaxToLinalg<graph::LogSoftmaxOp, true>>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,147 @@
+//===- CompileMain.cpp - entry point of ms-compile ------------------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// ms-compile MODEL -o OUT.msm [-O0] [--target cpu] [--target-cpu NAME]
+//            [--compile-to STAGE] [--memory-report] [--mlir-print-ir-*]
+//            [--mlir-timing]
+//
+// The output file appears only when compilation succeeded: it is written to
+// a temporary file in the same directory and renamed into place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Tools/CompileMain.h"
+
+#include "ms/Compiler/Compiler.h"
+#include "ms/InitAll.h"
+
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+using namespace mlir;
+using namespace mlir::ms;
+
+namespace {
+struct Options {
+  llvm::cl::opt<std::string> input{llvm::cl::Positional,
+                                   llvm::cl::desc("<model.mlir>"),
+                                   llvm::cl::Required};
+  llvm::cl::opt<std::string> output{"o", llvm::cl::desc("Output module file"),
+                                    llvm::cl::value_desc("file")};
+  llvm::cl::opt<int> optLevel{
+      "O", llvm::cl::desc("Optimization level (0: one kernel per op)"),
+      llvm::cl::Prefix, llvm::cl::init(0)};
+  llvm::cl::opt<std::string> target{
+      "target", llvm::cl::desc("Target device: cpu"), llvm::cl::init("cpu")};
+  llvm::cl::opt<std::string> targetCpu{
+      "target-cpu",
+      llvm::cl::desc("CPU to generate code for: native (default, the host "
+                     "with all its vector features) or an LLVM CPU name such "
+                     "as x86-64 for a portable baseline"),
+      llvm::cl::init("native")};
+  llvm::cl::opt<std::string> compileTo{
+      "compile-to",
+      llvm::cl::desc("Print the IR at a stage and stop: graph, kernels, "
+                     "linalg, bufferized, llvm, llvmir, plan")};
+  llvm::cl::opt<bool> memoryReport{
+      "memory-report",
+      llvm::cl::desc("Print the static memory plan (peak, arena, buffers)")};
+};
+} // namespace
+
+int mlir::ms::msCompileMain(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAsmPrinterCLOptions();
+  registerMLIRContextCLOptions();
+  registerPassManagerCLOptions();
+  registerDefaultTimingManagerCLOptions();
+  Options options;
+  llvm::cl::ParseCommandLineOptions(argc, argv, "ms compiler\n");
+
+  auto fail = [](const Twine &message) {
+    llvm::errs() << "ms-compile: error: " << message << "\n";
+    return 1;
+  };
+  if (!options.compileTo.empty() &&
+      !llvm::is_contained(compileStages(), options.compileTo.getValue()))
+    return fail("unknown --compile-to stage '" + options.compileTo +
+                "'; expected one of graph, kernels, linalg, bufferized, "
+                "llvm, llvmir, plan");
+  if (options.compileTo.empty() && options.output.empty())
+    return fail("no output file; pass -o FILE (or --compile-to STAGE)");
+  StringRef extension = llvm::sys::path::extension(options.input);
+  if (extension != ".mlir" && extension != ".mlirbc")
+    return fail("unsupported input '" + options.input +
+                "': expected an msgraph .mlir file");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  std::string errorMessage;
+  auto file = openInputFile(options.input, &errorMessage);
+  if (!file)
+    return fail(errorMessage);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  CompileOptions compile;
+  compile.optLevel = options.optLevel;
+  compile.target = options.target;
+  compile.cpu.cpu = options.targetCpu;
+  compile.compileTo = options.compileTo;
+  compile.memoryReport = options.memoryReport;
+  compile.configurePassManager = [](PassManager &pm) {
+    if (failed(applyPassManagerCLOptions(pm)))
+      return failure();
+    applyDefaultTimingPassManagerCLOptions(pm);
+    return success();
+  };
+  FailureOr<std::string> bytes = compileModule(*module, compile, llvm::outs());
+  if (failed(bytes))
+    return 1;
+  if (!options.compileTo.empty())
+    return 0;
+
+  // Write atomically: a temporary next to the output, then rename.
+  SmallString<256> temp;
+  int fd;
+  StringRef dir = llvm::sys::path::parent_path(options.output);
+  SmallString<256> model(dir.empty() ? "." : dir);
+  llvm::sys::path::append(model, "ms-compile-%%%%%%.tmp");
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
+    return fail("cannot create '" + model + "': " + ec.message());
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << *bytes;
+    os.flush();
+    if (os.has_error()) {
+      llvm::sys::fs::remove(temp);
+      return fail("cannot write '" + temp + "'");
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(temp, options.output)) {
+    llvm::sys::fs::remove(temp);
+    return fail("cannot write '" + options.output + "': " + ec.message());
+  }
+  return 0;
+}

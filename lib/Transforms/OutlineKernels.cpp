@@ -1,0 +1,94 @@
+//===- OutlineKernels.cpp - one kernel per msgraph op (O0) ----------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Transforms/Passes.h"
+
+#include "ms/Dialect/Graph/IR/GraphDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::ms {
+#define GEN_PASS_DEF_OUTLINEKERNELSPASS
+#include "ms/Transforms/Passes.h.inc"
+} // namespace mlir::ms
+
+using namespace mlir;
+using namespace mlir::ms;
+
+func::FuncOp mlir::ms::findEntryFunction(ModuleOp module, StringRef name) {
+  if (!name.empty()) {
+    auto func = module.lookupSymbol<func::FuncOp>(name);
+    if (!func)
+      module.emitError("expected an entry function named '")
+          << name << "', but found none";
+    return func;
+  }
+  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+    return main;
+  func::FuncOp found;
+  int publicCount = 0;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isPublic() && !func.isExternal() &&
+        !func->hasAttr(kKernelAttrName)) {
+      found = func;
+      ++publicCount;
+    }
+  }
+  if (publicCount != 1) {
+    module.emitError("expected @main or exactly one public function as the "
+                     "entry, but found ")
+        << publicCount << " public functions";
+    return nullptr;
+  }
+  return found;
+}
+
+namespace {
+struct OutlineKernelsPass final
+    : ms::impl::OutlineKernelsPassBase<OutlineKernelsPass> {
+  using OutlineKernelsPassBase::OutlineKernelsPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    func::FuncOp entryFunc = findEntryFunction(module, entry);
+    if (!entryFunc)
+      return signalPassFailure();
+    if (!entryFunc.getBody().hasOneBlock()) {
+      entryFunc.emitError("expected a single-block entry function");
+      return signalPassFailure();
+    }
+    auto *dialect = getContext().getLoadedDialect<graph::GraphDialect>();
+    SymbolTable symbols(module);
+    OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());
+    int64_t index = 0;
+    for (Operation &op :
+         llvm::make_early_inc_range(entryFunc.getBody().front())) {
+      if (op.getDialect() != dialect || op.hasTrait<OpTrait::ConstantLike>())
+        continue;
+      auto type = FunctionType::get(&getContext(), op.getOperandTypes(),
+                                    op.getResultTypes());
+      auto kernel = func::FuncOp::create(moduleBuilder, op.getLoc(),
+                                         "kernel_" + std::to_string(index++),
+                                         type);
+      kernel->setAttr(kKernelAttrName, UnitAttr::get(&getContext()));
+      symbols.insert(kernel);
+      Block *body = kernel.addEntryBlock();
+      OpBuilder b = OpBuilder::atBlockEnd(body);
+      IRMapping mapping;
+      mapping.map(op.getOperands(), body->getArguments());
+      Operation *clone = b.clone(op, mapping);
+      func::ReturnOp::create(b, op.getLoc(), clone->getResults());
+      OpBuilder callBuilder(&op);
+      auto call =
+          func::CallOp::create(callBuilder, op.getLoc(), kernel, op.getOperands());
+      op.replaceAllUsesWith(call.getResults());
+      op.erase();
+    }
+  }
+};
+} // namespace

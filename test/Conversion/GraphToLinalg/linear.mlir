@@ -1,0 +1,88 @@
+// RUN: ms-opt %s -split-input-file -convert-msgraph-to-linalg | FileCheck %s
+
+// CHECK-LABEL: func @matmul_2d
+// CHECK: linalg.matmul
+func.func @matmul_2d(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %0 = msgraph.matmul %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @matmul_batched
+// CHECK: linalg.batch_matmul
+func.func @matmul_batched(%a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>) -> tensor<2x4x16xf32> {
+  %0 = msgraph.matmul %a, %b : (tensor<2x4x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
+  return %0 : tensor<2x4x16xf32>
+}
+
+// -----
+
+// Broadcast batch dimensions use a contraction generic.
+// CHECK-LABEL: func @matmul_broadcast
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+func.func @matmul_broadcast(%a: tensor<3x1x4x8xf32>, %b: tensor<2x8x16xf32>) -> tensor<3x2x4x16xf32> {
+  %0 = msgraph.matmul %a, %b : (tensor<3x1x4x8xf32>, tensor<2x8x16xf32>) -> tensor<3x2x4x16xf32>
+  return %0 : tensor<3x2x4x16xf32>
+}
+
+// -----
+
+// CHECK-DAG: #[[IN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 * 2 + d6, d4 * 2 + d7)>
+// CHECK-LABEL: func @conv_strided_padded
+// CHECK: tensor.pad
+// CHECK: linalg.generic {indexing_maps = [#[[IN]],
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]
+func.func @conv_strided_padded(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x4x4xf32> {
+  %0 = msgraph.conv %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  return %0 : tensor<1x4x4x4xf32>
+}
+
+// -----
+
+// conv_transpose scatters the input into zeros and reads the kernel flipped.
+// CHECK-DAG: #[[W:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d5, d2, -d6 + 2, -d7 + 2)>
+// CHECK-LABEL: func @conv_transpose
+// CHECK: tensor.insert_slice {{.*}} [1, 1, 2, 2]
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[W]],
+// CHECK: tensor.extract_slice
+func.func @conv_transpose(%x: tensor<1x8x4x4xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x4x9x9xf32> {
+  %0 = msgraph.conv_transpose %x, %w {strides = array<i64: 2, 2>} : (tensor<1x8x4x4xf32>, tensor<8x4x3x3xf32>) -> tensor<1x4x9x9xf32>
+  return %0 : tensor<1x4x9x9xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @max_pool
+// CHECK-DAG: arith.constant 0xFF800000 : f32
+// CHECK-DAG: tensor.pad
+// CHECK: arith.maximumf
+func.func @max_pool(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
+  %0 = msgraph.max_pool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}
+
+// -----
+
+// The average divides by a per-position count that excludes padding.
+// CHECK-LABEL: func @avg_pool
+// CHECK-DAG: arith.constant dense<4.000000e+00> : tensor<2x2xf32>
+// CHECK-DAG: linalg.generic
+// CHECK: arith.divf
+func.func @avg_pool(%x: tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32> {
+  %0 = msgraph.avg_pool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x1x3x3xf32>) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @norms
+// CHECK: math.sqrt
+// CHECK: math.sqrt
+// CHECK: math.powf
+func.func @norms(%x: tensor<2x4x3xf32>, %c: tensor<4xf32>, %g: tensor<3xf32>) -> (tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<2x4x3xf32>) {
+  %0 = msgraph.batch_norm %x, %c, %c, %c, %c : (tensor<2x4x3xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x3xf32>
+  %1 = msgraph.layer_norm %x, %g : (tensor<2x4x3xf32>, tensor<3xf32>) -> tensor<2x4x3xf32>
+  %2 = msgraph.lrn %x {size = 3 : i64} : tensor<2x4x3xf32>
+  return %0, %1, %2 : tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<2x4x3xf32>
+}
