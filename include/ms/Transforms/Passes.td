@@ -41,4 +41,63 @@ def OutlineKernelsPass : Pass<"ms-outline-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def LowerMemRefCopiesPass : Pass<"ms-lower-memref-copies"> {
+  let summary = "rewrites memref.copy as linalg.copy";
+  let description = [{
+    `memref.copy` between non-contiguous (strided) memrefs lowers to a call
+    of `memrefCopy` from MLIR's C runner utilities, a library the runtime
+    does not ship. As `linalg.copy` the copy becomes loops like every other
+    kernel.
+
+    ```mlir
+    memref.copy %a, %b : memref<4xf32, strided<[2]>> to memref<4xf32>
+    // becomes
+    linalg.copy ins(%a : memref<4xf32, strided<[2]>>) outs(%b : memref<4xf32>)
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def InterchangeReductionsPass : Pass<"ms-interchange-reductions"> {
+  let summary = "moves reduction loops outside the innermost parallel loop";
+  let description = [{
+    A contraction written as (parallel..., reduction...) loops, such as
+    `linalg.matmul` (m, n, k), reads its right operand with a stride in the
+    innermost loop. Reordered to (parallel..., reduction..., last parallel),
+    e.g. (m, k, n), the innermost loop walks the output row and the right
+    operand's row contiguously, which LLVM vectorizes. Named contractions
+    are generalized first. Each output element still sums its terms in the
+    same order, so results do not change.
+
+    ```mlir
+    linalg.matmul ins(%a, %b : memref<64x128xf32>, memref<128x256xf32>)
+                  outs(%c : memref<64x256xf32>)
+    // becomes a linalg.generic with iterator_types
+    // ["parallel", "reduction", "parallel"]
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def SerializeNestedParallelPass : Pass<"ms-serialize-nested-parallel"> {
+  let summary = "turns scf.parallel loops nested in another into scf.for";
+  let description = [{
+    Only the outermost parallel loop becomes an OpenMP parallel region; an
+    inner one would fork threads once per outer iteration. Inner
+    `scf.parallel` loops without reductions become nests of `scf.for` in
+    the same order.
+
+    ```mlir
+    scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+      scf.parallel (%j) = (%c0) to (%c8) step (%c1) { ... }
+    }
+    // becomes
+    scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+      scf.for %j = %c0 to %c8 step %c1 { ... }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect"];
+}
+
 #endif // MS_TRANSFORMS_PASSES_TD

@@ -7,6 +7,7 @@
 #include "ms/Target/CPU/CPUTarget.h"
 
 #include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
+#include "ms/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
@@ -59,9 +60,12 @@ void mlir::ms::buildCpuBufferizationPipeline(OpPassManager &pm) {
 }
 
 void mlir::ms::buildCpuLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createLowerMemRefCopiesPass());
   // Parallel loops over the outer (parallel) dimensions run on OpenMP
   // threads; reductions stay sequential inside each iteration.
+  pm.addPass(createInterchangeReductionsPass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createSerializeNestedParallelPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertSCFToOpenMPPass());
   pm.addPass(math::createMathExpandOpsPass());

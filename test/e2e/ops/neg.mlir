@@ -1,0 +1,7 @@
+// RUN: %check %s --work-dir %t
+
+// REFERENCE: -a0
+func.func @main(%a0: tensor<3x4xf32>) -> (tensor<3x4xf32>) {
+  %r = msgraph.neg %a0 : tensor<3x4xf32>
+  return %r : tensor<3x4xf32>
+}

@@ -1,0 +1,9 @@
+// RUN: %check %s --work-dir %t
+
+// REFERENCE: np.power(a0, a1)
+// INPUT 0: rng.uniform(0.1, 2, shape)
+// TOLERANCE: rtol=1e-05 atol=1e-06
+func.func @main(%a0: tensor<2x3x4xf32>, %a1: tensor<3x1xf32>) -> (tensor<2x3x4xf32>) {
+  %r = msgraph.pow %a0, %a1 : (tensor<2x3x4xf32>, tensor<3x1xf32>) -> tensor<2x3x4xf32>
+  return %r : tensor<2x3x4xf32>
+}

@@ -1,0 +1,235 @@
+"""NumPy reference implementations for the end-to-end tests.
+
+Each function mirrors one msgraph op's semantics (docs/spec/msgraph.md) in
+plain NumPy, independent of the compiler.
+"""
+import math
+
+import numpy as np
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def erf(x):
+    return _erf(x.astype(np.float64)).astype(x.dtype)
+
+
+def gelu(x, approximate="none"):
+    x64 = x.astype(np.float64)
+    if approximate == "tanh":
+        y = 0.5 * x64 * (1 + np.tanh(np.sqrt(2 / np.pi) * (x64 + 0.044715 * x64**3)))
+    else:
+        y = 0.5 * x64 * (1 + _erf(x64 / np.sqrt(2)))
+    return y.astype(x.dtype)
+
+
+def sigmoid(x):
+    return (1 / (1 + np.exp(-x.astype(np.float64)))).astype(x.dtype)
+
+
+def softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def log_softmax(x, axis=-1):
+    s = x - x.max(axis=axis, keepdims=True)
+    return s - np.log(np.exp(s).sum(axis=axis, keepdims=True))
+
+
+def hard_sigmoid(x, alpha=0.2, beta=0.5):
+    return np.clip(alpha * x + beta, 0, 1).astype(x.dtype)
+
+
+def hard_swish(x):
+    return (x * np.clip(x / 6 + 0.5, 0, 1)).astype(x.dtype)
+
+
+def leaky_relu(x, alpha=0.01):
+    return np.where(x >= 0, x, alpha * x).astype(x.dtype)
+
+
+def prelu(x, slope):
+    return np.where(x < 0, x * slope, x).astype(x.dtype)
+
+
+def conv(x, w, b=None, strides=None, pads=None, dilations=None, group=1):
+    """Grouped N-d cross-correlation, NC[spatial] layout."""
+    k = x.ndim - 2
+    strides = strides or [1] * k
+    dilations = dilations or [1] * k
+    pads = pads or [0] * (2 * k)
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(pads[i], pads[i + k]) for i in range(k)])
+    n, c = x.shape[:2]
+    m = w.shape[0]
+    ks = w.shape[2:]
+    out_sp = [(xp.shape[2 + i] - ((ks[i] - 1) * dilations[i] + 1)) // strides[i] + 1
+              for i in range(k)]
+    out = np.zeros((n, m, *out_sp), dtype=np.float64)
+    cg, mg = c // group, m // group
+    for g in range(group):
+        xs = xp[:, g * cg:(g + 1) * cg].astype(np.float64)
+        ws = w[g * mg:(g + 1) * mg].astype(np.float64)
+        for kidx in np.ndindex(*ks):
+            sl = tuple(slice(kidx[i] * dilations[i],
+                             kidx[i] * dilations[i] + (out_sp[i] - 1) * strides[i] + 1,
+                             strides[i]) for i in range(k))
+            patch = xs[(slice(None), slice(None)) + sl]  # n, cg, out...
+            wk = ws[(slice(None), slice(None)) + kidx]   # mg, cg
+            out[:, g * mg:(g + 1) * mg] += np.einsum("nc...,mc->nm...", patch, wk)
+    if b is not None:
+        out += b.reshape((1, m) + (1,) * k)
+    return out.astype(x.dtype)
+
+
+def conv_transpose(x, w, b=None, strides=None, pads=None, dilations=None,
+                   output_padding=None, group=1):
+    k = x.ndim - 2
+    strides = strides or [1] * k
+    dilations = dilations or [1] * k
+    pads = pads or [0] * (2 * k)
+    output_padding = output_padding or [0] * k
+    n, c = x.shape[:2]
+    cg = c // group
+    mg = w.shape[1]
+    m = mg * group
+    ks = w.shape[2:]
+    full = [(x.shape[2 + i] - 1) * strides[i] + (ks[i] - 1) * dilations[i] + 1
+            + output_padding[i] for i in range(k)]
+    out = np.zeros((n, m, *full), dtype=np.float64)
+    for g in range(group):
+        for idx in np.ndindex(*x.shape[2:]):
+            xv = x[(slice(None), slice(g * cg, (g + 1) * cg)) + idx].astype(np.float64)
+            for kidx in np.ndindex(*ks):
+                pos = tuple(idx[i] * strides[i] + kidx[i] * dilations[i] for i in range(k))
+                wk = w[(slice(g * cg, (g + 1) * cg), slice(None)) + kidx].astype(np.float64)
+                out[(slice(None), slice(g * mg, (g + 1) * mg)) + pos] += xv @ wk
+    sl = tuple(slice(pads[i], full[i] - pads[i + k]) for i in range(k))
+    out = out[(slice(None), slice(None)) + sl]
+    if b is not None:
+        out += b.reshape((1, m) + (1,) * k)
+    return out.astype(x.dtype)
+
+
+def pool(x, kind, kernel_shape, strides=None, pads=None, dilations=None,
+         ceil_mode=False, count_include_pad=False):
+    k = x.ndim - 2
+    strides = strides or [1] * k
+    dilations = dilations or [1] * k
+    pads = pads or [0] * (2 * k)
+    out_sp = []
+    for i in range(k):
+        span = x.shape[2 + i] + pads[i] + pads[i + k] - ((kernel_shape[i] - 1) * dilations[i] + 1)
+        o = (-(-span // strides[i]) if ceil_mode else span // strides[i]) + 1
+        if ceil_mode and (o - 1) * strides[i] >= x.shape[2 + i] + pads[i]:
+            o -= 1
+        out_sp.append(o)
+    out = np.zeros(x.shape[:2] + tuple(out_sp), dtype=np.float64)
+    for o in np.ndindex(*out_sp):
+        vals, counts = [], 0
+        acc = None
+        count = 1
+        for i in range(k):
+            lo = -pads[i] if count_include_pad else 0
+            hi = x.shape[2 + i] + pads[i + k] if count_include_pad else x.shape[2 + i]
+            pos = [o[i] * strides[i] + j * dilations[i] - pads[i] for j in range(kernel_shape[i])]
+            count *= max(sum(1 for p in pos if lo <= p < hi), 1)
+        for kidx in np.ndindex(*kernel_shape):
+            pos = tuple(o[i] * strides[i] + kidx[i] * dilations[i] - pads[i] for i in range(k))
+            if all(0 <= pos[i] < x.shape[2 + i] for i in range(k)):
+                v = x[(slice(None), slice(None)) + pos].astype(np.float64)
+                if acc is None:
+                    acc = v.copy()
+                elif kind == "max":
+                    acc = np.maximum(acc, v)
+                else:
+                    acc = acc + v
+        if acc is None:
+            acc = np.zeros(x.shape[:2]) if kind == "avg" else np.full(x.shape[:2], -np.inf)
+        out[(slice(None), slice(None)) + o] = acc if kind == "max" else acc / count
+    return out.astype(x.dtype)
+
+
+def batch_norm(x, scale, bias, mean, var, epsilon=1e-5):
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    return ((x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + epsilon)
+            * scale.reshape(shape) + bias.reshape(shape)).astype(x.dtype)
+
+
+def layer_norm(x, scale, bias=None, axis=-1, epsilon=1e-5):
+    axis = axis % x.ndim
+    axes = tuple(range(axis, x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    y = (x - mean) / np.sqrt(var + epsilon) * scale
+    if bias is not None:
+        y = y + bias
+    return y.astype(x.dtype)
+
+
+def instance_norm(x, scale, bias, epsilon=1e-5):
+    axes = tuple(range(2, x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    return ((x - mean) / np.sqrt(var + epsilon) * scale.reshape(shape)
+            + bias.reshape(shape)).astype(x.dtype)
+
+
+def lrn(x, size, alpha=1e-4, beta=0.75, bias=1.0):
+    c = x.shape[1]
+    sq = np.zeros_like(x, dtype=np.float64)
+    lo, hi = (size - 1) // 2, size - 1 - (size - 1) // 2
+    for ci in range(c):
+        a, b = max(0, ci - lo), min(c - 1, ci + hi)
+        sq[:, ci] = (x[:, a:b + 1].astype(np.float64) ** 2).sum(axis=1)
+    return (x / (bias + alpha / size * sq) ** beta).astype(x.dtype)
+
+
+def resize_nearest(x, scales, mode="half_pixel", nearest_mode="round_prefer_floor"):
+    out_shape = [int(np.floor(d * s)) for d, s in zip(x.shape, scales)]
+    idx = []
+    for d, (n_in, n_out, s) in enumerate(zip(x.shape, out_shape, scales)):
+        o = np.arange(n_out)
+        if mode == "asymmetric":
+            c = o / s
+        elif mode == "align_corners":
+            c = o * (n_in - 1) / max(n_out - 1, 1)
+        else:
+            c = (o + 0.5) / s - 0.5
+        if nearest_mode == "floor":
+            i = np.floor(c)
+        elif nearest_mode == "ceil":
+            i = np.ceil(c)
+        elif nearest_mode == "round_prefer_ceil":
+            i = np.floor(c + 0.5)
+        else:
+            i = np.ceil(c - 0.5)
+        idx.append(np.clip(i, 0, n_in - 1).astype(np.int64))
+    return x[np.ix_(*idx)]
+
+
+def resize_linear(x, scales, mode="half_pixel"):
+    out = x.astype(np.float64)
+    for d, s in enumerate(scales):
+        n_in = x.shape[d]
+        n_out = int(np.floor(n_in * s))
+        if n_out == n_in and s == 1.0:
+            continue
+        o = np.arange(n_out)
+        if mode == "align_corners":
+            c = o * (n_in - 1) / max(n_out - 1, 1)
+        elif mode == "asymmetric":
+            c = o / s
+        else:
+            c = (o + 0.5) / s - 0.5
+        c = np.clip(c, 0, n_in - 1)
+        i0 = np.floor(c).astype(np.int64)
+        i1 = np.minimum(i0 + 1, n_in - 1)
+        w1 = c - i0
+        a = np.take(out, i0, axis=d)
+        b = np.take(out, i1, axis=d)
+        shape = [1] * x.ndim
+        shape[d] = n_out
+        out = a * (1 - w1).reshape(shape) + b * w1.reshape(shape)
+    return out.astype(x.dtype)
