@@ -10,7 +10,8 @@ from lit.llvm.subst import ToolSubst
 config.name = "MS"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "check.py", "ref.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ms_obj_root, "test")
 
@@ -23,6 +24,6 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.ms_tools_dir, config.llvm_tools_dir]
-tools = ["ms-opt", "ms-runtime-tests"]
+tools = ["ms-opt", "ms-compile", "ms-run", "ms-runtime-tests", "ms-compiler-unit-tests"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

@@ -233,3 +233,42 @@ def resize_linear(x, scales, mode="half_pixel"):
         shape[d] = n_out
         out = a * (1 - w1).reshape(shape) + b * w1.reshape(shape)
     return out.astype(x.dtype)
+
+
+def _cubic_weight(t, a):
+    t = abs(t)
+    if t <= 1:
+        return ((a + 2) * t - (a + 3)) * t * t + 1
+    if t < 2:
+        return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a
+    return 0.0
+
+
+def resize_cubic(x, scales, a=-0.75, exclude_outside=False):
+    """Bicubic resize with half_pixel coordinates, edge-clamped taps (the
+    ONNX reference behaviour)."""
+    out = x.astype(np.float64)
+    for d, s in enumerate(scales):
+        n_in = x.shape[d]
+        n_out = int(np.floor(n_in * s))
+        if n_out == n_in and s == 1.0:
+            continue
+        rows = []
+        for o in range(n_out):
+            c = (o + 0.5) / s - 0.5
+            i0 = int(np.floor(c))
+            frac = c - i0
+            taps, ws = [], []
+            for j in range(4):
+                src = i0 - 1 + j
+                w = _cubic_weight(frac - (j - 1), a)
+                if exclude_outside and (src < 0 or src >= n_in):
+                    w = 0.0
+                taps.append(min(max(src, 0), n_in - 1))
+                ws.append(w)
+            if exclude_outside:
+                total = sum(ws)
+                ws = [w / total for w in ws]
+            rows.append(sum(w * np.take(out, t, axis=d) for t, w in zip(taps, ws)))
+        out = np.stack(rows, axis=d)
+    return out.astype(x.dtype)
