@@ -32,6 +32,4 @@ TEST(StatusTest, NullMessageIsEmpty) {
   ms_status_free(status);
 }
 
-TEST(StatusTest, Version) {
-  EXPECT_GT(std::strlen(ms_runtime_version()), 0u);
-}
+TEST(StatusTest, Version) { EXPECT_GT(std::strlen(ms_runtime_version()), 0u); }

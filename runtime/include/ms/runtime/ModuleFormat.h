@@ -1,0 +1,91 @@
+//===- ModuleFormat.h - the .msm module file layout -------------*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The binary layout of a compiled module file (docs/ModuleFormat.md). Shared
+// by the compiler's writer and the runtime's loader; plain C++17, no LLVM.
+//
+// File = Header | SectionEntry[sectionCount] | sections (each 64-byte
+// aligned). All integers little-endian.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_RUNTIME_MODULEFORMAT_H
+#define MS_RUNTIME_MODULEFORMAT_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ms::format {
+
+/// The 8 bytes every module file starts with.
+inline constexpr char kMagic[8] = {'M', 'S', 'M', 'O', 'D', 'U', 'L', 'E'};
+/// The format version this code writes and the newest it reads.
+inline constexpr uint32_t kVersion = 1;
+/// Sections and weights inside the weights section are aligned to this.
+inline constexpr uint64_t kAlignment = 64;
+
+/// Kinds of section.
+enum class SectionKind : uint32_t {
+  /// UTF-8 JSON: signature, buffers and the execution plan.
+  Meta = 1,
+  /// Raw weight bytes; each weight starts at a 64-byte aligned offset.
+  Weights = 2,
+  /// An ELF shared object exporting `void ms_kernel_<N>(void **args)`.
+  CpuElf = 3,
+  /// PTX text for the CUDA target (reserved).
+  CudaPtx = 4,
+  /// Program for the NPU simulator (reserved).
+  NpuProgram = 5,
+};
+
+/// The fixed-size file header.
+struct Header {
+  char magic[8];
+  uint32_t version;
+  uint32_t sectionCount;
+  /// Total file size in bytes; a shorter file is truncated.
+  uint64_t fileSize;
+  /// Offset of the section table (sizeof(Header)).
+  uint64_t sectionTableOffset;
+  /// fnv1a64 of the header bytes before this field.
+  uint64_t headerChecksum;
+  uint8_t reserved[24];
+};
+static_assert(sizeof(Header) == 64, "header must be 64 bytes");
+
+/// One entry of the section table.
+struct SectionEntry {
+  uint32_t kind;
+  uint32_t flags;
+  /// Offset from the start of the file (64-byte aligned).
+  uint64_t offset;
+  uint64_t size;
+  /// fnv1a64 of the section bytes.
+  uint64_t checksum;
+  uint64_t reserved[2];
+};
+static_assert(sizeof(SectionEntry) == 48, "section entry must be 48 bytes");
+
+/// 64-bit FNV-1a over `size` bytes, continuing from `seed`.
+inline uint64_t fnv1a64(const void *data, size_t size,
+                        uint64_t seed = 0xcbf29ce484222325ull) {
+  const auto *bytes = static_cast<const unsigned char *>(data);
+  uint64_t hash = seed;
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= bytes[i];
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+/// Rounds `value` up to a multiple of kAlignment.
+inline constexpr uint64_t alignUp(uint64_t value) {
+  return (value + kAlignment - 1) / kAlignment * kAlignment;
+}
+
+} // namespace ms::format
+
+#endif // MS_RUNTIME_MODULEFORMAT_H

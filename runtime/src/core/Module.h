@@ -1,0 +1,143 @@
+//===- Module.h - module file loading and validation ------------*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Parses and validates a .msm module file (docs/ModuleFormat.md) and loads
+// its code onto a device. parseModule() is pure: it checks the binary layout
+// and the meta JSON of bytes already in memory, so every rejection can be
+// tested without a device.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_RUNTIME_CORE_MODULE_H
+#define MS_RUNTIME_CORE_MODULE_H
+
+#include "core/Device.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ms::rt::impl {
+/// Where a buffer's memory comes from.
+enum class BufferKind : uint8_t { Input, Output, Weight, Arena };
+
+/// One entry of the meta "buffers" list.
+struct BufferDesc {
+  /// The id steps refer to.
+  uint64_t id = 0;
+  /// Where the memory comes from.
+  BufferKind kind = BufferKind::Arena;
+  /// Input or output index (Input, Output).
+  uint64_t index = 0;
+  /// Offset into the weights section or the arena (Weight, Arena).
+  uint64_t offset = 0;
+  /// Size in bytes.
+  uint64_t size = 0;
+};
+
+/// One entry of the meta "inputs" or "outputs" list.
+struct TensorDesc {
+  /// The signature name.
+  std::string name;
+  /// The element type.
+  ms_dtype_t dtype = MS_DTYPE_INVALID;
+  /// The static shape.
+  std::vector<int64_t> shape;
+  /// dtype size times the element count.
+  uint64_t size = 0;
+  /// Position in ModuleMeta::buffers of the bound buffer.
+  uint32_t buffer = 0;
+};
+
+/// The validated content of the meta section.
+struct ModuleMeta {
+  /// The raw JSON text.
+  std::string json;
+  /// Informational fields.
+  std::string producer, target, entry;
+  /// The signature.
+  std::vector<TensorDesc> inputs, outputs;
+  /// Every buffer; steps refer to positions in this list.
+  std::vector<BufferDesc> buffers;
+  /// Size of the scratch arena in bytes.
+  uint64_t arenaSize = 0;
+  /// Kernel symbol names, indexed by a launch step's `kernel`.
+  std::vector<std::string> kernels;
+  /// The plan.
+  std::vector<Step> steps;
+  /// For each argument slot of the plan, a position in `buffers`.
+  std::vector<uint32_t> stepArgs;
+};
+
+/// A section of a mapped module file.
+struct SectionView {
+  /// The section bytes (inside the mapping).
+  const uint8_t *data = nullptr;
+  /// Size in bytes.
+  uint64_t size = 0;
+  /// True when the file has this section.
+  bool present = false;
+};
+
+/// A parsed and validated module file.
+struct ModuleImage {
+  /// The meta section's content.
+  ModuleMeta meta;
+  /// The weights section (empty when absent).
+  SectionView weights;
+  /// Code sections, indexed by format::SectionKind.
+  SectionView code[6];
+};
+
+/// Validates the module file bytes `data[0..size)` and fills `out`. `name`
+/// (the file path) starts every error message.
+Status parseModule(const uint8_t *data, size_t size, const std::string &name,
+                   ModuleImage &out);
+
+/// A file mapped read-only into memory.
+class MappedFile {
+public:
+  /// Maps the file at `path`.
+  static Status open(const std::string &path, std::unique_ptr<MappedFile> &out);
+  ~MappedFile();
+  MappedFile(const MappedFile &) = delete;
+  MappedFile &operator=(const MappedFile &) = delete;
+
+  /// The mapped bytes (NULL for an empty file).
+  const uint8_t *data() const { return bytes; }
+  /// The file size.
+  size_t size() const { return length; }
+
+private:
+  MappedFile() = default;
+  /// The mapping.
+  const uint8_t *bytes = nullptr;
+  /// Its length.
+  size_t length = 0;
+};
+
+/// A module loaded onto a device.
+struct Module {
+  /// Maps, validates and loads the module file at `path` onto `device`.
+  static Status load(std::shared_ptr<Device> device, const std::string &path,
+                     std::shared_ptr<Module> &out);
+
+  /// The device the module's code is loaded on.
+  std::shared_ptr<Device> device;
+  /// The file path.
+  std::string path;
+  /// The mapped file; weights point into it.
+  std::unique_ptr<MappedFile> file;
+  /// The validated content.
+  ModuleImage image;
+  /// The loaded kernels (NULL when the module has none). Declared last so
+  /// it is released before the mapping and the device.
+  std::unique_ptr<KernelLibrary> kernels;
+};
+} // namespace ms::rt::impl
+
+#endif // MS_RUNTIME_CORE_MODULE_H

@@ -1,0 +1,419 @@
+//===- Npy.cpp - NumPy .npy files -----------------------------------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The format (numpy/lib/format.py): "\x93NUMPY", major and minor version
+// bytes, a little-endian header length (u16 for 1.0, u32 for 2.0 and 3.0),
+// then a Python dict literal with the keys 'descr', 'fortran_order' and
+// 'shape', padded with spaces and ending in '\n', then the raw data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/runtime/Npy.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace ms::rt;
+
+namespace {
+/// The 6 bytes every .npy file starts with.
+constexpr char kNpyMagic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
+
+/// The .npy descr of each dtype; NULL when NumPy has none.
+const char *descrOf(ms_dtype_t dtype) {
+  switch (dtype) {
+  case MS_DTYPE_F16:
+    return "<f2";
+  case MS_DTYPE_F32:
+    return "<f4";
+  case MS_DTYPE_F64:
+    return "<f8";
+  case MS_DTYPE_BOOL:
+    return "|b1";
+  case MS_DTYPE_I8:
+    return "|i1";
+  case MS_DTYPE_I16:
+    return "<i2";
+  case MS_DTYPE_I32:
+    return "<i4";
+  case MS_DTYPE_I64:
+    return "<i8";
+  case MS_DTYPE_U8:
+    return "|u1";
+  case MS_DTYPE_U16:
+    return "<u2";
+  case MS_DTYPE_U32:
+    return "<u4";
+  case MS_DTYPE_U64:
+    return "<u8";
+  case MS_DTYPE_BF16:
+  case MS_DTYPE_INVALID:
+  case MS_DTYPE_MAX:
+    break;
+  }
+  return nullptr;
+}
+
+/// Parses the header dict literal of a .npy file.
+class HeaderParser {
+public:
+  HeaderParser(const std::string &text, const std::string &name)
+      : text(text), name(name) {}
+
+  /// Parses the dict into `dtype`, `shape`, checking fortran_order.
+  Status parse(ms_dtype_t &dtype, std::vector<int64_t> &shape) {
+    bool haveDescr = false, haveOrder = false, haveShape = false;
+    if (!consume('{'))
+      return fail("expected '{'");
+    while (!consume('}')) {
+      std::string key;
+      if (!readString(key))
+        return fail("expected a quoted key");
+      if (!consume(':'))
+        return fail("expected ':' after '" + key + "'");
+      if (key == "descr") {
+        std::string descr;
+        skipSpace();
+        if (pos < text.size() && text[pos] == '[')
+          return fail("structured dtypes are not supported");
+        if (!readString(descr))
+          return fail("expected a string for 'descr'");
+        if (Status status = parseDescr(descr, dtype); !status.ok())
+          return status;
+        haveDescr = true;
+      } else if (key == "fortran_order") {
+        bool fortran = false;
+        if (consume("True"))
+          fortran = true;
+        else if (!consume("False"))
+          return fail("expected True or False for 'fortran_order'");
+        if (fortran)
+          return fail("Fortran-order arrays are not supported; save the "
+                      "array in C order");
+        haveOrder = true;
+      } else if (key == "shape") {
+        if (Status status = readShape(shape); !status.ok())
+          return status;
+        haveShape = true;
+      } else {
+        return fail("unexpected key '" + key + "'");
+      }
+      if (!consume(',')) {
+        if (!consume('}'))
+          return fail("expected ',' or '}'");
+        break;
+      }
+    }
+    skipSpace();
+    if (pos != text.size())
+      return fail("unexpected text after the header dict");
+    if (!haveDescr || !haveOrder || !haveShape)
+      return fail("the header must have 'descr', 'fortran_order' and "
+                  "'shape'");
+    return Status();
+  }
+
+private:
+  /// Returns a header failure.
+  Status fail(const std::string &problem) const {
+    return Status::error(MS_INVALID_ARGUMENT,
+                         name + ": bad .npy header: " + problem);
+  }
+
+  /// Skips spaces, tabs and newlines.
+  void skipSpace() {
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' ||
+                                 text[pos] == '\n' || text[pos] == '\r'))
+      ++pos;
+  }
+
+  /// Consumes `c` after optional space.
+  bool consume(char c) {
+    skipSpace();
+    if (pos >= text.size() || text[pos] != c)
+      return false;
+    ++pos;
+    return true;
+  }
+
+  /// Consumes the word `word` after optional space.
+  bool consume(const char *word) {
+    skipSpace();
+    size_t length = std::strlen(word);
+    if (text.compare(pos, length, word) != 0)
+      return false;
+    pos += length;
+    return true;
+  }
+
+  /// Reads a quoted string without escapes.
+  bool readString(std::string &out) {
+    skipSpace();
+    if (pos >= text.size() || (text[pos] != '\'' && text[pos] != '"'))
+      return false;
+    char quote = text[pos++];
+    size_t end = text.find(quote, pos);
+    if (end == std::string::npos)
+      return false;
+    out = text.substr(pos, end - pos);
+    pos = end + 1;
+    return true;
+  }
+
+  /// Reads a tuple of non-negative integers.
+  Status readShape(std::vector<int64_t> &shape) {
+    shape.clear();
+    if (!consume('('))
+      return fail("expected a tuple for 'shape'");
+    while (!consume(')')) {
+      skipSpace();
+      if (pos >= text.size() || text[pos] < '0' || text[pos] > '9')
+        return fail("expected a non-negative integer in 'shape'");
+      uint64_t value = 0;
+      while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+        value = value * 10 + uint64_t(text[pos++] - '0');
+        if (value > uint64_t(INT64_MAX))
+          return fail("dimension too large in 'shape'");
+      }
+      // Python 2 wrote longs as "3L".
+      if (pos < text.size() && text[pos] == 'L')
+        ++pos;
+      if (shape.size() == 64)
+        return fail("too many dimensions in 'shape'");
+      shape.push_back(static_cast<int64_t>(value));
+      if (!consume(',')) {
+        if (!consume(')'))
+          return fail("expected ',' or ')' in 'shape'");
+        break;
+      }
+    }
+    return Status();
+  }
+
+  /// Maps a descr such as "<f4" to a dtype.
+  Status parseDescr(const std::string &descr, ms_dtype_t &dtype) const {
+    static const struct {
+      const char *code;
+      ms_dtype_t dtype;
+    } codes[] = {
+        {"f2", MS_DTYPE_F16},  {"f4", MS_DTYPE_F32}, {"f8", MS_DTYPE_F64},
+        {"b1", MS_DTYPE_BOOL}, {"?", MS_DTYPE_BOOL}, {"i1", MS_DTYPE_I8},
+        {"i2", MS_DTYPE_I16},  {"i4", MS_DTYPE_I32}, {"i8", MS_DTYPE_I64},
+        {"u1", MS_DTYPE_U8},   {"u2", MS_DTYPE_U16}, {"u4", MS_DTYPE_U32},
+        {"u8", MS_DTYPE_U64},
+    };
+    std::string code = descr;
+    char order = '=';
+    if (!code.empty() && std::strchr("<>|=", code[0])) {
+      order = code[0];
+      code.erase(0, 1);
+    }
+    for (const auto &entry : codes) {
+      if (code != entry.code)
+        continue;
+      if (order == '>' && ms_dtype_size(entry.dtype) > 1)
+        return fail("big-endian dtype '" + descr +
+                    "' is not supported; save the array little-endian");
+      dtype = entry.dtype;
+      return Status();
+    }
+    return fail("unsupported dtype '" + descr + "'");
+  }
+
+  /// The header text.
+  const std::string &text;
+  /// The file name for messages.
+  const std::string &name;
+  /// The parse position.
+  size_t pos = 0;
+};
+
+/// Formats the shape as a Python tuple.
+std::string shapeTuple(const int64_t *shape, size_t rank) {
+  std::string text = "(";
+  for (size_t i = 0; i < rank; ++i) {
+    if (i)
+      text += ", ";
+    text += std::to_string(shape[i]);
+  }
+  if (rank == 1)
+    text += ",";
+  return text + ")";
+}
+} // namespace
+
+Status ms::rt::parseNpy(const void *bytes, size_t size, const std::string &name,
+                        NpyArray &out) {
+  try {
+    out = NpyArray();
+    const auto *data = static_cast<const uint8_t *>(bytes);
+    if (size < 10 || std::memcmp(data, kNpyMagic, sizeof(kNpyMagic)) != 0)
+      return Status::error(MS_INVALID_ARGUMENT,
+                           name + ": not a .npy file (bad magic)");
+    uint8_t major = data[6];
+    size_t prefix = major == 1 ? 10 : 12;
+    if (major < 1 || major > 3 || data[7] != 0)
+      return Status::error(MS_UNIMPLEMENTED, name +
+                                                 ": unsupported .npy version " +
+                                                 std::to_string(major) + "." +
+                                                 std::to_string(data[7]));
+    if (size < prefix)
+      return Status::error(MS_INVALID_ARGUMENT,
+                           name + ": truncated .npy header");
+    uint64_t headerLength =
+        major == 1 ? uint64_t(data[8]) | uint64_t(data[9]) << 8
+                   : uint64_t(data[8]) | uint64_t(data[9]) << 8 |
+                         uint64_t(data[10]) << 16 | uint64_t(data[11]) << 24;
+    if (headerLength > size - prefix)
+      return Status::error(MS_INVALID_ARGUMENT,
+                           name + ": .npy header length " +
+                               std::to_string(headerLength) +
+                               " exceeds the file");
+    std::string header(reinterpret_cast<const char *>(data + prefix),
+                       headerLength);
+    HeaderParser parser(header, name);
+    if (Status status = parser.parse(out.dtype, out.shape); !status.ok())
+      return status;
+
+    uint64_t expected = ms_dtype_size(out.dtype);
+    for (int64_t dim : out.shape)
+      if (__builtin_mul_overflow(expected, uint64_t(dim), &expected))
+        return Status::error(MS_INVALID_ARGUMENT,
+                             name + ": .npy array size overflows");
+    uint64_t available = size - prefix - headerLength;
+    if (available != expected)
+      return Status::error(
+          MS_INVALID_ARGUMENT,
+          name + ": .npy data is " + std::to_string(available) +
+              " bytes, expected " + std::to_string(expected) + " for " +
+              formatTensorType(out.dtype, out.shape.data(), out.shape.size()));
+    const uint8_t *payload = data + prefix + headerLength;
+    out.data.assign(payload, payload + expected);
+    return Status();
+  } catch (const std::bad_alloc &) {
+    return Status::error(MS_INTERNAL, name + ": out of memory reading .npy");
+  }
+}
+
+Status ms::rt::readNpy(const std::string &path, NpyArray &out) {
+  out = NpyArray();
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return Status::error(errno == ENOENT ? MS_NOT_FOUND : MS_UNAVAILABLE,
+                         path + ": cannot open: " + std::strerror(errno));
+  std::vector<uint8_t> bytes;
+  Status status;
+  struct stat info;
+  if (fstat(fd, &info) != 0) {
+    status = Status::error(MS_UNAVAILABLE,
+                           path + ": cannot stat: " + std::strerror(errno));
+  } else if (!S_ISREG(info.st_mode)) {
+    status = Status::error(MS_INVALID_ARGUMENT, path + ": not a regular file");
+  } else {
+    try {
+      bytes.resize(static_cast<size_t>(info.st_size));
+    } catch (const std::bad_alloc &) {
+      status = Status::error(MS_INTERNAL, path + ": out of memory");
+    }
+    size_t done = 0;
+    while (status.ok() && done < bytes.size()) {
+      ssize_t got = read(fd, bytes.data() + done, bytes.size() - done);
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        status = Status::error(MS_UNAVAILABLE,
+                               path + ": read failed: " + std::strerror(errno));
+      else if (got == 0)
+        status = Status::error(MS_DATA_LOSS,
+                               path + ": file shrank while being read");
+      else
+        done += static_cast<size_t>(got);
+    }
+  }
+  close(fd);
+  if (!status.ok())
+    return status;
+  return parseNpy(bytes.data(), bytes.size(), path, out);
+}
+
+Status ms::rt::encodeNpy(ms_dtype_t dtype, const int64_t *shape, size_t rank,
+                         const void *data, size_t size,
+                         std::vector<uint8_t> &out) {
+  try {
+    out.clear();
+    const char *descr = descrOf(dtype);
+    if (!descr)
+      return Status::error(MS_INVALID_ARGUMENT, std::string("dtype ") +
+                                                    ms_dtype_name(dtype) +
+                                                    " has no NumPy equivalent");
+    if (rank > 0 && !shape)
+      return Status::error(MS_INVALID_ARGUMENT, "shape is NULL");
+    uint64_t expected = ms_dtype_size(dtype);
+    for (size_t i = 0; i < rank; ++i)
+      if (shape[i] < 0 ||
+          __builtin_mul_overflow(expected, uint64_t(shape[i]), &expected))
+        return Status::error(MS_INVALID_ARGUMENT, "invalid shape");
+    if (expected != size)
+      return Status::error(MS_INVALID_ARGUMENT,
+                           "data is " + std::to_string(size) +
+                               " bytes, expected " + std::to_string(expected));
+    if (!data && size > 0)
+      return Status::error(MS_INVALID_ARGUMENT, "data is NULL");
+    std::string header =
+        std::string("{'descr': '") + descr +
+        "', 'fortran_order': False, 'shape': " + shapeTuple(shape, rank) +
+        ", }";
+    // Pad with spaces so the data starts 64-byte aligned; end with '\n'.
+    size_t total = (10 + header.size() + 1 + 63) / 64 * 64;
+    header.append(total - 10 - header.size() - 1, ' ');
+    header += '\n';
+    if (header.size() > 0xffff)
+      return Status::error(MS_INVALID_ARGUMENT,
+                           "shape too long for a version 1.0 .npy header");
+    out.reserve(total + size);
+    out.insert(out.end(), kNpyMagic, kNpyMagic + sizeof(kNpyMagic));
+    out.push_back(1);
+    out.push_back(0);
+    out.push_back(static_cast<uint8_t>(header.size() & 0xff));
+    out.push_back(static_cast<uint8_t>(header.size() >> 8));
+    out.insert(out.end(), header.begin(), header.end());
+    const auto *bytes = static_cast<const uint8_t *>(data);
+    if (size > 0)
+      out.insert(out.end(), bytes, bytes + size);
+    return Status();
+  } catch (const std::bad_alloc &) {
+    return Status::error(MS_INTERNAL, "out of memory encoding .npy");
+  }
+}
+
+Status ms::rt::writeNpy(const std::string &path, ms_dtype_t dtype,
+                        const int64_t *shape, size_t rank, const void *data,
+                        size_t size) {
+  std::vector<uint8_t> bytes;
+  if (Status status = encodeNpy(dtype, shape, rank, data, size, bytes);
+      !status.ok())
+    return Status::error(status.code(), path + ": " + status.message());
+  std::FILE *file = std::fopen(path.c_str(), "wb");
+  if (!file)
+    return Status::error(MS_UNAVAILABLE,
+                         path + ": cannot create: " + std::strerror(errno));
+  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+  int savedErrno = errno;
+  if (std::fclose(file) != 0 && ok) {
+    ok = false;
+    savedErrno = errno;
+  }
+  if (!ok) {
+    std::remove(path.c_str());
+    return Status::error(MS_UNAVAILABLE,
+                         path + ": write failed: " + std::strerror(savedErrno));
+  }
+  return Status();
+}

@@ -1,0 +1,393 @@
+//===- LoaderTest.cpp - module file validation tests ----------------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each test builds a good module file, corrupts one thing, and checks that
+// loading fails with the right code and a message naming the file and the
+// problem.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModuleBuilder.h"
+#include "ms/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <sys/stat.h>
+
+using namespace ms;
+using namespace ms::rt;
+using namespace ms::test;
+using Json = nlohmann::json;
+
+namespace {
+class LoaderTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(dir.path.empty());
+    ASSERT_TRUE(Device::create(MS_DEVICE_CPU, device).ok());
+    kernels = readFile(MS_TEST_KERNELS);
+    ASSERT_FALSE(kernels.empty()) << "cannot read " << MS_TEST_KERNELS;
+    parts = sampleModule(kernels);
+    path = dir.file("module.msm");
+  }
+
+  /// Writes `bytes` as the module file and loads it.
+  Status load(const std::vector<uint8_t> &bytes) {
+    EXPECT_TRUE(writeFile(path, bytes));
+    Module module;
+    return Module::load(device, path, module);
+  }
+
+  /// Expects loading `bytes` to fail with `code` and a message containing
+  /// the file path and `text`.
+  void expectRejected(const std::vector<uint8_t> &bytes, ms_status_code_t code,
+                      const std::string &text) {
+    Status status = load(bytes);
+    ASSERT_FALSE(status.ok()) << "loaded a module expected to fail: " << text;
+    EXPECT_EQ(status.code(), code) << status.message();
+    std::string message = status.message();
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_NE(message.find(text), std::string::npos)
+        << "expected \"" << text << "\" in: " << message;
+  }
+
+  /// Expects the sample module with edited meta to be rejected.
+  void expectMetaRejected(const std::string &text,
+                          ms_status_code_t code = MS_INVALID_ARGUMENT) {
+    expectRejected(parts.build(), code, text);
+  }
+
+  TempDir dir;
+  Device device;
+  std::vector<uint8_t> kernels;
+  ModuleParts parts;
+  std::string path;
+};
+
+TEST_F(LoaderTest, LoadsValidModule) {
+  ASSERT_TRUE(writeFile(path, parts.build()));
+  Module module;
+  Status status = Module::load(device, path, module);
+  ASSERT_TRUE(status.ok()) << status.message();
+  ASSERT_EQ(module.inputCount(), 2u);
+  ASSERT_EQ(module.outputCount(), 2u);
+  TensorInfo x = module.input(0);
+  EXPECT_EQ(x.name, "x");
+  EXPECT_EQ(x.dtype, MS_DTYPE_F32);
+  EXPECT_EQ(x.shape, std::vector<int64_t>{4});
+  EXPECT_EQ(x.size, 16u);
+  EXPECT_EQ(module.output(1).name, "out1");
+  EXPECT_TRUE(module.input(2).name.empty());
+  EXPECT_NE(std::string(module.meta()).find("ms-runtime-tests"),
+            std::string::npos);
+}
+
+TEST_F(LoaderTest, RejectsNonexistentFile) {
+  Module module;
+  Status status = Module::load(device, dir.file("missing.msm"), module);
+  EXPECT_EQ(status.code(), MS_NOT_FOUND);
+  EXPECT_NE(std::string(status.message()).find("missing.msm"),
+            std::string::npos);
+}
+
+TEST_F(LoaderTest, RejectsDirectory) {
+  Module module;
+  Status status = Module::load(device, dir.path, module);
+  EXPECT_EQ(status.code(), MS_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(status.message()).find("not a regular file"),
+            std::string::npos);
+}
+
+TEST_F(LoaderTest, RejectsEmptyFile) {
+  expectRejected({}, MS_DATA_LOSS, "shorter than the 64-byte module header");
+}
+
+TEST_F(LoaderTest, RejectsFileShorterThanHeader) {
+  std::vector<uint8_t> bytes = parts.build();
+  bytes.resize(63);
+  expectRejected(bytes, MS_DATA_LOSS, "63 bytes, shorter than the 64-byte");
+}
+
+TEST_F(LoaderTest, RejectsWrongMagic) {
+  std::vector<uint8_t> bytes = parts.build();
+  bytes[0] = 'X';
+  expectRejected(bytes, MS_INVALID_ARGUMENT, "bad magic");
+}
+
+TEST_F(LoaderTest, RejectsNewerVersion) {
+  std::vector<uint8_t> bytes = parts.build();
+  format::Header header = readHeader(bytes);
+  header.version = format::kVersion + 1;
+  writeHeader(bytes, header);
+  fixChecksums(bytes);
+  expectRejected(bytes, MS_UNIMPLEMENTED, "unsupported module format version");
+}
+
+TEST_F(LoaderTest, RejectsHeaderChecksumMismatch) {
+  std::vector<uint8_t> bytes = parts.build();
+  format::Header header = readHeader(bytes);
+  header.headerChecksum ^= 1;
+  writeHeader(bytes, header);
+  expectRejected(bytes, MS_DATA_LOSS, "header checksum mismatch");
+}
+
+TEST_F(LoaderTest, RejectsTruncatedFile) {
+  std::vector<uint8_t> bytes = parts.build();
+  bytes.pop_back();
+  expectRejected(bytes, MS_DATA_LOSS, "(truncated)");
+}
+
+TEST_F(LoaderTest, RejectsPaddedFile) {
+  std::vector<uint8_t> bytes = parts.build();
+  bytes.push_back(0);
+  expectRejected(bytes, MS_DATA_LOSS, "(padded)");
+}
+
+TEST_F(LoaderTest, RejectsSectionTableOutsideFile) {
+  std::vector<uint8_t> bytes = parts.build();
+  format::Header header = readHeader(bytes);
+  header.sectionCount = 1u << 30;
+  writeHeader(bytes, header);
+  fixChecksums(bytes);
+  expectRejected(bytes, MS_DATA_LOSS, "section table");
+}
+
+TEST_F(LoaderTest, RejectsSectionTableOverlappingHeader) {
+  std::vector<uint8_t> bytes = parts.build();
+  format::Header header = readHeader(bytes);
+  header.sectionTableOffset = 0;
+  writeHeader(bytes, header);
+  fixChecksums(bytes);
+  expectRejected(bytes, MS_DATA_LOSS, "section table");
+}
+
+TEST_F(LoaderTest, RejectsSectionOutsideFile) {
+  std::vector<uint8_t> bytes = parts.build();
+  format::SectionEntry entry = readEntry(bytes, 1);
+  entry.size = bytes.size();
+  writeEntry(bytes, 1, entry);
+  expectRejected(bytes, MS_DATA_LOSS, "section 1 (weights)");
+}
+
+TEST_F(LoaderTest, RejectsMisalignedSection) {
+  std::vector<uint8_t> bytes = parts.build();
+  format::SectionEntry entry = readEntry(bytes, 1);
+  entry.offset += 8;
+  writeEntry(bytes, 1, entry);
+  expectRejected(bytes, MS_DATA_LOSS, "not 64-byte aligned");
+}
+
+TEST_F(LoaderTest, RejectsSectionOverlappingHeader) {
+  std::vector<uint8_t> bytes = parts.build();
+  format::SectionEntry entry = readEntry(bytes, 1);
+  entry.offset = 0;
+  writeEntry(bytes, 1, entry);
+  expectRejected(bytes, MS_DATA_LOSS, "overlaps the header");
+}
+
+TEST_F(LoaderTest, RejectsSectionChecksumMismatch) {
+  std::vector<uint8_t> bytes = parts.build();
+  format::SectionEntry entry = readEntry(bytes, 1);
+  bytes[entry.offset] ^= 0xff;
+  expectRejected(bytes, MS_DATA_LOSS, "section 1 (weights): checksum mismatch");
+}
+
+TEST_F(LoaderTest, RejectsUnknownSectionKind) {
+  std::vector<uint8_t> bytes = parts.build();
+  format::SectionEntry entry = readEntry(bytes, 1);
+  entry.kind = 42;
+  writeEntry(bytes, 1, entry);
+  expectRejected(bytes, MS_DATA_LOSS, "unknown section kind 42");
+}
+
+TEST_F(LoaderTest, RejectsMissingMeta) {
+  parts.withMeta = false;
+  expectMetaRejected("no meta section");
+}
+
+TEST_F(LoaderTest, RejectsDuplicateMeta) {
+  std::string text = parts.meta.dump();
+  std::vector<uint8_t> meta(text.begin(), text.end());
+  uint32_t kind = uint32_t(format::SectionKind::Meta);
+  expectRejected(buildModuleFile({{kind, meta}, {kind, meta}}),
+                 MS_INVALID_ARGUMENT, "more than one meta section");
+}
+
+TEST_F(LoaderTest, RejectsMalformedJson) {
+  std::string text = parts.meta.dump();
+  text.pop_back();
+  expectRejected(buildModuleFile({{uint32_t(format::SectionKind::Meta),
+                                   {text.begin(), text.end()}}}),
+                 MS_INVALID_ARGUMENT, "malformed JSON");
+}
+
+TEST_F(LoaderTest, RejectsMetaThatIsNotAnObject) {
+  parts.meta = Json::array({1, 2});
+  expectMetaRejected("root: expected an object");
+}
+
+TEST_F(LoaderTest, RejectsMissingSteps) {
+  parts.meta.erase("steps");
+  expectMetaRejected("missing \"steps\"");
+}
+
+TEST_F(LoaderTest, RejectsWrongFieldType) {
+  parts.meta["buffers"][2]["size"] = "16";
+  expectMetaRejected("buffers[2] (id 2).size: expected a non-negative integer");
+}
+
+TEST_F(LoaderTest, RejectsDuplicateBufferId) {
+  parts.meta["buffers"][1]["id"] = 0;
+  expectMetaRejected("duplicate buffer id");
+}
+
+TEST_F(LoaderTest, RejectsUnknownBufferKind) {
+  parts.meta["buffers"][3]["kind"] = "scratch";
+  expectMetaRejected("unknown buffer kind \"scratch\"");
+}
+
+TEST_F(LoaderTest, RejectsStepWithNonexistentBuffer) {
+  parts.meta["steps"][1]["args"][2] = 99;
+  expectMetaRejected("steps[1].args[2]: buffer 99 does not exist");
+}
+
+TEST_F(LoaderTest, RejectsCopyWithNonexistentBuffer) {
+  parts.meta["steps"][4]["src"] = 98;
+  expectMetaRejected("steps[4].src: buffer 98 does not exist");
+}
+
+TEST_F(LoaderTest, RejectsStepWithNonexistentKernel) {
+  parts.meta["steps"][0]["kernel"] = 3;
+  expectMetaRejected("steps[0].kernel: kernel 3 does not exist");
+}
+
+TEST_F(LoaderTest, RejectsWeightRangeOutsideSection) {
+  parts.meta["buffers"][2]["size"] = 32;
+  expectMetaRejected("weight range [0, +32) lies outside the 16-byte weights");
+}
+
+TEST_F(LoaderTest, RejectsWeightWithoutWeightsSection) {
+  parts.withWeights = false;
+  expectMetaRejected("lies outside the 0-byte weights section");
+}
+
+TEST_F(LoaderTest, RejectsMisalignedWeight) {
+  parts.weights.resize(128);
+  parts.meta["buffers"][2]["offset"] = 4;
+  expectMetaRejected("weight offset 4 is not 64-byte aligned");
+}
+
+TEST_F(LoaderTest, RejectsArenaRangeOutsideArena) {
+  parts.meta["buffers"][4]["offset"] = 120;
+  expectMetaRejected("arena range [120, +16) lies outside the 128-byte arena");
+}
+
+TEST_F(LoaderTest, RejectsInputIndexOutOfRange) {
+  parts.meta["buffers"][1]["index"] = 5;
+  expectMetaRejected("input index 5 does not exist");
+}
+
+TEST_F(LoaderTest, RejectsOutputIndexOutOfRange) {
+  parts.meta["buffers"][6]["index"] = 2;
+  expectMetaRejected("output index 2 does not exist");
+}
+
+TEST_F(LoaderTest, RejectsSignatureBoundToWrongBuffer) {
+  parts.meta["inputs"][0]["buffer"] = 3;
+  expectMetaRejected("inputs[0].buffer: buffer 3 is not the input buffer");
+}
+
+TEST_F(LoaderTest, RejectsSignatureBoundToNonexistentBuffer) {
+  parts.meta["outputs"][1]["buffer"] = 77;
+  expectMetaRejected("outputs[1].buffer: buffer 77 does not exist");
+}
+
+TEST_F(LoaderTest, RejectsUnknownDtype) {
+  parts.meta["inputs"][1]["dtype"] = "f24";
+  expectMetaRejected("inputs[1].dtype: unknown dtype \"f24\"");
+}
+
+TEST_F(LoaderTest, RejectsSizeInconsistentWithShape) {
+  parts.meta["inputs"][0]["shape"] = {2, 4};
+  expectMetaRejected("buffer 0: size 16 does not match input 'x' of type "
+                     "f32[2,4] (32 bytes)");
+}
+
+TEST_F(LoaderTest, RejectsDynamicDimension) {
+  parts.meta["inputs"][0]["shape"] = {-1};
+  expectMetaRejected("dynamic or negative dimension -1");
+}
+
+TEST_F(LoaderTest, RejectsDuplicateInputName) {
+  parts.meta["inputs"][1]["name"] = "x";
+  expectMetaRejected("duplicate input name 'x'");
+}
+
+TEST_F(LoaderTest, RejectsUnsupportedStepKind) {
+  parts.meta["steps"][0]["kind"] = "graph";
+  expectMetaRejected("unsupported step kind \"graph\"", MS_UNIMPLEMENTED);
+}
+
+TEST_F(LoaderTest, RejectsCopyIntoWeight) {
+  parts.meta["steps"][4]["dst"] = 2;
+  expectMetaRejected("steps[4].dst: buffer 2 is read-only");
+}
+
+TEST_F(LoaderTest, RejectsOversizedCopy) {
+  parts.meta["steps"][4]["size"] = 17;
+  expectMetaRejected("copy of 17 bytes exceeds buffer");
+}
+
+TEST_F(LoaderTest, RejectsMissingKernelSymbol) {
+  parts.meta["kernels"][1]["name"] = "ms_kernel_99";
+  expectRejected(parts.build(), MS_NOT_FOUND,
+                 "kernel 'ms_kernel_99' not found");
+}
+
+TEST_F(LoaderTest, RejectsMissingCodeSection) {
+  parts.code.clear();
+  expectMetaRejected("module has 3 kernels but no cpu-elf section");
+}
+
+TEST_F(LoaderTest, RejectsInvalidElf) {
+  parts.code.assign(256, 0x42);
+  expectMetaRejected("cannot load the cpu-elf section");
+}
+
+TEST_F(LoaderTest, IgnoresOtherDevicesCode) {
+  // A module with CUDA code only still loads on the CPU when it needs no
+  // kernel (only copies).
+  parts.meta["kernels"] = Json::array();
+  parts.meta["steps"] =
+      Json::parse(R"([{"kind": "copy", "src": 2, "dst": 11, "size": 16}])");
+  parts.codeKind = uint32_t(format::SectionKind::CudaPtx);
+  parts.code.assign(10, 'x');
+  ASSERT_TRUE(load(parts.build()).ok());
+}
+
+TEST_F(LoaderTest, SurvivesRandomCorruption) {
+  // Flip bytes, with and without fixing the checksums: loading must return,
+  // never crash. With fixed checksums only the meta section is corrupted:
+  // the runtime trusts the code it loads, and the dynamic loader does not
+  // validate an ELF image against its file size.
+  std::vector<uint8_t> good = parts.build();
+  format::SectionEntry meta = readEntry(good, 0);
+  std::mt19937 random(1234);
+  for (int i = 0; i < 400; ++i) {
+    std::vector<uint8_t> bytes = good;
+    bool fix = i % 2 == 0;
+    size_t begin = fix ? meta.offset : 0;
+    size_t limit = fix ? meta.size : bytes.size();
+    for (int flips = 0; flips < 1 + i % 4; ++flips)
+      bytes[begin + random() % limit] ^= uint8_t(1 + random() % 255);
+    if (fix)
+      fixChecksums(bytes);
+    Status status = load(bytes);
+    (void)status;
+  }
+}
+} // namespace

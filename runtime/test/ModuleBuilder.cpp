@@ -1,0 +1,202 @@
+//===- ModuleBuilder.cpp - writes .msm files for the tests ----------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModuleBuilder.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+
+using namespace ms;
+using namespace ms::test;
+
+format::Header ms::test::readHeader(const std::vector<uint8_t> &file) {
+  format::Header header;
+  std::memcpy(&header, file.data(), sizeof(header));
+  return header;
+}
+
+void ms::test::writeHeader(std::vector<uint8_t> &file,
+                           const format::Header &header) {
+  std::memcpy(file.data(), &header, sizeof(header));
+}
+
+format::SectionEntry ms::test::readEntry(const std::vector<uint8_t> &file,
+                                         size_t index) {
+  format::SectionEntry entry;
+  std::memcpy(&entry,
+              file.data() + readHeader(file).sectionTableOffset +
+                  index * sizeof(entry),
+              sizeof(entry));
+  return entry;
+}
+
+void ms::test::writeEntry(std::vector<uint8_t> &file, size_t index,
+                          const format::SectionEntry &entry) {
+  std::memcpy(file.data() + readHeader(file).sectionTableOffset +
+                  index * sizeof(entry),
+              &entry, sizeof(entry));
+}
+
+void ms::test::fixChecksums(std::vector<uint8_t> &file) {
+  if (file.size() < sizeof(format::Header))
+    return;
+  format::Header header = readHeader(file);
+  for (uint32_t i = 0; i < header.sectionCount; ++i) {
+    // Skip what a corrupted header places outside the file.
+    uint64_t at = header.sectionTableOffset + i * sizeof(format::SectionEntry);
+    if (header.sectionTableOffset > file.size() ||
+        at + sizeof(format::SectionEntry) > file.size())
+      break;
+    format::SectionEntry entry = readEntry(file, i);
+    if (entry.offset <= file.size() &&
+        entry.size <= file.size() - entry.offset) {
+      entry.checksum = format::fnv1a64(file.data() + entry.offset, entry.size);
+      writeEntry(file, i, entry);
+    }
+  }
+  header.headerChecksum =
+      format::fnv1a64(&header, offsetof(format::Header, headerChecksum));
+  writeHeader(file, header);
+}
+
+std::vector<uint8_t>
+ms::test::buildModuleFile(const std::vector<Section> &sections) {
+  uint64_t tableOffset = sizeof(format::Header);
+  uint64_t offset = format::alignUp(
+      tableOffset + sections.size() * sizeof(format::SectionEntry));
+  std::vector<format::SectionEntry> entries;
+  for (const Section &section : sections) {
+    format::SectionEntry entry{};
+    entry.kind = section.kind;
+    entry.offset = offset;
+    entry.size = section.bytes.size();
+    entries.push_back(entry);
+    offset = format::alignUp(offset + section.bytes.size());
+  }
+  std::vector<uint8_t> file(offset, 0);
+  format::Header header{};
+  std::memcpy(header.magic, format::kMagic, sizeof(header.magic));
+  header.version = format::kVersion;
+  header.sectionCount = static_cast<uint32_t>(sections.size());
+  header.fileSize = file.size();
+  header.sectionTableOffset = tableOffset;
+  writeHeader(file, header);
+  for (size_t i = 0; i < sections.size(); ++i) {
+    std::copy(sections[i].bytes.begin(), sections[i].bytes.end(),
+              file.begin() + entries[i].offset);
+    writeEntry(file, i, entries[i]);
+  }
+  fixChecksums(file);
+  return file;
+}
+
+std::vector<uint8_t> ms::test::readFile(const std::string &path) {
+  std::vector<uint8_t> bytes;
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
+    return bytes;
+  uint8_t chunk[65536];
+  size_t got;
+  while ((got = std::fread(chunk, 1, sizeof(chunk), file)) > 0)
+    bytes.insert(bytes.end(), chunk, chunk + got);
+  std::fclose(file);
+  return bytes;
+}
+
+bool ms::test::writeFile(const std::string &path,
+                         const std::vector<uint8_t> &bytes) {
+  std::FILE *file = std::fopen(path.c_str(), "wb");
+  if (!file)
+    return false;
+  bool ok = bytes.empty() ||
+            std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+  return std::fclose(file) == 0 && ok;
+}
+
+std::vector<uint8_t> ModuleParts::build() const {
+  std::vector<Section> sections;
+  if (withMeta) {
+    std::string text = meta.dump(2);
+    sections.push_back({uint32_t(format::SectionKind::Meta),
+                        std::vector<uint8_t>(text.begin(), text.end())});
+  }
+  if (withWeights)
+    sections.push_back({uint32_t(format::SectionKind::Weights), weights});
+  if (!code.empty())
+    sections.push_back({codeKind, code});
+  return buildModuleFile(sections);
+}
+
+const float ms::test::sampleWeights[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+
+float ms::test::sampleOut0(float x, float y, float w) {
+  float value = (x + y + w) * w;
+  return value > 0.0f ? value : 0.0f;
+}
+
+ModuleParts ms::test::sampleModule(std::vector<uint8_t> code) {
+  ModuleParts parts;
+  parts.meta = nlohmann::json::parse(R"({
+    "producer": "ms-runtime-tests",
+    "target": "cpu",
+    "opt_level": 0,
+    "entry": "main",
+    "inputs": [
+      {"name": "x", "dtype": "f32", "shape": [4], "buffer": 0},
+      {"name": "y", "dtype": "f32", "shape": [4], "buffer": 1}
+    ],
+    "outputs": [
+      {"name": "out0", "dtype": "f32", "shape": [4], "buffer": 10},
+      {"name": "out1", "dtype": "f32", "shape": [4], "buffer": 11}
+    ],
+    "buffers": [
+      {"id": 0, "kind": "input", "index": 0, "size": 16},
+      {"id": 1, "kind": "input", "index": 1, "size": 16},
+      {"id": 2, "kind": "weight", "offset": 0, "size": 16},
+      {"id": 3, "kind": "arena", "offset": 0, "size": 16},
+      {"id": 4, "kind": "arena", "offset": 64, "size": 16},
+      {"id": 10, "kind": "output", "index": 0, "size": 16},
+      {"id": 11, "kind": "output", "index": 1, "size": 16}
+    ],
+    "arena_size": 128,
+    "kernels": [
+      {"name": "ms_kernel_0", "op": "msgraph.add", "loc": "sample.mlir:1:1"},
+      {"name": "ms_kernel_2", "op": "msgraph.mul", "loc": "sample.mlir:2:1"},
+      {"name": "ms_kernel_3", "op": "msgraph.relu", "loc": "sample.mlir:3:1"}
+    ],
+    "steps": [
+      {"kind": "launch", "kernel": 0, "args": [0, 1, 3]},
+      {"kind": "launch", "kernel": 0, "args": [3, 2, 4]},
+      {"kind": "launch", "kernel": 1, "args": [4, 2, 3]},
+      {"kind": "launch", "kernel": 2, "args": [3, 10]},
+      {"kind": "copy", "src": 2, "dst": 11, "size": 16}
+    ]
+  })");
+  parts.weights.resize(sizeof(sampleWeights));
+  std::memcpy(parts.weights.data(), sampleWeights, sizeof(sampleWeights));
+  parts.code = std::move(code);
+  return parts;
+}
+
+TempDir::TempDir() {
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / "ms-runtime-test-XXXXXX")
+          .string();
+  std::vector<char> buffer(pattern.begin(), pattern.end());
+  buffer.push_back('\0');
+  if (mkdtemp(buffer.data()))
+    path = buffer.data();
+}
+
+TempDir::~TempDir() {
+  if (path.empty())
+    return;
+  std::error_code error;
+  std::filesystem::remove_all(path, error);
+}

@@ -1,0 +1,97 @@
+//===- ModuleBuilder.h - writes .msm files for the tests --------*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A test-only writer of module files (docs/ModuleFormat.md): header, section
+// table, JSON meta, weights and a code section, with valid checksums, plus
+// helpers to corrupt one thing at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_RUNTIME_TEST_MODULEBUILDER_H
+#define MS_RUNTIME_TEST_MODULEBUILDER_H
+
+#include "ms/runtime/ModuleFormat.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ms::test {
+/// One section to write.
+struct Section {
+  /// A format::SectionKind value.
+  uint32_t kind = 0;
+  /// The bytes.
+  std::vector<uint8_t> bytes;
+};
+
+/// Lays out `sections` into a module file image with valid checksums.
+std::vector<uint8_t> buildModuleFile(const std::vector<Section> &sections);
+
+/// Recomputes the header checksum and every section checksum of `file`.
+void fixChecksums(std::vector<uint8_t> &file);
+
+/// Reads the header of `file`.
+format::Header readHeader(const std::vector<uint8_t> &file);
+/// Writes the header of `file`.
+void writeHeader(std::vector<uint8_t> &file, const format::Header &header);
+/// Reads section table entry `index` of `file`.
+format::SectionEntry readEntry(const std::vector<uint8_t> &file, size_t index);
+/// Writes section table entry `index` of `file`.
+void writeEntry(std::vector<uint8_t> &file, size_t index,
+                const format::SectionEntry &entry);
+
+/// Returns the bytes of the file at `path` (empty on failure).
+std::vector<uint8_t> readFile(const std::string &path);
+/// Writes `bytes` to `path`; returns false on failure.
+bool writeFile(const std::string &path, const std::vector<uint8_t> &bytes);
+
+/// The parts of a module file, meant to be edited by a test then built.
+struct ModuleParts {
+  /// The meta JSON.
+  nlohmann::json meta;
+  /// The weights section; omitted when `withWeights` is false.
+  std::vector<uint8_t> weights;
+  bool withWeights = true;
+  /// The code section; omitted when empty.
+  std::vector<uint8_t> code;
+  /// The code section's kind.
+  uint32_t codeKind = uint32_t(format::SectionKind::CpuElf);
+  /// When false, no meta section is written.
+  bool withMeta = true;
+
+  /// Returns the module file image.
+  std::vector<uint8_t> build() const;
+};
+
+/// The sample module: inputs x, y: f32[4]; weight w = {1, 2, 3, 4};
+/// out0 = relu((x + y + w) * w) through two arena buffers that share bytes,
+/// and out1 = w by a copy step. `code` is the code section.
+ModuleParts sampleModule(std::vector<uint8_t> code);
+
+/// Computes the sample module's out0 for one element.
+float sampleOut0(float x, float y, float w);
+
+/// The sample module's weight values.
+extern const float sampleWeights[4];
+
+/// A fresh temporary directory, removed with its files on destruction.
+class TempDir {
+public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir &) = delete;
+  TempDir &operator=(const TempDir &) = delete;
+  /// Returns the path of `name` inside the directory.
+  std::string file(const std::string &name) const { return path + "/" + name; }
+  /// The directory path.
+  std::string path;
+};
+} // namespace ms::test
+
+#endif // MS_RUNTIME_TEST_MODULEBUILDER_H

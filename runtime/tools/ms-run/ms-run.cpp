@@ -1,0 +1,551 @@
+//===- ms-run.cpp - run a compiled module from the command line -----------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// ms-run MODULE.msm [--input NAME=FILE.npy ...] [--output-dir DIR]
+//                   [--bench N] [--seed S]
+//
+// Loads the module on the CPU, binds inputs (from .npy files, or generated
+// deterministically), runs it and prints a summary of each output. Errors
+// print "ms-run: error: <message>" and exit 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/runtime/Npy.h"
+#include "ms/runtime/Runtime.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace ms::rt;
+
+namespace {
+constexpr const char *kUsage = R"(usage: ms-run MODULE.msm [options]
+
+Runs a compiled module (.msm) on the CPU and prints each output's name,
+dtype, shape, first values, min, max and mean.
+
+options:
+  --input NAME=FILE.npy  bind input NAME to the array in FILE.npy (repeatable);
+                         other inputs get deterministic random data: floats
+                         uniform in [-1, 1), signed ints in [-8, 8), unsigned
+                         ints in [0, 16), random bools
+  --output-dir DIR       write each output to DIR/<output-name>.npy (bf16 as
+                         f32); DIR is created if missing
+  --bench N              after warm-up, time N runs and print median_ms,
+                         min_ms and max_ms
+  --seed S               seed for generated inputs (default 0)
+  --help                 print this help
+)";
+
+/// A failure to report as "ms-run: error: <message>".
+struct Failure {
+  std::string message;
+};
+
+/// The parsed command line.
+struct Options {
+  std::string module;
+  std::map<std::string, std::string> inputs;
+  std::string outputDir;
+  uint64_t bench = 0;
+  uint64_t seed = 0;
+  bool help = false;
+};
+
+/// Parses a decimal unsigned integer; false unless all of `text` is one.
+bool parseUnsigned(const std::string &text, uint64_t &out) {
+  if (text.empty() || text.size() > 20)
+    return false;
+  uint64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9')
+      return false;
+    if (__builtin_mul_overflow(value, 10, &value) ||
+        __builtin_add_overflow(value, uint64_t(c - '0'), &value))
+      return false;
+  }
+  out = value;
+  return true;
+}
+
+/// Parses argv into `options`; returns a failure message or "".
+std::string parseArgs(int argc, char **argv, Options &options) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      options.help = true;
+      return "";
+    }
+    if (arg.rfind("--", 0) != 0) {
+      if (!options.module.empty())
+        return "unexpected argument '" + arg + "' (one module expected)";
+      options.module = arg;
+      continue;
+    }
+    std::string flag = arg, value;
+    size_t equals = arg.find('=');
+    bool inlineValue = equals != std::string::npos;
+    if (inlineValue) {
+      flag = arg.substr(0, equals);
+      value = arg.substr(equals + 1);
+    }
+    if (flag != "--input" && flag != "--output-dir" && flag != "--bench" &&
+        flag != "--seed")
+      return "unknown option '" + flag + "' (see --help)";
+    if (!inlineValue) {
+      if (i + 1 >= argc)
+        return "missing value after " + flag;
+      value = argv[++i];
+    }
+    if (flag == "--input") {
+      size_t split = value.find('=');
+      if (split == std::string::npos || split == 0 || split + 1 == value.size())
+        return "--input expects NAME=FILE.npy, got '" + value + "'";
+      std::string name = value.substr(0, split);
+      if (!options.inputs.emplace(name, value.substr(split + 1)).second)
+        return "input '" + name + "' given more than once";
+    } else if (flag == "--output-dir") {
+      if (value.empty())
+        return "--output-dir expects a directory";
+      options.outputDir = value;
+    } else if (flag == "--bench") {
+      if (!parseUnsigned(value, options.bench) || options.bench == 0 ||
+          options.bench > 100000000)
+        return "--bench expects a positive integer, got '" + value + "'";
+    } else if (!parseUnsigned(value, options.seed)) {
+      return "--seed expects a non-negative integer, got '" + value + "'";
+    }
+  }
+  if (options.module.empty())
+    return "no module given (usage: ms-run MODULE.msm [options]; see --help)";
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Element conversions
+//===----------------------------------------------------------------------===//
+
+uint32_t floatBits(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
+float bitsFloat(uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+
+/// Converts to IEEE half, rounding to nearest even.
+uint16_t floatToHalf(float value) {
+  uint32_t bits = floatBits(value);
+  uint32_t sign = (bits >> 16) & 0x8000;
+  uint32_t exponent = (bits >> 23) & 0xff;
+  uint32_t mantissa = bits & 0x7fffff;
+  if (exponent == 0xff)
+    return uint16_t(sign | 0x7c00 | (mantissa ? 0x200 : 0));
+  int32_t halfExponent = int32_t(exponent) - 127 + 15;
+  if (halfExponent >= 31)
+    return uint16_t(sign | 0x7c00);
+  if (halfExponent <= 0) {
+    if (halfExponent < -10)
+      return uint16_t(sign);
+    mantissa |= 0x800000;
+    uint32_t shift = uint32_t(14 - halfExponent);
+    uint32_t half = mantissa >> shift;
+    uint32_t rest = mantissa & ((1u << shift) - 1),
+             midpoint = 1u << (shift - 1);
+    if (rest > midpoint || (rest == midpoint && (half & 1)))
+      ++half;
+    return uint16_t(sign | half);
+  }
+  uint32_t half = (uint32_t(halfExponent) << 10) | (mantissa >> 13);
+  uint32_t rest = mantissa & 0x1fff;
+  if (rest > 0x1000 || (rest == 0x1000 && (half & 1)))
+    ++half; // A carry into the exponent is still correct.
+  return uint16_t(sign | half);
+}
+
+float halfToFloat(uint16_t half) {
+  uint32_t sign = uint32_t(half & 0x8000) << 16;
+  uint32_t exponent = (half >> 10) & 0x1f, mantissa = half & 0x3ff;
+  if (exponent == 0) {
+    float value = std::ldexp(float(mantissa), -24);
+    return sign ? -value : value;
+  }
+  if (exponent == 31)
+    return bitsFloat(sign | 0x7f800000 | (mantissa << 13));
+  return bitsFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
+}
+
+/// Converts to bfloat16, rounding to nearest even.
+uint16_t floatToBf16(float value) {
+  uint32_t bits = floatBits(value);
+  if ((bits & 0x7fffffff) > 0x7f800000)
+    return uint16_t((bits >> 16) | 0x40);
+  return uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+}
+
+float bf16ToFloat(uint16_t value) { return bitsFloat(uint32_t(value) << 16); }
+
+/// Reads element `i` of `data` as a double.
+double element(const void *data, ms_dtype_t dtype, size_t i) {
+  auto load = [&](auto zero) {
+    decltype(zero) value;
+    std::memcpy(&value, static_cast<const char *>(data) + i * sizeof(value),
+                sizeof(value));
+    return value;
+  };
+  switch (dtype) {
+  case MS_DTYPE_F16:
+    return halfToFloat(load(uint16_t()));
+  case MS_DTYPE_BF16:
+    return bf16ToFloat(load(uint16_t()));
+  case MS_DTYPE_F32:
+    return load(float());
+  case MS_DTYPE_F64:
+    return load(double());
+  case MS_DTYPE_BOOL:
+    return load(uint8_t()) != 0;
+  case MS_DTYPE_I8:
+    return load(int8_t());
+  case MS_DTYPE_I16:
+    return load(int16_t());
+  case MS_DTYPE_I32:
+    return load(int32_t());
+  case MS_DTYPE_I64:
+    return double(load(int64_t()));
+  case MS_DTYPE_U8:
+    return load(uint8_t());
+  case MS_DTYPE_U16:
+    return load(uint16_t());
+  case MS_DTYPE_U32:
+    return load(uint32_t());
+  case MS_DTYPE_U64:
+    return double(load(uint64_t()));
+  case MS_DTYPE_INVALID:
+  case MS_DTYPE_MAX:
+    break;
+  }
+  return 0;
+}
+
+/// Returns true for floating-point dtypes.
+bool isFloat(ms_dtype_t dtype) {
+  return dtype == MS_DTYPE_F16 || dtype == MS_DTYPE_BF16 ||
+         dtype == MS_DTYPE_F32 || dtype == MS_DTYPE_F64;
+}
+
+/// Fills `data` (`count` elements of `dtype`) with deterministic values.
+void generate(void *data, ms_dtype_t dtype, size_t count, uint64_t seed) {
+  uint64_t state = seed;
+  auto next = [&state] {
+    // splitmix64: the same sequence on every platform and library.
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  auto *bytes = static_cast<char *>(data);
+  auto store = [&](size_t i, auto value) {
+    std::memcpy(bytes + i * sizeof(value), &value, sizeof(value));
+  };
+  for (size_t i = 0; i < count; ++i) {
+    uint64_t bits = next();
+    // 24 random bits -> [0, 1) -> [-1, 1).
+    float unit = float(bits >> 40) * (1.0f / 16777216.0f) * 2.0f - 1.0f;
+    int64_t small = int64_t(bits % 16);
+    switch (dtype) {
+    case MS_DTYPE_F16:
+      store(i, floatToHalf(unit));
+      break;
+    case MS_DTYPE_BF16:
+      store(i, floatToBf16(unit));
+      break;
+    case MS_DTYPE_F32:
+      store(i, unit);
+      break;
+    case MS_DTYPE_F64:
+      store(i, double(unit));
+      break;
+    case MS_DTYPE_BOOL:
+      store(i, uint8_t(bits & 1));
+      break;
+    case MS_DTYPE_I8:
+      store(i, int8_t(small - 8));
+      break;
+    case MS_DTYPE_I16:
+      store(i, int16_t(small - 8));
+      break;
+    case MS_DTYPE_I32:
+      store(i, int32_t(small - 8));
+      break;
+    case MS_DTYPE_I64:
+      store(i, int64_t(small - 8));
+      break;
+    case MS_DTYPE_U8:
+      store(i, uint8_t(small));
+      break;
+    case MS_DTYPE_U16:
+      store(i, uint16_t(small));
+      break;
+    case MS_DTYPE_U32:
+      store(i, uint32_t(small));
+      break;
+    case MS_DTYPE_U64:
+      store(i, uint64_t(small));
+      break;
+    case MS_DTYPE_INVALID:
+    case MS_DTYPE_MAX:
+      break;
+    }
+  }
+}
+
+/// Formats one value for the summary.
+std::string formatValue(double value, ms_dtype_t dtype) {
+  char text[48];
+  if (isFloat(dtype))
+    std::snprintf(text, sizeof(text), "%.6g", value);
+  else
+    std::snprintf(text, sizeof(text), "%.0f", value);
+  return text;
+}
+
+/// Replaces characters unsafe in a file name.
+std::string fileNameFor(const std::string &name) {
+  std::string safe = name;
+  for (char &c : safe)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' &&
+        c != '.')
+      c = '_';
+  if (safe.empty() || safe == "." || safe == "..")
+    safe = "_" + safe;
+  return safe;
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+/// Throws a Failure carrying `status`'s message if it failed.
+void check(const Status &status, const std::string &context = "") {
+  if (!status.ok())
+    throw Failure{context + status.message()};
+}
+
+/// Binds input `info` to the array in `path`, converting f32 to bf16.
+void loadInput(const TensorInfo &info, const std::string &path,
+               Buffer &buffer) {
+  NpyArray array;
+  check(readNpy(path, array), "input '" + info.name + "': ");
+  if (array.shape != info.shape)
+    throw Failure{
+        "input '" + info.name + "': " + path + " has shape " +
+        formatTensorType(array.dtype, array.shape.data(), array.shape.size()) +
+        ", expected " +
+        formatTensorType(info.dtype, info.shape.data(), info.shape.size())};
+  size_t count =
+      array.data.size() / std::max<size_t>(1, ms_dtype_size(array.dtype));
+  if (info.dtype == MS_DTYPE_BF16 && array.dtype == MS_DTYPE_F32) {
+    auto *out = static_cast<uint16_t *>(buffer.data());
+    for (size_t i = 0; i < count; ++i)
+      out[i] = floatToBf16(float(element(array.data.data(), MS_DTYPE_F32, i)));
+    return;
+  }
+  if (array.dtype != info.dtype)
+    throw Failure{"input '" + info.name + "': " + path + " has dtype " +
+                  ms_dtype_name(array.dtype) + ", expected " +
+                  ms_dtype_name(info.dtype) +
+                  (info.dtype == MS_DTYPE_BF16 ? " (or f32)" : "")};
+  check(buffer.write(0, array.data.data(), array.data.size()));
+}
+
+/// Prints the summary of one output.
+void printOutput(const TensorInfo &info, const TensorView &view) {
+  std::printf("%s: %s\n", info.name.c_str(),
+              formatTensorType(info.dtype, info.shape.data(), info.shape.size())
+                  .c_str());
+  size_t count = info.size / ms_dtype_size(info.dtype);
+  if (count == 0) {
+    std::printf("  values: (empty)\n");
+    return;
+  }
+  std::string values;
+  double low = INFINITY, high = -INFINITY, sum = 0;
+  size_t nans = 0;
+  for (size_t i = 0; i < count; ++i) {
+    double value = element(view.data, info.dtype, i);
+    if (i < 8)
+      values += (i ? " " : "") + formatValue(value, info.dtype);
+    if (std::isnan(value)) {
+      ++nans;
+      continue;
+    }
+    low = std::min(low, value);
+    high = std::max(high, value);
+    sum += value;
+  }
+  if (count > 8)
+    values += " ...";
+  std::printf("  values: [%s]\n", values.c_str());
+  if (nans == count) {
+    std::printf("  min: nan max: nan mean: nan\n");
+  } else {
+    std::printf("  min: %s max: %s mean: %.6g%s\n",
+                formatValue(low, info.dtype).c_str(),
+                formatValue(high, info.dtype).c_str(),
+                sum / double(count - nans),
+                nans ? (" (" + std::to_string(nans) + " nan)").c_str() : "");
+  }
+}
+
+/// Writes `view` to DIR/<name>.npy.
+void writeOutput(const std::string &dir, const TensorInfo &info,
+                 const TensorView &view) {
+  std::string path = dir + "/" + fileNameFor(info.name) + ".npy";
+  if (info.dtype != MS_DTYPE_BF16) {
+    check(writeNpy(path, info.dtype, info.shape.data(), info.shape.size(),
+                   view.data, view.size));
+    return;
+  }
+  // NumPy has no bfloat16: widen to f32.
+  std::vector<float> widened(view.size / 2);
+  for (size_t i = 0; i < widened.size(); ++i)
+    widened[i] = float(element(view.data, MS_DTYPE_BF16, i));
+  check(writeNpy(path, MS_DTYPE_F32, info.shape.data(), info.shape.size(),
+                 widened.data(), widened.size() * sizeof(float)));
+}
+
+/// Runs the tool; throws Failure on errors.
+void runTool(const Options &options) {
+  Device device;
+  check(Device::create(MS_DEVICE_CPU, device));
+  Module module;
+  check(Module::load(device, options.module, module));
+
+  std::vector<TensorInfo> inputInfo, outputInfo;
+  for (size_t i = 0; i < module.inputCount(); ++i)
+    inputInfo.push_back(module.input(i));
+  for (size_t i = 0; i < module.outputCount(); ++i)
+    outputInfo.push_back(module.output(i));
+  for (const auto &[name, path] : options.inputs) {
+    bool found = false;
+    std::string names;
+    for (const TensorInfo &info : inputInfo) {
+      found |= info.name == name;
+      names += (names.empty() ? "" : ", ") + info.name;
+    }
+    if (!found)
+      throw Failure{"unknown input '" + name + "' (the module's inputs: " +
+                    (names.empty() ? "none" : names) + ")"};
+  }
+
+  // Inputs live in 64-byte aligned buffers, as a compiled caller would keep
+  // them.
+  std::vector<Buffer> buffers(inputInfo.size());
+  std::vector<TensorView> inputs;
+  for (size_t i = 0; i < inputInfo.size(); ++i) {
+    const TensorInfo &info = inputInfo[i];
+    check(Buffer::allocate(device, info.size, buffers[i]));
+    auto file = options.inputs.find(info.name);
+    if (file != options.inputs.end())
+      loadInput(info, file->second, buffers[i]);
+    else
+      generate(buffers[i].data(), info.dtype,
+               info.size / ms_dtype_size(info.dtype),
+               options.seed * 0x100000001b3ull + i + 1);
+    inputs.push_back(
+        TensorView{buffers[i].data(), info.size, info.dtype, info.shape});
+  }
+
+  // Fail before running when the outputs cannot be written.
+  if (!options.outputDir.empty()) {
+    std::error_code error;
+    std::filesystem::create_directories(options.outputDir, error);
+    if (error)
+      throw Failure{options.outputDir +
+                    ": cannot create directory: " + error.message()};
+  }
+
+  Context context;
+  check(Context::create(module, context));
+  std::vector<TensorView> outputs(outputInfo.size());
+  check(context.run(inputs, outputs));
+  for (size_t i = 0; i < outputInfo.size(); ++i)
+    printOutput(outputInfo[i], outputs[i]);
+
+  if (!options.outputDir.empty()) {
+    for (size_t i = 0; i < outputInfo.size(); ++i)
+      writeOutput(options.outputDir, outputInfo[i], outputs[i]);
+  }
+
+  if (options.bench == 0)
+    return;
+  // Time the C entry point directly: no allocation per run.
+  std::vector<ms_tensor_t> rawInputs, rawOutputs;
+  for (const TensorView &view : inputs)
+    rawInputs.push_back(view.raw());
+  for (const TensorView &view : outputs)
+    rawOutputs.push_back(view.raw());
+  auto runOnce = [&] {
+    check(context.run(rawInputs.data(), rawInputs.size(), rawOutputs.data(),
+                      rawOutputs.size()));
+  };
+  for (int i = 0; i < 3; ++i)
+    runOnce();
+  std::vector<double> times;
+  times.reserve(options.bench);
+  for (uint64_t i = 0; i < options.bench; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    runOnce();
+    auto end = std::chrono::steady_clock::now();
+    times.push_back(
+        std::chrono::duration<double, std::milli>(end - start).count());
+  }
+  std::sort(times.begin(), times.end());
+  size_t middle = times.size() / 2;
+  double median = times.size() % 2 ? times[middle]
+                                   : (times[middle - 1] + times[middle]) / 2;
+  std::printf("median_ms: %.6f\nmin_ms: %.6f\nmax_ms: %.6f\n", median,
+              times.front(), times.back());
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    Options options;
+    std::string error = parseArgs(argc, argv, options);
+    if (options.help) {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (!error.empty())
+      throw Failure{error};
+    runTool(options);
+    if (std::fflush(stdout) != 0)
+      throw Failure{"cannot write to standard output"};
+    return 0;
+  } catch (const Failure &failure) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "ms-run: error: %s\n", failure.message.c_str());
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "ms-run: error: out of memory\n");
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "ms-run: error: %s\n", e.what());
+  }
+  return 1;
+}
