@@ -27,3 +27,8 @@ tool_dirs = [config.ms_tools_dir, config.llvm_tools_dir]
 tools = ["ms-opt", "ms-compile", "ms-run", "ms-runtime-tests", "ms-compiler-unit-tests"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# ONNX's conformance data lives beside the checkout (../shared/onnx-tests).
+if os.path.exists(os.path.join(os.path.dirname(config.ms_src_root), "shared",
+                               "onnx-tests", "MANIFEST.tsv")):
+    config.available_features.add("onnx-tests")

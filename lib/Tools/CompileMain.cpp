@@ -16,6 +16,7 @@
 #include "ms/Tools/CompileMain.h"
 
 #include "ms/Compiler/Compiler.h"
+#include "ms/Importer/ONNX/OnnxImporter.h"
 #include "ms/InitAll.h"
 
 #include "mlir/IR/AsmState.h"
@@ -38,7 +39,7 @@ using namespace mlir::ms;
 namespace {
 struct Options {
   llvm::cl::opt<std::string> input{llvm::cl::Positional,
-                                   llvm::cl::desc("<model.mlir>"),
+                                   llvm::cl::desc("<model.onnx|model.mlir>"),
                                    llvm::cl::Required};
   llvm::cl::opt<std::string> output{"o", llvm::cl::desc("Output module file"),
                                     llvm::cl::value_desc("file")};
@@ -60,6 +61,15 @@ struct Options {
   llvm::cl::opt<bool> memoryReport{
       "memory-report",
       llvm::cl::desc("Print the static memory plan (peak, arena, buffers)")};
+  llvm::cl::list<std::string> boundInputs{
+      "bind-input",
+      llvm::cl::desc("Specialize an ONNX model: replace graph input NAME by "
+                     "the constant in FILE.npy (repeatable)"),
+      llvm::cl::value_desc("NAME=FILE.npy")};
+  llvm::cl::list<std::string> inputShapes{
+      "input-shape",
+      llvm::cl::desc("Pin an ONNX input's shape: NAME=D1xD2x... (repeatable)"),
+      llvm::cl::value_desc("NAME=SHAPE")};
 };
 } // namespace
 
@@ -84,23 +94,51 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   if (options.compileTo.empty() && options.output.empty())
     return fail("no output file; pass -o FILE (or --compile-to STAGE)");
   StringRef extension = llvm::sys::path::extension(options.input);
-  if (extension != ".mlir" && extension != ".mlirbc")
+  bool isOnnx = extension == ".onnx";
+  if (extension != ".mlir" && extension != ".mlirbc" && !isOnnx)
     return fail("unsupported input '" + options.input +
-                "': expected an msgraph .mlir file");
+                "': expected an ONNX model (.onnx) or msgraph IR (.mlir)");
+  OnnxImportOptions importOptions;
+  for (const std::string &text : options.inputShapes) {
+    std::string error;
+    if (!parseInputShape(text, importOptions, error))
+      return fail("--input-shape: " + error);
+  }
+  if (!isOnnx && (!options.inputShapes.empty() || !options.boundInputs.empty()))
+    return fail("--input-shape and --bind-input apply to ONNX models only");
 
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   std::string errorMessage;
+  // Binary models are read as they are.
   auto file = openInputFile(options.input, &errorMessage);
   if (!file)
     return fail(errorMessage);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  for (const std::string &text : options.boundInputs) {
+    auto [name, path] = StringRef(text).split('=');
+    if (name.empty() || path.empty())
+      return fail("--bind-input: expected NAME=FILE.npy, but found '" + text +
+                  "'");
+    auto value = readNpyFile(path, &context, UnknownLoc::get(&context));
+    if (failed(value))
+      return 1;
+    importOptions.boundInputs[name] = *value;
+  }
+  OwningOpRef<ModuleOp> module;
+  if (isOnnx) {
+    importOptions.modelDirectory =
+        llvm::sys::path::parent_path(options.input).str();
+    module = importOnnxModel(
+        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer(),
+        options.input, &context, importOptions);
+  } else {
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
   if (!module)
     return 1;
 

@@ -6,7 +6,7 @@
 
 #include "ms/Transforms/Passes.h"
 
-#include "ms/Dialect/Graph/IR/GraphDialect.h"
+#include "ms/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
@@ -70,6 +70,22 @@ struct OutlineKernelsPass final
          llvm::make_early_inc_range(entryFunc.getBody().front())) {
       if (op.getDialect() != dialect || op.hasTrait<OpTrait::ConstantLike>())
         continue;
+      // An op whose results hold no elements computes nothing: its results
+      // become empty constants instead of a kernel.
+      if (llvm::all_of(op.getResultTypes(), [](Type type) {
+            auto tensor = dyn_cast<RankedTensorType>(type);
+            return tensor && tensor.hasStaticShape() &&
+                   tensor.getNumElements() == 0;
+          })) {
+        OpBuilder b(&op);
+        for (Value result : op.getResults()) {
+          auto type = cast<RankedTensorType>(result.getType());
+          result.replaceAllUsesWith(graph::ConstantOp::create(
+              b, op.getLoc(), DenseElementsAttr::get(type, ArrayRef<Attribute>{})));
+        }
+        op.erase();
+        continue;
+      }
       auto type = FunctionType::get(&getContext(), op.getOperandTypes(),
                                     op.getResultTypes());
       auto kernel = func::FuncOp::create(moduleBuilder, op.getLoc(),

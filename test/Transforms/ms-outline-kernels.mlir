@@ -29,3 +29,15 @@ module {
     return
   }
 }
+
+// -----
+
+// Nothing to compute for an empty result: it becomes a constant.
+// CHECK-LABEL: func @empty
+// CHECK: %[[E:.+]] = msgraph.constant dense<> : tensor<3x0xf32>
+// CHECK-NOT: call
+// CHECK: return %[[E]]
+func.func @empty(%x: tensor<0x3xf32>) -> tensor<3x0xf32> {
+  %0 = msgraph.reshape %x : (tensor<0x3xf32>) -> tensor<3x0xf32>
+  return %0 : tensor<3x0xf32>
+}

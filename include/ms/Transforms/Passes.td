@@ -16,7 +16,8 @@ def OutlineKernelsPass : Pass<"ms-outline-kernels", "::mlir::ModuleOp"> {
     constant moves into its own function `kernel_<N>` (in program order,
     tagged `ms.kernel`) and is replaced by a `func.call`. What remains in the
     entry function (constants, calls, casts and the return) is the host
-    program from which the execution plan is built.
+    program from which the execution plan is built. An op whose results have
+    no elements becomes empty constants instead of a kernel.
 
     ```mlir
     func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {

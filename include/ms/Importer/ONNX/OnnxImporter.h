@@ -1,0 +1,57 @@
+//===- OnnxImporter.h - ONNX models to msgraph ------------------*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Reads an ONNX ModelProto and builds a module whose @main function computes
+// the graph with msgraph ops. Conversion is opset-aware: each ONNX op has
+// handlers keyed by the opset version they apply from.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_IMPORTER_ONNX_ONNXIMPORTER_H
+#define MS_IMPORTER_ONNX_ONNXIMPORTER_H
+
+#include "mlir/IR/BuiltinAttributeInterfaces.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+
+namespace mlir::ms {
+
+/// Options of an import.
+struct OnnxImportOptions {
+  /// Static shapes for graph inputs, by name; they replace the model's
+  /// (possibly symbolic) dimensions.
+  llvm::StringMap<SmallVector<int64_t>> inputShapes;
+  /// Directory that external-data locations are relative to.
+  std::string modelDirectory;
+  /// Graph inputs replaced by constants (model specialization): shape-like
+  /// inputs that the static-shape pipeline needs at compile time.
+  llvm::StringMap<ElementsAttr> boundInputs;
+};
+
+/// Reads a NumPy .npy file (little-endian, C order) into a dense constant.
+/// Emits an error at `loc` and fails on anything else.
+FailureOr<ElementsAttr> readNpyFile(llvm::StringRef path, MLIRContext *context,
+                                    Location loc);
+
+/// Imports serialized ModelProto `bytes`; `filename` names it in
+/// diagnostics. Emits errors through the context and returns null on
+/// failure.
+OwningOpRef<ModuleOp> importOnnxModel(llvm::StringRef bytes,
+                                      llvm::StringRef filename,
+                                      MLIRContext *context,
+                                      const OnnxImportOptions &options);
+
+/// Parses `NAME=D1xD2x...` (`NAME=` for a scalar) into `options`; returns
+/// false with `error` set on malformed text.
+bool parseInputShape(llvm::StringRef text, OnnxImportOptions &options,
+                     std::string &error);
+
+} // namespace mlir::ms
+
+#endif // MS_IMPORTER_ONNX_ONNXIMPORTER_H

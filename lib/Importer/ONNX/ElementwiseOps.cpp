@@ -1,0 +1,183 @@
+//===- ElementwiseOps.cpp - ONNX elementwise ops to msgraph ---------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ImporterImpl.h"
+
+using namespace mlir;
+using namespace mlir::ms;
+using namespace mlir::ms::onnx_importer;
+
+using Results = FailureOr<SmallVector<Value>>;
+
+static Results one(FailureOr<Value> v) {
+  if (failed(v))
+    return failure();
+  return SmallVector<Value>{*v};
+}
+
+template <typename OpTy>
+static Handler unary() {
+  return [](NodeContext &c) -> Results {
+    return one(c.create<OpTy>(c.inputType(0), c.input(0)));
+  };
+}
+
+template <typename OpTy>
+static Handler binary() {
+  return [](NodeContext &c) -> Results {
+    return one(c.create<OpTy>(Type(), c.input(0), c.input(1)));
+  };
+}
+
+/// Sum, Max, Min, Mean over any number of inputs, folded pairwise.
+template <typename OpTy>
+static Handler variadic(bool mean = false) {
+  return [mean](NodeContext &c) -> Results {
+    if (c.numInputs() == 0)
+      return c.error() << "expected at least one input";
+    Value acc = c.input(0);
+    for (unsigned i = 1; i < c.numInputs(); ++i) {
+      auto next = c.create<OpTy>(Type(), acc, c.input(i));
+      if (failed(next))
+        return failure();
+      acc = *next;
+    }
+    if (mean && c.numInputs() > 1) {
+      Type elem = cast<RankedTensorType>(acc.getType()).getElementType();
+      auto n = DenseElementsAttr::get(
+          RankedTensorType::get({}, elem),
+          c.b.getFloatAttr(elem, (double)c.numInputs()));
+      return one(c.create<graph::DivOp>(Type(), acc, c.constant(n)));
+    }
+    return SmallVector<Value>{acc};
+  };
+}
+
+/// Casts `v` to element type `elem` when it differs.
+static FailureOr<Value> castTo(NodeContext &c, Value v, Type elem) {
+  auto type = cast<RankedTensorType>(v.getType());
+  if (type.getElementType() == elem)
+    return v;
+  return c.create<graph::CastOp>(type.clone(elem), v);
+}
+
+void mlir::ms::onnx_importer::populateElementwiseOps(OpTable &t) {
+  t.onOp("Abs", 6, unary<graph::AbsOp>());
+  t.onOp("Neg", 6, unary<graph::NegOp>());
+  t.onOp("Sqrt", 6, unary<graph::SqrtOp>());
+  t.onOp("Reciprocal", 6, unary<graph::ReciprocalOp>());
+  t.onOp("Exp", 6, unary<graph::ExpOp>());
+  t.onOp("Log", 6, unary<graph::LogOp>());
+  t.onOp("Erf", 9, unary<graph::ErfOp>());
+  t.onOp("Tanh", 6, unary<graph::TanhOp>());
+  t.onOp("Sigmoid", 6, unary<graph::SigmoidOp>());
+  t.onOp("Relu", 6, unary<graph::ReluOp>());
+  t.onOp("Not", 1, unary<graph::NotOp>());
+  t.onOp("HardSwish", 14, unary<graph::HardSwishOp>());
+  t.onOp("Identity", 1, unary<graph::IdentityOp>());
+
+  t.onOp("Add", 7, binary<graph::AddOp>());
+  t.onOp("Sub", 7, binary<graph::SubOp>());
+  t.onOp("Mul", 7, binary<graph::MulOp>());
+  t.onOp("Div", 7, binary<graph::DivOp>());
+  t.onOp("PRelu", 7, binary<graph::PReluOp>());
+  t.onOp("And", 7, binary<graph::AndOp>());
+  t.onOp("Or", 7, binary<graph::OrOp>());
+  t.onOp("Equal", 7, binary<graph::EqualOp>());
+  t.onOp("Less", 7, binary<graph::LessOp>());
+  t.onOp("LessOrEqual", 12, binary<graph::LessEqualOp>());
+  t.onOp("Greater", 7, binary<graph::GreaterOp>());
+  t.onOp("GreaterOrEqual", 12, binary<graph::GreaterEqualOp>());
+  t.onOp("Sum", 6, variadic<graph::AddOp>());
+  t.onOp("Mean", 6, variadic<graph::AddOp>(/*mean=*/true));
+  t.onOp("Max", 6, variadic<graph::MaxOp>());
+  t.onOp("Min", 6, variadic<graph::MinOp>());
+  t.onOp("Where", 9, [](NodeContext &c) -> Results {
+    return one(
+        c.create<graph::WhereOp>(Type(), c.input(0), c.input(1), c.input(2)));
+  });
+  // The exponent may have another numeric type than the base.
+  t.onOp("Pow", 7, [](NodeContext &c) -> Results {
+    auto exponent =
+        castTo(c, c.input(1), c.inputType(0).getElementType());
+    if (failed(exponent))
+      return failure();
+    Type elem = c.inputType(0).getElementType();
+    if (isa<FloatType>(elem))
+      return one(c.create<graph::PowOp>(Type(), c.input(0), *exponent));
+    // Integer powers are computed in f64 and converted back.
+    auto base = castTo(c, c.input(0), c.b.getF64Type());
+    auto exp64 = castTo(c, *exponent, c.b.getF64Type());
+    if (failed(base) || failed(exp64))
+      return failure();
+    auto power = c.create<graph::PowOp>(Type(), *base, *exp64);
+    if (failed(power))
+      return failure();
+    return one(castTo(c, *power, elem));
+  });
+
+  t.onOp("Cast", 6, [](NodeContext &c) -> Results {
+    Type elem = convertElementType(c.b.getContext(), c.getInt("to", 0), c.loc);
+    if (!elem)
+      return failure();
+    return one(castTo(c, c.input(0), elem));
+  });
+  t.onOp("CastLike", 15, [](NodeContext &c) -> Results {
+    return one(castTo(c, c.input(0), c.inputType(1).getElementType()));
+  });
+
+  t.onOp("LeakyRelu", 6, [](NodeContext &c) -> Results {
+    return one(c.create<graph::LeakyReluOp>(
+        c.inputType(0), c.input(0),
+        c.b.getF32FloatAttr(c.getFloat("alpha", 0.01f))));
+  });
+  t.onOp("HardSigmoid", 6, [](NodeContext &c) -> Results {
+    return one(c.create<graph::HardSigmoidOp>(
+        c.inputType(0), c.input(0),
+        c.b.getF32FloatAttr(c.getFloat("alpha", 0.2f)),
+        c.b.getF32FloatAttr(c.getFloat("beta", 0.5f))));
+  });
+  t.onOp("Gelu", 20, [](NodeContext &c) -> Results {
+    std::string approximate = c.getString("approximate", "none");
+    return one(c.create<graph::GeluOp>(c.inputType(0), c.input(0),
+                                       c.b.getStringAttr(approximate)));
+  });
+  // Clip: attributes before opset 11, optional inputs after. Constant bounds
+  // become attributes; runtime bounds become max/min.
+  t.onOp("Clip", 6, [](NodeContext &c) -> Results {
+    return one(c.create<graph::ClipOp>(
+        c.inputType(0), c.input(0),
+        c.b.getF64FloatAttr(c.getFloat("min", -3.402823e38f)),
+        c.b.getF64FloatAttr(c.getFloat("max", 3.402823e38f))));
+  });
+  t.onOp("Clip", 11, [](NodeContext &c) -> Results {
+    Value x = c.input(0);
+    auto bound = [&](unsigned i) -> std::optional<double> {
+      DenseElementsAttr a = c.constantInput(i);
+      if (!a || a.getNumElements() != 1)
+        return std::nullopt;
+      if (isa<FloatType>(a.getElementType()))
+        return (*a.getValues<APFloat>().begin()).convertToDouble();
+      return (double)(*a.getValues<APInt>().begin()).getSExtValue();
+    };
+    bool runtimeBound = (c.hasInput(1) && !bound(1)) ||
+                        (c.hasInput(2) && !bound(2));
+    if (!runtimeBound) {
+      FloatAttr lo = c.hasInput(1) ? c.b.getF64FloatAttr(*bound(1)) : nullptr;
+      FloatAttr hi = c.hasInput(2) ? c.b.getF64FloatAttr(*bound(2)) : nullptr;
+      return one(c.create<graph::ClipOp>(c.inputType(0), x, lo, hi));
+    }
+    if (c.hasInput(1)) {
+      auto r = c.create<graph::MaxOp>(Type(), x, c.input(1));
+      if (failed(r))
+        return failure();
+      x = *r;
+    }
+    if (c.hasInput(2))
+      return one(c.create<graph::MinOp>(Type(), x, c.input(2)));
+    return SmallVector<Value>{x};
+  });
+}

@@ -1,0 +1,118 @@
+//===- ImporterImpl.h - internals of the ONNX importer ----------*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_LIB_IMPORTER_ONNX_IMPORTERIMPL_H
+#define MS_LIB_IMPORTER_ONNX_IMPORTERIMPL_H
+
+#include "OnnxSchema.pb.h"
+
+#include "ms/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+#include <map>
+
+namespace mlir::ms::onnx_importer {
+
+namespace onnx = ::ms::onnx;
+
+/// Converts an ONNX element type code; emits an error naming the code and
+/// returns null for strings, complex, sub-byte and unknown types.
+Type convertElementType(MLIRContext *ctx, int32_t code, Location loc);
+
+/// Builds a dense constant from a TensorProto.
+FailureOr<ElementsAttr> convertTensor(const onnx::TensorProto &tensor,
+                                      MLIRContext *ctx, Location loc,
+                                      StringRef modelDirectory);
+
+/// What a handler sees of one node.
+class NodeContext {
+public:
+  NodeContext(OpBuilder &b, Location loc, const onnx::NodeProto &node,
+              int64_t opset, SmallVector<Value> inputs)
+      : b(b), loc(loc), node(node), opset(opset), inputs(std::move(inputs)) {}
+
+  OpBuilder &b;
+  Location loc;
+  const onnx::NodeProto &node;
+  int64_t opset;
+  /// Operands by position; null for an omitted optional input.
+  SmallVector<Value> inputs;
+
+  /// Reports a problem with this node (prefixed with its name and type).
+  InFlightDiagnostic error() const;
+
+  unsigned numInputs() const { return inputs.size(); }
+  bool hasInput(unsigned i) const { return i < inputs.size() && inputs[i]; }
+  Value input(unsigned i) const { return hasInput(i) ? inputs[i] : Value(); }
+  RankedTensorType inputType(unsigned i) const {
+    return cast<RankedTensorType>(inputs[i].getType());
+  }
+
+  const onnx::AttributeProto *attr(StringRef name) const;
+  int64_t getInt(StringRef name, int64_t fallback) const;
+  float getFloat(StringRef name, float fallback) const;
+  std::string getString(StringRef name, StringRef fallback) const;
+  std::optional<SmallVector<int64_t>> getInts(StringRef name) const;
+  std::optional<SmallVector<float>> getFloats(StringRef name) const;
+
+  /// The constant behind input `i`, if it is one.
+  DenseElementsAttr constantInput(unsigned i) const;
+  /// Input `i` as a list of integers; errors if it is not constant.
+  FailureOr<SmallVector<int64_t>> constantInts(unsigned i,
+                                               StringRef what) const;
+  /// Input `i` as a list of doubles; errors if it is not constant.
+  FailureOr<SmallVector<double>> constantFloats(unsigned i,
+                                                StringRef what) const;
+
+  /// Creates an msgraph op: ops that infer their type get it inferred
+  /// (`resultType` is then ignored), every op is verified, and an op whose
+  /// operands are all constant is folded. Errors name this node.
+  template <typename OpTy, typename... Args>
+  FailureOr<Value> create(Type resultType, Args &&...args) {
+    if (!resultType)
+      resultType = RankedTensorType::get({}, b.getF32Type());
+    auto op = OpTy::create(b, loc, resultType, std::forward<Args>(args)...);
+    return finish(op.getOperation());
+  }
+
+  /// Creates a msgraph.constant.
+  Value constant(ElementsAttr value);
+
+private:
+  FailureOr<Value> finish(Operation *op);
+};
+
+/// A handler converts one node into values for its outputs (in order; fewer
+/// values than outputs means the rest are unsupported unless unused).
+using Handler = std::function<FailureOr<SmallVector<Value>>(NodeContext &)>;
+
+/// The op table: handlers by op type and the opset they apply from.
+class OpTable {
+public:
+  void onOp(StringRef name, int64_t sinceVersion, Handler handler) {
+    table[name.str()][sinceVersion] = std::move(handler);
+  }
+  /// Returns the handler for `name` at `opset`, or null.
+  const Handler *lookup(StringRef name, int64_t opset) const;
+
+private:
+  std::map<std::string, std::map<int64_t, Handler>> table;
+};
+
+void populateElementwiseOps(OpTable &table);
+void populateNeuralNetworkOps(OpTable &table);
+void populateTensorOps(OpTable &table);
+
+/// Reshapes `value` to a static `shape`.
+FailureOr<Value> reshape(NodeContext &c, Value value, ArrayRef<int64_t> shape);
+
+} // namespace mlir::ms::onnx_importer
+
+#endif // MS_LIB_IMPORTER_ONNX_IMPORTERIMPL_H

@@ -1,0 +1,338 @@
+//===- NeuralNetworkOps.cpp - ONNX NN ops to msgraph ----------------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Convolutions, pooling, matmul/Gemm, normalizations and softmax.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ImporterImpl.h"
+
+using namespace mlir;
+using namespace mlir::ms;
+using namespace mlir::ms::onnx_importer;
+
+using Results = FailureOr<SmallVector<Value>>;
+
+static Results one(FailureOr<Value> v) {
+  if (failed(v))
+    return failure();
+  return SmallVector<Value>{*v};
+}
+
+static DenseI64ArrayAttr i64s(NodeContext &c, ArrayRef<int64_t> values) {
+  return c.b.getDenseI64ArrayAttr(values);
+}
+
+/// Resolves auto_pad into explicit pads (begins then ends) for a window of
+/// effective sizes `kernel` (already dilated) and `strides` over `input`'s
+/// spatial dims.
+static FailureOr<SmallVector<int64_t>>
+resolvePads(NodeContext &c, RankedTensorType input, ArrayRef<int64_t> kernel,
+            ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations) {
+  int64_t k = kernel.size();
+  std::string autoPad = c.getString("auto_pad", "NOTSET");
+  if (autoPad == "NOTSET") {
+    auto pads = c.getInts("pads");
+    if (!pads)
+      return SmallVector<int64_t>(2 * k, 0);
+    return *pads;
+  }
+  SmallVector<int64_t> pads(2 * k, 0);
+  if (autoPad == "VALID")
+    return pads;
+  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return c.error() << "expected auto_pad NOTSET, VALID, SAME_UPPER or "
+                        "SAME_LOWER, but found '"
+                     << autoPad << "'";
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t in = input.getDimSize(i + 2);
+    if (ShapedType::isDynamic(in))
+      return c.error() << "auto_pad " << autoPad
+                       << " needs static spatial dimensions";
+    int64_t out = (in + strides[i] - 1) / strides[i];
+    int64_t total = std::max<int64_t>(
+        0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - in);
+    int64_t small = total / 2, big = total - small;
+    pads[i] = autoPad == "SAME_UPPER" ? small : big;
+    pads[i + k] = autoPad == "SAME_UPPER" ? big : small;
+  }
+  return pads;
+}
+
+static SmallVector<int64_t> intsOr(NodeContext &c, StringRef name,
+                                   int64_t count, int64_t fill) {
+  auto v = c.getInts(name);
+  return v ? *v : SmallVector<int64_t>(count, fill);
+}
+
+static Results convertConv(NodeContext &c) {
+  RankedTensorType in = c.inputType(0), w = c.inputType(1);
+  if (in.getRank() < 3 || w.getRank() != in.getRank())
+    return c.error() << "expected input and weight of one rank >= 3, but found "
+                     << in << " and " << w;
+  int64_t k = in.getRank() - 2;
+  SmallVector<int64_t> kernel(w.getShape().drop_front(2));
+  auto strides = intsOr(c, "strides", k, 1);
+  auto dilations = intsOr(c, "dilations", k, 1);
+  auto pads = resolvePads(c, in, kernel, strides, dilations);
+  if (failed(pads))
+    return failure();
+  return one(c.create<graph::ConvOp>(
+      Type(), c.input(0), c.input(1), c.input(2), i64s(c, strides),
+      i64s(c, *pads), i64s(c, dilations),
+      c.b.getI64IntegerAttr(c.getInt("group", 1))));
+}
+
+static Results convertConvTranspose(NodeContext &c) {
+  RankedTensorType in = c.inputType(0), w = c.inputType(1);
+  if (in.getRank() < 3 || w.getRank() != in.getRank())
+    return c.error() << "expected input and weight of one rank >= 3, but found "
+                     << in << " and " << w;
+  int64_t k = in.getRank() - 2;
+  auto strides = intsOr(c, "strides", k, 1);
+  auto dilations = intsOr(c, "dilations", k, 1);
+  auto outputPadding = intsOr(c, "output_padding", k, 0);
+  SmallVector<int64_t> pads = intsOr(c, "pads", 2 * k, 0);
+  std::string autoPad = c.getString("auto_pad", "NOTSET");
+  auto outputShape = c.getInts("output_shape");
+  if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    // Pads follow from the requested output size.
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t x = in.getDimSize(i + 2), kk = w.getDimSize(i + 2);
+      if (ShapedType::isDynamic(x) || ShapedType::isDynamic(kk))
+        return c.error() << "output_shape/auto_pad need static sizes";
+      int64_t target = outputShape
+                           ? (*outputShape)[outputShape->size() - k + i]
+                           : x * strides[i];
+      int64_t total = strides[i] * (x - 1) + outputPadding[i] +
+                      (kk - 1) * dilations[i] + 1 - target;
+      if (total < 0) {
+        // A larger output than the kernel covers: extend output_padding.
+        outputPadding[i] -= total;
+        total = 0;
+      }
+      bool upper = autoPad != "SAME_LOWER";
+      pads[i] = upper ? total / 2 : total - total / 2;
+      pads[i + k] = total - pads[i];
+    }
+  }
+  return one(c.create<graph::ConvTransposeOp>(
+      Type(), c.input(0), c.input(1), c.input(2), i64s(c, strides),
+      i64s(c, pads), i64s(c, dilations), i64s(c, outputPadding),
+      c.b.getI64IntegerAttr(c.getInt("group", 1))));
+}
+
+template <typename OpTy, bool isMax>
+static Results convertPool(NodeContext &c) {
+  RankedTensorType in = c.inputType(0);
+  auto kernel = c.getInts("kernel_shape");
+  if (!kernel)
+    return c.error() << "expected a kernel_shape attribute";
+  int64_t k = kernel->size();
+  if (in.getRank() != k + 2)
+    return c.error() << "expected input of rank " << k + 2
+                     << " for a " << k << "-d kernel, but found " << in;
+  if (c.getInt("storage_order", 0) != 0)
+    return c.error() << "storage_order 1 (column major) is not supported";
+  auto strides = intsOr(c, "strides", k, 1);
+  auto dilations = intsOr(c, "dilations", k, 1);
+  auto pads = resolvePads(c, in, *kernel, strides, dilations);
+  if (failed(pads))
+    return failure();
+  BoolAttr ceil = c.b.getBoolAttr(c.getInt("ceil_mode", 0) != 0);
+  if constexpr (isMax) {
+    return one(c.create<OpTy>(Type(), c.input(0), i64s(c, *kernel),
+                              i64s(c, strides), i64s(c, *pads),
+                              i64s(c, dilations), ceil));
+  } else {
+    return one(c.create<OpTy>(
+        Type(), c.input(0), i64s(c, *kernel), i64s(c, strides), i64s(c, *pads),
+        i64s(c, dilations), ceil,
+        c.b.getBoolAttr(c.getInt("count_include_pad", 0) != 0)));
+  }
+}
+
+template <typename ReduceOpTy>
+static Results convertGlobalPool(NodeContext &c) {
+  RankedTensorType in = c.inputType(0);
+  SmallVector<int64_t> axes;
+  for (int64_t i = 2; i < in.getRank(); ++i)
+    axes.push_back(i);
+  return one(c.create<ReduceOpTy>(Type(), c.input(0), i64s(c, axes),
+                                  c.b.getBoolAttr(true)));
+}
+
+/// Softmax-like ops. Before opset 13 the input is coerced to 2-D at `axis`
+/// (default 1) and normalized over the second dimension.
+template <typename OpTy>
+static Handler softmax(bool flatten) {
+  return [flatten](NodeContext &c) -> Results {
+    RankedTensorType type = c.inputType(0);
+    int64_t rank = type.getRank();
+    if (!flatten)
+      return one(c.create<OpTy>(type, c.input(0),
+                                c.b.getI64IntegerAttr(c.getInt("axis", -1))));
+    int64_t axis = c.getInt("axis", 1);
+    if (axis < 0)
+      axis += rank;
+    if (!type.hasStaticShape())
+      return c.error() << "softmax before opset 13 needs a static shape";
+    int64_t rows = 1, cols = 1;
+    for (int64_t i = 0; i < rank; ++i)
+      (i < axis ? rows : cols) *= type.getDimSize(i);
+    auto flat = reshape(c, c.input(0), {rows, cols});
+    if (failed(flat))
+      return failure();
+    auto result = c.create<OpTy>(cast<RankedTensorType>(flat->getType()),
+                                 *flat, c.b.getI64IntegerAttr(-1));
+    if (failed(result))
+      return failure();
+    return one(reshape(c, *result, type.getShape()));
+  };
+}
+
+static Results convertGemm(NodeContext &c) {
+  Value a = c.input(0), b = c.input(1);
+  auto transpose = [&](Value v) -> FailureOr<Value> {
+    return c.create<graph::TransposeOp>(Type(), v, i64s(c, {1, 0}));
+  };
+  if (c.getInt("transA", 0)) {
+    auto t = transpose(a);
+    if (failed(t))
+      return failure();
+    a = *t;
+  }
+  if (c.getInt("transB", 0)) {
+    auto t = transpose(b);
+    if (failed(t))
+      return failure();
+    b = *t;
+  }
+  auto y = c.create<graph::MatMulOp>(Type(), a, b);
+  if (failed(y))
+    return failure();
+  Type elem = cast<RankedTensorType>(y->getType()).getElementType();
+  auto scalar = [&](double v) {
+    return c.constant(DenseElementsAttr::get(RankedTensorType::get({}, elem),
+                                             c.b.getFloatAttr(elem, v)));
+  };
+  Value result = *y;
+  double alpha = c.getFloat("alpha", 1.0f), beta = c.getFloat("beta", 1.0f);
+  if (alpha != 1.0) {
+    auto m = c.create<graph::MulOp>(Type(), result, scalar(alpha));
+    if (failed(m))
+      return failure();
+    result = *m;
+  }
+  if (c.hasInput(2) && beta != 0.0) {
+    Value bias = c.input(2);
+    if (beta != 1.0) {
+      auto m = c.create<graph::MulOp>(Type(), bias, scalar(beta));
+      if (failed(m))
+        return failure();
+      bias = *m;
+    }
+    return one(c.create<graph::AddOp>(Type(), result, bias));
+  }
+  return SmallVector<Value>{result};
+}
+
+void mlir::ms::onnx_importer::populateNeuralNetworkOps(OpTable &t) {
+  t.onOp("Conv", 1, convertConv);
+  t.onOp("ConvTranspose", 1, convertConvTranspose);
+  t.onOp("MaxPool", 1, convertPool<graph::MaxPoolOp, true>);
+  t.onOp("AveragePool", 1, convertPool<graph::AvgPoolOp, false>);
+  t.onOp("GlobalAveragePool", 1, convertGlobalPool<graph::ReduceMeanOp>);
+  t.onOp("GlobalMaxPool", 1, convertGlobalPool<graph::ReduceMaxOp>);
+  t.onOp("MatMul", 1, [](NodeContext &c) -> Results {
+    return one(c.create<graph::MatMulOp>(Type(), c.input(0), c.input(1)));
+  });
+  t.onOp("Gemm", 1, convertGemm);
+  t.onOp("Softmax", 1, softmax<graph::SoftmaxOp>(true));
+  t.onOp("Softmax", 13, softmax<graph::SoftmaxOp>(false));
+  t.onOp("LogSoftmax", 1, softmax<graph::LogSoftmaxOp>(true));
+  t.onOp("LogSoftmax", 13, softmax<graph::LogSoftmaxOp>(false));
+  t.onOp("BatchNormalization", 1, [](NodeContext &c) -> Results {
+    if (c.getInt("training_mode", 0) != 0)
+      return c.error() << "training_mode 1 is not supported (inference only)";
+    return one(c.create<graph::BatchNormOp>(
+        c.inputType(0), c.input(0), c.input(1), c.input(2), c.input(3),
+        c.input(4), c.b.getF32FloatAttr(c.getFloat("epsilon", 1e-5f))));
+  });
+  t.onOp("InstanceNormalization", 1, [](NodeContext &c) -> Results {
+    return one(c.create<graph::InstanceNormOp>(
+        c.inputType(0), c.input(0), c.input(1), c.input(2),
+        c.b.getF32FloatAttr(c.getFloat("epsilon", 1e-5f))));
+  });
+  t.onOp("LayerNormalization", 17, [](NodeContext &c) -> Results {
+    if (c.getInt("stash_type", 1) != 1)
+      return c.error() << "stash_type other than float32 is not supported";
+    int64_t axis = c.getInt("axis", -1);
+    float epsilon = c.getFloat("epsilon", 1e-5f);
+    auto y = c.create<graph::LayerNormOp>(
+        c.inputType(0), c.input(0), c.input(1), c.input(2),
+        c.b.getI64IntegerAttr(axis), c.b.getF32FloatAttr(epsilon));
+    if (failed(y))
+      return failure();
+    SmallVector<Value> results = {*y};
+    if (c.node.output_size() < 2)
+      return results;
+    // Mean and InvStdDev outputs: reductions over the normalized axes.
+    int64_t rank = c.inputType(0).getRank();
+    if (axis < 0)
+      axis += rank;
+    SmallVector<int64_t> axes;
+    for (int64_t i = axis; i < rank; ++i)
+      axes.push_back(i);
+    auto mean = c.create<graph::ReduceMeanOp>(Type(), c.input(0), i64s(c, axes),
+                                              c.b.getBoolAttr(true));
+    if (failed(mean))
+      return failure();
+    results.push_back(*mean);
+    if (c.node.output_size() < 3)
+      return results;
+    auto diff = c.create<graph::SubOp>(Type(), c.input(0), *mean);
+    if (failed(diff))
+      return failure();
+    auto sq = c.create<graph::MulOp>(Type(), *diff, *diff);
+    if (failed(sq))
+      return failure();
+    auto var = c.create<graph::ReduceMeanOp>(Type(), *sq, i64s(c, axes),
+                                             c.b.getBoolAttr(true));
+    if (failed(var))
+      return failure();
+    Type elem = c.inputType(0).getElementType();
+    Value eps = c.constant(DenseElementsAttr::get(
+        RankedTensorType::get({}, elem), c.b.getFloatAttr(elem, epsilon)));
+    auto shifted = c.create<graph::AddOp>(Type(), *var, eps);
+    if (failed(shifted))
+      return failure();
+    auto root = c.create<graph::SqrtOp>(shifted->getType(), *shifted);
+    if (failed(root))
+      return failure();
+    auto inv = c.create<graph::ReciprocalOp>(root->getType(), *root);
+    if (failed(inv))
+      return failure();
+    results.push_back(*inv);
+    return results;
+  });
+  t.onOp("LRN", 1, [](NodeContext &c) -> Results {
+    return one(c.create<graph::LRNOp>(
+        c.inputType(0), c.input(0), c.b.getI64IntegerAttr(c.getInt("size", 0)),
+        c.b.getF32FloatAttr(c.getFloat("alpha", 1e-4f)),
+        c.b.getF32FloatAttr(c.getFloat("beta", 0.75f)),
+        c.b.getF32FloatAttr(c.getFloat("bias", 1.0f))));
+  });
+  // Inference: Dropout is the identity (its mask output is not supported).
+  t.onOp("Dropout", 1, [](NodeContext &c) -> Results {
+    if (c.getInt("training_mode", 0) != 0)
+      return c.error() << "training mode is not supported";
+    DenseElementsAttr training = c.constantInput(2);
+    if (c.hasInput(2) && (!training || training.getSplatValue<bool>()))
+      return c.error() << "training mode is not supported";
+    return one(c.create<graph::IdentityOp>(c.inputType(0), c.input(0)));
+  });
+}

@@ -1,0 +1,749 @@
+//===- OnnxImporter.cpp - ONNX models to msgraph --------------------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Importer/ONNX/OnnxImporter.h"
+
+#include "ImporterImpl.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::ms;
+using namespace mlir::ms::onnx_importer;
+
+//===----------------------------------------------------------------------===//
+// Element types and tensors
+//===----------------------------------------------------------------------===//
+
+Type mlir::ms::onnx_importer::convertElementType(MLIRContext *ctx,
+                                                 int32_t code, Location loc) {
+  Builder b(ctx);
+  switch (code) {
+  case onnx::TensorProto::FLOAT:
+    return b.getF32Type();
+  case onnx::TensorProto::UINT8:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case onnx::TensorProto::INT8:
+    return b.getIntegerType(8);
+  case onnx::TensorProto::UINT16:
+    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  case onnx::TensorProto::INT16:
+    return b.getIntegerType(16);
+  case onnx::TensorProto::INT32:
+    return b.getI32Type();
+  case onnx::TensorProto::INT64:
+    return b.getI64Type();
+  case onnx::TensorProto::BOOL:
+    return b.getI1Type();
+  case onnx::TensorProto::FLOAT16:
+    return b.getF16Type();
+  case onnx::TensorProto::DOUBLE:
+    return b.getF64Type();
+  case onnx::TensorProto::UINT32:
+    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case onnx::TensorProto::UINT64:
+    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
+  case onnx::TensorProto::BFLOAT16:
+    return b.getBF16Type();
+  default:
+    break;
+  }
+  if (onnx::TensorProto::DataType_IsValid(code))
+    emitError(loc, "element type ")
+        << onnx::TensorProto::DataType_Name(
+               static_cast<onnx::TensorProto::DataType>(code))
+        << " (code " << code << ") is not supported";
+  else
+    emitError(loc, "unknown element type code ") << code;
+  return nullptr;
+}
+
+/// Reads the bytes of an external-data tensor.
+static FailureOr<std::string> readExternal(const onnx::TensorProto &tensor,
+                                           Location loc,
+                                           StringRef modelDirectory) {
+  std::string location;
+  uint64_t offset = 0, length = UINT64_MAX;
+  for (const auto &entry : tensor.external_data()) {
+    if (entry.key() == "location")
+      location = entry.value();
+    else if (entry.key() == "offset" &&
+             StringRef(entry.value()).getAsInteger(10, offset))
+      return emitError(loc, "malformed external-data offset '")
+             << entry.value() << "'";
+    else if (entry.key() == "length" &&
+             StringRef(entry.value()).getAsInteger(10, length))
+      return emitError(loc, "malformed external-data length '")
+             << entry.value() << "'";
+  }
+  if (location.empty())
+    return emitError(loc, "external-data tensor '")
+           << tensor.name() << "' has no location";
+  SmallString<256> path(modelDirectory);
+  llvm::sys::path::append(path, location);
+  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  if (!buffer)
+    return emitError(loc, "cannot read external data '")
+           << path << "' of tensor '" << tensor.name()
+           << "': " << buffer.getError().message();
+  StringRef data = (*buffer)->getBuffer();
+  if (offset > data.size() ||
+      (length != UINT64_MAX && length > data.size() - offset))
+    return emitError(loc, "external data of tensor '")
+           << tensor.name() << "' is out of range of '" << path << "'";
+  return data.substr(offset, length).str();
+}
+
+FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
+    const onnx::TensorProto &tensor, MLIRContext *ctx, Location loc,
+    StringRef modelDirectory) {
+  Type elem = convertElementType(ctx, tensor.data_type(), loc);
+  if (!elem)
+    return failure();
+  SmallVector<int64_t> shape;
+  int64_t count = 1;
+  for (int64_t d : tensor.dims()) {
+    if (d < 0)
+      return emitError(loc, "tensor '")
+             << tensor.name() << "' has a negative dimension " << d;
+    shape.push_back(d);
+    count *= d;
+  }
+  auto type = RankedTensorType::get(shape, elem);
+  unsigned width = elem.getIntOrFloatBitWidth();
+  unsigned bytes = width == 1 ? 1 : width / 8;
+
+  std::string raw;
+  if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
+    auto data = readExternal(tensor, loc, modelDirectory);
+    if (failed(data))
+      return failure();
+    raw = std::move(*data);
+  } else if (tensor.has_raw_data()) {
+    raw = tensor.raw_data();
+  } else {
+    // Typed fields: widen or narrow into little-endian element bytes.
+    raw.resize(count * bytes);
+    auto put = [&](int64_t i, uint64_t bits) {
+      if (i < count)
+        std::memcpy(&raw[i * bytes], &bits, bytes);
+    };
+    int64_t given = 0;
+    switch (tensor.data_type()) {
+    case onnx::TensorProto::FLOAT:
+      given = tensor.float_data_size();
+      for (int64_t i = 0; i < given; ++i) {
+        float f = tensor.float_data(i);
+        uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        put(i, bits);
+      }
+      break;
+    case onnx::TensorProto::DOUBLE:
+      given = tensor.double_data_size();
+      for (int64_t i = 0; i < given; ++i) {
+        double f = tensor.double_data(i);
+        uint64_t bits;
+        std::memcpy(&bits, &f, 8);
+        put(i, bits);
+      }
+      break;
+    case onnx::TensorProto::INT64:
+      given = tensor.int64_data_size();
+      for (int64_t i = 0; i < given; ++i)
+        put(i, (uint64_t)tensor.int64_data(i));
+      break;
+    case onnx::TensorProto::UINT32:
+    case onnx::TensorProto::UINT64:
+      given = tensor.uint64_data_size();
+      for (int64_t i = 0; i < given; ++i)
+        put(i, tensor.uint64_data(i));
+      break;
+    default:
+      given = tensor.int32_data_size();
+      for (int64_t i = 0; i < given; ++i)
+        put(i, (uint64_t)(int64_t)tensor.int32_data(i));
+      break;
+    }
+    if (given != count)
+      return emitError(loc, "tensor '")
+             << tensor.name() << "' holds " << given << " values but its shape "
+             << "needs " << count;
+  }
+  if ((int64_t)raw.size() != count * bytes)
+    return emitError(loc, "tensor '")
+           << tensor.name() << "' holds " << raw.size()
+           << " bytes of data but its shape and type need " << count * bytes;
+  if (elem.isInteger(1)) {
+    SmallVector<bool> values;
+    for (char c : raw)
+      values.push_back(c != 0);
+    return ElementsAttr(DenseElementsAttr::get(type, values));
+  }
+  bool detectedSplat = false;
+  if (!DenseElementsAttr::isValidRawBuffer(type, ArrayRef<char>(raw.data(), raw.size()), detectedSplat))
+    return emitError(loc, "tensor '") << tensor.name() << "' has malformed data";
+  return ElementsAttr(DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(raw.data(), raw.size())));
+}
+
+//===----------------------------------------------------------------------===//
+// NodeContext and OpTable
+//===----------------------------------------------------------------------===//
+
+InFlightDiagnostic NodeContext::error() const {
+  // Unnamed nodes are identified by their location name (op type and index).
+  std::string name = node.name();
+  if (name.empty())
+    if (auto named = dyn_cast<NameLoc>(loc))
+      name = named.getName().str();
+  return emitError(loc) << "node '" << name << "' (" << node.op_type()
+                        << "): ";
+}
+
+const onnx::AttributeProto *NodeContext::attr(StringRef name) const {
+  for (const auto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+int64_t NodeContext::getInt(StringRef name, int64_t fallback) const {
+  const auto *a = attr(name);
+  return a ? a->i() : fallback;
+}
+
+float NodeContext::getFloat(StringRef name, float fallback) const {
+  const auto *a = attr(name);
+  return a ? a->f() : fallback;
+}
+
+std::string NodeContext::getString(StringRef name, StringRef fallback) const {
+  const auto *a = attr(name);
+  return a ? a->s() : fallback.str();
+}
+
+std::optional<SmallVector<int64_t>>
+NodeContext::getInts(StringRef name) const {
+  const auto *a = attr(name);
+  if (!a)
+    return std::nullopt;
+  return SmallVector<int64_t>(a->ints().begin(), a->ints().end());
+}
+
+std::optional<SmallVector<float>> NodeContext::getFloats(StringRef name) const {
+  const auto *a = attr(name);
+  if (!a)
+    return std::nullopt;
+  return SmallVector<float>(a->floats().begin(), a->floats().end());
+}
+
+DenseElementsAttr NodeContext::constantInput(unsigned i) const {
+  DenseElementsAttr attr;
+  if (hasInput(i) && matchPattern(inputs[i], m_Constant(&attr)))
+    return attr;
+  return nullptr;
+}
+
+FailureOr<SmallVector<int64_t>>
+NodeContext::constantInts(unsigned i, StringRef what) const {
+  DenseElementsAttr attr = constantInput(i);
+  if (!attr || !isa<IntegerType>(attr.getElementType()))
+    return error() << "expected " << what << " (input '" << node.input(i)
+                   << "') to be a constant integer tensor, but it is computed "
+                      "at run time; bind it with --bind-input";
+  SmallVector<int64_t> values;
+  for (const APInt &v : attr.getValues<APInt>())
+    values.push_back(v.getSExtValue());
+  return values;
+}
+
+FailureOr<SmallVector<double>>
+NodeContext::constantFloats(unsigned i, StringRef what) const {
+  DenseElementsAttr attr = constantInput(i);
+  if (!attr)
+    return error() << "expected " << what << " (input '" << node.input(i)
+                   << "') to be a constant tensor, but it is computed at run "
+                      "time; bind it with --bind-input";
+  SmallVector<double> values;
+  if (isa<FloatType>(attr.getElementType())) {
+    for (const APFloat &v : attr.getValues<APFloat>())
+      values.push_back(v.convertToDouble());
+  } else {
+    for (const APInt &v : attr.getValues<APInt>())
+      values.push_back((double)v.getSExtValue());
+  }
+  return values;
+}
+
+Value NodeContext::constant(ElementsAttr value) {
+  return graph::ConstantOp::create(b, loc, value);
+}
+
+FailureOr<Value> NodeContext::finish(Operation *op) {
+  // Inference and verification report problems in msgraph terms; collect
+  // them and report them against this node.
+  std::string messages;
+  LogicalResult valid = success();
+  {
+    ScopedDiagnosticHandler handler(op->getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        messages += (messages.empty() ? "" : "; ") + diag.str();
+      return success();
+    });
+    if (auto infer = dyn_cast<InferTypeOpInterface>(op)) {
+      SmallVector<Type> types;
+      valid = infer.inferReturnTypes(
+          op->getContext(), loc, op->getOperands(), op->getRawDictionaryAttrs(),
+          op->getPropertiesStorage(), op->getRegions(), types);
+      if (succeeded(valid))
+        for (auto [result, type] : llvm::zip_equal(op->getResults(), types))
+          result.setType(type);
+    }
+    if (succeeded(valid))
+      valid = verify(op);
+  }
+  if (failed(valid)) {
+    op->erase();
+    return error() << messages;
+  }
+  // Fold ops on constants (shape arithmetic) right away so that later nodes
+  // see constants.
+  SmallVector<Attribute> operands;
+  bool allConstant = llvm::all_of(op->getOperands(), [&](Value v) {
+    Attribute a;
+    if (!matchPattern(v, m_Constant(&a)))
+      return false;
+    operands.push_back(a);
+    return true;
+  });
+  SmallVector<OpFoldResult> folded;
+  if (allConstant && op->getNumResults() == 1 &&
+      succeeded(op->fold(operands, folded)) && folded.size() == 1) {
+    Value result = op->getResult(0);
+    if (auto attr = dyn_cast_if_present<Attribute>(folded[0])) {
+      auto elements = dyn_cast<ElementsAttr>(attr);
+      if (elements && elements.getType() == result.getType()) {
+        Value c = constant(elements);
+        op->erase();
+        return c;
+      }
+    } else if (auto v = dyn_cast<Value>(folded[0]);
+               v && v.getType() == result.getType()) {
+      op->erase();
+      return v;
+    }
+  }
+  return op->getResult(0);
+}
+
+const Handler *OpTable::lookup(StringRef name, int64_t opset) const {
+  auto it = table.find(name.str());
+  if (it == table.end())
+    return nullptr;
+  const Handler *best = nullptr;
+  for (const auto &[since, handler] : it->second)
+    if (since <= opset)
+      best = &handler;
+  return best;
+}
+
+FailureOr<Value> mlir::ms::onnx_importer::reshape(NodeContext &c, Value value,
+                                                  ArrayRef<int64_t> shape) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getShape() == shape)
+    return value;
+  return c.create<graph::ReshapeOp>(
+      RankedTensorType::get(shape, type.getElementType()), value, Value());
+}
+
+//===----------------------------------------------------------------------===//
+// The graph
+//===----------------------------------------------------------------------===//
+
+namespace {
+class GraphImporter {
+public:
+  GraphImporter(MLIRContext *ctx, StringRef filename,
+                const OnnxImportOptions &options)
+      : ctx(ctx), filename(filename), options(options) {
+    populateElementwiseOps(table);
+    populateNeuralNetworkOps(table);
+    populateTensorOps(table);
+  }
+
+  OwningOpRef<ModuleOp> run(const onnx::ModelProto &model);
+
+private:
+  Location fileLoc() { return FileLineColLoc::get(ctx, filename, 0, 0); }
+  Location nodeLoc(const onnx::NodeProto &node, size_t index) {
+    std::string name = node.name().empty() ? node.op_type() + "#" +
+                                                 std::to_string(index)
+                                           : node.name();
+    return NameLoc::get(StringAttr::get(ctx, name), fileLoc());
+  }
+  FailureOr<Type> valueType(const onnx::ValueInfoProto &info, bool isInput);
+  /// Expands calls of model-local functions into plain nodes.
+  LogicalResult expandFunctions(const onnx::ModelProto &model,
+                                std::vector<onnx::NodeProto> &nodes);
+  LogicalResult importNodes(OpBuilder &b,
+                            const std::vector<onnx::NodeProto> &nodes);
+
+  MLIRContext *ctx;
+  std::string filename;
+  const OnnxImportOptions &options;
+  OpTable table;
+  int64_t opset = 1;
+  llvm::StringMap<Value> values;
+};
+} // namespace
+
+FailureOr<Type> GraphImporter::valueType(const onnx::ValueInfoProto &info,
+                                         bool isInput) {
+  Location loc = fileLoc();
+  if (!info.type().has_tensor_type())
+    return emitError(loc, "graph ")
+           << (isInput ? "input" : "output") << " '" << info.name()
+           << "' is not a tensor (sequences, maps and optionals are not "
+              "supported)";
+  const auto &tensor = info.type().tensor_type();
+  Type elem = convertElementType(ctx, tensor.elem_type(), loc);
+  if (!elem)
+    return failure();
+  SmallVector<int64_t> shape;
+  auto pinned = options.inputShapes.find(info.name());
+  if (isInput && pinned != options.inputShapes.end()) {
+    if (tensor.has_shape() && tensor.shape().dim_size() != (int)pinned->second.size())
+      return emitError(loc, "--input-shape for '")
+             << info.name() << "' has rank " << pinned->second.size()
+             << " but the model declares rank " << tensor.shape().dim_size();
+    shape = pinned->second;
+  } else if (tensor.has_shape()) {
+    for (const auto &dim : tensor.shape().dim())
+      shape.push_back(dim.has_dim_value() && dim.dim_value() >= 0
+                          ? dim.dim_value()
+                          : ShapedType::kDynamic);
+  } else {
+    return emitError(loc, "graph ")
+           << (isInput ? "input" : "output") << " '" << info.name()
+           << "' has no shape (its rank is unknown)";
+  }
+  return Type(RankedTensorType::get(shape, elem));
+}
+
+LogicalResult
+GraphImporter::expandFunctions(const onnx::ModelProto &model,
+                               std::vector<onnx::NodeProto> &nodes) {
+  std::map<std::pair<std::string, std::string>, const onnx::FunctionProto *>
+      functions;
+  for (const auto &f : model.functions())
+    functions[{f.domain(), f.name()}] = &f;
+  if (functions.empty())
+    return success();
+  std::vector<onnx::NodeProto> out;
+  int64_t counter = 0;
+  std::function<LogicalResult(const onnx::NodeProto &, int)> expand =
+      [&](const onnx::NodeProto &node, int depth) -> LogicalResult {
+    auto it = functions.find({node.domain(), node.op_type()});
+    if (it == functions.end()) {
+      out.push_back(node);
+      return success();
+    }
+    if (depth > 32)
+      return emitError(fileLoc(), "function '")
+             << node.op_type() << "' expands recursively";
+    const onnx::FunctionProto &f = *it->second;
+    // Rename the function's values to fresh names bound to the call.
+    std::map<std::string, std::string> rename;
+    for (int i = 0; i < f.input_size(); ++i)
+      rename[f.input(i)] = i < node.input_size() ? node.input(i) : "";
+    for (int i = 0; i < f.output_size(); ++i)
+      if (i < node.output_size())
+        rename[f.output(i)] = node.output(i);
+    std::string prefix = "__fn" + std::to_string(counter++) + "_";
+    std::map<std::string, const onnx::AttributeProto *> callAttrs;
+    for (const auto &a : node.attribute())
+      callAttrs[a.name()] = &a;
+    for (const auto &a : f.attribute_proto())
+      if (!callAttrs.count(a.name()))
+        callAttrs[a.name()] = &a;
+    for (const auto &inner : f.node()) {
+      onnx::NodeProto copy = inner;
+      auto map = [&](std::string &name) {
+        if (name.empty())
+          return;
+        auto r = rename.find(name);
+        name = r != rename.end() ? r->second : prefix + name;
+      };
+      for (auto &name : *copy.mutable_input())
+        map(name);
+      for (auto &name : *copy.mutable_output())
+        map(name);
+      // Attribute references take the caller's value.
+      google::protobuf::RepeatedPtrField<onnx::AttributeProto> attrs;
+      for (const auto &a : copy.attribute()) {
+        if (a.ref_attr_name().empty()) {
+          *attrs.Add() = a;
+          continue;
+        }
+        auto ref = callAttrs.find(a.ref_attr_name());
+        if (ref == callAttrs.end())
+          continue;
+        onnx::AttributeProto resolved = *ref->second;
+        resolved.set_name(a.name());
+        *attrs.Add() = resolved;
+      }
+      *copy.mutable_attribute() = attrs;
+      if (failed(expand(copy, depth + 1)))
+        return failure();
+    }
+    return success();
+  };
+  for (const auto &node : nodes)
+    if (failed(expand(node, 0)))
+      return failure();
+  nodes = std::move(out);
+  return success();
+}
+
+LogicalResult
+GraphImporter::importNodes(OpBuilder &b,
+                           const std::vector<onnx::NodeProto> &nodes) {
+  // Every value a node reads must be made by an earlier node (ONNX graphs are
+  // topologically sorted); tell a cycle apart from a dangling name.
+  llvm::StringSet<> producedLater;
+  for (const auto &node : nodes)
+    for (const auto &out : node.output())
+      producedLater.insert(out);
+
+  // Report every unsupported op at once.
+  std::string unsupported;
+  llvm::StringSet<> seen;
+  for (auto [index, node] : llvm::enumerate(nodes)) {
+    bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
+    if (defaultDomain && table.lookup(node.op_type(), opset))
+      continue;
+    std::string key = node.domain() + ":" + node.op_type();
+    std::string entry = node.op_type() + " (node '" +
+                        (node.name().empty() ? "#" + std::to_string(index)
+                                             : node.name()) +
+                        "', domain '" +
+                        (node.domain().empty() ? "ai.onnx" : node.domain()) +
+                        "', opset " + std::to_string(opset) + ")";
+    if (!seen.insert(key).second)
+      continue;
+    unsupported += (unsupported.empty() ? "" : ", ") + entry;
+  }
+  if (!unsupported.empty())
+    return emitError(fileLoc(), "unsupported ONNX ops: ") << unsupported;
+
+  for (auto [index, node] : llvm::enumerate(nodes)) {
+    Location loc = nodeLoc(node, index);
+    SmallVector<Value> inputs;
+    for (const auto &name : node.input()) {
+      if (name.empty()) {
+        inputs.push_back(Value());
+        continue;
+      }
+      auto it = values.find(name);
+      if (it != values.end()) {
+        inputs.push_back(it->second);
+        continue;
+      }
+      if (producedLater.contains(name))
+        return emitError(loc, "node '")
+               << node.name() << "' (" << node.op_type() << ") reads '"
+               << name
+               << "' before it is produced: the graph has a cycle or is not "
+                  "topologically sorted";
+      return emitError(loc, "node '")
+             << node.name() << "' (" << node.op_type()
+             << ") reads '" << name
+             << "', which no node, input or initializer defines";
+    }
+    for (Value v : inputs)
+      if (v && !isa<RankedTensorType>(v.getType()))
+        return emitError(loc, "node '") << node.name() << "' reads a non-tensor value";
+    NodeContext c(b, loc, node, opset, inputs);
+    const Handler *handler = table.lookup(node.op_type(), opset);
+    FailureOr<SmallVector<Value>> results = (*handler)(c);
+    if (failed(results))
+      return failure();
+    for (auto [i, name] : llvm::enumerate(node.output())) {
+      if (name.empty())
+        continue;
+      if (i >= results->size() || !(*results)[i]) {
+        // An output the handler does not produce must stay unused.
+        bool used = false;
+        for (const auto &other : nodes)
+          for (const auto &in : other.input())
+            used |= in == name;
+        if (used)
+          return c.error() << "output #" << i << " ('" << name
+                           << "') is not supported";
+        continue;
+      }
+      values[name] = (*results)[i];
+    }
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
+  Location loc = fileLoc();
+  bool haveDefault = false;
+  for (const auto &op : model.opset_import()) {
+    if (op.domain().empty() || op.domain() == "ai.onnx") {
+      opset = op.version();
+      haveDefault = true;
+    }
+  }
+  if (!haveDefault && model.ir_version() >= 3) {
+    // Only other domains are imported: every node will be unsupported.
+    opset = 0;
+  }
+  if (!model.has_graph()) {
+    emitError(loc, "the model has no graph");
+    return nullptr;
+  }
+  const onnx::GraphProto &graph = model.graph();
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  OpBuilder b = OpBuilder::atBlockEnd(module->getBody());
+
+  // Initializers first: graph inputs of the same name are not runtime
+  // inputs.
+  llvm::StringMap<ElementsAttr> initializers;
+  for (const auto &tensor : graph.initializer()) {
+    auto attr = convertTensor(tensor, ctx, loc, options.modelDirectory);
+    if (failed(attr))
+      return nullptr;
+    initializers[tensor.name()] = *attr;
+  }
+  // Inputs bound at compile time are constants too.
+  for (const auto &[name, value] : options.boundInputs) {
+    bool declared = llvm::any_of(graph.input(), [&](const auto &input) {
+      return input.name() == name.str();
+    });
+    if (!declared) {
+      emitError(loc, "--bind-input names '")
+          << name << "', which is not a graph input";
+      return nullptr;
+    }
+    initializers[name] = value;
+  }
+  SmallVector<Type> argTypes;
+  SmallVector<std::string> argNames;
+  for (const auto &input : graph.input()) {
+    if (initializers.count(input.name()))
+      continue;
+    auto type = valueType(input, true);
+    if (failed(type))
+      return nullptr;
+    argTypes.push_back(*type);
+    argNames.push_back(input.name());
+  }
+  SmallVector<Type> resultTypes;
+  for (const auto &output : graph.output()) {
+    auto type = valueType(output, false);
+    if (failed(type))
+      return nullptr;
+    resultTypes.push_back(*type);
+  }
+  auto func = func::FuncOp::create(
+      b, loc, "main", FunctionType::get(ctx, argTypes, resultTypes));
+  Block *body = func.addEntryBlock();
+  for (auto [i, name] : llvm::enumerate(argNames)) {
+    func.setArgAttr(i, "ms.name", b.getStringAttr(name));
+    values[name] = body->getArgument(i);
+  }
+  b.setInsertionPointToEnd(body);
+  for (auto &[name, attr] : initializers)
+    values[name] = graph::ConstantOp::create(b, loc, attr);
+
+  std::vector<onnx::NodeProto> nodes(graph.node().begin(), graph.node().end());
+  if (failed(expandFunctions(model, nodes)) || failed(importNodes(b, nodes)))
+    return nullptr;
+
+  SmallVector<Value> results;
+  for (auto [j, output] : llvm::enumerate(graph.output())) {
+    auto it = values.find(output.name());
+    if (it == values.end()) {
+      emitError(loc, "graph output '") << output.name()
+                                       << "' is never produced";
+      return nullptr;
+    }
+    Value v = it->second;
+    auto declared = cast<RankedTensorType>(resultTypes[j]);
+    auto actual = cast<RankedTensorType>(v.getType());
+    if (declared.getElementType() != actual.getElementType() ||
+        declared.getRank() != actual.getRank() ||
+        failed(verifyCompatibleShape(declared, actual))) {
+      emitError(loc, "graph output '")
+          << output.name() << "' is declared " << declared
+          << " but the graph computes " << actual;
+      return nullptr;
+    }
+    if (declared != actual)
+      v = tensor::CastOp::create(b, loc, declared, v);
+    results.push_back(v);
+    func.setResultAttr(j, "ms.name", b.getStringAttr(output.name()));
+  }
+  func::ReturnOp::create(b, loc, results);
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+OwningOpRef<ModuleOp>
+mlir::ms::importOnnxModel(StringRef bytes, StringRef filename,
+                          MLIRContext *context,
+                          const OnnxImportOptions &options) {
+  context->loadDialect<graph::GraphDialect, func::FuncDialect,
+                       tensor::TensorDialect>();
+  onnx::ModelProto model;
+  if (bytes.size() > INT_MAX ||
+      !model.ParseFromArray(bytes.data(), (int)bytes.size())) {
+    emitError(FileLineColLoc::get(context, filename, 0, 0),
+              "malformed or truncated ONNX protobuf (")
+        << bytes.size() << " bytes could not be parsed as a ModelProto)";
+    return nullptr;
+  }
+  GraphImporter importer(context, filename, options);
+  return importer.run(model);
+}
+
+bool mlir::ms::parseInputShape(StringRef text, OnnxImportOptions &options,
+                               std::string &error) {
+  auto [name, dims] = text.split('=');
+  if (name.empty() || !text.contains('=')) {
+    error = "expected NAME=D1xD2x..., but found '" + text.str() + "'";
+    return false;
+  }
+  SmallVector<int64_t> shape;
+  if (!dims.empty()) {
+    SmallVector<StringRef> parts;
+    dims.split(parts, 'x');
+    for (StringRef part : parts) {
+      int64_t d;
+      if (part.getAsInteger(10, d) || d < 0) {
+        error = "expected a non-negative dimension in '" + text.str() +
+                "', but found '" + part.str() + "'";
+        return false;
+      }
+      shape.push_back(d);
+    }
+  }
+  options.inputShapes[name] = shape;
+  return true;
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Writes the small ONNX models the importer tests use
+(test/Importer/ONNX/Inputs/), including deliberately broken ones.
+
+The models are encoded with a tiny protobuf writer (field numbers from the
+ONNX IR specification) so that no onnx package is needed; rerun this script
+after changing it and commit the outputs.
+"""
+import os
+import struct
+
+OUT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                   "test", "Importer", "ONNX", "Inputs")
+
+
+def varint(v):
+    out = bytearray()
+    v &= (1 << 64) - 1
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def field(num, wire, payload):
+    return varint(num << 3 | wire) + payload
+
+
+def f_int(num, v):
+    return field(num, 0, varint(v))
+
+
+def f_bytes(num, b):
+    if isinstance(b, str):
+        b = b.encode()
+    return field(num, 2, varint(len(b)) + b)
+
+
+def f_float(num, v):
+    return field(num, 5, struct.pack("<f", v))
+
+
+FLOAT, INT64 = 1, 7
+
+
+def tensor_type(elem, dims):
+    shape = b"".join(f_bytes(1, f_int(1, d) if isinstance(d, int) else f_bytes(2, d))
+                     for d in dims)
+    return f_bytes(1, f_int(1, elem) + f_bytes(2, shape))
+
+
+def value_info(name, elem, dims):
+    return f_bytes(1, name) + f_bytes(2, tensor_type(elem, dims))
+
+
+def node(op, inputs, outputs, name="", domain="", attrs=b""):
+    out = b"".join(f_bytes(1, i) for i in inputs)
+    out += b"".join(f_bytes(2, o) for o in outputs)
+    if name:
+        out += f_bytes(3, name)
+    out += f_bytes(4, op)
+    if domain:
+        out += f_bytes(7, domain)
+    return out + attrs
+
+
+def attr_int(name, v):
+    return f_bytes(5, f_bytes(1, name) + f_int(20, 2) + f_int(3, v))
+
+
+def tensor(name, elem, dims, raw):
+    return b"".join(f_int(1, d) for d in dims) + f_int(2, elem) + f_bytes(8, name) + f_bytes(9, raw)
+
+
+def graph(nodes, inputs, outputs, initializers=()):
+    out = b"".join(f_bytes(1, n) for n in nodes)
+    out += f_bytes(2, "g")
+    out += b"".join(f_bytes(5, t) for t in initializers)
+    out += b"".join(f_bytes(11, i) for i in inputs)
+    out += b"".join(f_bytes(12, o) for o in outputs)
+    return out
+
+
+def model(g, opset=17):
+    return f_int(1, 8) + f_bytes(8, f_int(2, opset)) + f_bytes(2, "gen") + f_bytes(7, g)
+
+
+def write(name, data):
+    with open(os.path.join(OUT, name), "wb") as f:
+        f.write(data)
+
+
+def main():
+    os.makedirs(OUT, exist_ok=True)
+    x = value_info("x", FLOAT, [2, 3])
+    y = value_info("y", FLOAT, [2, 3])
+    # A valid model: y = relu(x) + w, with an initializer.
+    w = tensor("w", FLOAT, [3], struct.pack("<3f", 1.0, -2.0, 0.5))
+    good = model(graph([node("Relu", ["x"], ["r"], "relu0"),
+                        node("Add", ["r", "w"], ["y"], "add0")], [x], [y], [w]))
+    write("add-relu.onnx", good)
+    # Symbolic batch dimension, pinned with --input-shape.
+    write("dynamic-batch.onnx", model(graph(
+        [node("Relu", ["x"], ["y"], "relu0")],
+        [value_info("x", FLOAT, ["batch", 3])], [value_info("y", FLOAT, ["batch", 3])])))
+    # Broken files.
+    write("truncated.onnx", good[: len(good) // 2])
+    write("garbage.onnx", b"\xff\xfe this is not a protobuf \x00\x01\x02" * 3)
+    write("unsupported-ops.onnx", model(graph(
+        [node("Relu", ["x"], ["a"], "relu0"),
+         node("FancyOp", ["a"], ["b"], "fancy0"),
+         node("Einsum", ["b"], ["c"], "einsum0"),
+         node("Custom", ["c"], ["y"], "custom0", domain="com.example")], [x], [y])))
+    write("cycle.onnx", model(graph(
+        [node("Relu", ["b"], ["a"], "first"), node("Relu", ["a"], ["b"], "second"),
+         node("Identity", ["b"], ["y"], "out")], [x], [y])))
+    write("dangling.onnx", model(graph(
+        [node("Add", ["x", "nowhere"], ["y"], "add0")], [x], [y])))
+    write("bad-shapes.onnx", model(graph(
+        [node("Add", ["x", "z"], ["y"], "add0")],
+        [x, value_info("z", FLOAT, [4, 5])], [y])))
+    write("unknown-dtype.onnx", model(graph(
+        [node("Relu", ["x"], ["y"], "relu0")],
+        [value_info("x", 99, [2, 3])], [y])))
+    write("float8-initializer.onnx", model(graph(
+        [node("Add", ["x", "w"], ["y"], "add0")], [x], [y],
+        [tensor("w", 17, [3], b"\x01\x02\x03")])))
+    write("wrong-output-shape.onnx", model(graph(
+        [node("Relu", ["x"], ["y"], "relu0")], [x], [value_info("y", FLOAT, [3, 2])])))
+    write("short-initializer.onnx", model(graph(
+        [node("Add", ["x", "w"], ["y"], "add0")], [x], [y],
+        [tensor("w", FLOAT, [3], struct.pack("<2f", 1.0, 2.0))])))
+
+
+if __name__ == "__main__":
+    main()
