@@ -10,13 +10,6 @@ using namespace mlir;
 using namespace mlir::ms;
 using namespace mlir::ms::onnx_importer;
 
-using Results = FailureOr<SmallVector<Value>>;
-
-static Results one(FailureOr<Value> v) {
-  if (failed(v))
-    return failure();
-  return SmallVector<Value>{*v};
-}
 
 template <typename OpTy>
 static Handler unary() {

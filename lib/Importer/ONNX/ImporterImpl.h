@@ -110,6 +110,21 @@ void populateElementwiseOps(OpTable &table);
 void populateNeuralNetworkOps(OpTable &table);
 void populateTensorOps(OpTable &table);
 
+/// What a handler returns.
+using Results = FailureOr<SmallVector<Value>>;
+
+/// Wraps a single created value as a handler result.
+inline Results one(FailureOr<Value> value) {
+  if (failed(value))
+    return failure();
+  return SmallVector<Value>{*value};
+}
+
+/// An i64 array attribute.
+inline DenseI64ArrayAttr i64s(NodeContext &c, ArrayRef<int64_t> values) {
+  return c.b.getDenseI64ArrayAttr(values);
+}
+
 /// Reshapes `value` to a static `shape`.
 FailureOr<Value> reshape(NodeContext &c, Value value, ArrayRef<int64_t> shape);
 

@@ -14,17 +14,6 @@ using namespace mlir;
 using namespace mlir::ms;
 using namespace mlir::ms::onnx_importer;
 
-using Results = FailureOr<SmallVector<Value>>;
-
-static Results one(FailureOr<Value> v) {
-  if (failed(v))
-    return failure();
-  return SmallVector<Value>{*v};
-}
-
-static DenseI64ArrayAttr i64s(NodeContext &c, ArrayRef<int64_t> values) {
-  return c.b.getDenseI64ArrayAttr(values);
-}
 
 /// Resolves auto_pad into explicit pads (begins then ends) for a window of
 /// effective sizes `kernel` (already dilated) and `strides` over `input`'s

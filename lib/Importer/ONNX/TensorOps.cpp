@@ -19,17 +19,6 @@ using namespace mlir;
 using namespace mlir::ms;
 using namespace mlir::ms::onnx_importer;
 
-using Results = FailureOr<SmallVector<Value>>;
-
-static Results one(FailureOr<Value> v) {
-  if (failed(v))
-    return failure();
-  return SmallVector<Value>{*v};
-}
-
-static DenseI64ArrayAttr i64s(NodeContext &c, ArrayRef<int64_t> values) {
-  return c.b.getDenseI64ArrayAttr(values);
-}
 
 /// Normalizes possibly negative `axes` for `rank`.
 static FailureOr<SmallVector<int64_t>>

@@ -488,13 +488,11 @@ verifyWindowAttrs(std::optional<Location> loc, int64_t spatialRank,
   return success();
 }
 
-/// conv_c1 .. conv_c6
-LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
-                                       std::optional<Location> loc,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &inferred) {
-  auto input = getTensorType(adaptor.getInput());
-  auto weight = getTensorType(adaptor.getWeight());
+/// conv_c1, conv_c2 (and conv_transpose_c1, conv_transpose_c2): ranks and
+/// element types of input and weight.
+static LogicalResult verifyConvOperands(std::optional<Location> loc,
+                                        RankedTensorType input,
+                                        RankedTensorType weight) {
   int64_t rank = input.getRank();
   if (rank < 3)
     return emitOptionalError(
@@ -507,7 +505,35 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(
         loc, "expected weight element type ", input.getElementType(),
         ", but found ", weight.getElementType());
-  int64_t k = rank - 2;
+  return success();
+}
+
+/// conv_c6 (and conv_transpose_c5): an optional 1-D bias per output channel.
+static LogicalResult verifyConvBias(std::optional<Location> loc, Value bias,
+                                    int64_t outChannels, Type elementType) {
+  if (!bias)
+    return success();
+  auto biasType = getTensorType(bias);
+  if (biasType.getRank() != 1 ||
+      failed(verifyCompatibleShape(biasType.getShape(), {outChannels})) ||
+      biasType.getElementType() != elementType)
+    return emitOptionalError(
+        loc, "expected bias of type ",
+        RankedTensorType::get({outChannels}, elementType), ", but found ",
+        biasType);
+  return success();
+}
+
+/// conv_c1 .. conv_c6
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
+                                       std::optional<Location> loc,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &inferred) {
+  auto input = getTensorType(adaptor.getInput());
+  auto weight = getTensorType(adaptor.getWeight());
+  if (failed(verifyConvOperands(loc, input, weight)))
+    return failure();
+  int64_t k = input.getRank() - 2;
   auto strides = valuesOr(adaptor.getStrides(), k, 1);
   auto dilations = valuesOr(adaptor.getDilations(), k, 1);
   auto pads = valuesOr(adaptor.getPads(), 2 * k, 0);
@@ -528,16 +554,9 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
   if (!ShapedType::isDynamic(outChannels) && outChannels % group != 0)
     return emitOptionalError(loc, "expected output channels (", outChannels,
                              ") to be divisible by group (", group, ")");
-  if (Value bias = adaptor.getBias()) {
-    auto biasType = getTensorType(bias);
-    if (biasType.getRank() != 1 ||
-        failed(verifyCompatibleShape(biasType.getShape(), {outChannels})) ||
-        biasType.getElementType() != input.getElementType())
-      return emitOptionalError(
-          loc, "expected bias of type ",
-          RankedTensorType::get({outChannels}, input.getElementType()),
-          ", but found ", biasType);
-  }
+  if (failed(verifyConvBias(loc, adaptor.getBias(), outChannels,
+                            input.getElementType())))
+    return failure();
   SmallVector<int64_t> shape = {input.getDimSize(0), outChannels};
   for (int64_t i = 0; i < k; ++i) {
     int64_t size =
@@ -563,19 +582,9 @@ ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                                   SmallVectorImpl<Type> &inferred) {
   auto input = getTensorType(adaptor.getInput());
   auto weight = getTensorType(adaptor.getWeight());
-  int64_t rank = input.getRank();
-  if (rank < 3)
-    return emitOptionalError(
-        loc, "expected input of rank at least 3 (N x C x spatial), but found ",
-        input);
-  if (weight.getRank() != rank)
-    return emitOptionalError(loc, "expected weight of rank ", rank,
-                             " (the input rank), but found ", weight);
-  if (weight.getElementType() != input.getElementType())
-    return emitOptionalError(
-        loc, "expected weight element type ", input.getElementType(),
-        ", but found ", weight.getElementType());
-  int64_t k = rank - 2;
+  if (failed(verifyConvOperands(loc, input, weight)))
+    return failure();
+  int64_t k = input.getRank() - 2;
   auto strides = valuesOr(adaptor.getStrides(), k, 1);
   auto dilations = valuesOr(adaptor.getDilations(), k, 1);
   auto pads = valuesOr(adaptor.getPads(), 2 * k, 0);
@@ -604,16 +613,9 @@ ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
                              weight.getDimSize(0), ")");
   int64_t outChannels = weight.isDynamicDim(1) ? ShapedType::kDynamic
                                                : weight.getDimSize(1) * group;
-  if (Value bias = adaptor.getBias()) {
-    auto biasType = getTensorType(bias);
-    if (biasType.getRank() != 1 ||
-        failed(verifyCompatibleShape(biasType.getShape(), {outChannels})) ||
-        biasType.getElementType() != input.getElementType())
-      return emitOptionalError(
-          loc, "expected bias of type ",
-          RankedTensorType::get({outChannels}, input.getElementType()),
-          ", but found ", biasType);
-  }
+  if (failed(verifyConvBias(loc, adaptor.getBias(), outChannels,
+                            input.getElementType())))
+    return failure();
   SmallVector<int64_t> shape = {input.getDimSize(0), outChannels};
   for (int64_t i = 0; i < k; ++i) {
     int64_t in = input.getDimSize(i + 2), kern = weight.getDimSize(i + 2);
