@@ -48,6 +48,12 @@ func::FuncOp mlir::ms::findEntryFunction(ModuleOp module, StringRef name) {
   return found;
 }
 
+/// True for a statically shaped tensor type with no elements.
+static bool isEmptyTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() && tensor.getNumElements() == 0;
+}
+
 namespace {
 struct OutlineKernelsPass final
     : ms::impl::OutlineKernelsPassBase<OutlineKernelsPass> {
@@ -72,11 +78,7 @@ struct OutlineKernelsPass final
         continue;
       // An op whose results hold no elements computes nothing: its results
       // become empty constants instead of a kernel.
-      if (llvm::all_of(op.getResultTypes(), [](Type type) {
-            auto tensor = dyn_cast<RankedTensorType>(type);
-            return tensor && tensor.hasStaticShape() &&
-                   tensor.getNumElements() == 0;
-          })) {
+      if (llvm::all_of(op.getResultTypes(), isEmptyTensor)) {
         OpBuilder b(&op);
         for (Value result : op.getResults()) {
           auto type = cast<RankedTensorType>(result.getType());
@@ -86,7 +88,14 @@ struct OutlineKernelsPass final
         op.erase();
         continue;
       }
-      auto type = FunctionType::get(&getContext(), op.getOperandTypes(),
+      // Empty operands carry no data: the kernel makes its own instead of
+      // taking a zero-sized buffer (which no calling convention passes as a
+      // plain pointer).
+      SmallVector<Value> passed;
+      for (Value operand : op.getOperands())
+        if (!isEmptyTensor(operand.getType()))
+          passed.push_back(operand);
+      auto type = FunctionType::get(&getContext(), ValueRange(passed).getTypes(),
                                     op.getResultTypes());
       auto kernel = func::FuncOp::create(moduleBuilder, op.getLoc(),
                                          "kernel_" + std::to_string(index++),
@@ -96,12 +105,22 @@ struct OutlineKernelsPass final
       Block *body = kernel.addEntryBlock();
       OpBuilder b = OpBuilder::atBlockEnd(body);
       IRMapping mapping;
-      mapping.map(op.getOperands(), body->getArguments());
+      unsigned next = 0;
+      for (Value operand : op.getOperands()) {
+        if (!isEmptyTensor(operand.getType())) {
+          mapping.map(operand, body->getArgument(next++));
+          continue;
+        }
+        auto tensorType = cast<RankedTensorType>(operand.getType());
+        mapping.map(operand,
+                    graph::ConstantOp::create(
+                        b, op.getLoc(),
+                        DenseElementsAttr::get(tensorType, ArrayRef<Attribute>{})));
+      }
       Operation *clone = b.clone(op, mapping);
       func::ReturnOp::create(b, op.getLoc(), clone->getResults());
       OpBuilder callBuilder(&op);
-      auto call =
-          func::CallOp::create(callBuilder, op.getLoc(), kernel, op.getOperands());
+      auto call = func::CallOp::create(callBuilder, op.getLoc(), kernel, passed);
       op.replaceAllUsesWith(call.getResults());
       op.erase();
     }

@@ -41,3 +41,17 @@ func.func @empty(%x: tensor<0x3xf32>) -> tensor<3x0xf32> {
   %0 = msgraph.reshape %x : (tensor<0x3xf32>) -> tensor<3x0xf32>
   return %0 : tensor<3x0xf32>
 }
+
+// -----
+
+// An empty operand is not passed: the kernel rebuilds it.
+// CHECK-LABEL: func @empty_operand
+// CHECK-SAME: %[[X:[a-zA-Z0-9_]+]]: tensor<2x0xf32>
+// CHECK: %[[R:.+]] = call @kernel_0() : () -> tensor<2x1xf32>
+// CHECK: func @kernel_0() -> tensor<2x1xf32>
+// CHECK-NEXT: %[[E:.+]] = msgraph.constant dense<> : tensor<2x0xf32>
+// CHECK-NEXT: msgraph.reduce_sum %[[E]]
+func.func @empty_operand(%x: tensor<2x0xf32>) -> tensor<2x1xf32> {
+  %0 = msgraph.reduce_sum %x {axes = array<i64: 1>} : (tensor<2x0xf32>) -> tensor<2x1xf32>
+  return %0 : tensor<2x1xf32>
+}

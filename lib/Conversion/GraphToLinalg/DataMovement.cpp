@@ -322,9 +322,11 @@ struct Tap {
 /// Maps an output coordinate to the input coordinate (ONNX Resize).
 static double sourceCoordinate(StringRef mode, int64_t x, int64_t inSize,
                                int64_t outSize, double scale) {
-  if (mode == "align_corners")
-    return outSize == 1 ? 0.0
-                        : (double)x * (inSize - 1) / (double)(outSize - 1);
+  if (mode == "align_corners") {
+    // ONNX divides by the unrounded resized length (input length x scale).
+    double length = inSize * scale;
+    return length == 1.0 ? 0.0 : (double)x * (inSize - 1) / (length - 1.0);
+  }
   if (mode == "asymmetric")
     return x / scale;
   if (mode == "pytorch_half_pixel")

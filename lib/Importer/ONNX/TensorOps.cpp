@@ -561,6 +561,8 @@ static Results convertResize(NodeContext &c) {
       out[a] = (int64_t)std::floor((*shape)[a] * scales[k]);
     }
   }
+  if (c.getInt("antialias", 0) != 0)
+    return c.error() << "antialias 1 is not supported";
   std::string mode = c.getString("mode", "nearest");
   std::string ctm = c.getString("coordinate_transformation_mode",
                                 c.opset < 11 ? "asymmetric" : "half_pixel");

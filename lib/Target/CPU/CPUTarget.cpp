@@ -93,6 +93,12 @@ mlir::ms::addKernelEntryPoints(ModuleOp module,
     auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol);
     if (!callee)
       return module.emitError("expected lowered kernel @") << symbol;
+    // The runtime passes one pointer per buffer: every argument must be one.
+    if (!llvm::all_of(callee.getArgumentTypes(),
+                      [](Type t) { return isa<LLVM::LLVMPointerType>(t); }))
+      return callee.emitError("expected kernel @")
+             << symbol << " to take only buffer pointers after lowering, but "
+             << "its signature is " << callee.getFunctionType();
     callee.setLinkage(LLVM::Linkage::Internal);
     Location loc = callee.getLoc();
     auto entry = LLVM::LLVMFuncOp::create(
