@@ -59,7 +59,7 @@ struct MatMulToLinalg final : OpConversionPattern<graph::MatMulOp> {
       r.push_back(1);
       rhs = reshapeTo(rewriter, loc, rhs, r);
     }
-    int64_t m = l[l.size() - 2], k = l.back(), n = r.back();
+    int64_t m = l[l.size() - 2], n = r.back();
     ArrayRef<int64_t> lb = ArrayRef(l).drop_back(2), rb = ArrayRef(r).drop_back(2);
     SmallVector<int64_t> batch = *graph::broadcastShapes(lb, rb);
     SmallVector<int64_t> outShape = batch;
@@ -433,32 +433,10 @@ static Value normalize(OpBuilder &b, Location loc, Value x,
       count *= d;
     keptWithOnes.push_back(r ? 1 : d);
   }
-  MLIRContext *ctx = b.getContext();
   auto meanOf = [&](Value v) {
-    SmallVector<int64_t> kept;
-    SmallVector<AffineExpr> exprs;
-    for (auto [i, r] : llvm::enumerate(reduced))
-      if (!r) {
-        kept.push_back(shape[i]);
-        exprs.push_back(getAffineDimExpr(i, ctx));
-      }
-    Value init = filledTensor(b, loc, kept, elem, scalarConstant(b, loc, elem, 0.0));
-    SmallVector<utils::IteratorType> its;
-    for (bool r : reduced)
-      its.push_back(r ? utils::IteratorType::reduction
-                      : utils::IteratorType::parallel);
-    Value sum =
-        linalg::GenericOp::create(
-            b, loc, TypeRange{init.getType()}, ValueRange{v}, ValueRange{init},
-            ArrayRef<AffineMap>{identityMap(ctx, shape.size()),
-                                AffineMap::get(shape.size(), 0, exprs, ctx)},
-            its,
-            [&](OpBuilder &nb, Location l, ValueRange a) {
-              linalg::YieldOp::create(nb, l, ValueRange{arith::AddFOp::create(nb, l, a[1], a[0]).getResult()});
-            })
-            .getResult(0);
+    Value sum = reduce(b, loc, v, reduced, Combine::Sum, /*isUnsigned=*/false);
     Value mean = buildElementwise(
-        b, loc, ValueRange{sum}, kept, elem,
+        b, loc, ValueRange{sum}, shapeOf(sum), elem,
         [&](OpBuilder &nb, Location l, ValueRange a) {
           return Value(arith::DivFOp::create(
               nb, l, a[0], scalarConstant(nb, l, elem, (double)count)));

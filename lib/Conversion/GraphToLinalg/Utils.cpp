@@ -239,3 +239,87 @@ Value mlir::ms::detail::minScalar(OpBuilder &b, Location loc, Value x, Value y,
     return arith::MinUIOp::create(b, loc, x, y);
   return arith::MinSIOp::create(b, loc, x, y);
 }
+
+SmallVector<bool> mlir::ms::detail::reducedDims(ArrayRef<int64_t> axes, int64_t rank) {
+  SmallVector<bool> reduced(rank, axes.empty());
+  for (int64_t axis : axes)
+    reduced[axis < 0 ? axis + rank : axis] = true;
+  return reduced;
+}
+
+AffineMap mlir::ms::detail::keptMap(MLIRContext *ctx, ArrayRef<bool> reduced) {
+  SmallVector<AffineExpr> exprs;
+  for (auto [i, r] : llvm::enumerate(reduced))
+    if (!r)
+      exprs.push_back(getAffineDimExpr(i, ctx));
+  return AffineMap::get(reduced.size(), 0, exprs, ctx);
+}
+
+SmallVector<int64_t> mlir::ms::detail::keptShape(ArrayRef<int64_t> shape,
+                                      ArrayRef<bool> reduced) {
+  SmallVector<int64_t> kept;
+  for (auto [d, r] : llvm::zip_equal(shape, reduced))
+    if (!r)
+      kept.push_back(d);
+  return kept;
+}
+
+SmallVector<utils::IteratorType>
+mlir::ms::detail::iteratorsFor(ArrayRef<bool> reduced) {
+  SmallVector<utils::IteratorType> its;
+  for (bool r : reduced)
+    its.push_back(r ? utils::IteratorType::reduction
+                    : utils::IteratorType::parallel);
+  return its;
+}
+
+
+Value mlir::ms::detail::reduce(OpBuilder &b, Location loc, Value input,
+                    ArrayRef<bool> reduced, Combine combine, bool isUnsigned) {
+  Type elem = elementTypeOf(input);
+  bool isFloat = isa<FloatType>(elem);
+  Value init;
+  switch (combine) {
+  case Combine::Sum:
+    init = scalarConstant(b, loc, elem, 0.0);
+    break;
+  case Combine::Prod:
+    init = scalarConstant(b, loc, elem, 1.0);
+    break;
+  case Combine::Max:
+    init = lowestValue(b, loc, elem, isUnsigned);
+    break;
+  case Combine::Min:
+    init = highestValue(b, loc, elem, isUnsigned);
+    break;
+  }
+  SmallVector<int64_t> outShape = keptShape(shapeOf(input), reduced);
+  Value out = filledTensor(b, loc, outShape, elem, init);
+  MLIRContext *ctx = b.getContext();
+  SmallVector<AffineMap> maps = {identityMap(ctx, reduced.size()),
+                                 keptMap(ctx, reduced)};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{out.getType()}, ValueRange{input}, ValueRange{out},
+      maps, iteratorsFor(reduced),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value x = args[0], acc = args[1], r;
+        switch (combine) {
+        case Combine::Sum:
+          r = isFloat ? Value(arith::AddFOp::create(nb, nloc, acc, x))
+                      : Value(arith::AddIOp::create(nb, nloc, acc, x));
+          break;
+        case Combine::Prod:
+          r = isFloat ? Value(arith::MulFOp::create(nb, nloc, acc, x))
+                      : Value(arith::MulIOp::create(nb, nloc, acc, x));
+          break;
+        case Combine::Max:
+          r = maxScalar(nb, nloc, acc, x, isUnsigned);
+          break;
+        case Combine::Min:
+          r = minScalar(nb, nloc, acc, x, isUnsigned);
+          break;
+        }
+        linalg::YieldOp::create(nb, nloc, r);
+      });
+  return generic.getResult(0);
+}

@@ -96,6 +96,27 @@ Value highestValue(OpBuilder &b, Location loc, Type type, bool isUnsigned);
 Value maxScalar(OpBuilder &b, Location loc, Value x, Value y, bool isUnsigned);
 Value minScalar(OpBuilder &b, Location loc, Value x, Value y, bool isUnsigned);
 
+/// Which dims of a rank-`rank` tensor `axes` reduce (all when empty;
+/// negative axes count from the back; axes must be valid).
+SmallVector<bool> reducedDims(ArrayRef<int64_t> axes, int64_t rank);
+
+/// The map from the full iteration space to the dims not in `reduced`.
+AffineMap keptMap(MLIRContext *ctx, ArrayRef<bool> reduced);
+
+/// `shape` without the dims in `reduced`.
+SmallVector<int64_t> keptShape(ArrayRef<int64_t> shape,
+                               ArrayRef<bool> reduced);
+
+/// Parallel iterators for kept dims, reduction iterators for reduced ones.
+SmallVector<utils::IteratorType> iteratorsFor(ArrayRef<bool> reduced);
+
+/// How `reduce` combines elements.
+enum class Combine { Sum, Max, Min, Prod };
+
+/// Reduces `input` over the `reduced` dims with `combine`, dropping them.
+Value reduce(OpBuilder &b, Location loc, Value input, ArrayRef<bool> reduced,
+             Combine combine, bool isUnsigned);
+
 } // namespace mlir::ms::detail
 
 #endif // MS_LIB_CONVERSION_GRAPHTOLINALG_UTILS_H
