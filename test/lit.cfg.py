@@ -28,6 +28,10 @@ tools = ["ms-opt", "ms-compile", "ms-run", "ms-runtime-tests", "ms-compiler-unit
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# The Python package (python/) is built.
+if config.ms_python_enabled:
+    config.available_features.add("python-bindings")
+
 # ONNX's conformance data lives beside the checkout (../shared/onnx-tests).
 if os.path.exists(os.path.join(os.path.dirname(config.ms_src_root), "shared",
                                "onnx-tests", "MANIFEST.tsv")):

@@ -1,0 +1,258 @@
+"""`ms.jit`: trace a Python function once per signature, compile it through
+the same pipeline as `ms-compile`, and run it on the runtime.
+
+Array arguments (NumPy arrays and scalars) are the compiled module's inputs;
+their shapes and dtypes form the signature. Every other argument is static:
+it is passed to the function as is while tracing and is part of the
+signature, so it must be hashable. The function returns a tensor, or a tuple,
+list or dict of them.
+"""
+
+import functools
+import inspect
+import threading
+
+import numpy as np
+
+from . import _cache, _ms, _tracing
+from ._tracing import Tensor, compile_error
+
+_LEVELS = {"O0": 0, "O1": 1, "O2": 2, 0: 0, 1: 1, 2: 2}
+
+
+def _level(level):
+    try:
+        return _LEVELS[level]
+    except (KeyError, TypeError):
+        raise ValueError(f"unknown optimization level {level!r}; expected "
+                         "'O0', 'O1' or 'O2'") from None
+
+
+def _arg_key(value):
+    if type(value) is np.ndarray:
+        return (value.shape, value.dtype)
+    if isinstance(value, (np.ndarray, np.generic)):
+        value = np.asarray(value)
+        return (value.shape, value.dtype)
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(
+            f"ms.jit: argument {value!r} is neither an array nor hashable; "
+            "non-array arguments are static and key the compiled-module "
+            "cache") from None
+    return ("static", type(value), value)
+
+
+# --- output trees ---------------------------------------------------------
+
+def _flatten(tree, leaves):
+    if isinstance(tree, (tuple, list)):
+        return (type(tree), [_flatten(t, leaves) for t in tree])
+    if isinstance(tree, dict):
+        return (dict, [(k, _flatten(v, leaves)) for k, v in tree.items()])
+    leaves.append(tree)
+    return None
+
+
+def _unflatten(spec, leaves):
+    if spec is None:
+        return next(leaves)
+    kind, children = spec
+    if kind is dict:
+        return {k: _unflatten(c, leaves) for k, c in children}
+    return kind(_unflatten(c, leaves) for c in children)
+
+
+class Lowered:
+    """A traced function for one signature: print it at a pipeline stage or
+    compile it."""
+
+    def __init__(self, builder, settings):
+        self._builder = builder
+        self._settings = settings
+
+    def as_text(self, stage="graph"):
+        """The IR at `stage`: "traced" (as traced, with source locations),
+        or a compiler stage: graph, kernels, linalg, bufferized, llvm,
+        llvmir, plan."""
+        if stage == "traced":
+            return self._builder.print(True)
+        level, target, target_cpu = self._settings
+        return self._builder.lower(stage, level, target, target_cpu)
+
+
+class _Entry:
+    __slots__ = ("executable", "positions", "spec", "single", "all_dynamic")
+
+    def __init__(self, executable, positions, spec, count):
+        self.executable = executable
+        self.positions = positions
+        self.spec = spec
+        self.single = spec is None
+        self.all_dynamic = positions == list(range(count))
+
+    def __call__(self, args):
+        if self.all_dynamic:
+            outputs = self.executable.run(args)
+        else:
+            outputs = self.executable.run([args[i] for i in self.positions])
+        if self.single:
+            return outputs[0]
+        return _unflatten(self.spec, iter(outputs))
+
+
+class JitFunction:
+    """A function compiled on first call for each signature (see ms.jit)."""
+
+    def __init__(self, fn, level="O0", target="cpu", target_cpu="native"):
+        functools.update_wrapper(self, fn)
+        self._fn = fn
+        self._settings = (_level(level), str(target), str(target_cpu))
+        self._entries = {}
+        self._lock = threading.RLock()
+        self._stats = {"traces": 0, "compiles": 0, "disk_hits": 0}
+        try:
+            self._signature = inspect.signature(fn)
+        except (TypeError, ValueError):
+            self._signature = None
+        self._names = []
+        self._varargs = None
+        if self._signature is not None:
+            for p in self._signature.parameters.values():
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+                    self._names.append(p.name)
+                elif p.kind == p.VAR_POSITIONAL:
+                    self._varargs = p.name
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            args = self._positional(args, kwargs)
+        if _tracing.current_trace() is not None and any(
+                isinstance(a, Tensor) for a in args):
+            # Called from another jitted function: inline.
+            return self._fn(*args)
+        try:
+            key = tuple([_arg_key(a) for a in args])
+        except TypeError as error:
+            raise TypeError(f"{self.__qualname__}: {error}") from None
+        entry = self._entries.get(key)
+        if entry is None:
+            entry = self._build(key, args)
+        return entry(args)
+
+    def lower(self, *args, **kwargs):
+        """Traces the function for these arguments; returns a Lowered."""
+        if kwargs:
+            args = self._positional(args, kwargs)
+        builder, _, _ = self._trace(args)
+        return Lowered(builder, self._settings)
+
+    def cache_info(self):
+        """Counts: traces, compiles and disk-cache hits by this function;
+        `signatures` is the number of compiled signatures in memory."""
+        with self._lock:
+            info = dict(self._stats)
+            info["signatures"] = len(self._entries)
+        return info
+
+    def clear_cache(self):
+        """Forgets the compiled signatures held in memory."""
+        with self._lock:
+            self._entries = {}
+
+    # -- internals ---------------------------------------------------------
+
+    def _positional(self, args, kwargs):
+        if self._signature is None:
+            raise TypeError(f"{self.__qualname__}: keyword arguments need "
+                            "an inspectable signature")
+        bound = self._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        if bound.kwargs:
+            raise TypeError(f"{self.__qualname__}: keyword-only arguments "
+                            "are not supported by ms.jit")
+        return bound.args
+
+    def _input_name(self, index):
+        if index < len(self._names):
+            return self._names[index]
+        return f"{self._varargs or 'arg'}_{index}"
+
+    def _trace(self, args):
+        trace = _tracing.Trace(getattr(self._fn, "__qualname__", "fn"))
+        positions = []
+        with trace:
+            traced = []
+            for i, arg in enumerate(args):
+                if isinstance(arg, (np.ndarray, np.generic)):
+                    arg = np.asarray(arg)
+                    traced.append(trace.input(self._input_name(i), arg.dtype,
+                                              arg.shape))
+                    positions.append(i)
+                else:
+                    traced.append(arg)
+            result = self._fn(*traced)
+            leaves = []
+            spec = _flatten(result, leaves)
+            if not leaves:
+                raise compile_error(
+                    f"{self.__qualname__} returns no tensor", *self._where())
+            outputs = []
+            seen = set()
+            for leaf in leaves:
+                if not isinstance(leaf, Tensor):
+                    if isinstance(leaf, (np.ndarray, np.generic)):
+                        leaf = trace.constant(leaf)
+                    else:
+                        raise compile_error(
+                            f"{self.__qualname__} returns {leaf!r}; expected "
+                            "tensors (or tuples, lists, dicts of them)",
+                            *self._where())
+                if leaf.trace is not trace:
+                    raise compile_error(
+                        f"{self.__qualname__} returns a tensor of another "
+                        "trace", *self._where())
+                # Each output gets its own buffer: copy repeated outputs
+                # and inputs returned as they are.
+                if (leaf.value in seen or leaf.value < len(positions)
+                        or leaf.value in trace.constants):
+                    leaf = trace.op("msgraph.identity", [leaf])
+                seen.add(leaf.value)
+                outputs.append(leaf.value)
+            trace.builder.finish(outputs)
+        self._stats["traces"] += 1
+        return trace.builder, positions, spec
+
+    def _where(self):
+        code = getattr(self._fn, "__code__", None)
+        if code is None:
+            return ("", 0)
+        return (code.co_filename, code.co_firstlineno)
+
+    def _build(self, key, args):
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None:
+                return entry
+            builder, positions, spec = self._trace(args)
+            executable = _cache.load_or_compile(builder, self._settings,
+                                                self._stats)
+            entry = _Entry(executable, positions, spec, len(args))
+            self._entries[key] = entry
+            return entry
+
+
+def jit(fn=None, *, level="O0", target="cpu", target_cpu="native"):
+    """Compiles `fn` on first call for each signature and runs it with the
+    ms runtime. Use as `@ms.jit`, `@ms.jit(level="O0")` or `ms.jit(fn)`.
+
+    level: "O0" (one kernel per op; O1 and O2 are not built yet).
+    target: "cpu".
+    target_cpu: "native" (the host's vector features) or an LLVM CPU name
+    such as "x86-64" for portable code.
+    """
+    if fn is None:
+        return functools.partial(jit, level=level, target=target,
+                                 target_cpu=target_cpu)
+    return JitFunction(fn, level, target, target_cpu)

@@ -1,0 +1,678 @@
+"""The msgraph op set as Python functions on traced tensors.
+
+Use these inside a function decorated with `ms.jit`. Arguments may be traced
+tensors, NumPy arrays (which become constants of the compiled module) or
+Python numbers (which take the dtype of the tensor they combine with). Shapes
+and dtypes are checked as each op is traced: a mismatch raises
+`ms.CompileError` naming the line that caused it.
+
+Called outside a trace with NumPy arrays, each function compiles itself (once
+per signature) and runs eagerly, so `ms.ops.relu(np.ones(4, np.float32))`
+works too.
+"""
+
+import builtins
+import functools
+import numbers
+
+import numpy as np
+
+from . import _tracing
+from ._tracing import (Tensor, boolean, compile_error, current_trace, f32,
+                       f64, f64s, i64, i64s, string)
+
+__all__ = [
+    "abs", "add", "argmax", "argmin", "avg_pool2d", "batch_norm",
+    "broadcast_to", "cast", "clip", "concat", "constant", "conv2d",
+    "conv_transpose2d", "divide", "equal", "erf", "exp", "expand_dims",
+    "gelu", "greater", "greater_equal", "hard_sigmoid", "hard_swish",
+    "identity", "instance_norm", "layer_norm", "leaky_relu", "less",
+    "less_equal", "linear", "log", "log_softmax", "logical_and",
+    "logical_not", "logical_or", "matmul", "max", "max_pool2d", "maximum",
+    "mean", "min", "minimum", "multiply", "negative", "not_equal", "pad",
+    "power", "prelu", "prod", "reciprocal", "relu", "reshape", "sigmoid",
+    "softmax", "sqrt", "squeeze", "stack", "subtract", "sum", "take", "tanh",
+    "tile", "transpose", "where",
+]
+
+
+# --- helpers --------------------------------------------------------------
+
+def _eager(fn):
+    """Lets an op run outside a trace: it is jitted once per signature."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if current_trace() is not None or _has_tensor(args, kwargs):
+            return fn(*args, **kwargs)
+        from ._jit import jit
+        key = (fn.__name__, _freeze(kwargs))
+        jitted = _EAGER_CACHE.get(key)
+        if jitted is None:
+            jitted = jit(functools.partial(fn, **kwargs))
+            _EAGER_CACHE[key] = jitted
+        return jitted(*args)
+
+    return wrapper
+
+
+_EAGER_CACHE = {}
+
+
+def _freeze(value):
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _has_tensor(args, kwargs):
+    def any_tensor(v):
+        if isinstance(v, Tensor):
+            return True
+        if isinstance(v, (list, tuple)):
+            return builtins.any(any_tensor(x) for x in v)
+        return False
+    return any_tensor(args) or any_tensor(list(kwargs.values()))
+
+
+def _trace_of(*values):
+    for v in values:
+        if isinstance(v, Tensor):
+            return v.trace
+    trace = current_trace()
+    if trace is None:
+        raise compile_error(
+            "ms.ops functions take traced tensors; call them inside an "
+            "@ms.jit function or pass NumPy arrays")
+    return trace
+
+
+def _tensor(value, like=None, trace=None):
+    """`value` as a tensor: Python numbers take `like`'s dtype."""
+    if isinstance(value, Tensor):
+        return value
+    trace = trace or _trace_of(like)
+    if isinstance(value, (bool, np.bool_)) and not isinstance(value,
+                                                              np.ndarray):
+        dtype = np.bool_ if like is None else like.dtype
+        return trace.constant(value, dtype)
+    if isinstance(value, numbers.Number) and not isinstance(
+            value, (np.ndarray, np.generic)):
+        if like is not None:
+            dtype = like.dtype
+        else:
+            dtype = np.float32 if isinstance(value, float) else np.int64
+        return trace.constant(value, dtype)
+    return trace.constant(value)
+
+
+def _binary_operands(lhs, rhs, name):
+    if not isinstance(lhs, Tensor) and not isinstance(rhs, Tensor):
+        trace = _trace_of()
+        lhs = _tensor(lhs, trace=trace)
+    like = lhs if isinstance(lhs, Tensor) else rhs
+    lhs, rhs = _tensor(lhs, like), _tensor(rhs, like)
+    if lhs.dtype != rhs.dtype:
+        raise compile_error(
+            f"{name}: operands have dtypes {lhs.dtype} and {rhs.dtype}; "
+            "expected one dtype (convert one with .astype())")
+    return lhs, rhs
+
+
+def _axis(axis, rank):
+    if not -rank <= axis < builtins.max(rank, 1):
+        raise compile_error(
+            f"axis {axis} is out of range for a tensor of rank {rank}")
+    return axis % rank if rank else 0
+
+
+def _pair(value, n=2):
+    if isinstance(value, (list, tuple)):
+        if len(value) != n:
+            raise compile_error(f"expected {n} values, but found {value}")
+        return [int(v) for v in value]
+    return [int(value)] * n
+
+
+# --- constants and casts --------------------------------------------------
+
+def constant(value, dtype=None):
+    """A constant tensor (inside a trace)."""
+    return _trace_of().constant(value, dtype)
+
+
+@_eager
+def cast(x, dtype):
+    """Converts elements to `dtype` (NumPy's astype, C truncation for
+    float to integer)."""
+    dtype = np.dtype(dtype)
+    _tracing.dtype_name(dtype)
+    if dtype == x.dtype:
+        return x
+    return x.trace.op("msgraph.cast", [x], result=(dtype, x.shape))
+
+
+@_eager
+def identity(x):
+    """A copy of `x`."""
+    return x.trace.op("msgraph.identity", [x])
+
+
+# --- elementwise ----------------------------------------------------------
+
+def _unary(op, doc):
+    def fn(x):
+        x = _tensor(x)
+        return x.trace.op(op, [x])
+    fn.__name__ = op.split(".")[1]
+    fn.__doc__ = doc
+    return _eager(fn)
+
+
+negative = _unary("msgraph.neg", "Elementwise -x.")
+negative.__name__ = "negative"
+abs = _unary("msgraph.abs", "Elementwise |x|.")
+sqrt = _unary("msgraph.sqrt", "Elementwise square root.")
+reciprocal = _unary("msgraph.reciprocal", "Elementwise 1 / x.")
+exp = _unary("msgraph.exp", "Elementwise e^x.")
+log = _unary("msgraph.log", "Elementwise natural logarithm.")
+erf = _unary("msgraph.erf", "Elementwise error function.")
+tanh = _unary("msgraph.tanh", "Elementwise hyperbolic tangent.")
+sigmoid = _unary("msgraph.sigmoid", "Elementwise 1 / (1 + e^-x).")
+relu = _unary("msgraph.relu", "Elementwise max(x, 0).")
+hard_swish = _unary("msgraph.hard_swish",
+                    "Elementwise x * relu6(x + 3) / 6.")
+logical_not = _unary("msgraph.not", "Elementwise not of a bool tensor.")
+logical_not.__name__ = "logical_not"
+
+
+@_eager
+def gelu(x, approximate="none"):
+    """Gaussian error linear unit; approximate is "none" (erf) or "tanh"."""
+    return x.trace.op("msgraph.gelu", [_tensor(x)],
+                      {"approximate": string(approximate)})
+
+
+@_eager
+def leaky_relu(x, alpha=0.01):
+    """Elementwise x if x >= 0 else alpha * x."""
+    return x.trace.op("msgraph.leaky_relu", [x], {"alpha": f32(alpha)})
+
+
+@_eager
+def hard_sigmoid(x, alpha=0.2, beta=0.5):
+    """Elementwise max(0, min(1, alpha * x + beta))."""
+    return x.trace.op("msgraph.hard_sigmoid", [x],
+                      {"alpha": f32(alpha), "beta": f32(beta)})
+
+
+@_eager
+def clip(x, min=None, max=None):
+    """Elementwise clamp to [min, max] (either bound may be None)."""
+    return x.trace.op("msgraph.clip", [x], {
+        "min": None if min is None else f64(min),
+        "max": None if max is None else f64(max)})
+
+
+def _binary(op, doc):
+    def fn(lhs, rhs):
+        lhs, rhs = _binary_operands(lhs, rhs, fn.__name__)
+        return lhs.trace.op(op, [lhs, rhs])
+    fn.__name__ = op.split(".")[1]
+    fn.__doc__ = doc + " Operands broadcast as in NumPy."
+    return _eager(fn)
+
+
+add = _binary("msgraph.add", "Elementwise lhs + rhs.")
+subtract = _binary("msgraph.sub", "Elementwise lhs - rhs.")
+multiply = _binary("msgraph.mul", "Elementwise lhs * rhs.")
+divide = _binary("msgraph.div",
+                 "Elementwise lhs / rhs (integers truncate toward zero).")
+power = _binary("msgraph.pow", "Elementwise lhs ** rhs (floats).")
+maximum = _binary("msgraph.max", "Elementwise max(lhs, rhs).")
+minimum = _binary("msgraph.min", "Elementwise min(lhs, rhs).")
+prelu = _binary("msgraph.prelu", "Elementwise lhs < 0 ? rhs * lhs : lhs.")
+logical_and = _binary("msgraph.and", "Elementwise and of bool tensors.")
+logical_or = _binary("msgraph.or", "Elementwise or of bool tensors.")
+equal = _binary("msgraph.equal", "Elementwise lhs == rhs (bool result).")
+less = _binary("msgraph.less", "Elementwise lhs < rhs (bool result).")
+less_equal = _binary("msgraph.less_equal",
+                     "Elementwise lhs <= rhs (bool result).")
+greater = _binary("msgraph.greater", "Elementwise lhs > rhs (bool result).")
+greater_equal = _binary("msgraph.greater_equal",
+                        "Elementwise lhs >= rhs (bool result).")
+for _fn, _name in ((subtract, "subtract"), (multiply, "multiply"),
+                   (divide, "divide"), (power, "power"),
+                   (maximum, "maximum"), (minimum, "minimum"),
+                   (logical_and, "logical_and"), (logical_or, "logical_or")):
+    _fn.__name__ = _name
+
+
+@_eager
+def not_equal(lhs, rhs):
+    """Elementwise lhs != rhs (bool result)."""
+    return logical_not(equal(lhs, rhs))
+
+
+@_eager
+def where(condition, x, y):
+    """Elementwise condition ? x : y, broadcasting all three."""
+    like = x if isinstance(x, Tensor) else y if isinstance(y, Tensor) else None
+    trace = _trace_of(condition, x, y)
+    condition = _tensor(condition, trace=trace)
+    if like is None:
+        x = _tensor(x, trace=trace)
+        like = x
+    x, y = _tensor(x, like, trace), _tensor(y, like, trace)
+    if x.dtype != y.dtype:
+        raise compile_error(f"where: branches have dtypes {x.dtype} and "
+                            f"{y.dtype}; expected one dtype")
+    return trace.op("msgraph.where", [condition, x, y])
+
+
+# --- reductions -----------------------------------------------------------
+
+def _axes(x, axis):
+    if axis is None:
+        return list(range(x.ndim))
+    if isinstance(axis, (list, tuple)):
+        return [_axis(a, x.ndim) for a in axis]
+    return [_axis(axis, x.ndim)]
+
+
+def _reduction(op, doc):
+    def fn(x, axis=None, keepdims=False):
+        x = _tensor(x)
+        return x.trace.op(op, [x], {"axes": i64s(_axes(x, axis)),
+                                    "keep_dims": boolean(keepdims)})
+    fn.__name__ = op.split("_")[1]
+    fn.__doc__ = doc + " over `axis` (int, tuple or None for all)."
+    return _eager(fn)
+
+
+sum = _reduction("msgraph.reduce_sum", "Sum")
+mean = _reduction("msgraph.reduce_mean", "Mean")
+max = _reduction("msgraph.reduce_max", "Maximum")
+min = _reduction("msgraph.reduce_min", "Minimum")
+prod = _reduction("msgraph.reduce_prod", "Product")
+
+
+def _arg(op, doc):
+    def fn(x, axis=None, keepdims=False):
+        if axis is None:
+            x = reshape(x, (-1,))
+            axis = 0
+        return x.trace.op(op, [x], {"axis": i64(_axis(axis, x.ndim)),
+                                    "keep_dims": boolean(keepdims)})
+    fn.__name__ = op.split(".")[1]
+    fn.__doc__ = doc
+    return _eager(fn)
+
+
+argmax = _arg("msgraph.argmax", "Index (int64) of the largest element "
+              "along `axis` (the flattened tensor when None).")
+argmin = _arg("msgraph.argmin", "Index (int64) of the smallest element "
+              "along `axis` (the flattened tensor when None).")
+
+
+@_eager
+def softmax(x, axis=-1):
+    """exp(x) / sum(exp(x)) along `axis`."""
+    return x.trace.op("msgraph.softmax", [x], {"axis": i64(axis)})
+
+
+@_eager
+def log_softmax(x, axis=-1):
+    """log(softmax(x)) along `axis`."""
+    return x.trace.op("msgraph.log_softmax", [x], {"axis": i64(axis)})
+
+
+# --- linear algebra and neural network ops --------------------------------
+
+@_eager
+def matmul(lhs, rhs):
+    """Matrix product with NumPy's matmul semantics (batched, broadcast)."""
+    lhs, rhs = _binary_operands(lhs, rhs, "matmul")
+    return lhs.trace.op("msgraph.matmul", [lhs, rhs])
+
+
+@_eager
+def linear(x, weight, bias=None):
+    """x @ weight.T + bias, with weight stored [out, in] as in PyTorch."""
+    y = matmul(x, transpose(_tensor(weight, x)))
+    return y if bias is None else add(y, bias)
+
+
+@_eager
+def conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D convolution, NCHW input, OIHW weight (PyTorch's conv2d)."""
+    weight = _tensor(weight, x)
+    operands = [x, weight]
+    if bias is not None:
+        operands.append(_tensor(bias, x))
+    ph, pw = _pair(padding)
+    return x.trace.op("msgraph.conv", operands, {
+        "strides": i64s(_pair(stride)), "pads": i64s([ph, pw, ph, pw]),
+        "dilations": i64s(_pair(dilation)), "group": i64(groups)})
+
+
+@_eager
+def conv_transpose2d(x, weight, bias=None, stride=1, padding=0,
+                     output_padding=0, dilation=1, groups=1):
+    """2-D transposed convolution, NCHW input, weight [C_in, C_out/g, kH, kW]
+    (PyTorch's conv_transpose2d)."""
+    weight = _tensor(weight, x)
+    operands = [x, weight]
+    if bias is not None:
+        operands.append(_tensor(bias, x))
+    ph, pw = _pair(padding)
+    return x.trace.op("msgraph.conv_transpose", operands, {
+        "strides": i64s(_pair(stride)), "pads": i64s([ph, pw, ph, pw]),
+        "dilations": i64s(_pair(dilation)),
+        "output_padding": i64s(_pair(output_padding)), "group": i64(groups)})
+
+
+def _pool_attributes(kernel_size, stride, padding, dilation, ceil_mode):
+    ph, pw = _pair(padding)
+    return {"kernel_shape": i64s(_pair(kernel_size)),
+            "strides": i64s(_pair(kernel_size if stride is None else stride)),
+            "pads": i64s([ph, pw, ph, pw]),
+            "dilations": i64s(_pair(dilation)),
+            "ceil_mode": boolean(ceil_mode)}
+
+
+@_eager
+def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode=False):
+    """2-D max pooling over NCHW (stride defaults to kernel_size)."""
+    return x.trace.op("msgraph.max_pool", [x], _pool_attributes(
+        kernel_size, stride, padding, dilation, ceil_mode))
+
+
+@_eager
+def avg_pool2d(x, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True):
+    """2-D average pooling over NCHW (stride defaults to kernel_size)."""
+    attributes = _pool_attributes(kernel_size, stride, padding, 1, ceil_mode)
+    attributes["count_include_pad"] = boolean(count_include_pad)
+    return x.trace.op("msgraph.avg_pool", [x], attributes)
+
+
+@_eager
+def batch_norm(x, mean, var, weight, bias, eps=1e-5):
+    """Inference batch normalization over axis 1 (N x C x ...)."""
+    operands = [x] + [_tensor(v, x) for v in (weight, bias, mean, var)]
+    return x.trace.op("msgraph.batch_norm", operands, {"epsilon": f32(eps)},
+                      result=(x.dtype, x.shape))
+
+
+@_eager
+def layer_norm(x, weight, bias=None, axis=-1, eps=1e-5):
+    """Normalizes over the axes from `axis` to the last, then scales by
+    `weight` and shifts by `bias`."""
+    operands = [x, _tensor(weight, x)]
+    if bias is not None:
+        operands.append(_tensor(bias, x))
+    return x.trace.op("msgraph.layer_norm", operands,
+                      {"axis": i64(axis), "epsilon": f32(eps)},
+                      result=(x.dtype, x.shape))
+
+
+@_eager
+def instance_norm(x, weight, bias, eps=1e-5):
+    """Normalizes each (sample, channel) over the spatial axes."""
+    return x.trace.op("msgraph.instance_norm",
+                      [x, _tensor(weight, x), _tensor(bias, x)],
+                      {"epsilon": f32(eps)}, result=(x.dtype, x.shape))
+
+
+# --- data movement --------------------------------------------------------
+
+def _resolve_shape(shape, size):
+    shape = [int(d) for d in (shape if isinstance(shape, (list, tuple))
+                              else (shape,))]
+    unknown = [i for i, d in enumerate(shape) if d == -1]
+    if len(unknown) > 1 or builtins.any(d < -1 for d in shape):
+        raise compile_error(f"invalid shape {tuple(shape)}")
+    known = int(np.prod([d for d in shape if d != -1], dtype=np.int64))
+    if unknown:
+        if known == 0 or size % known:
+            raise compile_error(
+                f"cannot reshape {size} elements into {tuple(shape)}")
+        shape[unknown[0]] = size // known
+    elif known != size:
+        raise compile_error(
+            f"cannot reshape {size} elements into shape {tuple(shape)}")
+    return tuple(shape)
+
+
+@_eager
+def reshape(x, shape):
+    """The elements of `x` in a new shape (one dimension may be -1)."""
+    shape = _resolve_shape(shape, x.size)
+    if shape == x.shape:
+        return x
+    return x.trace.op("msgraph.reshape", [x], result=(x.dtype, shape))
+
+
+@_eager
+def transpose(x, axes=None):
+    """Permutes the axes (reverses them by default)."""
+    axes = list(reversed(range(x.ndim))) if axes is None else [
+        _axis(a, x.ndim) for a in axes]
+    if axes == list(range(x.ndim)):
+        return x
+    return x.trace.op("msgraph.transpose", [x],
+                      {"permutation": i64s(axes)})
+
+
+@_eager
+def squeeze(x, axis=None):
+    """Removes size-1 axes (all of them, or those in `axis`)."""
+    axes = [i for i, d in enumerate(x.shape) if d == 1] if axis is None \
+        else _axes(x, axis)
+    for a in axes:
+        if x.shape[a] != 1:
+            raise compile_error(
+                f"cannot squeeze axis {a} of size {x.shape[a]}")
+    return reshape(x, [d for i, d in enumerate(x.shape) if i not in axes])
+
+
+@_eager
+def expand_dims(x, axis):
+    """Inserts a size-1 axis at `axis`."""
+    axis = _axis(axis, x.ndim + 1)
+    return reshape(x, x.shape[:axis] + (1,) + x.shape[axis:])
+
+
+@_eager
+def concat(tensors, axis=0):
+    """Joins tensors along `axis`."""
+    tensors = list(tensors)
+    if not tensors:
+        raise compile_error("concat of no tensors")
+    like = next((t for t in tensors if isinstance(t, Tensor)), None)
+    tensors = [_tensor(t, like) for t in tensors]
+    if len(tensors) == 1:
+        return tensors[0]
+    return tensors[0].trace.op("msgraph.concat", tensors,
+                               {"axis": i64(axis)})
+
+
+@_eager
+def stack(tensors, axis=0):
+    """Joins tensors along a new axis."""
+    return concat([expand_dims(t, axis) for t in tensors], axis)
+
+
+@_eager
+def broadcast_to(x, shape):
+    """`x` broadcast to `shape` (NumPy rules)."""
+    shape = tuple(int(d) for d in shape)
+    try:
+        result = np.broadcast_shapes(x.shape, shape)
+    except ValueError:
+        raise compile_error(
+            f"cannot broadcast shape {x.shape} to {shape}") from None
+    if result != shape:
+        raise compile_error(f"cannot broadcast shape {x.shape} to {shape}")
+    if shape == x.shape:
+        return x
+    return x.trace.op("msgraph.expand", [x], result=(x.dtype, shape))
+
+
+@_eager
+def tile(x, reps):
+    """Repeats `x` reps[i] times along axis i."""
+    return x.trace.op("msgraph.tile", [x], {"repeats": i64s(reps)})
+
+
+@_eager
+def pad(x, pad_width, mode="constant", constant_values=0):
+    """Pads like numpy.pad: pad_width is [(before, after)] per axis (or one
+    pair for all); mode is constant, reflect or edge."""
+    if isinstance(pad_width, int):
+        pad_width = [(pad_width, pad_width)] * x.ndim
+    pairs = [tuple(p) for p in pad_width]
+    if len(pairs) == 1 and x.ndim != 1:
+        pairs = pairs * x.ndim
+    if len(pairs) != x.ndim:
+        raise compile_error(
+            f"pad_width has {len(pairs)} pairs for a tensor of rank {x.ndim}")
+    pads = [p[0] for p in pairs] + [p[1] for p in pairs]
+    return x.trace.op("msgraph.pad", [x], {
+        "pads": i64s(pads), "mode": string(mode),
+        "value": f64(constant_values)})
+
+
+@_eager
+def take(x, indices, axis=0):
+    """Elements of `x` at `indices` (int32/int64) along `axis`."""
+    trace = x.trace
+    if not isinstance(indices, Tensor):
+        indices = trace.constant(np.asarray(indices, dtype=np.int64))
+    return trace.op("msgraph.gather", [x, indices],
+                    {"axis": i64(_axis(axis, x.ndim))})
+
+
+def _getitem(x, index):
+    if not isinstance(index, tuple):
+        index = (index,)
+    if builtins.sum(1 for i in index if i is Ellipsis) > 1:
+        raise compile_error("an index can only have one ellipsis")
+    used = builtins.sum(1 for i in index if i is not None and i is not Ellipsis)
+    if used > x.ndim:
+        raise compile_error(
+            f"too many indices ({used}) for a tensor of rank {x.ndim}")
+    expanded = []
+    for i in index:
+        if i is Ellipsis:
+            expanded.extend([slice(None)] * (x.ndim - used))
+        else:
+            expanded.append(i)
+    expanded.extend([slice(None)] * (x.ndim - builtins.sum(
+        1 for i in expanded if i is not None)))
+
+    starts, ends, steps, shape = [], [], [], []
+    gather = None
+    dim = 0
+    for i in expanded:
+        if i is None:
+            shape.append(1)
+            continue
+        size = x.shape[dim]
+        if isinstance(i, slice):
+            start, stop, step = i.indices(size)
+            if step > 0:
+                stop = builtins.max(start, stop)
+            else:
+                start = builtins.min(start, size - 1)
+                stop = builtins.min(stop, start)
+            starts.append(start)
+            ends.append(stop)
+            steps.append(step)
+            shape.append(len(range(start, stop, step)))
+        elif isinstance(i, (int, np.integer)):
+            k = int(i)
+            if not -size <= k < size:
+                raise compile_error(
+                    f"index {k} is out of bounds for axis {dim} of size "
+                    f"{size}")
+            k %= size
+            starts.append(k)
+            ends.append(k + 1)
+            steps.append(1)
+        elif isinstance(i, (Tensor, np.ndarray, list)):
+            if gather is not None:
+                raise compile_error(
+                    "only one array index per indexing expression is "
+                    "supported")
+            gather = (len(shape), i)
+            starts.append(0)
+            ends.append(size)
+            steps.append(1)
+            shape.append(size)
+        else:
+            raise compile_error(f"unsupported index {i!r}")
+        dim += 1
+    y = x
+    if (starts != [0] * x.ndim or ends != list(x.shape)
+            or steps != [1] * x.ndim):
+        y = x.trace.op("msgraph.slice", [x], {
+            "starts": i64s(starts), "ends": i64s(ends), "steps": i64s(steps)})
+    y = reshape(y, shape)
+    if gather is not None:
+        y = take(y, gather[1], gather[0])
+    return y
+
+
+# --- Tensor operators and methods -----------------------------------------
+
+def _reflected(fn):
+    return lambda self, other: fn(other, self)
+
+
+Tensor.__add__ = add
+Tensor.__radd__ = _reflected(add)
+Tensor.__sub__ = subtract
+Tensor.__rsub__ = _reflected(subtract)
+Tensor.__mul__ = multiply
+Tensor.__rmul__ = _reflected(multiply)
+Tensor.__truediv__ = divide
+Tensor.__rtruediv__ = _reflected(divide)
+Tensor.__pow__ = power
+Tensor.__rpow__ = _reflected(power)
+Tensor.__matmul__ = matmul
+Tensor.__rmatmul__ = _reflected(matmul)
+Tensor.__neg__ = negative
+Tensor.__pos__ = lambda self: self
+Tensor.__abs__ = abs
+Tensor.__lt__ = less
+Tensor.__le__ = less_equal
+Tensor.__gt__ = greater
+Tensor.__ge__ = greater_equal
+Tensor.__eq__ = equal
+Tensor.__ne__ = not_equal
+Tensor.__and__ = logical_and
+Tensor.__or__ = logical_or
+Tensor.__invert__ = logical_not
+Tensor.__getitem__ = _getitem
+Tensor.T = property(lambda self: transpose(self))
+Tensor.reshape = lambda self, *shape: reshape(
+    self, shape[0] if len(shape) == 1 and isinstance(shape[0], (list, tuple))
+    else shape)
+Tensor.transpose = lambda self, *axes: transpose(
+    self, (axes[0] if len(axes) == 1 and isinstance(axes[0], (list, tuple))
+           else axes) or None)
+Tensor.astype = cast
+Tensor.sum = sum
+Tensor.mean = mean
+Tensor.max = max
+Tensor.min = min
+Tensor.prod = prod
+Tensor.argmax = argmax
+Tensor.argmin = argmin
+Tensor.squeeze = squeeze
+Tensor.__hash__ = object.__hash__

@@ -1,0 +1,265 @@
+"""ms.jit behaviour: signatures and in-memory caching, static arguments,
+output structures, errors with source lines, lowering, threads."""
+
+import os
+import threading
+
+import numpy as np
+import pytest
+
+import ms
+from ms import ops
+
+from conftest import assert_close
+
+
+def test_one_compile_per_signature(rng):
+    @ms.jit
+    def f(x, y):
+        return x * y + 1.0
+
+    a = rng.standard_normal((2, 3)).astype(np.float32)
+    b = rng.standard_normal((2, 3)).astype(np.float32)
+    assert_close(f(a, b), a * b + 1)
+    assert_close(f(b, a), a * b + 1)
+    assert f.cache_info()["traces"] == 1
+    # New shape, new dtype: new signatures.
+    c = rng.standard_normal((4, 3)).astype(np.float32)
+    assert_close(f(c, c), c * c + 1)
+    assert_close(f(a.astype(np.float64), b.astype(np.float64)),
+                 a.astype(np.float64) * b + 1, rtol=1e-6)
+    info = f.cache_info()
+    assert info["traces"] == 3 and info["signatures"] == 3
+    f.clear_cache()
+    assert f.cache_info()["signatures"] == 0
+
+
+def test_options_and_decorator_forms(rng):
+    a = rng.standard_normal(5).astype(np.float32)
+
+    @ms.jit(level="O0", target="cpu", target_cpu="x86-64")
+    def f(x):
+        return ops.tanh(x)
+
+    assert_close(f(a), np.tanh(a), rtol=1e-5)
+    assert_close(ms.jit(ops.tanh, level=0)(a), np.tanh(a), rtol=1e-5)
+    with pytest.raises(ValueError, match="unknown optimization level"):
+        ms.jit(ops.tanh, level="O7")
+
+
+def test_unimplemented_level_is_a_compile_error(rng):
+    f = ms.jit(ops.relu, level="O2")
+    with pytest.raises(ms.CompileError, match="not implemented"):
+        f(np.ones(3, np.float32))
+
+
+def test_static_arguments(rng):
+    @ms.jit
+    def scale(x, factor, mode="mul"):
+        return x * factor if mode == "mul" else x + factor
+
+    a = rng.standard_normal(4).astype(np.float32)
+    assert_close(scale(a, 2.0), a * 2)
+    assert_close(scale(a, 3.0), a * 3)
+    assert_close(scale(a, 3.0, mode="add"), a + 3)
+    assert_close(scale(a, factor=3.0, mode="add"), a + 3)
+    assert scale.cache_info()["traces"] == 3
+    with pytest.raises(TypeError, match="neither an array nor hashable"):
+        scale(a, [1.0])
+
+
+def test_keyword_array_arguments(rng):
+    @ms.jit
+    def f(x, y):
+        return x - y
+
+    a, b = (rng.standard_normal(3).astype(np.float32) for _ in range(2))
+    assert_close(f(y=b, x=a), a - b)
+
+
+def test_output_structures(rng):
+    a = rng.standard_normal((2, 2)).astype(np.float32)
+
+    @ms.jit
+    def f(x):
+        return {"sum": x + x, "parts": [x * 2, (ops.relu(x), x)]}, x
+
+    out, same = f(a)
+    assert_close(out["sum"], a + a)
+    assert_close(out["parts"][0], a * 2)
+    assert_close(out["parts"][1][0], np.maximum(a, 0))
+    assert_close(out["parts"][1][1], a)
+    assert_close(same, a)
+    # Returned inputs are copies, not views of the caller's array.
+    assert not np.shares_memory(same, a)
+
+
+def test_repeated_and_constant_outputs(rng):
+    a = rng.standard_normal(3).astype(np.float32)
+
+    @ms.jit
+    def f(x):
+        y = x + 1
+        return y, y, np.arange(3, dtype=np.float32)
+
+    y1, y2, c = f(a)
+    assert_close(y1, a + 1)
+    assert_close(y2, a + 1)
+    assert not np.shares_memory(y1, y2)
+    assert_close(c, np.arange(3, dtype=np.float32))
+
+
+def test_nested_jit_inlines(rng):
+    inner = ms.jit(lambda x: ops.exp(x) - 1)
+
+    @ms.jit
+    def outer(x):
+        return inner(x) * 2
+
+    a = rng.standard_normal(4).astype(np.float32)
+    assert_close(outer(a), (np.exp(a) - 1) * 2, rtol=1e-5)
+    assert inner.cache_info()["compiles"] == 0
+
+
+def test_inputs_are_read_in_place_and_strided_inputs_work(rng):
+    a = rng.standard_normal((4, 6)).astype(np.float32)
+    f = ms.jit(lambda x: x * 1.0)
+    strided = a[:, ::2]
+    assert not strided.flags.c_contiguous
+    assert_close(f(strided), strided)
+    fortran = np.asfortranarray(a)
+    assert_close(f(fortran), a)
+    assert_close(f(np.float32(2.5)), np.float32(2.5))
+
+
+def test_scalar_inputs(rng):
+    f = ms.jit(lambda x, y: x * y)
+    out = f(np.float32(3), np.float32(4))
+    assert out.shape == () and out == 12
+
+
+def test_shape_mismatch_names_the_source_line():
+    @ms.jit
+    def f(x, w):
+        h = ops.relu(x)
+        return h @ w  # the offending line
+
+    with pytest.raises(ms.CompileError) as info:
+        f(np.ones((2, 3), np.float32), np.ones((4, 5), np.float32))
+    message = str(info.value)
+    assert f"{__file__}:" in message
+    assert "return h @ w  # the offending line" in message
+    assert "expected contracting dimensions to match" in message
+    assert "3" in message and "4" in message
+
+
+def test_broadcast_mismatch_is_reported_at_trace_time():
+    f = ms.jit(lambda x, y: x + y)
+    with pytest.raises(ms.CompileError, match="broadcast"):
+        f(np.ones((2, 3), np.float32), np.ones((4,), np.float32))
+
+
+def test_dtype_mismatch():
+    f = ms.jit(lambda x, y: x * y)
+    with pytest.raises(ms.CompileError,
+                       match="dtypes float32 and float64"):
+        f(np.ones(2, np.float32), np.ones(2, np.float64))
+
+
+def test_python_control_flow_on_tensors_is_rejected():
+    @ms.jit
+    def f(x):
+        if x.sum() > 0:
+            return x
+        return -x
+
+    with pytest.raises(TypeError, match="ms.ops.where"):
+        f(np.ones(2, np.float32))
+
+
+def test_bad_reshape_and_index():
+    with pytest.raises(ms.CompileError, match="cannot reshape"):
+        ms.jit(lambda x: x.reshape(5, -1))(np.ones((2, 3), np.float32))
+    with pytest.raises(ms.CompileError, match="out of bounds"):
+        ms.jit(lambda x: x[3])(np.ones((2, 3), np.float32))
+    with pytest.raises(ms.CompileError, match="too many indices"):
+        ms.jit(lambda x: x[0, 0, 0])(np.ones((2, 3), np.float32))
+
+
+def test_unsupported_values():
+    with pytest.raises(ms.CompileError, match="returns None; expected tensors"):
+        ms.jit(lambda x: None)(np.ones(2, np.float32))
+    with pytest.raises(ms.CompileError, match="expected tensors"):
+        ms.jit(lambda x: (x + 1, "text"))(np.ones(2, np.float32))
+    with pytest.raises(TypeError, match="unsupported dtype"):
+        ms.jit(lambda x: x)(np.ones(2, np.complex64))
+
+
+def test_tensor_leaking_from_another_trace():
+    leaked = []
+
+    @ms.jit
+    def first(x):
+        leaked.append(x)
+        return x + 1
+
+    first(np.ones(2, np.float32))
+
+    @ms.jit
+    def second(y):
+        return y + leaked[0]
+
+    with pytest.raises(ms.CompileError, match="another trace"):
+        second(np.ones(2, np.float32))
+
+
+def test_ops_outside_a_trace_need_arrays():
+    with pytest.raises(ms.CompileError, match="inside an @ms.jit"):
+        ops.constant(1.0)
+
+
+def test_lower_prints_each_stage(rng):
+    @ms.jit
+    def f(x):
+        return ops.softmax(x * 2.0)
+
+    a = rng.standard_normal((2, 8)).astype(np.float32)
+    lowered = f.lower(a)
+    traced = lowered.as_text("traced")
+    assert "msgraph.softmax" in traced and os.path.basename(__file__) in traced
+    assert "msgraph.softmax" in lowered.as_text("graph")
+    assert "linalg.generic" in lowered.as_text("linalg")
+    assert "llvm.func" in lowered.as_text("llvm")
+    with pytest.raises(ms.CompileError, match="unknown stage"):
+        lowered.as_text("assembly")
+
+
+def test_threads_share_one_function(rng):
+    @ms.jit
+    def f(x, y):
+        return ops.tanh(x @ y)
+
+    inputs = [(rng.standard_normal((16, 32)).astype(np.float32),
+               rng.standard_normal((32, 8)).astype(np.float32))
+              for _ in range(8)]
+    expected = [np.tanh(x.astype(np.float64) @ y) for x, y in inputs]
+    errors = []
+
+    def worker(k):
+        try:
+            for _ in range(25):
+                i = (k * 3 + _) % len(inputs)
+                out = f(*inputs[i])
+                np.testing.assert_allclose(out, expected[i], rtol=1e-4,
+                                           atol=1e-5)
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert f.cache_info()["traces"] == 1
+

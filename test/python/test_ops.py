@@ -1,0 +1,361 @@
+"""Numerics of every ms.ops function against a NumPy reference.
+
+Each case jits a small function using one op, runs it on fixed-seed inputs
+and compares with NumPy computed in float64 (then cast). Tolerances:
+rtol 1e-5 / atol 1e-6 for float32 unless a case states otherwise
+(transcendental ops and long reductions get 1e-4 / 1e-5).
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import ms
+from ms import ops
+
+from conftest import assert_close
+
+R = np.random.default_rng(1234)
+
+
+def f32(*shape, low=-2.0, high=2.0):
+    return R.uniform(low, high, shape).astype(np.float32)
+
+
+def i64(*shape, low=-5, high=6):
+    return R.integers(low, high, shape).astype(np.int64)
+
+
+_erf = np.vectorize(math.erf)
+
+
+def ref_gelu(x, approximate="none"):
+    x = x.astype(np.float64)
+    if approximate == "tanh":
+        return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) *
+                                      (x + 0.044715 * x ** 3)))
+    return 0.5 * x * (1 + _erf(x / math.sqrt(2)))
+
+
+def ref_softmax(x, axis=-1):
+    x = x.astype(np.float64)
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def ref_conv2d(x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+    x = x.astype(np.float64)
+    w = w.astype(np.float64)
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    x = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
+    oh = (x.shape[2] - dilation * (kh - 1) - 1) // stride + 1
+    ow = (x.shape[3] - dilation * (kw - 1) - 1) // stride + 1
+    y = np.zeros((n, o, oh, ow))
+    og = o // groups
+    for g in range(groups):
+        xs = x[:, g * cg:(g + 1) * cg]
+        for i in range(oh):
+            for j in range(ow):
+                patch = xs[:, :, i * stride:i * stride + dilation * (kh - 1) + 1:dilation,
+                           j * stride:j * stride + dilation * (kw - 1) + 1:dilation]
+                y[:, g * og:(g + 1) * og, i, j] = np.einsum(
+                    "nchw,ochw->no", patch, w[g * og:(g + 1) * og])
+    if b is not None:
+        y += b.reshape(1, -1, 1, 1)
+    return y
+
+
+def ref_conv_transpose2d(x, w, b=None, stride=1, padding=0):
+    x = x.astype(np.float64)
+    w = w.astype(np.float64)
+    n, c, h, wd = x.shape
+    _, o, kh, kw = w.shape
+    full = np.zeros((n, o, (h - 1) * stride + kh, (wd - 1) * stride + kw))
+    for i in range(h):
+        for j in range(wd):
+            full[:, :, i * stride:i * stride + kh, j * stride:j * stride + kw] += \
+                np.einsum("nc,cohw->nohw", x[:, :, i, j], w)
+    y = full[:, :, padding:full.shape[2] - padding,
+             padding:full.shape[3] - padding]
+    if b is not None:
+        y = y + b.reshape(1, -1, 1, 1)
+    return y
+
+
+def ref_pool(x, k, stride, padding, mode, count_include_pad=True):
+    x = x.astype(np.float64)
+    fill = -np.inf if mode == "max" else 0.0
+    xp = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)),
+                constant_values=fill)
+    ones = np.pad(np.ones_like(x), ((0, 0), (0, 0), (padding, padding),
+                                    (padding, padding)))
+    oh = (xp.shape[2] - k) // stride + 1
+    ow = (xp.shape[3] - k) // stride + 1
+    y = np.zeros(x.shape[:2] + (oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            win = xp[:, :, i * stride:i * stride + k, j * stride:j * stride + k]
+            if mode == "max":
+                y[:, :, i, j] = win.max(axis=(2, 3))
+            else:
+                count = k * k if count_include_pad else ones[
+                    :, :, i * stride:i * stride + k,
+                    j * stride:j * stride + k].sum(axis=(2, 3))
+                y[:, :, i, j] = win.sum(axis=(2, 3)) / count
+    return y
+
+
+def ref_layer_norm(x, w, b, axis=-1, eps=1e-5):
+    x = x.astype(np.float64)
+    axes = tuple(range(axis % x.ndim, x.ndim))
+    mu = x.mean(axis=axes, keepdims=True)
+    var = ((x - mu) ** 2).mean(axis=axes, keepdims=True)
+    y = (x - mu) / np.sqrt(var + eps) * w
+    return y if b is None else y + b
+
+
+x34 = f32(3, 4)
+y34 = f32(3, 4)
+pos34 = f32(3, 4, low=0.1, high=3.0)
+row4 = f32(4)
+b34 = R.uniform(size=(3, 4)) > 0.5
+c34 = R.uniform(size=(3, 4)) > 0.5
+img = f32(2, 4, 7, 7)
+wconv = f32(6, 4, 3, 3)
+wgroup = f32(6, 2, 3, 3)
+bconv = f32(6)
+wtrans = f32(4, 3, 3, 3)
+
+# (name, function using ms.ops, reference, inputs, rtol, atol)
+CASES = [
+    ("add", ops.add, np.add, (x34, row4), 1e-5, 1e-6),
+    ("subtract", ops.subtract, np.subtract, (x34, y34), 1e-5, 1e-6),
+    ("multiply", ops.multiply, np.multiply, (x34, y34), 1e-5, 1e-6),
+    ("divide", ops.divide, np.divide, (x34, pos34), 1e-5, 1e-6),
+    ("divide_int", ops.divide, lambda a, b: np.trunc(a / b).astype(np.int64),
+     (i64(3, 4), np.array([1, 2, -3, 4], np.int64)), 0, 0),
+    ("power", ops.power, np.power, (pos34, x34), 1e-4, 1e-5),
+    ("maximum", ops.maximum, np.maximum, (x34, y34), 0, 0),
+    ("minimum", ops.minimum, np.minimum, (x34, y34), 0, 0),
+    ("prelu", ops.prelu, lambda x, s: np.where(x < 0, s * x, x), (x34, row4),
+     1e-6, 0),
+    ("negative", ops.negative, np.negative, (x34,), 0, 0),
+    ("abs", ops.abs, np.abs, (x34,), 0, 0),
+    ("sqrt", ops.sqrt, np.sqrt, (pos34,), 1e-6, 0),
+    ("reciprocal", ops.reciprocal, np.reciprocal, (pos34,), 1e-6, 0),
+    ("exp", ops.exp, np.exp, (x34,), 1e-5, 1e-6),
+    ("log", ops.log, np.log, (pos34,), 1e-5, 1e-6),
+    ("erf", ops.erf, _erf, (x34,), 1e-5, 1e-6),
+    ("tanh", ops.tanh, np.tanh, (x34,), 1e-5, 1e-6),
+    ("sigmoid", ops.sigmoid, lambda x: 1 / (1 + np.exp(-x.astype(np.float64))),
+     (x34,), 1e-5, 1e-6),
+    ("relu", ops.relu, lambda x: np.maximum(x, 0), (x34,), 0, 0),
+    ("gelu", ops.gelu, ref_gelu, (x34,), 1e-5, 1e-6),
+    ("gelu_tanh", lambda x: ops.gelu(x, approximate="tanh"),
+     lambda x: ref_gelu(x, "tanh"), (x34,), 1e-5, 1e-6),
+    ("leaky_relu", lambda x: ops.leaky_relu(x, 0.1),
+     lambda x: np.where(x >= 0, x, 0.1 * x), (x34,), 1e-6, 0),
+    ("hard_sigmoid", ops.hard_sigmoid,
+     lambda x: np.clip(0.2 * x + 0.5, 0, 1), (x34,), 1e-6, 1e-7),
+    ("hard_swish", ops.hard_swish,
+     lambda x: x * np.clip(x + 3, 0, 6) / 6, (x34,), 1e-5, 1e-6),
+    ("clip", lambda x: ops.clip(x, -0.5, 1.0),
+     lambda x: np.clip(x, -0.5, 1.0), (x34,), 0, 0),
+    ("clip_min", lambda x: ops.clip(x, min=0.25),
+     lambda x: np.maximum(x, 0.25), (x34,), 0, 0),
+    ("cast", lambda x: ops.cast(x, np.int32), lambda x: x.astype(np.int32),
+     (x34 * 3,), 0, 0),
+    ("identity", ops.identity, lambda x: x, (x34,), 0, 0),
+    ("constant", lambda x: x + ops.constant(np.arange(4, dtype=np.float32)),
+     lambda x: x + np.arange(4, dtype=np.float32), (x34,), 0, 0),
+    ("equal", ops.equal, np.equal, (i64(3, 4), i64(3, 4)), 0, 0),
+    ("not_equal", ops.not_equal, np.not_equal, (i64(3, 4), i64(3, 4)), 0, 0),
+    ("less", ops.less, np.less, (x34, y34), 0, 0),
+    ("less_equal", ops.less_equal, np.less_equal, (x34, y34), 0, 0),
+    ("greater", ops.greater, np.greater, (x34, y34), 0, 0),
+    ("greater_equal", ops.greater_equal, np.greater_equal, (x34, y34), 0, 0),
+    ("logical_and", ops.logical_and, np.logical_and, (b34, c34), 0, 0),
+    ("logical_or", ops.logical_or, np.logical_or, (b34, c34), 0, 0),
+    ("logical_not", ops.logical_not, np.logical_not, (b34,), 0, 0),
+    ("where", ops.where, np.where, (b34, x34, y34), 0, 0),
+    ("sum", lambda x: ops.sum(x, axis=1), lambda x: x.sum(axis=1), (x34,),
+     1e-5, 1e-6),
+    ("sum_all", ops.sum, lambda x: x.astype(np.float64).sum(), (x34,), 1e-5,
+     1e-6),
+    ("mean", lambda x: ops.mean(x, axis=0, keepdims=True),
+     lambda x: x.mean(axis=0, keepdims=True), (x34,), 1e-5, 1e-6),
+    ("max", lambda x: ops.max(x, axis=-1), lambda x: x.max(axis=-1), (x34,),
+     0, 0),
+    ("min", lambda x: ops.min(x, axis=(0, 1)), lambda x: x.min(), (x34,), 0,
+     0),
+    ("prod", lambda x: ops.prod(x, axis=1), lambda x: x.prod(axis=1),
+     (x34,), 1e-5, 1e-6),
+    ("argmax", lambda x: ops.argmax(x, axis=1), lambda x: x.argmax(axis=1),
+     (x34,), 0, 0),
+    ("argmin", ops.argmin, lambda x: np.int64(x.argmin()), (x34,), 0, 0),
+    ("softmax", ops.softmax, ref_softmax, (x34,), 1e-5, 1e-6),
+    ("log_softmax", lambda x: ops.log_softmax(x, axis=0),
+     lambda x: np.log(ref_softmax(x, 0)), (x34,), 1e-5, 1e-6),
+    ("matmul", ops.matmul, np.matmul, (f32(2, 3, 5), f32(5, 4)), 1e-5, 1e-5),
+    ("matmul_vector", ops.matmul, np.matmul, (f32(5), f32(5, 4)), 1e-5, 1e-5),
+    ("linear", ops.linear, lambda x, w, b: x @ w.T + b,
+     (f32(3, 5), f32(4, 5), f32(4)), 1e-5, 1e-5),
+    ("conv2d", lambda x, w, b: ops.conv2d(x, w, b, stride=2, padding=1),
+     lambda x, w, b: ref_conv2d(x, w, b, stride=2, padding=1),
+     (img, wconv, bconv), 1e-4, 1e-5),
+    ("conv2d_groups", lambda x, w: ops.conv2d(x, w, groups=2, dilation=2),
+     lambda x, w: ref_conv2d(x, w, groups=2, dilation=2), (img, wgroup),
+     1e-4, 1e-5),
+    ("conv_transpose2d",
+     lambda x, w: ops.conv_transpose2d(x, w, stride=2, padding=1),
+     lambda x, w: ref_conv_transpose2d(x, w, stride=2, padding=1),
+     (img, wtrans), 1e-4, 1e-5),
+    ("max_pool2d", lambda x: ops.max_pool2d(x, 3, stride=2, padding=1),
+     lambda x: ref_pool(x, 3, 2, 1, "max"), (img,), 0, 0),
+    ("avg_pool2d", lambda x: ops.avg_pool2d(x, 2),
+     lambda x: ref_pool(x, 2, 2, 0, "avg"), (img,), 1e-6, 1e-7),
+    ("avg_pool2d_exclude_pad",
+     lambda x: ops.avg_pool2d(x, 3, stride=1, padding=1,
+                              count_include_pad=False),
+     lambda x: ref_pool(x, 3, 1, 1, "avg", False), (img,), 1e-6, 1e-7),
+    ("batch_norm", lambda x, m, v, w, b: ops.batch_norm(x, m, v, w, b),
+     lambda x, m, v, w, b: (x - m.reshape(1, -1, 1, 1)) / np.sqrt(
+         v.reshape(1, -1, 1, 1) + 1e-5) * w.reshape(1, -1, 1, 1)
+     + b.reshape(1, -1, 1, 1),
+     (img, f32(4), f32(4, low=0.5, high=2), f32(4), f32(4)), 1e-5, 1e-5),
+    ("layer_norm", ops.layer_norm, ref_layer_norm, (x34, row4, f32(4)), 1e-5,
+     1e-5),
+    ("layer_norm_no_bias", lambda x, w: ops.layer_norm(x, w, axis=1),
+     lambda x, w: ref_layer_norm(x, w, None, axis=1), (img, f32(4, 7, 7)),
+     1e-4, 1e-5),
+    ("instance_norm", ops.instance_norm,
+     lambda x, w, b: ref_layer_norm(
+         x.reshape(8, 49), 1, 0).reshape(2, 4, 7, 7) * w.reshape(1, -1, 1, 1)
+     + b.reshape(1, -1, 1, 1), (img, f32(4), f32(4)), 1e-4, 1e-5),
+    ("reshape", lambda x: ops.reshape(x, (2, -1)),
+     lambda x: x.reshape(2, -1), (x34,), 0, 0),
+    ("transpose", lambda x: ops.transpose(x, (1, 0, 2)),
+     lambda x: x.transpose(1, 0, 2), (f32(2, 3, 4),), 0, 0),
+    ("squeeze", ops.squeeze, np.squeeze, (f32(3, 1, 4, 1),), 0, 0),
+    ("expand_dims", lambda x: ops.expand_dims(x, -1),
+     lambda x: np.expand_dims(x, -1), (x34,), 0, 0),
+    ("concat", lambda a, b: ops.concat([a, b], axis=1),
+     lambda a, b: np.concatenate([a, b], axis=1), (x34, f32(3, 2)), 0, 0),
+    ("stack", lambda a, b: ops.stack([a, b], axis=1),
+     lambda a, b: np.stack([a, b], axis=1), (x34, y34), 0, 0),
+    ("broadcast_to", lambda x: ops.broadcast_to(x, (2, 3, 4)),
+     lambda x: np.broadcast_to(x, (2, 3, 4)), (row4,), 0, 0),
+    ("tile", lambda x: ops.tile(x, (2, 3)), lambda x: np.tile(x, (2, 3)),
+     (x34,), 0, 0),
+    ("pad", lambda x: ops.pad(x, [(1, 0), (2, 1)], constant_values=1.5),
+     lambda x: np.pad(x, [(1, 0), (2, 1)], constant_values=1.5), (x34,), 0,
+     0),
+    ("pad_reflect", lambda x: ops.pad(x, 1, mode="reflect"),
+     lambda x: np.pad(x, 1, mode="reflect"), (x34,), 0, 0),
+    ("pad_edge", lambda x: ops.pad(x, [(0, 2), (1, 1)], mode="edge"),
+     lambda x: np.pad(x, [(0, 2), (1, 1)], mode="edge"), (x34,), 0, 0),
+    ("take", lambda x: ops.take(x, [2, 0, 2], axis=1),
+     lambda x: np.take(x, [2, 0, 2], axis=1), (x34,), 0, 0),
+    ("take_traced", lambda x, i: ops.take(x, i),
+     lambda x, i: np.take(x, i, axis=0), (x34, np.array([[1, 0], [2, 2]])),
+     0, 0),
+]
+
+
+def _expected(reference, args):
+    promoted = [a.astype(np.float64) if a.dtype == np.float32 else a
+                for a in args]
+    return np.asarray(reference(*promoted))
+
+
+@pytest.mark.parametrize("name,fn,reference,args,rtol,atol", CASES,
+                         ids=[c[0] for c in CASES])
+def test_op(name, fn, reference, args, rtol, atol):
+    actual = ms.jit(fn)(*args)
+    expected = _expected(reference, args)
+    if args[-1].dtype == np.float32 and expected.dtype == np.float64:
+        expected = expected.astype(np.float32)
+    elif any(a.dtype == np.float32 for a in args) and \
+            expected.dtype == np.float64:
+        expected = expected.astype(np.float32)
+    assert_close(actual, expected, rtol=rtol, atol=atol)
+
+
+def test_every_op_has_a_case():
+    covered = {c[0] for c in CASES} | {c[0].rsplit("_", 1)[0] for c in CASES}
+    # Ops exercised through others or operators.
+    missing = set(ops.__all__) - covered
+    assert not missing, f"ops without a numerics case: {sorted(missing)}"
+
+
+# --- operators and methods on traced tensors ------------------------------
+
+def test_operators():
+    a, b = f32(3, 4), f32(3, 4, low=0.5, high=2)
+
+    @ms.jit
+    def f(a, b):
+        return (a + b, a - b, a * b, a / b, b ** a, -a, abs(a), a @ b.T,
+                a < b, a <= b, a > b, a >= b, a == b, a != b,
+                2.0 * a, 1.0 - a, 3.0 / b, a + 1, (a > 0) & (b > 1),
+                (a > 0) | (b > 1), ~(a > 0))
+
+    results = f(a, b)
+    expected = (a + b, a - b, a * b, a / b, b ** a, -a, abs(a), a @ b.T,
+                a < b, a <= b, a > b, a >= b, a == b, a != b, 2.0 * a,
+                1.0 - a, 3.0 / b, a + 1, (a > 0) & (b > 1),
+                (a > 0) | (b > 1), ~(a > 0))
+    assert len(results) == len(expected)
+    for actual, want in zip(results, expected):
+        assert_close(actual, want.astype(actual.dtype), rtol=1e-5, atol=1e-6)
+
+
+def test_numpy_array_on_the_left():
+    a = f32(3, 4)
+    w = f32(4)
+    assert_close(ms.jit(lambda x: w * x + w)(a), w * a + w)
+
+
+def test_indexing():
+    x = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+
+    @ms.jit
+    def f(x):
+        return (x[1], x[:, 1:3], x[..., ::2], x[::-1, :, -1], x[None, 0, 1:],
+                x[2, -1, 4], x[:, [3, 0]], x[0:3:2, ::-2, 1:4], x[5:], x.T,
+                x.reshape(12, 5)[3:7])
+
+    expected = (x[1], x[:, 1:3], x[..., ::2], x[::-1, :, -1], x[None, 0, 1:],
+                x[2, -1, 4], x[:, [3, 0]], x[0:3:2, ::-2, 1:4], x[5:], x.T,
+                x.reshape(12, 5)[3:7])
+    for actual, want in zip(f(x), expected):
+        assert_close(actual, np.asarray(want), rtol=0, atol=0)
+
+
+def test_methods():
+    x = f32(2, 3, 4)
+
+    @ms.jit
+    def f(x):
+        return (x.sum(axis=1), x.mean(), x.max(axis=(0, 2), keepdims=True),
+                x.min(0), x.prod(axis=-1), x.argmax(axis=2), x.argmin(),
+                x.transpose(2, 0, 1), x.reshape(6, 4), x.reshape((4, -1)),
+                x.astype(np.float64), x[:, :1].squeeze(1), x.T)
+
+    expected = (x.sum(axis=1), x.mean(), x.max(axis=(0, 2), keepdims=True),
+                x.min(0), x.prod(axis=-1), x.argmax(axis=2),
+                np.int64(x.argmin()), x.transpose(2, 0, 1), x.reshape(6, 4),
+                x.reshape(4, -1), x.astype(np.float64), x[:, :1].squeeze(1),
+                x.T)
+    for actual, want in zip(f(x), expected):
+        assert_close(actual, np.asarray(want), rtol=1e-5, atol=1e-6)
+
+
+def test_eager_ops():
+    x = f32(3, 4)
+    assert_close(ops.relu(x), np.maximum(x, 0))
+    assert_close(ops.softmax(x, axis=0), ref_softmax(x, 0).astype(np.float32))
+    assert_close(ops.add(x, x), x + x)
+    assert_close(ops.cast(x, np.float64), x.astype(np.float64))

@@ -1,0 +1,157 @@
+#!/usr/bin/python3
+"""Exports a few real PyTorch architectures to ONNX for the end-to-end tests
+in test/e2e/torch/.
+
+For each model it writes <out>/<name>/model.onnx, input_0.npy (fixed-seed
+random float32 input) and output_0.npy (PyTorch's output for that input).
+The test/e2e/torch/<name>.test lit tests compile the model with ms-compile,
+run it with ms-run and compare against output_0.npy.
+
+Requirements: Debian's python3-torch (1.13; `apt-get install python3-torch
+python3-onnx`) and numpy. This is a generator, not a test or runtime
+dependency: its outputs are committed, so building and testing ms needs no
+torch. Rerun it after changing a model and commit the regenerated files:
+
+    /usr/bin/python3 utils/export-torch-models.py [--out test/e2e/torch]
+
+Everything is deterministic (fixed seeds, eval mode, static shapes, opset
+13, constant folding), and the models are kept small (well under 1 MB each).
+"""
+import argparse
+import os
+import sys
+
+import numpy as np
+import torch
+from torch import nn
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OPSET = 13
+
+
+class SmallCNN(nn.Module):
+    """conv-bn-relu-maxpool x2, flatten, linear-bn-relu-linear:
+    1x3x32x32 -> 1x10.
+
+    In eval mode the exporter folds each conv's BatchNorm into the conv
+    weights, so the head's BatchNorm1d is what keeps a BatchNormalization
+    node in the ONNX graph.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(),
+            nn.MaxPool2d(2),
+            nn.Conv2d(8, 16, 3, padding=1), nn.BatchNorm2d(16), nn.ReLU(),
+            nn.MaxPool2d(2))
+        self.classifier = nn.Sequential(
+            nn.Linear(16 * 8 * 8, 32), nn.BatchNorm1d(32), nn.ReLU(),
+            nn.Linear(32, 10))
+
+    def forward(self, x):
+        return self.classifier(torch.flatten(self.features(x), 1))
+
+
+class MLP(nn.Module):
+    """Linear-GELU-Linear-softmax: 8x32 -> 8x16."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(32, 64)
+        self.act = nn.GELU()
+        self.fc2 = nn.Linear(64, 16)
+
+    def forward(self, x):
+        return torch.softmax(self.fc2(self.act(self.fc1(x))), dim=-1)
+
+
+def randomize_batchnorm(model):
+    # Freshly built BatchNorm layers have mean 0 / var 1 / weight 1 / bias 0,
+    # which would make them identities; give them real statistics.
+    for m in model.modules():
+        if isinstance(m, (nn.BatchNorm1d, nn.BatchNorm2d)):
+            with torch.no_grad():
+                m.running_mean.uniform_(-0.5, 0.5)
+                m.running_var.uniform_(0.5, 1.5)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.5, 0.5)
+
+
+def make_cnn():
+    model = SmallCNN()
+    randomize_batchnorm(model)
+    return model, (1, 3, 32, 32)
+
+
+def make_transformer():
+    model = nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=128,
+                                       batch_first=True)
+    return model, (2, 16, 64)
+
+
+def make_mlp():
+    return MLP(), (8, 32)
+
+
+MODELS = {
+    "cnn": make_cnn,
+    "transformer_encoder": make_transformer,
+    "mlp": make_mlp,
+}
+
+
+def disable_fast_paths():
+    # TransformerEncoderLayer / MultiheadAttention have fused inference fast
+    # paths (aten::_transformer_encoder_layer_fwd, aten::_native_multi_head_
+    # attention) that the ONNX exporter cannot express; newer torch can turn
+    # them off globally. In 1.13 they are not taken while autograd is
+    # recording for parameters that require grad, which is how we trace.
+    mha = getattr(torch.backends, "mha", None)
+    if mha is not None and hasattr(mha, "set_fastpath_enabled"):
+        mha.set_fastpath_enabled(False)
+
+
+def export(name, factory, out_root):
+    torch.manual_seed(0)
+    model, shape = factory()
+    model.eval()
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(shape).astype(np.float32)
+    xt = torch.from_numpy(x)
+    # Reference output with the same (non-fused) code path as the export.
+    y = model(xt).detach().numpy().astype(np.float32)
+
+    d = os.path.join(out_root, name)
+    os.makedirs(d, exist_ok=True)
+    path = os.path.join(d, "model.onnx")
+    torch.onnx.export(model, (xt,), path, opset_version=OPSET,
+                      do_constant_folding=True, input_names=["input_0"],
+                      output_names=["output_0"], dynamic_axes=None)
+    np.save(os.path.join(d, "input_0.npy"), x)
+    np.save(os.path.join(d, "output_0.npy"), y)
+
+    import onnx  # only to report what was exported
+    m = onnx.load(path)
+    onnx.checker.check_model(m)
+    ops = sorted({n.op_type for n in m.graph.node})
+    print("%s: %s (%d bytes) in %s out %s ops %s" % (
+        name, path, os.path.getsize(path), list(x.shape), list(y.shape),
+        " ".join(ops)))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", default=os.path.join(ROOT, "test", "e2e", "torch"),
+                   help="output directory (default: test/e2e/torch)")
+    p.add_argument("models", nargs="*", help="subset of %s" % ", ".join(MODELS))
+    args = p.parse_args()
+    disable_fast_paths()
+    for name in args.models or MODELS:
+        if name not in MODELS:
+            sys.exit("unknown model '%s' (have %s)" % (name, ", ".join(MODELS)))
+        export(name, MODELS[name], args.out)
+
+
+if __name__ == "__main__":
+    main()
