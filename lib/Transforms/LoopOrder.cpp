@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -94,14 +95,64 @@ struct InterchangeReductionsPass final
   }
 };
 
-/// scf.parallel nested in another scf.parallel -> scf.for nest.
+/// The static trip count of a loop with bounds `lbs`, `ubs`, `steps`, or
+/// nullopt when one is dynamic.
+static std::optional<int64_t> staticTripCount(ValueRange lbs, ValueRange ubs,
+                                              ValueRange steps) {
+  int64_t count = 1;
+  for (auto [lb, ub, step] : llvm::zip_equal(lbs, ubs, steps)) {
+    std::optional<int64_t> l = getConstantIntValue(lb);
+    std::optional<int64_t> u = getConstantIntValue(ub);
+    std::optional<int64_t> s = getConstantIntValue(step);
+    if (!l || !u || !s || *s <= 0)
+      return std::nullopt;
+    count *= std::max<int64_t>(0, llvm::divideCeil(*u - *l, *s));
+  }
+  return count;
+}
+
+/// How many times the innermost body of `op`'s loop nest runs (the deepest
+/// product of trip counts), or nullopt when a bound is dynamic.
+static std::optional<int64_t> nestWork(Operation *op) {
+  std::optional<int64_t> own = 1;
+  if (auto parallel = dyn_cast<scf::ParallelOp>(op))
+    own = staticTripCount(parallel.getLowerBound(), parallel.getUpperBound(),
+                          parallel.getStep());
+  else if (auto loop = dyn_cast<scf::ForOp>(op))
+    own = staticTripCount(loop.getLowerBound(), loop.getUpperBound(),
+                          loop.getStep());
+  if (!own)
+    return std::nullopt;
+  int64_t inner = 1;
+  for (Region &region : op->getRegions()) {
+    for (Operation &child : region.getOps()) {
+      if (!isa<scf::ParallelOp, scf::ForOp>(child) &&
+          child.getNumRegions() == 0)
+        continue;
+      std::optional<int64_t> work = nestWork(&child);
+      if (!work)
+        return std::nullopt;
+      inner = std::max(inner, *work);
+    }
+  }
+  return *own * inner;
+}
+
+/// scf.parallel nested in another scf.parallel (or an outermost one doing
+/// less than `minWork` innermost iterations) -> scf.for nest.
 struct SerializeNestedParallel final : OpRewritePattern<scf::ParallelOp> {
-  using OpRewritePattern::OpRewritePattern;
+  SerializeNestedParallel(MLIRContext *context, int64_t minWork)
+      : OpRewritePattern(context), minWork(minWork) {}
 
   LogicalResult matchAndRewrite(scf::ParallelOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op->getParentOfType<scf::ParallelOp>() || op.getNumReductions() != 0)
-      return rewriter.notifyMatchFailure(op, "outermost or reducing");
+    if (op.getNumReductions() != 0)
+      return rewriter.notifyMatchFailure(op, "reducing");
+    if (!op->getParentOfType<scf::ParallelOp>()) {
+      std::optional<int64_t> work = nestWork(op);
+      if (minWork <= 0 || !work || *work >= minWork)
+        return rewriter.notifyMatchFailure(op, "outermost and large enough");
+    }
     Location loc = op.getLoc();
     scf::LoopNest nest =
         scf::buildLoopNest(rewriter, loc, op.getLowerBound(),
@@ -116,13 +167,16 @@ struct SerializeNestedParallel final : OpRewritePattern<scf::ParallelOp> {
     rewriter.eraseOp(op);
     return success();
   }
+
+  int64_t minWork;
 };
 
 struct SerializeNestedParallelPass final
     : ms::impl::SerializeNestedParallelPassBase<SerializeNestedParallelPass> {
+  using SerializeNestedParallelPassBase::SerializeNestedParallelPassBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<SerializeNestedParallel>(&getContext());
+    patterns.add<SerializeNestedParallel>(&getContext(), minParallelWork);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

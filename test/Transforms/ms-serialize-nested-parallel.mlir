@@ -19,3 +19,41 @@ func.func @nested(%m: memref<4x8x2xf32>, %v: f32) {
   }
   return
 }
+
+// With a work threshold, small outermost loops are serialized too; large or
+// dynamic ones stay parallel.
+// RUN: ms-opt %s -ms-serialize-nested-parallel="min-parallel-work=100" | FileCheck %s --check-prefix=SMALL
+
+// SMALL-LABEL: func @nested
+// SMALL-NOT: scf.parallel
+// SMALL-LABEL: func @large
+// SMALL: scf.parallel
+// SMALL-LABEL: func @dynamic
+// SMALL: scf.parallel
+
+// Without a threshold, outermost loops stay parallel whatever their size.
+// CHECK-LABEL: func @large
+// CHECK: scf.parallel
+// CHECK-LABEL: func @dynamic
+// CHECK: scf.parallel
+func.func @large(%m: memref<16x8xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+    scf.for %j = %c0 to %c8 step %c1 {
+      memref.store %v, %m[%i, %j] : memref<16x8xf32>
+    }
+  }
+  return
+}
+
+func.func @dynamic(%m: memref<?xf32>, %n: index, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+    memref.store %v, %m[%i] : memref<?xf32>
+  }
+  return
+}

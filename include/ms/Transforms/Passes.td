@@ -81,12 +81,16 @@ def InterchangeReductionsPass : Pass<"ms-interchange-reductions"> {
 }
 
 def SerializeNestedParallelPass : Pass<"ms-serialize-nested-parallel"> {
-  let summary = "turns scf.parallel loops nested in another into scf.for";
+  let summary = "turns scf.parallel loops nested in another, or too small to "
+                "share, into scf.for";
   let description = [{
     Only the outermost parallel loop becomes an OpenMP parallel region; an
     inner one would fork threads once per outer iteration. Inner
     `scf.parallel` loops without reductions become nests of `scf.for` in
-    the same order.
+    the same order. With `min-parallel-work` N > 0, an outermost loop whose
+    nest runs its innermost body fewer than N times (all trip counts
+    static) is serialized too: forking and joining threads costs more than
+    such a loop (tiny kernels, the per-call overhead of small models).
 
     ```mlir
     scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
@@ -98,6 +102,12 @@ def SerializeNestedParallelPass : Pass<"ms-serialize-nested-parallel"> {
     }
     ```
   }];
+  let options = [
+    Option<"minParallelWork", "min-parallel-work", "int64_t",
+           /*default=*/"0",
+           "Serialize outermost parallel loops whose nest runs fewer "
+           "innermost iterations than this (0: never)">,
+  ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 

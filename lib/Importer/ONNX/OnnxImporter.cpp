@@ -318,18 +318,16 @@ FailureOr<Value> NodeContext::finish(Operation *op) {
     op->erase();
     return error() << messages;
   }
-  // Fold ops on constants (shape arithmetic) right away so that later nodes
+  // Fold right away (shape arithmetic on constants, and ops such as
+  // msgraph.shape that fold from static types alone) so that later nodes
   // see constants.
   SmallVector<Attribute> operands;
-  bool allConstant = llvm::all_of(op->getOperands(), [&](Value v) {
+  for (Value v : op->getOperands()) {
     Attribute a;
-    if (!matchPattern(v, m_Constant(&a)))
-      return false;
-    operands.push_back(a);
-    return true;
-  });
+    operands.push_back(matchPattern(v, m_Constant(&a)) ? a : Attribute());
+  }
   SmallVector<OpFoldResult> folded;
-  if (allConstant && op->getNumResults() == 1 &&
+  if (op->getNumResults() == 1 &&
       succeeded(op->fold(operands, folded)) && folded.size() == 1) {
     Value result = op->getResult(0);
     if (auto attr = dyn_cast_if_present<Attribute>(folded[0])) {

@@ -65,10 +65,20 @@ void mlir::ms::buildCpuLLVMPipeline(OpPassManager &pm) {
   // threads; reductions stay sequential inside each iteration.
   pm.addPass(createInterchangeReductionsPass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
-  pm.addPass(createSerializeNestedParallelPass());
+  // Loop nests under 16384 innermost iterations run on the calling thread:
+  // a fork/join costs microseconds, more than such a kernel.
+  pm.addPass(createSerializeNestedParallelPass(
+      SerializeNestedParallelPassOptions{/*minParallelWork=*/16384}));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertSCFToOpenMPPass());
-  pm.addPass(math::createMathExpandOpsPass());
+  // Expand what LLVM and libm do not lower directly, except powf: its
+  // expansion exp(y * log(x)) is NaN for a negative base, where pow (the libm
+  // call that math-to-llvm emits) gives (-2)^2 = 4.
+  math::MathExpandOpsPassOptions expand;
+  expand.opMnemonics = {"ctlz", "sinh",  "cosh", "tan",       "tanh",
+                        "asinh", "acosh", "atanh", "fma",     "ceil",
+                        "exp2",  "fpowi", "round", "roundeven", "rsqrt"};
+  pm.addPass(math::createMathExpandOpsPass(expand));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createLowerAffinePass());
