@@ -134,6 +134,17 @@ def main():
     write("short-initializer.onnx", model(graph(
         [node("Add", ["x", "w"], ["y"], "add0")], [x], [y],
         [tensor("w", FLOAT, [3], struct.pack("<2f", 1.0, 2.0))])))
+    # Sequences: read by a non-sequence op; an out-of-range constant
+    # position; a position computed at run time.
+    pair = node("SequenceConstruct", ["x", "x"], ["s"], "construct")
+    write("sequence-misuse.onnx", model(graph(
+        [pair, node("Relu", ["s"], ["y"], "relu0")], [x], [y])))
+    write("sequence-position.onnx", model(graph(
+        [pair, node("SequenceAt", ["s", "pos"], ["y"], "at")], [x], [y],
+        [tensor("pos", INT64, [], struct.pack("<q", 5))])))
+    write("sequence-runtime-position.onnx", model(graph(
+        [pair, node("SequenceAt", ["s", "pos"], ["y"], "at")],
+        [x, value_info("pos", INT64, [])], [y])))
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -138,10 +139,16 @@ static FailureOr<RankedTensorType> tensorTypeOf(const TensorSpec &spec,
             "i64, u8, u16, u32, u64";
     return failure();
   }
+  int64_t elements = 1;
   for (int64_t dim : spec.shape) {
     if (dim < 0) {
       error = "expected non-negative dimensions, but found " +
               std::to_string(dim);
+      return failure();
+    }
+    if (llvm::MulOverflow(elements, dim, elements) ||
+        elements > (int64_t(1) << 40)) {
+      error = "the tensor is too large (more than 2^40 elements)";
       return failure();
     }
   }
@@ -287,6 +294,12 @@ int GraphBuilder::addOp(const std::string &name,
       emitError(location) << "'" << name
                           << "': expected an attribute dictionary, but found '"
                           << attributes << "'";
+      error = diagnostics.take("malformed attributes");
+      return -1;
+    }
+    NamedAttrList list(dict.getValue());
+    if (failed(opName->verifyInherentAttrs(
+            list, [&] { return emitError(location) << "'" << name << "': "; }))) {
       error = diagnostics.take("malformed attributes");
       return -1;
     }

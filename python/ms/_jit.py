@@ -28,10 +28,19 @@ def _level(level):
                          "'O0', 'O1' or 'O2'") from None
 
 
+def _is_array(value):
+    """NumPy arrays and scalars, and other array-likes (torch tensors, ...)
+    that export __array__ or __array_interface__."""
+    return isinstance(value, (np.ndarray, np.generic)) or (
+        not isinstance(value, (str, bytes, type)) and (
+            hasattr(value, "__array_interface__")
+            or hasattr(type(value), "__array__")))
+
+
 def _arg_key(value):
     if type(value) is np.ndarray:
         return (value.shape, value.dtype)
-    if isinstance(value, (np.ndarray, np.generic)):
+    if _is_array(value):
         value = np.asarray(value)
         return (value.shape, value.dtype)
     try:
@@ -97,6 +106,8 @@ class _Entry:
             outputs = self.executable.run(args)
         else:
             outputs = self.executable.run([args[i] for i in self.positions])
+        # Array-likes without the buffer protocol are converted by the
+        # runtime binding (one copy).
         if self.single:
             return outputs[0]
         return _unflatten(self.spec, iter(outputs))
@@ -107,6 +118,8 @@ class JitFunction:
 
     def __init__(self, fn, level="O0", target="cpu", target_cpu="native"):
         functools.update_wrapper(self, fn)
+        if not hasattr(self, "__qualname__"):
+            self.__qualname__ = getattr(fn, "__name__", repr(fn))
         self._fn = fn
         self._settings = (_level(level), str(target), str(target_cpu))
         self._entries = {}
@@ -185,7 +198,7 @@ class JitFunction:
         with trace:
             traced = []
             for i, arg in enumerate(args):
-                if isinstance(arg, (np.ndarray, np.generic)):
+                if _is_array(arg):
                     arg = np.asarray(arg)
                     traced.append(trace.input(self._input_name(i), arg.dtype,
                                               arg.shape))
@@ -202,8 +215,8 @@ class JitFunction:
             seen = set()
             for leaf in leaves:
                 if not isinstance(leaf, Tensor):
-                    if isinstance(leaf, (np.ndarray, np.generic)):
-                        leaf = trace.constant(leaf)
+                    if _is_array(leaf):
+                        leaf = trace.constant(np.asarray(leaf))
                     else:
                         raise compile_error(
                             f"{self.__qualname__} returns {leaf!r}; expected "

@@ -13,6 +13,7 @@ works too.
 
 import builtins
 import functools
+import math
 import numbers
 
 import numpy as np
@@ -39,24 +40,65 @@ __all__ = [
 # --- helpers --------------------------------------------------------------
 
 def _eager(fn):
-    """Lets an op run outside a trace: it is jitted once per signature."""
+    """Lets an op run outside a trace: it is jitted once per signature, with
+    the arrays among its arguments (also inside lists and keywords) as
+    inputs and everything else static."""
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        if current_trace() is not None or _has_tensor(args, kwargs):
+        trace = current_trace()
+        if trace is not None or _has_tensor(args, kwargs):
+            if args and isinstance(args[0], (np.ndarray, np.generic)):
+                args = (_tensor(args[0], trace=trace or _trace_of(*args)),) \
+                    + args[1:]
             return fn(*args, **kwargs)
         from ._jit import jit
-        key = (fn.__name__, _freeze(kwargs))
+        arrays = []
+        spec = _split_arrays((args, kwargs), arrays)
+        key = (wrapper, spec)
         jitted = _EAGER_CACHE.get(key)
         if jitted is None:
-            jitted = jit(functools.partial(fn, **kwargs))
+            def flat(*leaves):
+                call_args, call_kwargs = _join_arrays(spec, iter(leaves))
+                return fn(*call_args, **call_kwargs)
+            flat.__qualname__ = fn.__name__
+            jitted = jit(flat)
             _EAGER_CACHE[key] = jitted
-        return jitted(*args)
+        return jitted(*arrays)
 
     return wrapper
 
 
 _EAGER_CACHE = {}
+_ARRAY = object()
+
+
+def _split_arrays(value, arrays):
+    """A hashable spec of `value` with its arrays moved into `arrays`."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        arrays.append(value)
+        return _ARRAY
+    if isinstance(value, dict):
+        return (dict, tuple((k, _split_arrays(v, arrays))
+                            for k, v in sorted(value.items())))
+    if isinstance(value, (list, tuple)):
+        return (type(value), tuple(_split_arrays(v, arrays) for v in value))
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(f"unhashable argument {value!r}") from None
+    return ("static", value)
+
+
+def _join_arrays(spec, leaves):
+    if spec is _ARRAY:
+        return next(leaves)
+    kind, payload = spec
+    if kind == "static":
+        return payload
+    if kind is dict:
+        return {k: _join_arrays(v, leaves) for k, v in payload}
+    return kind(_join_arrays(v, leaves) for v in payload)
 
 
 def _freeze(value):
@@ -100,12 +142,35 @@ def _tensor(value, like=None, trace=None):
         return trace.constant(value, dtype)
     if isinstance(value, numbers.Number) and not isinstance(
             value, (np.ndarray, np.generic)):
-        if like is not None:
-            dtype = like.dtype
-        else:
+        if like is None:
             dtype = np.float32 if isinstance(value, float) else np.int64
-        return trace.constant(value, dtype)
+            return trace.constant(value, dtype)
+        return trace.constant(_scalar_for(value, like.dtype), like.dtype)
     return trace.constant(value)
+
+
+def _scalar_for(value, dtype):
+    """`value` checked to be exactly representable enough in `dtype`: a
+    Python number takes the dtype of the tensor it meets (no promotion), so a
+    fraction with an integer tensor or an out-of-range integer is an error."""
+    if dtype == np.bool_:
+        if value not in (0, 1):
+            raise compile_error(
+                f"the number {value!r} meets a bool tensor; expected a "
+                "bool (or 0/1)")
+        return bool(value)
+    if np.issubdtype(dtype, np.integer):
+        if isinstance(value, float) and not float(value).is_integer():
+            raise compile_error(
+                f"the number {value!r} meets a tensor of dtype {dtype}; "
+                "cast the tensor with .astype() (ms does not promote)")
+        info = np.iinfo(dtype)
+        if not info.min <= value <= info.max:
+            raise compile_error(
+                f"the number {value!r} does not fit dtype {dtype} "
+                f"([{info.min}, {info.max}])")
+        return int(value)
+    return value
 
 
 def _binary_operands(lhs, rhs, name):
@@ -211,6 +276,16 @@ def hard_sigmoid(x, alpha=0.2, beta=0.5):
 @_eager
 def clip(x, min=None, max=None):
     """Elementwise clamp to [min, max] (either bound may be None)."""
+    x = _tensor(x)
+    if np.issubdtype(x.dtype, np.integer):
+        # Bounds outside the dtype's range would wrap: clamp them first.
+        info = np.iinfo(x.dtype)
+        if min is not None:
+            min = builtins.min(builtins.max(math.ceil(min), info.min),
+                               info.max)
+        if max is not None:
+            max = builtins.max(builtins.min(math.floor(max), info.max),
+                               info.min)
     return x.trace.op("msgraph.clip", [x], {
         "min": None if min is None else f64(min),
         "max": None if max is None else f64(max)})
@@ -301,9 +376,12 @@ prod = _reduction("msgraph.reduce_prod", "Product")
 
 def _arg(op, doc):
     def fn(x, axis=None, keepdims=False):
+        x = _tensor(x)
         if axis is None:
-            x = reshape(x, (-1,))
-            axis = 0
+            flat = reshape(x, (-1,))
+            y = flat.trace.op(op, [flat], {"axis": i64(0),
+                                           "keep_dims": boolean(False)})
+            return reshape(y, (1,) * x.ndim) if keepdims else y
         return x.trace.op(op, [x], {"axis": i64(_axis(axis, x.ndim)),
                                     "keep_dims": boolean(keepdims)})
     fn.__name__ = op.split(".")[1]
@@ -526,6 +604,12 @@ def broadcast_to(x, shape):
 @_eager
 def tile(x, reps):
     """Repeats `x` reps[i] times along axis i."""
+    x = _tensor(x)
+    reps = [int(reps)] if np.ndim(reps) == 0 else [int(r) for r in reps]
+    if len(reps) < x.ndim:
+        reps = [1] * (x.ndim - len(reps)) + reps
+    elif len(reps) > x.ndim:
+        x = reshape(x, (1,) * (len(reps) - x.ndim) + x.shape)
     return x.trace.op("msgraph.tile", [x], {"repeats": i64s(reps)})
 
 
@@ -533,9 +617,15 @@ def tile(x, reps):
 def pad(x, pad_width, mode="constant", constant_values=0):
     """Pads like numpy.pad: pad_width is [(before, after)] per axis (or one
     pair for all); mode is constant, reflect or edge."""
-    if isinstance(pad_width, int):
-        pad_width = [(pad_width, pad_width)] * x.ndim
-    pairs = [tuple(p) for p in pad_width]
+    x = _tensor(x)
+    widths = np.asarray(pad_width, dtype=np.int64)
+    if widths.ndim == 0:
+        widths = np.full((x.ndim, 2), int(widths))
+    elif widths.ndim == 1:
+        widths = widths.reshape((1, 2) if widths.size == 2 else (-1, 1))
+    if widths.ndim == 2 and widths.shape[1] == 1:
+        widths = np.repeat(widths, 2, axis=1)
+    pairs = [tuple(int(v) for v in p) for p in widths]
     if len(pairs) == 1 and x.ndim != 1:
         pairs = pairs * x.ndim
     if len(pairs) != x.ndim:
@@ -551,10 +641,24 @@ def pad(x, pad_width, mode="constant", constant_values=0):
 def take(x, indices, axis=0):
     """Elements of `x` at `indices` (int32/int64) along `axis`."""
     trace = x.trace
+    axis = _axis(axis, x.ndim)
     if not isinstance(indices, Tensor):
-        indices = trace.constant(np.asarray(indices, dtype=np.int64))
-    return trace.op("msgraph.gather", [x, indices],
-                    {"axis": i64(_axis(axis, x.ndim))})
+        array = np.asarray(indices)
+        if array.dtype == np.bool_ or not (
+                array.size == 0 or np.issubdtype(array.dtype, np.integer)):
+            raise compile_error(
+                f"indices must be integers, but found dtype {array.dtype} "
+                "(boolean masks are not supported)")
+        size = x.shape[axis]
+        if array.size and (array.min() < -size or array.max() >= size):
+            raise compile_error(
+                f"index {int(array.max() if array.max() >= size else array.min())}"
+                f" is out of bounds for axis {axis} of size {size}")
+        indices = trace.constant(array.astype(np.int64))
+    elif not np.issubdtype(indices.dtype, np.integer):
+        raise compile_error(
+            f"indices must be integers, but found dtype {indices.dtype}")
+    return trace.op("msgraph.gather", [x, indices], {"axis": i64(axis)})
 
 
 def _getitem(x, index):
@@ -605,6 +709,12 @@ def _getitem(x, index):
             ends.append(k + 1)
             steps.append(1)
         elif isinstance(i, (Tensor, np.ndarray, list)):
+            kind = i.dtype if isinstance(i, (Tensor, np.ndarray)) \
+                else np.asarray(i).dtype
+            if kind == np.bool_:
+                raise compile_error(
+                    "boolean mask indexing is not supported (its result "
+                    "shape depends on the values); use ms.ops.where")
             if gather is not None:
                 raise compile_error(
                     "only one array index per indexing expression is "
@@ -640,8 +750,17 @@ Tensor.__sub__ = subtract
 Tensor.__rsub__ = _reflected(subtract)
 Tensor.__mul__ = multiply
 Tensor.__rmul__ = _reflected(multiply)
-Tensor.__truediv__ = divide
-Tensor.__rtruediv__ = _reflected(divide)
+def _true_divide(lhs, rhs):
+    """`/` as in NumPy: integer tensors divide as float64."""
+    def promote(v):
+        if isinstance(v, Tensor) and not np.issubdtype(v.dtype, np.floating):
+            return cast(v, np.float64)
+        return v
+    return divide(promote(lhs), promote(rhs))
+
+
+Tensor.__truediv__ = _true_divide
+Tensor.__rtruediv__ = _reflected(_true_divide)
 Tensor.__pow__ = power
 Tensor.__rpow__ = _reflected(power)
 Tensor.__matmul__ = matmul
@@ -659,6 +778,7 @@ Tensor.__and__ = logical_and
 Tensor.__or__ = logical_or
 Tensor.__invert__ = logical_not
 Tensor.__getitem__ = _getitem
+Tensor.__iter__ = lambda self: (self[i] for i in range(len(self)))
 Tensor.T = property(lambda self: transpose(self))
 Tensor.reshape = lambda self, *shape: reshape(
     self, shape[0] if len(shape) == 1 and isinstance(shape[0], (list, tuple))

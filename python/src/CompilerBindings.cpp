@@ -60,14 +60,17 @@ void populateCompilerBindings(py::module_ &m) {
           [](GraphBuilder &self, py::buffer data, const std::string &dtype,
              const std::vector<int64_t> &shape, const std::string &file,
              int line) {
-            // The caller passes a C-contiguous array.
-            py::buffer_info info = data.request();
-            size_t bytes = static_cast<size_t>(info.size) *
-                           static_cast<size_t>(info.itemsize);
+            // Only C-contiguous data is read as it is; the size must match
+            // (checked by addConstant).
+            Py_buffer view;
+            if (PyObject_GetBuffer(data.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0)
+              throw py::error_already_set();
             std::string error;
-            int id =
-                self.addConstant(TensorSpec{dtype, shape}, info.ptr, bytes,
-                                 SourceLocation{file, line, 0}, error);
+            int id = self.addConstant(
+                TensorSpec{dtype, shape}, view.buf,
+                static_cast<size_t>(view.len), SourceLocation{file, line, 0},
+                error);
+            PyBuffer_Release(&view);
             if (id < 0)
               raise(errors().compileError, error);
             return id;

@@ -84,8 +84,13 @@ const char *numpyName(ms_dtype_t dtype) {
 bool formatMatches(const char *format, Py_ssize_t itemsize, ms_dtype_t dtype) {
   if (!format)
     format = "B";
-  while (*format && std::strchr("@=<>!", *format))
+  // Native or little-endian only (the CPU device is little-endian): a
+  // big-endian array would be read byte-swapped.
+  while (*format && std::strchr("@=<>!", *format)) {
+    if (*format == '>' || *format == '!')
+      return false;
     ++format;
+  }
   if (!*format || format[1])
     return false;
   if (static_cast<size_t>(itemsize) != ms_dtype_size(dtype))

@@ -263,3 +263,49 @@ def test_threads_share_one_function(rng):
     assert not errors, errors
     assert f.cache_info()["traces"] == 1
 
+
+
+class ArrayLike:
+    """An array-like that is not an ndarray (like a torch tensor)."""
+
+    def __init__(self, data):
+        self.data = np.asarray(data)
+
+    def __array__(self, dtype=None):
+        return self.data if dtype is None else self.data.astype(dtype)
+
+
+def test_array_likes_are_inputs_not_static():
+    f = ms.jit(lambda x: ops.exp(x))
+    t = ArrayLike(np.zeros(3, np.float32))
+    assert_close(f(t), np.ones(3, np.float32))
+    t.data += 1
+    assert_close(f(t), np.exp(np.ones(3, np.float32)), rtol=1e-6)
+    assert_close(f(ArrayLike(np.zeros(3, np.float32))),
+                 np.ones(3, np.float32))
+    assert f.cache_info()["signatures"] == 1
+
+
+def test_torch_tensors_are_inputs(rng):
+    torch = pytest.importorskip("torch")
+    f = ms.jit(lambda x, y: x @ y)
+    a = torch.randn(3, 4)
+    b = torch.randn(4, 2)
+    assert_close(f(a, b), (a @ b).numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_big_endian_inputs_are_rejected(tmp_path):
+    f = ms.jit(lambda x: x * 2.0)
+    with pytest.raises(TypeError, match="unsupported dtype"):
+        f(np.ones(3, ">f4"))
+
+
+def test_malformed_builder_attributes_are_errors():
+    builder = ms._ms.GraphBuilder()
+    x = builder.add_input("x", "f32", [2, 3])
+    with pytest.raises(ms.CompileError, match="axis"):
+        builder.add_op("msgraph.softmax", [x], '{axis = "a"}')
+    with pytest.raises(ms.CompileError, match="too large"):
+        builder.add_input("y", "f32", [2 ** 32, 2 ** 32])
+    with pytest.raises(ValueError, match="not C-contiguous"):
+        builder.add_constant(np.arange(4, dtype=np.int32)[::-1], "i32", [4])

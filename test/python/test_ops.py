@@ -359,3 +359,108 @@ def test_eager_ops():
     assert_close(ops.softmax(x, axis=0), ref_softmax(x, 0).astype(np.float32))
     assert_close(ops.add(x, x), x + x)
     assert_close(ops.cast(x, np.float64), x.astype(np.float64))
+
+
+# --- NumPy-compatibility edge cases ---------------------------------------
+
+def test_integer_division_never_traps():
+    a = np.array([7, -7, 5, -2147483648, 0], np.int32)
+    b = np.array([2, 2, 0, -1, 0], np.int32)
+    np.testing.assert_array_equal(ops.divide(a, b),
+                                  np.array([3, -3, 0, -2147483648, 0],
+                                           np.int32))
+    u = np.array([200, 7], np.uint8)
+    np.testing.assert_array_equal(ops.divide(u, np.array([0, 2], np.uint8)),
+                                  np.array([0, 3], np.uint8))
+
+
+def test_true_division_of_integer_tensors_is_float64():
+    a = np.array([7, -7, 5], np.int64)
+    assert_close(ms.jit(lambda x: x / 2)(a), a / 2)
+    assert_close(ms.jit(lambda x, y: x / y)(a, a + 10), a / (a + 10))
+
+
+def test_python_numbers_must_fit_the_tensor_dtype():
+    ints = np.array([7, -7], np.int64)
+    np.testing.assert_array_equal(ms.jit(lambda x: x * 2 + 1)(ints),
+                                  ints * 2 + 1)
+    with pytest.raises(ms.CompileError, match="cast the tensor"):
+        ms.jit(lambda x: x * 0.5)(ints)
+    with pytest.raises(ms.CompileError, match="does not fit dtype uint8"):
+        ms.jit(lambda x: x + 300)(np.array([1], np.uint8))
+
+
+def test_clip_integer_bounds_outside_the_dtype():
+    a = np.array([5, -5, 120], np.int8)
+    np.testing.assert_array_equal(ops.clip(a, 0, 1000), np.clip(a, 0, 127))
+    np.testing.assert_array_equal(ops.clip(a, -1000, 100),
+                                  np.clip(a, -128, 100))
+    np.testing.assert_array_equal(ops.clip(a, -1.5, 1e30),
+                                  np.clip(a, -1, 127))
+
+
+def test_eager_ops_keep_their_identity():
+    a = np.array([[-3.0, 2.0], [3.0, -1.0]], np.float32)
+    np.testing.assert_array_equal(ops.maximum(a, np.float32(0)),
+                                  np.maximum(a, 0))
+    np.testing.assert_array_equal(ops.max(a, 0), a.max(0))
+    np.testing.assert_array_equal(ops.minimum(a, np.float32(0)),
+                                  np.minimum(a, 0))
+    np.testing.assert_array_equal(ops.min(a, 1), a.min(1))
+
+
+def test_eager_ops_with_lists_and_keyword_arrays():
+    a = f32(2, 3)
+    w = f32(4, 3)
+    assert_close(ops.concat([a, a], axis=1), np.concatenate([a, a], 1))
+    assert_close(ops.stack([a, a]), np.stack([a, a]))
+    assert_close(ops.reshape(a, [3, 2]), a.reshape(3, 2))
+    assert_close(ops.take(a, [1, 0], axis=1), a[:, [1, 0]])
+    assert_close(ops.linear(a, weight=w), a @ w.T, rtol=1e-5, atol=1e-6)
+
+
+def test_numpy_first_operand_inside_a_trace():
+    a = f32(2, 3)
+    out = ms.jit(lambda x: x + ops.softmax(a) + ops.gelu(a, "tanh"))(a)
+    expected = a + ref_softmax(a) + ref_gelu(a, "tanh")
+    assert_close(out, expected.astype(np.float32), rtol=1e-5, atol=1e-6)
+
+
+def test_argmax_keepdims_without_axis():
+    x = f32(2, 3, 4)
+    out = ops.argmax(x, keepdims=True)
+    assert out.shape == (1, 1, 1)
+    assert out.item() == x.argmax()
+
+
+def test_pad_and_tile_argument_forms():
+    x = f32(2, 3)
+    np.testing.assert_array_equal(ops.pad(x, (1, 2)), np.pad(x, (1, 2)))
+    np.testing.assert_array_equal(ops.pad(x, ((0, 1),)), np.pad(x, ((0, 1),)))
+    np.testing.assert_array_equal(ops.tile(x, 2), np.tile(x, 2))
+    np.testing.assert_array_equal(ops.tile(x, (2, 1, 1)), np.tile(x, (2, 1, 1)))
+
+
+def test_bad_indices_are_errors():
+    x = f32(3, 4)
+    with pytest.raises(ms.CompileError, match="boolean mask"):
+        ms.jit(lambda t: t[np.array([True, False, True])])(x)
+    with pytest.raises(ms.CompileError, match="out of bounds"):
+        ops.take(x, [5])
+    with pytest.raises(ms.CompileError, match="must be integers"):
+        ops.take(x, [0.5])
+    np.testing.assert_array_equal(ops.take(x, [-1, 0]), x[[-1, 0]])
+
+
+def test_iterating_and_unpacking_tensors():
+    x = f32(2, 3)
+
+    @ms.jit
+    def f(t):
+        first, second = t
+        return [row * 2 for row in t], first - second
+
+    rows, diff = f(x)
+    assert_close(rows[0], x[0] * 2)
+    assert_close(rows[1], x[1] * 2)
+    assert_close(diff, x[0] - x[1])

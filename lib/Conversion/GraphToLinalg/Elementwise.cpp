@@ -133,6 +133,38 @@ Value lowerNumericUnary(Operation *op, OpBuilder &b, Location loc, Value x,
   return lowerFloatUnary(op, b, loc, x);
 }
 
+/// Integer division that never traps: x / 0 is 0 (as NumPy gives) and, for
+/// signed types, MIN / -1 is MIN (two's complement wrap-around). A plain
+/// arith.divsi/divui would raise SIGFPE on x86 for either.
+static Value integerDivide(OpBuilder &b, Location loc, Value x, Value y,
+                           bool isUnsigned) {
+  Type type = x.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  auto constant = [&](const APInt &value) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+  };
+  Value zero = constant(APInt::getZero(width));
+  Value one = constant(APInt(width, 1));
+  Value byZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  Value unsafe = byZero;
+  if (!isUnsigned) {
+    Value min = constant(APInt::getSignedMinValue(width));
+    Value minusOne = constant(APInt::getAllOnes(width));
+    Value overflow = arith::AndIOp::create(
+        b, loc,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, min),
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, minusOne));
+    unsafe = arith::OrIOp::create(b, loc, byZero, overflow);
+  }
+  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, y);
+  Value quotient =
+      isUnsigned ? Value(arith::DivUIOp::create(b, loc, x, divisor))
+                 : Value(arith::DivSIOp::create(b, loc, x, divisor));
+  // x / 1 already gives MIN for the overflow case; only x / 0 needs fixing.
+  return arith::SelectOp::create(b, loc, byZero, zero, quotient);
+}
+
 /// Lowers a broadcasting binary op.
 Value lowerBinary(Operation *op, OpBuilder &b, Location loc, Value x, Value y,
                   bool isUnsigned) {
@@ -150,8 +182,7 @@ Value lowerBinary(Operation *op, OpBuilder &b, Location loc, Value x, Value y,
   if (isa<graph::DivOp>(op)) {
     if (isFloat)
       return arith::DivFOp::create(b, loc, x, y);
-    return isUnsigned ? Value(arith::DivUIOp::create(b, loc, x, y))
-                      : Value(arith::DivSIOp::create(b, loc, x, y));
+    return integerDivide(b, loc, x, y, isUnsigned);
   }
   if (isa<graph::PowOp>(op))
     return math::PowFOp::create(b, loc, x, y);
@@ -282,3 +313,5 @@ void mlir::ms::populateGraphElementwiseToLinalgPatterns(
       ElementwiseToLinalg<graph::GreaterEqualOp>,
       ElementwiseToLinalg<graph::WhereOp>, IdentityToOperand>(converter, ctx);
 }
+
+

@@ -128,6 +128,24 @@ inline DenseI64ArrayAttr i64s(NodeContext &c, ArrayRef<int64_t> values) {
 /// Reshapes `value` to a static `shape`.
 FailureOr<Value> reshape(NodeContext &c, Value value, ArrayRef<int64_t> shape);
 
+/// Emits msgraph.slice taking [starts[k], ends[k]) with steps[k] along
+/// axes[k], clamping like ONNX (and NumPy) do.
+FailureOr<Value> slice(NodeContext &c, Value input, ArrayRef<int64_t> starts,
+                       ArrayRef<int64_t> ends, ArrayRef<int64_t> axes,
+                       ArrayRef<int64_t> steps);
+
+/// Sequences are lists of tensors known while importing, by value name.
+using SequenceMap = llvm::StringMap<SmallVector<Value>>;
+
+/// Whether `opType` is a sequence op (importSequenceOp converts it).
+bool isSequenceOp(StringRef opType);
+
+/// Converts a sequence op node: sequence operands are read from `sequences`
+/// (the node's inputs hold null for them), positions and split sizes must be
+/// constants, and results go to `sequences` or `values`.
+LogicalResult importSequenceOp(NodeContext &c, SequenceMap &sequences,
+                               llvm::StringMap<Value> &values);
+
 } // namespace mlir::ms::onnx_importer
 
 #endif // MS_LIB_IMPORTER_ONNX_IMPORTERIMPL_H

@@ -404,6 +404,8 @@ private:
   OpTable table;
   int64_t opset = 1;
   llvm::StringMap<Value> values;
+  /// Sequence values (compile-time lists of tensors), by name.
+  SequenceMap sequences;
 };
 } // namespace
 
@@ -530,7 +532,8 @@ GraphImporter::importNodes(OpBuilder &b,
   llvm::StringSet<> seen;
   for (auto [index, node] : llvm::enumerate(nodes)) {
     bool defaultDomain = node.domain().empty() || node.domain() == "ai.onnx";
-    if (defaultDomain && table.lookup(node.op_type(), opset))
+    if (defaultDomain && (table.lookup(node.op_type(), opset) ||
+                          isSequenceOp(node.op_type())))
       continue;
     std::string key = node.domain() + ":" + node.op_type();
     std::string entry = node.op_type() + " (node '" +
@@ -559,6 +562,15 @@ GraphImporter::importNodes(OpBuilder &b,
         inputs.push_back(it->second);
         continue;
       }
+      if (sequences.count(name)) {
+        if (!isSequenceOp(node.op_type()))
+          return emitError(loc, "node '")
+                 << node.name() << "' (" << node.op_type() << ") reads '"
+                 << name << "', a sequence; only sequence ops take sequences";
+        // Sequence ops read it from `sequences`.
+        inputs.push_back(Value());
+        continue;
+      }
       if (producedLater.contains(name))
         return emitError(loc, "node '")
                << node.name() << "' (" << node.op_type() << ") reads '"
@@ -574,6 +586,11 @@ GraphImporter::importNodes(OpBuilder &b,
       if (v && !isa<RankedTensorType>(v.getType()))
         return emitError(loc, "node '") << node.name() << "' reads a non-tensor value";
     NodeContext c(b, loc, node, opset, inputs);
+    if (isSequenceOp(node.op_type())) {
+      if (failed(importSequenceOp(c, sequences, values)))
+        return failure();
+      continue;
+    }
     const Handler *handler = table.lookup(node.op_type(), opset);
     FailureOr<SmallVector<Value>> results = (*handler)(c);
     if (failed(results))

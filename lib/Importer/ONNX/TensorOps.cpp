@@ -186,9 +186,7 @@ static Results convertConcat(NodeContext &c) {
                                        c.b.getI64IntegerAttr(c.getInt("axis", 0))));
 }
 
-/// Emits msgraph.slice for per-dim [start, end) with step, clamping like
-/// ONNX (and numpy) do.
-static FailureOr<Value> slice(NodeContext &c, Value input,
+FailureOr<Value> mlir::ms::onnx_importer::slice(NodeContext &c, Value input,
                               ArrayRef<int64_t> starts, ArrayRef<int64_t> ends,
                               ArrayRef<int64_t> axes, ArrayRef<int64_t> steps) {
   auto type = cast<RankedTensorType>(input.getType());

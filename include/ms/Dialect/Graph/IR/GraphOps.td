@@ -401,7 +401,8 @@ def Graph_MulOp : Graph_ArithOp<"mul", "lhs * rhs", Graph_NumericTensor,
                                 [Commutative]> {
   let hasCanonicalizer = 1;
 }
-def Graph_DivOp : Graph_ArithOp<"div", "lhs / rhs (integers truncate)">;
+def Graph_DivOp : Graph_ArithOp<"div",
+    "lhs / rhs (integers truncate toward zero; an integer x / 0 is 0)">;
 def Graph_PowOp : Graph_ArithOp<"pow", "lhs ^ rhs", Graph_FloatTensor>;
 def Graph_MaxOp : Graph_ArithOp<"max", "max(lhs, rhs)", Graph_NumericTensor,
                                 [Commutative]>;
