@@ -50,6 +50,67 @@ static Handler variadic(bool mean = false) {
 }
 
 /// Casts `v` to element type `elem` when it differs.
+/// A rank-0 constant of `elem` holding `value`.
+static Value scalar(NodeContext &c, Type elem, double value) {
+  auto type = RankedTensorType::get({}, elem);
+  if (isa<FloatType>(elem))
+    return c.constant(
+        DenseElementsAttr::get(type, c.b.getFloatAttr(elem, value)));
+  return c.constant(DenseElementsAttr::get(
+      type, c.b.getIntegerAttr(elem, static_cast<int64_t>(value))));
+}
+
+/// Sign: where(x > 0, 1, where(x < 0, -1, x)); x itself keeps 0 and NaN.
+static Results convertSign(NodeContext &c) {
+  Value x = c.input(0);
+  Type elem = c.inputType(0).getElementType();
+  Value zero = scalar(c, elem, 0);
+  auto positive = c.create<graph::GreaterOp>(Type(), x, zero);
+  auto negative = c.create<graph::LessOp>(Type(), x, zero);
+  if (failed(positive) || failed(negative))
+    return failure();
+  bool isUnsigned = elem.isUnsignedInteger();
+  Value minusOne = isUnsigned ? zero : scalar(c, elem, -1);
+  auto lower = c.create<graph::WhereOp>(Type(), *negative, minusOne, x);
+  if (failed(lower))
+    return failure();
+  return one(c.create<graph::WhereOp>(Type(), *positive,
+                                      scalar(c, elem, 1), *lower));
+}
+
+/// Shrink: x < -lambd ? x + bias : (x > lambd ? x - bias : 0).
+static Results convertShrink(NodeContext &c) {
+  Value x = c.input(0);
+  Type elem = c.inputType(0).getElementType();
+  double lambd = c.getFloat("lambd", 0.5f);
+  double bias = c.getFloat("bias", 0.0f);
+  auto below = c.create<graph::LessOp>(Type(), x, scalar(c, elem, -lambd));
+  auto above = c.create<graph::GreaterOp>(Type(), x, scalar(c, elem, lambd));
+  auto plus = c.create<graph::AddOp>(Type(), x, scalar(c, elem, bias));
+  auto minus = c.create<graph::SubOp>(Type(), x, scalar(c, elem, bias));
+  if (failed(below) || failed(above) || failed(plus) || failed(minus))
+    return failure();
+  auto upper =
+      c.create<graph::WhereOp>(Type(), *above, *minus, scalar(c, elem, 0));
+  if (failed(upper))
+    return failure();
+  return one(c.create<graph::WhereOp>(Type(), *below, *plus, *upper));
+}
+
+/// Softsign: x / (1 + |x|).
+static Results convertSoftsign(NodeContext &c) {
+  Value x = c.input(0);
+  Type elem = c.inputType(0).getElementType();
+  auto magnitude = c.create<graph::AbsOp>(c.inputType(0), x);
+  if (failed(magnitude))
+    return failure();
+  auto denominator =
+      c.create<graph::AddOp>(Type(), *magnitude, scalar(c, elem, 1));
+  if (failed(denominator))
+    return failure();
+  return one(c.create<graph::DivOp>(Type(), x, *denominator));
+}
+
 static FailureOr<Value> castTo(NodeContext &c, Value v, Type elem) {
   auto type = cast<RankedTensorType>(v.getType());
   if (type.getElementType() == elem)
@@ -88,6 +149,9 @@ void mlir::ms::onnx_importer::populateElementwiseOps(OpTable &t) {
   t.onOp("Mean", 6, variadic<graph::AddOp>(/*mean=*/true));
   t.onOp("Max", 6, variadic<graph::MaxOp>());
   t.onOp("Min", 6, variadic<graph::MinOp>());
+  t.onOp("Sign", 9, convertSign);
+  t.onOp("Shrink", 9, convertShrink);
+  t.onOp("Softsign", 1, convertSoftsign);
   t.onOp("Where", 9, [](NodeContext &c) -> Results {
     return one(
         c.create<graph::WhereOp>(Type(), c.input(0), c.input(1), c.input(2)));
