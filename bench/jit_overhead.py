@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Per-call overhead of a cached @ms.jit function on tiny inputs, side by
 side in one run with a NumPy call and a torch eager call (when Debian's
 python3-torch is installed), printed with ratios.

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Benchmarks the 64x1024 -> 4096 -> 1024 GELU MLP (bench/mlp_gelu.mlir)
 compiled by ms-compile and run by ms-run, side by side with NumPy on the same
 machine in the same run, and prints the ratios.

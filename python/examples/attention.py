@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """A transformer encoder block written with ms.ops and compiled by ms.jit.
 
 Multi-head causal self-attention with a residual and layer norm, then a GELU

@@ -322,6 +322,18 @@ void mlir::ms::onnx_importer::populateNeuralNetworkOps(OpTable &t) {
     DenseElementsAttr training = c.constantInput(2);
     if (c.hasInput(2) && (!training || training.getSplatValue<bool>()))
       return c.error() << "training mode is not supported";
-    return one(c.create<graph::IdentityOp>(c.inputType(0), c.input(0)));
+    auto output = c.create<graph::IdentityOp>(c.inputType(0), c.input(0));
+    if (failed(output))
+      return failure();
+    SmallVector<Value> results{*output};
+    // Inference keeps every element: the optional mask is all true.
+    if (c.node.output_size() > 1 && !c.node.output(1).empty()) {
+      RankedTensorType type = c.inputType(0);
+      if (!type.hasStaticShape())
+        return c.error() << "the mask output needs a static input shape";
+      results.push_back(c.constant(DenseElementsAttr::get(
+          RankedTensorType::get(type.getShape(), c.b.getI1Type()), true)));
+    }
+    return results;
   });
 }
