@@ -357,11 +357,32 @@ def _axes(x, axis):
     return [_axis(axis, x.ndim)]
 
 
+def _accumulator(op, dtype):
+    """The dtype NumPy reduces `dtype` in for `op` (sum/prod of bools and
+    narrow integers in 64-bit integers, mean of integers in float64, float16
+    accumulated in float32 and rounded back)."""
+    if op in ("msgraph.reduce_sum", "msgraph.reduce_prod"):
+        if dtype == np.bool_ or (np.issubdtype(dtype, np.signedinteger)
+                                 and dtype.itemsize < 8):
+            return np.dtype(np.int64), np.dtype(np.int64)
+        if np.issubdtype(dtype, np.unsignedinteger) and dtype.itemsize < 8:
+            return np.dtype(np.uint64), np.dtype(np.uint64)
+    if op == "msgraph.reduce_mean" and not np.issubdtype(dtype, np.floating):
+        return np.dtype(np.float64), np.dtype(np.float64)
+    if dtype == np.float16 and op != "msgraph.reduce_max" \
+            and op != "msgraph.reduce_min":
+        return np.dtype(np.float32), dtype
+    return dtype, dtype
+
+
 def _reduction(op, doc):
     def fn(x, axis=None, keepdims=False):
         x = _tensor(x)
-        return x.trace.op(op, [x], {"axes": i64s(_axes(x, axis)),
-                                    "keep_dims": boolean(keepdims)})
+        compute, result = _accumulator(op, x.dtype)
+        y = cast(x, compute)
+        y = y.trace.op(op, [y], {"axes": i64s(_axes(x, axis)),
+                                 "keep_dims": boolean(keepdims)})
+        return cast(y, result)
     fn.__name__ = op.split("_")[1]
     fn.__doc__ = doc + " over `axis` (int, tuple or None for all)."
     return _eager(fn)

@@ -464,3 +464,18 @@ def test_iterating_and_unpacking_tensors():
     assert_close(rows[0], x[0] * 2)
     assert_close(rows[1], x[1] * 2)
     assert_close(diff, x[0] - x[1])
+
+
+def test_reduction_dtypes_follow_numpy():
+    small = np.full((100, 100), 100, np.int8)
+    for fn, ref in ((ops.sum, np.sum), (ops.mean, np.mean)):
+        out = fn(small)
+        assert out.dtype == ref(small).dtype and out == ref(small)
+    flags = np.array([True, False, True])
+    assert ops.sum(flags) == 2 and ops.sum(flags).dtype == np.int64
+    assert ops.mean(np.array([1, 2], np.int64)) == 1.5
+    halves = np.ones(3000, np.float16)
+    out = ops.sum(halves)
+    assert out.dtype == np.float16 and out == np.float16(3000)
+    u = np.array([200, 100], np.uint8)
+    assert ops.sum(u) == 300 and ops.sum(u).dtype == np.uint64
