@@ -72,6 +72,14 @@ def attr_int(name, v):
     return f_bytes(5, f_bytes(1, name) + f_int(20, 2) + f_int(3, v))
 
 
+def attr_string(name, v):
+    return f_bytes(5, f_bytes(1, name) + f_int(20, 3) + f_bytes(4, v))
+
+
+def attr_strings(name, vs):
+    return f_bytes(5, f_bytes(1, name) + f_int(20, 8) + b"".join(f_bytes(9, v) for v in vs))
+
+
 def tensor(name, elem, dims, raw):
     return b"".join(f_int(1, d) for d in dims) + f_int(2, elem) + f_bytes(8, name) + f_bytes(9, raw)
 
@@ -145,6 +153,27 @@ def main():
     write("sequence-runtime-position.onnx", model(graph(
         [pair, node("SequenceAt", ["s", "pos"], ["y"], "at")],
         [x, value_info("pos", INT64, [])], [y])))
+
+    # A shape computed at run time from a graph input: the error names it.
+    one = tensor("one", INT64, [2], struct.pack("<2q", 0, 0))
+    write("runtime-derived-shape.onnx", model(graph(
+        [node("Add", ["s", "one"], ["s2"], "add0"),
+         node("Reshape", ["x", "s2"], ["y"], "reshape0")],
+        [x, value_info("s", INT64, [2])], [value_info("y", FLOAT, [3, 2])], [one])))
+    # Gradient (ai.onnx.preview.training): d = (a + b) * a, so
+    # dd/da = 2a + b and dd/db = a; and one through an op it cannot
+    # differentiate.
+    training = "ai.onnx.preview.training"
+    a, b = value_info("a", FLOAT, [2, 3]), value_info("b", FLOAT, [3])
+    grads = node("Gradient", ["a", "b"], ["da", "db"], "grad", training,
+                 attr_strings("xs", ["a", "b"]) + attr_string("y", "d"))
+    write("gradient.onnx", model(graph(
+        [node("Add", ["a", "b"], ["c"], "add0"), node("Mul", ["c", "a"], ["d"], "mul0"), grads],
+        [a, b], [value_info("d", FLOAT, [2, 3]), value_info("da", FLOAT, [2, 3]),
+                 value_info("db", FLOAT, [3])])))
+    write("gradient-unsupported.onnx", model(graph(
+        [node("Add", ["a", "b"], ["c"], "add0"), node("Softmax", ["c"], ["d"], "softmax0"), grads],
+        [a, b], [value_info("da", FLOAT, [2, 3]), value_info("db", FLOAT, [3])])))
 
 
 if __name__ == "__main__":

@@ -319,9 +319,17 @@ struct Tap {
   SmallVector<double> weight;
 };
 
-/// Maps an output coordinate to the input coordinate (ONNX Resize).
+/// Maps an output coordinate to the input coordinate (ONNX Resize);
+/// `roiStart`/`roiEnd` are the normalized region of tf_crop_and_resize.
 static double sourceCoordinate(StringRef mode, int64_t x, int64_t inSize,
-                               int64_t outSize, double scale) {
+                               int64_t outSize, double scale,
+                               double roiStart = 0.0, double roiEnd = 1.0) {
+  if (mode == "tf_crop_and_resize") {
+    if (outSize == 1)
+      return (roiEnd - roiStart) * (inSize - 1) / 2.0;
+    return roiStart * (inSize - 1) +
+           x * (roiEnd - roiStart) * (inSize - 1) / (double)(outSize - 1);
+  }
   if (mode == "align_corners") {
     // ONNX divides by the unrounded resized length (input length x scale).
     double length = inSize * scale;
@@ -349,12 +357,82 @@ static double cubicWeight(double t, double a) {
   return 0;
 }
 
-/// Computes the taps of one dimension.
-static SmallVector<Tap> resizeTaps(graph::ResizeOp op, int64_t inSize,
-                                   int64_t outSize, double scale) {
+/// Computes the antialiased taps of one dimension: linear or cubic weights
+/// over a filter widened by 1 / scale when downsampling, as ONNX's reference
+/// does (the taps start left of the coordinate, which counts as a ratio of 1
+/// past the previous sample when it is a whole number).
+static SmallVector<Tap> antialiasTaps(graph::ResizeOp op, int64_t inSize,
+                                      int64_t outSize, double scale,
+                                      ArrayRef<double> coordinates) {
+  bool linear = op.getMode() == "linear";
+  double s = std::min(scale, 1.0);
+  int64_t start = (int64_t)std::floor((linear ? -1.0 : -2.0) / s) + 1;
+  int64_t n = 2 - 2 * start;
+  double a = op.getCubicCoeffA().convertToDouble();
+  SmallVector<Tap> taps(n);
+  for (int64_t x = 0; x < outSize; ++x) {
+    double c = coordinates[x], f = std::floor(c);
+    double ratio = c == f ? 1.0 : c - f;
+    int64_t base = (int64_t)f - (c == f ? 1 : 0);
+    SmallVector<double> w(n);
+    double sum = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      double t = (start + j - ratio) * s;
+      w[j] = linear ? std::max(0.0, 1.0 - std::fabs(t)) : cubicWeight(t, a);
+      sum += w[j];
+    }
+    for (double &v : w)
+      v /= sum;
+    if (op.getExcludeOutside()) {
+      sum = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        int64_t src = base + start + j;
+        if (src < 0 || src >= inSize)
+          w[j] = 0;
+        sum += w[j];
+      }
+      for (double &v : w)
+        v = sum != 0 ? v / sum : v;
+    }
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t src = base + start + j;
+      taps[j].index.push_back(std::min<int64_t>(std::max<int64_t>(src, 0),
+                                                inSize - 1));
+      taps[j].weight.push_back(w[j]);
+    }
+  }
+  return taps;
+}
+
+/// Computes the taps of dimension `dim`; `valid[x]` says whether output
+/// coordinate x samples inside the input (false only for tf_crop_and_resize
+/// outside the input, where the result is the extrapolation value).
+static SmallVector<Tap> resizeTaps(graph::ResizeOp op, int64_t dim,
+                                   int64_t inSize, int64_t outSize,
+                                   double scale, SmallVector<bool> &valid) {
   StringRef mode = op.getMode();
   StringRef ctm = op.getCoordinateTransformationMode();
-  if (inSize == outSize && scale == 1.0 && ctm != "align_corners") {
+  valid.assign(outSize, true);
+  double roiStart = 0.0, roiEnd = 1.0;
+  if (auto roi = op.getRoi()) {
+    int64_t rank = roi->size() / 2;
+    roiStart = (*roi)[dim];
+    roiEnd = (*roi)[rank + dim];
+  }
+  SmallVector<double> coordinates;
+  for (int64_t x = 0; x < outSize; ++x) {
+    double c = sourceCoordinate(ctm, x, inSize, outSize, scale, roiStart,
+                                roiEnd);
+    coordinates.push_back(c);
+    if (ctm == "tf_crop_and_resize" && (c < 0 || c > inSize - 1))
+      valid[x] = false;
+  }
+  if (op.getAntialias() && mode != "nearest" &&
+      !(inSize == outSize && scale == 1.0 && ctm != "align_corners" &&
+        ctm != "tf_crop_and_resize"))
+    return antialiasTaps(op, inSize, outSize, scale, coordinates);
+  if (inSize == outSize && scale == 1.0 && ctm != "align_corners" &&
+      ctm != "tf_crop_and_resize") {
     Tap t;
     for (int64_t x = 0; x < outSize; ++x) {
       t.index.push_back(x);
@@ -369,7 +447,7 @@ static SmallVector<Tap> resizeTaps(graph::ResizeOp op, int64_t inSize,
     Tap t;
     StringRef nearest = op.getNearestMode();
     for (int64_t x = 0; x < outSize; ++x) {
-      double c = sourceCoordinate(ctm, x, inSize, outSize, scale);
+      double c = coordinates[x];
       double f = std::floor(c), frac = c - f;
       int64_t i;
       if (nearest == "floor")
@@ -388,7 +466,7 @@ static SmallVector<Tap> resizeTaps(graph::ResizeOp op, int64_t inSize,
   int64_t n = mode == "linear" ? 2 : 4;
   SmallVector<Tap> taps(n);
   for (int64_t x = 0; x < outSize; ++x) {
-    double c = sourceCoordinate(ctm, x, inSize, outSize, scale);
+    double c = coordinates[x];
     if (mode == "linear") {
       c = std::min(std::max(c, 0.0), (double)(inSize - 1));
       int64_t i0 = (int64_t)std::floor(c);
@@ -437,10 +515,12 @@ struct ResizeToLinalg final : OpConversionPattern<graph::ResizeOp> {
     // Per dim: taps; each tap contributes an index table (and a weight
     // table for floats) as generic inputs indexed by that dim.
     SmallVector<SmallVector<Tap>> taps;
+    SmallVector<SmallVector<bool>> valid(rank);
     SmallVector<Value> tables;
     SmallVector<AffineMap> maps;
     for (int64_t d = 0; d < rank; ++d) {
-      taps.push_back(resizeTaps(op, in[d], out[d], op.getScales()[d]));
+      taps.push_back(
+          resizeTaps(op, d, in[d], out[d], op.getScales()[d], valid[d]));
       for (const Tap &t : taps.back()) {
         auto idxType = RankedTensorType::get({out[d]}, rewriter.getI64Type());
         tables.push_back(arith::ConstantOp::create(
@@ -456,6 +536,16 @@ struct ResizeToLinalg final : OpConversionPattern<graph::ResizeOp> {
             DenseElementsAttr::get(RankedTensorType::get({out[d]}, elem), ws)));
         maps.push_back(AffineMap::get(rank, 0, {getAffineDimExpr(d, ctx)}, ctx));
       }
+    }
+    // tf_crop_and_resize: one i1 table per dim says whether the sample is
+    // inside the input.
+    int64_t validBase = tables.size();
+    bool crop = op.getCoordinateTransformationMode() == "tf_crop_and_resize";
+    for (int64_t d = 0; crop && d < rank; ++d) {
+      auto validType = RankedTensorType::get({out[d]}, rewriter.getI1Type());
+      tables.push_back(arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(validType, ArrayRef(valid[d]))));
+      maps.push_back(AffineMap::get(rank, 0, {getAffineDimExpr(d, ctx)}, ctx));
     }
     int64_t perTap = isFloat ? 2 : 1;
     Value result = buildIndexed(
@@ -495,7 +585,14 @@ struct ResizeToLinalg final : OpConversionPattern<graph::ResizeOp> {
             if (d < 0)
               break;
           }
-          return sum;
+          if (!crop)
+            return sum;
+          Value inside = args[validBase];
+          for (int64_t d = 1; d < rank; ++d)
+            inside = arith::AndIOp::create(b, l, inside, args[validBase + d]);
+          Value outside = scalarConstant(
+              b, l, elem, op.getExtrapolationValue().convertToDouble());
+          return Value(arith::SelectOp::create(b, l, inside, sum, outside));
         });
     rewriter.replaceOp(op, result);
     return success();

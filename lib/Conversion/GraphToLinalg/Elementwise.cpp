@@ -165,6 +165,55 @@ static Value integerDivide(OpBuilder &b, Location loc, Value x, Value y,
   return arith::SelectOp::create(b, loc, byZero, zero, quotient);
 }
 
+/// The remainder of x / y: truncating (C's fmod) or, with `floor`, with the
+/// sign of y (NumPy's %). Integer x % 0 (and MIN % -1) is 0, never a trap.
+static Value remainder(OpBuilder &b, Location loc, Value x, Value y,
+                       bool isUnsigned, bool floor) {
+  Type type = x.getType();
+  Value zero = scalarConstant(b, loc, type, 0.0);
+  Value r;
+  if (isa<FloatType>(type)) {
+    r = arith::RemFOp::create(b, loc, x, y);
+    if (!floor)
+      return r;
+    Value nonZero =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, r, zero);
+    Value signsDiffer = arith::XOrIOp::create(
+        b, loc,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, r, zero),
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, y, zero));
+    Value fix = arith::AndIOp::create(b, loc, nonZero, signsDiffer);
+    return arith::SelectOp::create(b, loc, fix,
+                                   arith::AddFOp::create(b, loc, r, y), r);
+  }
+  unsigned width = cast<IntegerType>(type).getWidth();
+  auto constant = [&](const APInt &v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, v));
+  };
+  Value one = constant(APInt(width, 1));
+  Value unsafe =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y, zero);
+  if (!isUnsigned)
+    unsafe = arith::OrIOp::create(
+        b, loc, unsafe,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, y,
+                              constant(APInt::getAllOnes(width))));
+  // x % 1 is 0, which is the answer for both unsafe cases.
+  Value divisor = arith::SelectOp::create(b, loc, unsafe, one, y);
+  r = isUnsigned ? Value(arith::RemUIOp::create(b, loc, x, divisor))
+                 : Value(arith::RemSIOp::create(b, loc, x, divisor));
+  if (isUnsigned || !floor)
+    return r;
+  Value nonZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero);
+  Value signsDiffer = arith::XOrIOp::create(
+      b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, r, zero),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, y, zero));
+  Value fix = arith::AndIOp::create(b, loc, nonZero, signsDiffer);
+  return arith::SelectOp::create(b, loc, fix,
+                                 arith::AddIOp::create(b, loc, r, y), r);
+}
+
 /// Lowers a broadcasting binary op.
 Value lowerBinary(Operation *op, OpBuilder &b, Location loc, Value x, Value y,
                   bool isUnsigned) {
@@ -184,6 +233,8 @@ Value lowerBinary(Operation *op, OpBuilder &b, Location loc, Value x, Value y,
       return arith::DivFOp::create(b, loc, x, y);
     return integerDivide(b, loc, x, y, isUnsigned);
   }
+  if (isa<graph::ModOp, graph::FModOp>(op))
+    return remainder(b, loc, x, y, isUnsigned, isa<graph::ModOp>(op));
   if (isa<graph::PowOp>(op))
     return math::PowFOp::create(b, loc, x, y);
   if (isa<graph::MaxOp>(op))
@@ -304,6 +355,7 @@ void mlir::ms::populateGraphElementwiseToLinalgPatterns(
       // Binary and comparisons.
       ElementwiseToLinalg<graph::AddOp>, ElementwiseToLinalg<graph::SubOp>,
       ElementwiseToLinalg<graph::MulOp>, ElementwiseToLinalg<graph::DivOp>,
+      ElementwiseToLinalg<graph::ModOp>, ElementwiseToLinalg<graph::FModOp>,
       ElementwiseToLinalg<graph::PowOp>, ElementwiseToLinalg<graph::MaxOp>,
       ElementwiseToLinalg<graph::MinOp>, ElementwiseToLinalg<graph::PReluOp>,
       ElementwiseToLinalg<graph::AndOp>, ElementwiseToLinalg<graph::OrOp>,

@@ -338,7 +338,9 @@ struct PoolToLinalg final : OpConversionPattern<OpTy> {
       low.push_back(pads[i]);
       high.push_back(pads[i + k] + std::max<int64_t>(0, need - have));
     }
-    Value padValue = isMax ? lowestValue(rewriter, loc, elem, false)
+    bool isUnsigned = getElementTypeOrSelf(op.getInput().getType())
+                          .isUnsignedInteger();
+    Value padValue = isMax ? lowestValue(rewriter, loc, elem, isUnsigned)
                            : scalarConstant(rewriter, loc, elem, 0.0);
     Value padded = padTensor(rewriter, loc, input, low, high, padValue);
     Value init = filledTensor(rewriter, loc, out, elem, padValue);
@@ -363,8 +365,7 @@ struct PoolToLinalg final : OpConversionPattern<OpTy> {
             ValueRange{padded, window}, ValueRange{init}, maps,
             iterators(2 + k, k),
             [&](OpBuilder &b, Location l, ValueRange args) {
-              Value r = isMax ? Value(arith::MaximumFOp::create(b, l, args[2],
-                                                                args[0]))
+              Value r = isMax ? maxScalar(b, l, args[2], args[0], isUnsigned)
                               : Value(arith::AddFOp::create(b, l, args[2],
                                                             args[0]));
               linalg::YieldOp::create(b, l, r);

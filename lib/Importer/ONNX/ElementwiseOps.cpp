@@ -111,13 +111,6 @@ static Results convertSoftsign(NodeContext &c) {
   return one(c.create<graph::DivOp>(Type(), x, *denominator));
 }
 
-static FailureOr<Value> castTo(NodeContext &c, Value v, Type elem) {
-  auto type = cast<RankedTensorType>(v.getType());
-  if (type.getElementType() == elem)
-    return v;
-  return c.create<graph::CastOp>(type.clone(elem), v);
-}
-
 void mlir::ms::onnx_importer::populateElementwiseOps(OpTable &t) {
   t.onOp("Abs", 6, unary<graph::AbsOp>());
   t.onOp("Neg", 6, unary<graph::NegOp>());
@@ -145,6 +138,11 @@ void mlir::ms::onnx_importer::populateElementwiseOps(OpTable &t) {
   t.onOp("LessOrEqual", 12, binary<graph::LessEqualOp>());
   t.onOp("Greater", 7, binary<graph::GreaterOp>());
   t.onOp("GreaterOrEqual", 12, binary<graph::GreaterEqualOp>());
+  t.onOp("Mod", 10, [](NodeContext &c) -> Results {
+    if (c.getInt("fmod", 0) != 0)
+      return one(c.create<graph::FModOp>(Type(), c.input(0), c.input(1)));
+    return one(c.create<graph::ModOp>(Type(), c.input(0), c.input(1)));
+  });
   t.onOp("Sum", 6, variadic<graph::AddOp>());
   t.onOp("Mean", 6, variadic<graph::AddOp>(/*mean=*/true));
   t.onOp("Max", 6, variadic<graph::MaxOp>());

@@ -125,6 +125,14 @@ inline DenseI64ArrayAttr i64s(NodeContext &c, ArrayRef<int64_t> values) {
   return c.b.getDenseI64ArrayAttr(values);
 }
 
+/// Casts `value` to element type `elem` (no op when it already has it).
+inline FailureOr<Value> castTo(NodeContext &c, Value value, Type elem) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getElementType() == elem)
+    return value;
+  return c.create<graph::CastOp>(type.clone(elem), value);
+}
+
 /// Reshapes `value` to a static `shape`.
 FailureOr<Value> reshape(NodeContext &c, Value value, ArrayRef<int64_t> shape);
 
@@ -145,6 +153,15 @@ bool isSequenceOp(StringRef opType);
 /// constants, and results go to `sequences` or `values`.
 LogicalResult importSequenceOp(NodeContext &c, SequenceMap &sequences,
                                llvm::StringMap<Value> &values);
+
+/// Whether `node` is ai.onnx.preview.training's Gradient.
+bool isGradientOp(const onnx::NodeProto &node);
+
+/// Converts a Gradient node: differentiates the already imported ops from
+/// the values named by its `xs` attribute to the one named by `y` (looked
+/// up in `values`), seeded with ones; one result per x.
+FailureOr<SmallVector<Value>>
+importGradient(NodeContext &c, const llvm::StringMap<Value> &values);
 
 } // namespace mlir::ms::onnx_importer
 

@@ -229,6 +229,79 @@ static Results convertGemm(NodeContext &c) {
   return SmallVector<Value>{result};
 }
 
+/// A rank-0 constant of element type `elem`.
+static Value scalarOf(NodeContext &c, Type elem, double v) {
+  return c.constant(DenseElementsAttr::get(RankedTensorType::get({}, elem),
+                                           c.b.getFloatAttr(elem, v)));
+}
+
+/// Training-mode BatchNormalization (opset 14 on): normalizes with the
+/// batch's mean and population variance over every axis but 1, and returns
+/// the running statistics updated as `running * momentum + batch * (1 -
+/// momentum)`.
+static Results convertBatchNormTraining(NodeContext &c) {
+  RankedTensorType type = c.inputType(0);
+  int64_t rank = type.getRank();
+  if (rank < 2 || ShapedType::isDynamic(type.getDimSize(1)))
+    return c.error() << "training mode needs an input of rank >= 2 with a "
+                        "static channel dimension, but found "
+                     << type;
+  Type elem = type.getElementType();
+  for (unsigned i = 1; i < 5; ++i)
+    if (c.inputType(i).getElementType() != elem)
+      return c.error() << "training mode expects scale, bias, mean and var of "
+                          "the input's element type "
+                       << elem << ", but input #" << i << " is "
+                       << c.inputType(i);
+  SmallVector<int64_t> axes;
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != 1)
+      axes.push_back(i);
+  Value x = c.input(0);
+  auto mean = c.create<graph::ReduceMeanOp>(Type(), x, i64s(c, axes),
+                                            c.b.getBoolAttr(true));
+  if (failed(mean))
+    return failure();
+  auto diff = c.create<graph::SubOp>(Type(), x, *mean);
+  if (failed(diff))
+    return failure();
+  auto square = c.create<graph::MulOp>(Type(), *diff, *diff);
+  if (failed(square))
+    return failure();
+  auto var = c.create<graph::ReduceMeanOp>(Type(), *square, i64s(c, axes),
+                                           c.b.getBoolAttr(true));
+  if (failed(var))
+    return failure();
+  int64_t channels = type.getDimSize(1);
+  auto batchMean = reshape(c, *mean, {channels});
+  auto batchVar = reshape(c, *var, {channels});
+  if (failed(batchMean) || failed(batchVar))
+    return failure();
+  auto y = c.create<graph::BatchNormOp>(
+      type, x, c.input(1), c.input(2), *batchMean, *batchVar,
+      c.b.getF32FloatAttr(c.getFloat("epsilon", 1e-5f)));
+  if (failed(y))
+    return failure();
+  SmallVector<Value> results{*y};
+  double momentum = c.getFloat("momentum", 0.9f);
+  for (auto [running, batch] :
+       {std::pair{c.input(3), *batchMean}, std::pair{c.input(4), *batchVar}}) {
+    if ((int)results.size() >= c.node.output_size())
+      break;
+    auto kept = c.create<graph::MulOp>(Type(), running,
+                                       scalarOf(c, elem, momentum));
+    auto added = c.create<graph::MulOp>(Type(), batch,
+                                        scalarOf(c, elem, 1.0 - momentum));
+    if (failed(kept) || failed(added))
+      return failure();
+    auto sum = c.create<graph::AddOp>(Type(), *kept, *added);
+    if (failed(sum))
+      return failure();
+    results.push_back(*sum);
+  }
+  return results;
+}
+
 void mlir::ms::onnx_importer::populateNeuralNetworkOps(OpTable &t) {
   t.onOp("Conv", 1, convertConv);
   t.onOp("ConvTranspose", 1, convertConvTranspose);
@@ -245,8 +318,11 @@ void mlir::ms::onnx_importer::populateNeuralNetworkOps(OpTable &t) {
   t.onOp("LogSoftmax", 1, softmax<graph::LogSoftmaxOp>(true));
   t.onOp("LogSoftmax", 13, softmax<graph::LogSoftmaxOp>(false));
   t.onOp("BatchNormalization", 1, [](NodeContext &c) -> Results {
-    if (c.getInt("training_mode", 0) != 0)
-      return c.error() << "training_mode 1 is not supported (inference only)";
+    if (c.getInt("training_mode", 0) != 0) {
+      if (c.opset < 14)
+        return c.error() << "training_mode before opset 14 is not supported";
+      return convertBatchNormTraining(c);
+    }
     return one(c.create<graph::BatchNormOp>(
         c.inputType(0), c.input(0), c.input(1), c.input(2), c.input(3),
         c.input(4), c.b.getF32FloatAttr(c.getFloat("epsilon", 1e-5f))));
@@ -315,13 +391,30 @@ void mlir::ms::onnx_importer::populateNeuralNetworkOps(OpTable &t) {
         c.b.getF32FloatAttr(c.getFloat("beta", 0.75f)),
         c.b.getF32FloatAttr(c.getFloat("bias", 1.0f))));
   });
-  // Inference: Dropout is the identity (its mask output is not supported).
+  // Dropout is the identity in inference mode, and in training mode with a
+  // ratio of 0; training with a nonzero ratio draws random numbers, which
+  // ms does not model.
   t.onOp("Dropout", 1, [](NodeContext &c) -> Results {
     if (c.getInt("training_mode", 0) != 0)
       return c.error() << "training mode is not supported";
     DenseElementsAttr training = c.constantInput(2);
-    if (c.hasInput(2) && (!training || training.getSplatValue<bool>()))
-      return c.error() << "training mode is not supported";
+    if (c.hasInput(2) && !training) {
+      (void)c.constantFloats(2, "training_mode"); // Reports the run-time flag.
+      return failure();
+    }
+    if (c.hasInput(2) && training.getNumElements() == 1 &&
+        *training.getValues<bool>().begin()) {
+      if (c.hasInput(1) && failed(c.constantFloats(1, "ratio")))
+        return failure();
+      DenseElementsAttr ratio = c.constantInput(1);
+      // Without a ratio input the ratio is 0.5.
+      bool zero = ratio && ratio.getNumElements() == 1 &&
+                  isa<FloatType>(ratio.getElementType()) &&
+                  (*ratio.getValues<APFloat>().begin()).isZero();
+      if (!zero)
+        return c.error() << "training mode with a nonzero ratio is not "
+                            "supported (it draws random numbers)";
+    }
     auto output = c.create<graph::IdentityOp>(c.inputType(0), c.input(0));
     if (failed(output))
       return failure();

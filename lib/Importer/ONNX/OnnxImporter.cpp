@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -249,6 +250,39 @@ std::optional<SmallVector<float>> NodeContext::getFloats(StringRef name) const {
   return SmallVector<float>(a->floats().begin(), a->floats().end());
 }
 
+/// Names the graph inputs that `value` is computed from, as
+/// " from graph input(s) 'a', 'b'", or "" when it reads none.
+static std::string runtimeSources(Value value) {
+  if (!value)
+    return "";
+  SmallVector<Value> worklist{value};
+  llvm::SmallPtrSet<Operation *, 16> visited;
+  std::vector<std::string> names;
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+      if (!func)
+        continue;
+      auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                    "ms.name");
+      if (name && !llvm::is_contained(names, name.str()))
+        names.push_back(name.str());
+      continue;
+    }
+    Operation *op = v.getDefiningOp();
+    if (!op || !visited.insert(op).second)
+      continue;
+    llvm::append_range(worklist, op->getOperands());
+  }
+  if (names.empty())
+    return "";
+  std::string text = names.size() == 1 ? " from graph input " : " from graph inputs ";
+  for (auto [k, name] : llvm::enumerate(names))
+    text += (k ? ", '" : "'") + name + "'";
+  return text;
+}
+
 DenseElementsAttr NodeContext::constantInput(unsigned i) const {
   DenseElementsAttr attr;
   if (hasInput(i) && matchPattern(inputs[i], m_Constant(&attr)))
@@ -262,7 +296,8 @@ NodeContext::constantInts(unsigned i, StringRef what) const {
   if (!attr || !isa<IntegerType>(attr.getElementType()))
     return error() << "expected " << what << " (input '" << node.input(i)
                    << "') to be a constant integer tensor, but it is computed "
-                      "at run time; bind it with --bind-input";
+                      "at run time"
+                   << runtimeSources(inputs[i]) << "; bind it with --bind-input";
   SmallVector<int64_t> values;
   for (const APInt &v : attr.getValues<APInt>())
     values.push_back(v.getSExtValue());
@@ -275,7 +310,8 @@ NodeContext::constantFloats(unsigned i, StringRef what) const {
   if (!attr)
     return error() << "expected " << what << " (input '" << node.input(i)
                    << "') to be a constant tensor, but it is computed at run "
-                      "time; bind it with --bind-input";
+                      "time"
+                   << runtimeSources(inputs[i]) << "; bind it with --bind-input";
   SmallVector<double> values;
   if (isa<FloatType>(attr.getElementType())) {
     for (const APFloat &v : attr.getValues<APFloat>())
@@ -535,6 +571,8 @@ GraphImporter::importNodes(OpBuilder &b,
     if (defaultDomain && (table.lookup(node.op_type(), opset) ||
                           isSequenceOp(node.op_type())))
       continue;
+    if (isGradientOp(node))
+      continue;
     std::string key = node.domain() + ":" + node.op_type();
     std::string entry = node.op_type() + " (node '" +
                         (node.name().empty() ? "#" + std::to_string(index)
@@ -591,8 +629,9 @@ GraphImporter::importNodes(OpBuilder &b,
         return failure();
       continue;
     }
-    const Handler *handler = table.lookup(node.op_type(), opset);
-    FailureOr<SmallVector<Value>> results = (*handler)(c);
+    FailureOr<SmallVector<Value>> results =
+        isGradientOp(node) ? importGradient(c, values)
+                           : (*table.lookup(node.op_type(), opset))(c);
     if (failed(results))
       return failure();
     for (auto [i, name] : llvm::enumerate(node.output())) {
@@ -647,15 +686,32 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   }
   // Inputs bound at compile time are constants too.
   for (const auto &[name, value] : options.boundInputs) {
-    bool declared = llvm::any_of(graph.input(), [&](const auto &input) {
-      return input.name() == name.str();
-    });
+    const onnx::ValueInfoProto *declared = nullptr;
+    for (const auto &input : graph.input())
+      if (input.name() == name.str())
+        declared = &input;
     if (!declared) {
       emitError(loc, "--bind-input names '")
           << name << "', which is not a graph input";
       return nullptr;
     }
-    initializers[name] = value;
+    ElementsAttr bound = value;
+    // .npy has no bfloat16: a bf16 input is bound from float32 values.
+    auto dense = dyn_cast<DenseElementsAttr>(value);
+    auto type = valueType(*declared, true);
+    if (dense && succeeded(type) &&
+        cast<ShapedType>(*type).getElementType().isBF16() &&
+        dense.getElementType().isF32()) {
+      Type bf16 = BFloat16Type::get(ctx);
+      bound = dense.mapValues(bf16, [](const APFloat &v) {
+        APFloat converted = v;
+        bool lost;
+        converted.convert(APFloat::BFloat(), APFloat::rmNearestTiesToEven,
+                          &lost);
+        return converted.bitcastToAPInt();
+      });
+    }
+    initializers[name] = bound;
   }
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <type_traits>
 
 using namespace mlir;
 using namespace mlir::ms;
@@ -408,33 +409,99 @@ static Results convertTile(NodeContext &c) {
   return one(c.create<graph::TileOp>(Type(), c.input(0), i64s(c, *repeats)));
 }
 
+/// The axes of a reduction node, from the attribute (before `inputSince`)
+/// or input 1, normalized; nullopt when the node is a no-op
+/// (`noop_with_empty_axes` with no axes).
+static FailureOr<std::optional<SmallVector<int64_t>>>
+reductionAxes(NodeContext &c, int64_t inputSince) {
+  int64_t rank = c.inputType(0).getRank();
+  SmallVector<int64_t> axes;
+  bool haveAxes = false;
+  if (c.opset >= inputSince) {
+    if (c.hasInput(1)) {
+      auto a = c.constantInts(1, "axes");
+      if (failed(a))
+        return failure();
+      axes = *a;
+      haveAxes = !axes.empty();
+    }
+  } else if (auto a = c.getInts("axes")) {
+    axes = *a;
+    haveAxes = true;
+  }
+  if (!haveAxes && c.getInt("noop_with_empty_axes", 0) != 0)
+    return std::optional<SmallVector<int64_t>>();
+  auto norm = normalizeAxes(c, axes, rank);
+  if (failed(norm))
+    return failure();
+  return std::optional<SmallVector<int64_t>>(*norm);
+}
+
 /// Reductions: axes from the attribute (before `inputSince`) or input 1.
 template <typename OpTy>
 static Handler reduce(int64_t inputSince) {
   return [inputSince](NodeContext &c) -> Results {
-    int64_t rank = c.inputType(0).getRank();
-    SmallVector<int64_t> axes;
-    bool haveAxes = false;
-    if (c.opset >= inputSince) {
-      if (c.hasInput(1)) {
-        auto a = c.constantInts(1, "axes");
-        if (failed(a))
-          return failure();
-        axes = *a;
-        haveAxes = !axes.empty();
-      }
-    } else if (auto a = c.getInts("axes")) {
-      axes = *a;
-      haveAxes = true;
-    }
-    bool keep = c.getInt("keepdims", 1) != 0;
-    if (!haveAxes && c.getInt("noop_with_empty_axes", 0) != 0)
-      return one(c.create<graph::IdentityOp>(c.inputType(0), c.input(0)));
-    auto norm = normalizeAxes(c, axes, rank);
-    if (failed(norm))
+    auto axes = reductionAxes(c, inputSince);
+    if (failed(axes))
       return failure();
-    return one(c.create<OpTy>(Type(), c.input(0), i64s(c, *norm),
+    if (!*axes)
+      return one(c.create<graph::IdentityOp>(c.inputType(0), c.input(0)));
+    SmallVector<int64_t> norm = **axes;
+    bool keep = c.getInt("keepdims", 1) != 0;
+    Value input = c.input(0);
+    Type elem = c.inputType(0).getElementType();
+    constexpr bool isMinMax = std::is_same_v<OpTy, graph::ReduceMaxOp> ||
+                              std::is_same_v<OpTy, graph::ReduceMinOp>;
+    if (isMinMax && elem.isInteger(1)) {
+      // Booleans reduce as 0/1 bytes: max is "any", min is "all".
+      auto bytes = castTo(c, input, c.b.getIntegerType(8));
+      if (failed(bytes))
+        return failure();
+      auto reduced = c.create<OpTy>(Type(), *bytes, i64s(c, norm),
+                                    c.b.getBoolAttr(keep));
+      if (failed(reduced))
+        return failure();
+      return one(castTo(c, *reduced, elem));
+    }
+    return one(c.create<OpTy>(Type(), input, i64s(c, norm),
                               c.b.getBoolAttr(keep)));
+  };
+}
+
+/// The reductions ONNX defines as compositions: L1 = sum |x|,
+/// L2 = sqrt(sum x^2), SumSquare = sum x^2, LogSum = log(sum x),
+/// LogSumExp = log(sum exp(x)).
+enum class Composite { L1, L2, SumSquare, LogSum, LogSumExp };
+
+template <Composite kind>
+static Handler compositeReduce(int64_t inputSince) {
+  return [inputSince](NodeContext &c) -> Results {
+    auto axes = reductionAxes(c, inputSince);
+    if (failed(axes))
+      return failure();
+    Value x = c.input(0);
+    RankedTensorType type = c.inputType(0);
+    FailureOr<Value> pre = x;
+    if (kind == Composite::L1)
+      pre = c.create<graph::AbsOp>(type, x);
+    else if (kind == Composite::L2 || kind == Composite::SumSquare)
+      pre = c.create<graph::MulOp>(Type(), x, x);
+    else if (kind == Composite::LogSumExp)
+      pre = c.create<graph::ExpOp>(type, x);
+    if (failed(pre))
+      return failure();
+    FailureOr<Value> sum = *pre;
+    if (*axes)
+      sum = c.create<graph::ReduceSumOp>(Type(), *pre, i64s(c, **axes),
+                                         c.b.getBoolAttr(c.getInt("keepdims", 1) != 0));
+    if (failed(sum))
+      return failure();
+    Type sumType = sum->getType();
+    if (kind == Composite::L2)
+      return one(c.create<graph::SqrtOp>(sumType, *sum));
+    if (kind == Composite::LogSum || kind == Composite::LogSumExp)
+      return one(c.create<graph::LogOp>(sumType, *sum));
+    return SmallVector<Value>{*sum};
   };
 }
 
@@ -529,6 +596,29 @@ static Results convertResize(NodeContext &c) {
     for (int64_t i = 0; i < rank; ++i)
       axes.push_back(i);
   }
+  std::string mode = c.getString("mode", "nearest");
+  std::string ctm = c.getString("coordinate_transformation_mode",
+                                c.opset < 11 ? "asymmetric" : "half_pixel");
+  // tf_crop_and_resize samples a region of interest: starts then ends per
+  // axis, normalized to [0, 1].
+  SmallVector<double> roi;
+  if (ctm == "tf_crop_and_resize") {
+    if (c.opset < 11 || isEmpty(1))
+      return c.error() << "tf_crop_and_resize needs the roi input";
+    auto r = c.constantFloats(1, "roi");
+    if (failed(r))
+      return failure();
+    if (r->size() != 2 * axes.size())
+      return c.error() << "expected roi of " << 2 * axes.size()
+                       << " values (starts then ends per axis), but found "
+                       << r->size();
+    roi.assign(rank, 0.0);
+    roi.append(rank, 1.0);
+    for (auto [k, a] : llvm::enumerate(axes)) {
+      roi[a] = (*r)[k];
+      roi[rank + a] = (*r)[axes.size() + k];
+    }
+  }
   std::string keepAspect = c.getString("keep_aspect_ratio_policy", "stretch");
   SmallVector<double> fullScales(rank, 1.0);
   SmallVector<int64_t> out(*shape);
@@ -556,14 +646,10 @@ static Results convertResize(NodeContext &c) {
       return c.error() << "expected one scale per axis";
     for (auto [k, a] : llvm::enumerate(axes)) {
       fullScales[a] = scales[k];
-      out[a] = (int64_t)std::floor((*shape)[a] * scales[k]);
+      double extent = roi.empty() ? 1.0 : roi[rank + a] - roi[a];
+      out[a] = (int64_t)std::floor((*shape)[a] * extent * scales[k]);
     }
   }
-  if (c.getInt("antialias", 0) != 0)
-    return c.error() << "antialias 1 is not supported";
-  std::string mode = c.getString("mode", "nearest");
-  std::string ctm = c.getString("coordinate_transformation_mode",
-                                c.opset < 11 ? "asymmetric" : "half_pixel");
   std::string nearest = c.getString("nearest_mode",
                                     c.opset < 11 ? "floor" : "round_prefer_floor");
   if (c.opset < 11 && mode == "linear")
@@ -573,7 +659,10 @@ static Results convertResize(NodeContext &c) {
       c.b.getStringAttr(mode), c.b.getStringAttr(ctm),
       c.b.getStringAttr(nearest),
       c.b.getF64FloatAttr(c.getFloat("cubic_coeff_a", -0.75f)),
-      c.b.getBoolAttr(c.getInt("exclude_outside", 0) != 0)));
+      c.b.getBoolAttr(c.getInt("exclude_outside", 0) != 0),
+      roi.empty() ? nullptr : c.b.getDenseF64ArrayAttr(roi),
+      c.b.getF64FloatAttr(c.getFloat("extrapolation_value", 0.0f)),
+      c.b.getBoolAttr(c.getInt("antialias", 0) != 0)));
 }
 
 static Results convertSize(NodeContext &c) {
@@ -608,6 +697,11 @@ void mlir::ms::onnx_importer::populateTensorOps(OpTable &t) {
   t.onOp("ReduceMax", 1, reduce<graph::ReduceMaxOp>(18));
   t.onOp("ReduceMin", 1, reduce<graph::ReduceMinOp>(18));
   t.onOp("ReduceProd", 1, reduce<graph::ReduceProdOp>(18));
+  t.onOp("ReduceL1", 1, compositeReduce<Composite::L1>(18));
+  t.onOp("ReduceL2", 1, compositeReduce<Composite::L2>(18));
+  t.onOp("ReduceSumSquare", 1, compositeReduce<Composite::SumSquare>(18));
+  t.onOp("ReduceLogSum", 1, compositeReduce<Composite::LogSum>(18));
+  t.onOp("ReduceLogSumExp", 1, compositeReduce<Composite::LogSumExp>(18));
   t.onOp("ArgMax", 1, convertArg<graph::ArgMaxOp>);
   t.onOp("ArgMin", 1, convertArg<graph::ArgMinOp>);
   t.onOp("Pad", 2, convertPad);

@@ -10,6 +10,7 @@
 #include "ms/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -79,6 +80,11 @@ void mlir::ms::buildCpuLLVMPipeline(OpPassManager &pm) {
                         "asinh", "acosh", "atanh", "fma",     "ceil",
                         "exp2",  "fpowi", "round", "roundeven", "rsqrt"};
   pm.addPass(math::createMathExpandOpsPass(expand));
+  // bf16 conversions become integer arithmetic: LLVM would call compiler-rt
+  // (__truncsfbf2), which the kernels' shared object does not link.
+  arith::ArithExpandOpsPassOptions arithExpand;
+  arithExpand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(arithExpand));
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createLowerAffinePass());

@@ -509,6 +509,43 @@ OpFoldResult DivOp::fold(FoldAdaptor adaptor) {
       });
 }
 
+/// The integer remainder the lowering computes: 0 for a zero divisor (and
+/// for INT64_MIN / -1), with the divisor's sign when `floor`.
+static int64_t integerRemainder(int64_t a, int64_t b, bool isUnsigned,
+                                bool floor) {
+  if (b == 0)
+    return 0;
+  if (isUnsigned)
+    return (int64_t)((uint64_t)a % (uint64_t)b);
+  if (b == -1)
+    return 0;
+  int64_t r = a % b;
+  if (floor && r != 0 && ((r < 0) != (b < 0)))
+    r += b;
+  return r;
+}
+
+OpFoldResult ModOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](double a, double b) {
+        double r = std::fmod(a, b);
+        return r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+      },
+      [](int64_t a, int64_t b, bool isUnsigned) -> OptInt {
+        return integerRemainder(a, b, isUnsigned, /*floor=*/true);
+      });
+}
+
+OpFoldResult FModOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](double a, double b) { return std::fmod(a, b); },
+      [](int64_t a, int64_t b, bool isUnsigned) -> OptInt {
+        return integerRemainder(a, b, isUnsigned, /*floor=*/false);
+      });
+}
+
 OpFoldResult PowOp::fold(FoldAdaptor adaptor) {
   if (OpFoldResult r =
           foldRightIdentity(getLhs(), adaptor.getRhs(), getType(), 1.0))

@@ -185,6 +185,8 @@ GRAPH_BINARY_INFER(AddOp, Type())
 GRAPH_BINARY_INFER(SubOp, Type())
 GRAPH_BINARY_INFER(MulOp, Type())
 GRAPH_BINARY_INFER(DivOp, Type())
+GRAPH_BINARY_INFER(ModOp, Type())
+GRAPH_BINARY_INFER(FModOp, Type())
 GRAPH_BINARY_INFER(PowOp, Type())
 GRAPH_BINARY_INFER(MaxOp, Type())
 GRAPH_BINARY_INFER(MinOp, Type())
@@ -1108,11 +1110,23 @@ LogicalResult ResizeOp::verify() {
            << mode << "\"";
   StringRef ctm = getCoordinateTransformationMode();
   if (!llvm::is_contained({"half_pixel", "half_pixel_symmetric",
-                           "pytorch_half_pixel", "align_corners", "asymmetric"},
+                           "pytorch_half_pixel", "align_corners", "asymmetric",
+                           "tf_crop_and_resize"},
                           ctm))
     return emitOpError("expected a supported coordinate_transformation_mode, "
                        "but found \"")
            << ctm << "\"";
+  if (ctm == "tf_crop_and_resize") {
+    if (!getRoi() || (int64_t)getRoi()->size() != 2 * input.getRank())
+      return emitOpError("expected roi with ")
+             << 2 * input.getRank()
+             << " values for tf_crop_and_resize, but found "
+             << (getRoi() ? (int64_t)getRoi()->size() : 0);
+  } else if (getRoi()) {
+    return emitOpError("expected no roi with coordinate_transformation_mode "
+                       "\"")
+           << ctm << "\", but found one";
+  }
   StringRef nearest = getNearestMode();
   if (!llvm::is_contained(
           {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"},

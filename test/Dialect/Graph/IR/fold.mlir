@@ -214,3 +214,22 @@ func.func @gather_out_of_range_is_kept() -> tensor<1xf32> {
   %0 = msgraph.gather %a, %i : (tensor<2xf32>, tensor<1xi64>) -> tensor<1xf32>
   return %0 : tensor<1xf32>
 }
+
+// -----
+
+// mod takes the divisor's sign, fmod the dividend's; a remainder by zero
+// folds to 0, as the lowering computes it.
+// CHECK-LABEL: func @remainders
+// CHECK-DAG: msgraph.constant dense<[1, 2, -1, 0]> : tensor<4xi32>
+// CHECK-DAG: msgraph.constant dense<[1, -1, 3, 0]> : tensor<4xi32>
+// CHECK-DAG: msgraph.constant dense<[1.500000e+00, -5.000000e-01]> : tensor<2xf32>
+func.func @remainders() -> (tensor<4xi32>, tensor<4xi32>, tensor<2xf32>) {
+  %a = msgraph.constant dense<[7, -7, 7, 5]> : tensor<4xi32>
+  %b = msgraph.constant dense<[3, 3, -4, 0]> : tensor<4xi32>
+  %0 = msgraph.mod %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %1 = msgraph.fmod %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+  %x = msgraph.constant dense<[-2.5, 3.5]> : tensor<2xf32>
+  %y = msgraph.constant dense<[2.0, -2.0]> : tensor<2xf32>
+  %2 = msgraph.mod %x, %y : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %0, %1, %2 : tensor<4xi32>, tensor<4xi32>, tensor<2xf32>
+}

@@ -403,6 +403,12 @@ def Graph_MulOp : Graph_ArithOp<"mul", "lhs * rhs", Graph_NumericTensor,
 }
 def Graph_DivOp : Graph_ArithOp<"div",
     "lhs / rhs (integers truncate toward zero; an integer x / 0 is 0)">;
+def Graph_ModOp : Graph_ArithOp<"mod",
+    "lhs mod rhs, the remainder of floor division, with the sign of rhs "
+    "(NumPy's %; an integer x mod 0 is 0)">;
+def Graph_FModOp : Graph_ArithOp<"fmod",
+    "fmod(lhs, rhs), the remainder of truncating division, with the sign of "
+    "lhs (C's fmod and %; an integer fmod(x, 0) is 0)">;
 def Graph_PowOp : Graph_ArithOp<"pow", "lhs ^ rhs", Graph_FloatTensor>;
 def Graph_MaxOp : Graph_ArithOp<"max", "max(lhs, rhs)", Graph_NumericTensor,
                                 [Commutative]>;
@@ -613,7 +619,8 @@ def Graph_ConvTransposeOp : Graph_Op<"conv_transpose",
   }];
 }
 
-class Graph_PoolOp<string mnemonic, string what, dag extraArgs>
+class Graph_PoolOp<string mnemonic, string what, Type tensorType,
+                   dag extraArgs>
     : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptorWithIsCompatible]> {
   // Verified by running the type inference (GraphOps.cpp).
   let hasVerifier = 1;
@@ -633,19 +640,21 @@ class Graph_PoolOp<string mnemonic, string what, dag extraArgs>
         : (tensor<1x8x32x32xf32>) -> tensor<1x8x16x16xf32>
     ```
   }];
-  let arguments = !con((ins Graph_FloatTensor:$input,
+  let arguments = !con((ins tensorType:$input,
                             DenseI64ArrayAttr:$kernel_shape,
                             OptionalAttr<DenseI64ArrayAttr>:$strides,
                             OptionalAttr<DenseI64ArrayAttr>:$pads,
                             OptionalAttr<DenseI64ArrayAttr>:$dilations,
                             DefaultValuedAttr<BoolAttr, "false">:$ceil_mode),
                        extraArgs);
-  let results = (outs Graph_FloatTensor:$result);
+  let results = (outs tensorType:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_MaxPoolOp : Graph_PoolOp<"max_pool", "maximum", (ins)>;
-def Graph_AvgPoolOp : Graph_PoolOp<"avg_pool", "average",
+// Max pooling also takes integers (ONNX MaxPool does since opset 12).
+def Graph_MaxPoolOp
+    : Graph_PoolOp<"max_pool", "maximum", Graph_NumericTensor, (ins)>;
+def Graph_AvgPoolOp : Graph_PoolOp<"avg_pool", "average", Graph_FloatTensor,
     (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad)>;
 
 def Graph_BatchNormOp : Graph_Op<"batch_norm", [Pure]> {
@@ -932,11 +941,14 @@ def Graph_ResizeOp : Graph_Op<"resize", [Pure]> {
     Resamples `input` to the result shape. `scales` (one per dimension) map
     output coordinates to input coordinates through
     `coordinate_transformation_mode` ("half_pixel", "half_pixel_symmetric",
-    "pytorch_half_pixel", "align_corners", "asymmetric",
-    "tf_crop_and_resize" is not supported). `mode` is "nearest" (rounded by
+    "pytorch_half_pixel", "align_corners", "asymmetric" or
+    "tf_crop_and_resize", which samples the region `roi` (starts then ends,
+    normalized, 2 x rank values) and yields `extrapolation_value` where a
+    sample falls outside the input). `mode` is "nearest" (rounded by
     `nearest_mode`: "round_prefer_floor", "round_prefer_ceil", "floor",
     "ceil"), "linear" or "cubic" (with `cubic_coeff_a` and
-    `exclude_outside`).
+    `exclude_outside`). With `antialias`, linear and cubic downsampling
+    widen the filter by the inverse scale.
 
     ```mlir
     %y = msgraph.resize %x {mode = "nearest", scales = array<f64: 1.0, 1.0, 2.0, 2.0>}
@@ -948,7 +960,10 @@ def Graph_ResizeOp : Graph_Op<"resize", [Pure]> {
       DefaultValuedAttr<StrAttr, "\"half_pixel\"">:$coordinate_transformation_mode,
       DefaultValuedAttr<StrAttr, "\"round_prefer_floor\"">:$nearest_mode,
       DefaultValuedAttr<F64Attr, "-0.75">:$cubic_coeff_a,
-      DefaultValuedAttr<BoolAttr, "false">:$exclude_outside);
+      DefaultValuedAttr<BoolAttr, "false">:$exclude_outside,
+      OptionalAttr<DenseF64ArrayAttr>:$roi,
+      DefaultValuedAttr<F64Attr, "0.0">:$extrapolation_value,
+      DefaultValuedAttr<BoolAttr, "false">:$antialias);
   let results = (outs Graph_NumericTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
