@@ -10,6 +10,7 @@
 #include "ms/Transforms/Passes.h"
 
 #include "ms/runtime/ModuleFormat.h"
+#include "ms/runtime/ms_runtime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -20,6 +21,8 @@ using namespace mlir;
 using namespace mlir::ms;
 
 std::string mlir::ms::dtypeName(Type type) {
+  if (isa<graph::StringType>(type))
+    return "string";
   if (type.isF16())
     return "f16";
   if (type.isBF16())
@@ -39,10 +42,59 @@ std::string mlir::ms::dtypeName(Type type) {
   return (intType.isUnsigned() ? "u" : "i") + std::to_string(width);
 }
 
-/// Bytes of a statically shaped tensor (bool is one byte per element).
+/// Bytes of one element (bool is one byte; a string one ms_string_t).
+static uint64_t elementSize(Type type) {
+  if (isa<graph::StringType>(type))
+    return sizeof(ms_string_t);
+  unsigned width = type.getIntOrFloatBitWidth();
+  return width == 1 ? 1 : width / 8;
+}
+
+/// Bytes of a statically shaped tensor.
 static uint64_t byteSize(RankedTensorType type) {
-  unsigned width = type.getElementTypeBitWidth();
-  return type.getNumElements() * (width == 1 ? 1 : width / 8);
+  return type.getNumElements() * elementSize(type.getElementType());
+}
+
+/// Returns the most elements result `index` of host op `op` can hold when
+/// its shape is data-dependent, or failure when the op has no such bound.
+static FailureOr<int64_t> hostResultCapacity(Operation *op, unsigned index) {
+  if (auto normalizer = dyn_cast<graph::StringNormalizerOp>(op)) {
+    auto input = cast<RankedTensorType>(normalizer.getInput().getType());
+    return std::max<int64_t>(1, input.getNumElements());
+  }
+  return op->emitError("result ")
+         << index << " has a data-dependent shape, but " << op->getName()
+         << " gives no bound for it";
+}
+
+/// Converts a host op attribute to JSON; fails on kinds the runtime does not
+/// read.
+static std::optional<llvm::json::Value> attrToJson(Attribute attr) {
+  if (auto str = dyn_cast<StringAttr>(attr))
+    return llvm::json::Value(str.str());
+  if (auto boolean = dyn_cast<BoolAttr>(attr))
+    return llvm::json::Value(boolean.getValue());
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return llvm::json::Value(integer.getInt());
+  if (auto real = dyn_cast<FloatAttr>(attr))
+    return llvm::json::Value(real.getValueAsDouble());
+  if (auto ints = dyn_cast<DenseI64ArrayAttr>(attr)) {
+    llvm::json::Array array;
+    for (int64_t v : ints.asArrayRef())
+      array.push_back(v);
+    return llvm::json::Value(std::move(array));
+  }
+  if (auto list = dyn_cast<ArrayAttr>(attr)) {
+    llvm::json::Array array;
+    for (Attribute element : list) {
+      std::optional<llvm::json::Value> value = attrToJson(element);
+      if (!value)
+        return std::nullopt;
+      array.push_back(std::move(*value));
+    }
+    return llvm::json::Value(std::move(array));
+  }
+  return std::nullopt;
 }
 
 /// Appends the little-endian bytes of `attr` to `out`.
@@ -94,6 +146,16 @@ mlir::ms::buildExecutionPlan(func::FuncOp entry,
     plan.buffers.push_back(buffer);
     return (int64_t)plan.buffers.size() - 1;
   };
+  // Results of host ops whose shape is only known at run time: they may
+  // only be returned.
+  DenseSet<Value> dataDependent;
+  auto checkStaticUse = [&](Value v, Operation *user) -> LogicalResult {
+    if (!dataDependent.contains(v))
+      return success();
+    return user->emitError("expected an operand of static shape, but found a "
+                           "value whose shape depends on the data (")
+           << v.getType() << "); such values can only be graph outputs";
+  };
   auto tensorOf = [&](Value v, Location loc) -> FailureOr<RankedTensorType> {
     auto type = dyn_cast<RankedTensorType>(v.getType());
     if (!type || !type.hasStaticShape() ||
@@ -131,6 +193,8 @@ mlir::ms::buildExecutionPlan(func::FuncOp entry,
         return op.emitError("expected a dense tensor constant as a weight");
       if (failed(tensorOf(op.getResult(0), op.getLoc())))
         return failure();
+      if (isa<graph::StringType>(dense.getElementType()))
+        return op.emitError("string constants are not supported as weights");
       plan.weights.resize(::ms::format::alignUp(plan.weights.size()), 0);
       uint64_t offset = plan.weights.size();
       appendElements(dense, plan.weights);
@@ -155,6 +219,8 @@ mlir::ms::buildExecutionPlan(func::FuncOp entry,
       launch.kind = PlanStep::Kind::Launch;
       launch.kernel = it->second;
       for (Value operand : call.getOperands()) {
+        if (failed(checkStaticUse(operand, &op)))
+          return failure();
         int64_t id = bufferOf.lookup(operand);
         plan.buffers[id].lastUse = step;
         launch.args.push_back(id);
@@ -180,8 +246,86 @@ mlir::ms::buildExecutionPlan(func::FuncOp entry,
       ++step;
       continue;
     }
+    if (op.hasTrait<OpTrait::ms::HostExecuted>()) {
+      PlanStep host;
+      host.kind = PlanStep::Kind::Host;
+      host.op = op.getName().getStringRef().str();
+      host.operandCount = op.getNumOperands();
+      auto describe = [&](RankedTensorType type) {
+        host.dtypes.push_back(dtypeName(type.getElementType()));
+        std::vector<int64_t> shape;
+        for (int64_t d : type.getShape())
+          shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+        host.shapes.push_back(std::move(shape));
+      };
+      for (Value operand : op.getOperands()) {
+        if (failed(checkStaticUse(operand, &op)))
+          return failure();
+        auto type = tensorOf(operand, op.getLoc());
+        if (failed(type))
+          return failure();
+        int64_t id = bufferOf.lookup(operand);
+        plan.buffers[id].lastUse = step;
+        host.args.push_back(id);
+        describe(*type);
+      }
+      for (OpResult result : op.getResults()) {
+        auto type = dyn_cast<RankedTensorType>(result.getType());
+        if (!type || dtypeName(type.getElementType()).empty())
+          return op.emitError("expected a ranked tensor of a supported "
+                              "element type, but found ")
+                 << result.getType();
+        uint64_t size = 0;
+        if (type.hasStaticShape()) {
+          size = byteSize(type);
+        } else {
+          FailureOr<int64_t> capacity =
+              hostResultCapacity(&op, result.getResultNumber());
+          if (failed(capacity))
+            return failure();
+          size = *capacity * elementSize(type.getElementType());
+          dataDependent.insert(result);
+        }
+        int64_t id = addBuffer(PlanBuffer::Kind::Arena, size,
+                               "result of " + host.op);
+        plan.buffers[id].firstUse = plan.buffers[id].lastUse = step;
+        bufferOf[result] = id;
+        host.args.push_back(id);
+        describe(type);
+      }
+      for (NamedAttribute attr : op.getAttrs()) {
+        std::optional<llvm::json::Value> value = attrToJson(attr.getValue());
+        if (!value)
+          return op.emitError("attribute '")
+                 << attr.getName().getValue()
+                 << "' has a kind the runtime cannot read: " << attr.getValue();
+        host.attrs[attr.getName().getValue()] = std::move(*value);
+      }
+      plan.steps.push_back(std::move(host));
+      ++step;
+      continue;
+    }
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      DenseSet<Value> returned;
       for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
+        if (dataDependent.contains(value)) {
+          if (!returned.insert(value).second)
+            return op.emitError("a value whose shape depends on the data "
+                                "can be returned only once, but result ")
+                   << j << " returns it again";
+          auto type = cast<RankedTensorType>(value.getType());
+          auto name = entry.getResultAttrOfType<StringAttr>(j, "ms.name");
+          PlanTensor tensor{name ? name.str() : "output_" + std::to_string(j),
+                            dtypeName(type.getElementType()), {}, 0};
+          for (int64_t d : type.getShape())
+            tensor.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+          int64_t id = bufferOf.lookup(value);
+          plan.buffers[id].kind = PlanBuffer::Kind::Output;
+          plan.buffers[id].indexOrOffset = j;
+          tensor.buffer = id;
+          plan.outputs.push_back(std::move(tensor));
+          continue;
+        }
         auto type = tensorOf(value, op.getLoc());
         if (failed(type))
           return failure();
@@ -299,6 +443,26 @@ void ExecutionPlan::writeJson(llvm::raw_ostream &os) const {
               for (int64_t a : s.args)
                 j.value(a);
             });
+          } else if (s.kind == PlanStep::Kind::Host) {
+            j.attribute("kind", "host");
+            j.attribute("op", s.op);
+            j.attribute("operands", s.operandCount);
+            j.attributeArray("args", [&] {
+              for (int64_t a : s.args)
+                j.value(a);
+            });
+            j.attributeArray("dtypes", [&] {
+              for (const std::string &d : s.dtypes)
+                j.value(d);
+            });
+            j.attributeArray("shapes", [&] {
+              for (const std::vector<int64_t> &shape : s.shapes)
+                j.array([&] {
+                  for (int64_t d : shape)
+                    j.value(d);
+                });
+            });
+            j.attribute("attrs", llvm::json::Object(s.attrs));
           } else {
             j.attribute("kind", "copy");
             j.attribute("src", s.src);

@@ -74,7 +74,9 @@ struct OutlineKernelsPass final
     int64_t index = 0;
     for (Operation &op :
          llvm::make_early_inc_range(entryFunc.getBody().front())) {
-      if (op.getDialect() != dialect || op.hasTrait<OpTrait::ConstantLike>())
+      // Constants become weights; the runtime executes host ops itself.
+      if (op.getDialect() != dialect || op.hasTrait<OpTrait::ConstantLike>() ||
+          op.hasTrait<OpTrait::ms::HostExecuted>())
         continue;
       // An op whose results hold no elements computes nothing: its results
       // become empty constants instead of a kernel.

@@ -285,3 +285,78 @@ TEST(NpyTest, NumpyLoadsWrittenFiles) {
   EXPECT_EQ(reinterpret_cast<const uint32_t *>(array.data.data())[5], 5u);
 }
 } // namespace
+
+namespace {
+/// A string tensor view over `strings`.
+std::vector<ms_string_t> views(const std::vector<std::string> &strings) {
+  std::vector<ms_string_t> out;
+  for (const std::string &s : strings)
+    out.push_back(ms_string_t{s.data(), s.size()});
+  return out;
+}
+} // namespace
+
+TEST(NpyTest, RoundTripsStrings) {
+  // UTF-8 of 1 to 4 bytes per code point, an empty string, a trailing NUL
+  // that NumPy (and so the reader) drops.
+  std::vector<std::string> strings = {"monday", "", "Stra\xc3\x9f" "e",
+                                      "\xe2\x82\xac\xf0\x9f\x98\x80", "a"};
+  std::vector<ms_string_t> elements = views(strings);
+  int64_t shape[2] = {1, 5};
+  std::vector<uint8_t> bytes;
+  Status status = encodeNpy(MS_DTYPE_STRING, shape, 2, elements.data(),
+                            elements.size() * sizeof(ms_string_t), bytes);
+  ASSERT_TRUE(status.ok()) << status.message();
+  ASSERT_EQ(bytes.size(), 128u + 5 * 6 * 4);
+  std::string header(bytes.begin() + 10, bytes.begin() + 128);
+  // The widest element has 6 code points.
+  EXPECT_NE(header.find("'descr': '<U6'"), std::string::npos) << header;
+  NpyArray array;
+  status = parseNpy(bytes.data(), bytes.size(), "t.npy", array);
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(array.dtype, MS_DTYPE_STRING);
+  EXPECT_EQ(array.shape, (std::vector<int64_t>{1, 5}));
+  EXPECT_EQ(array.strings, strings);
+  EXPECT_TRUE(array.data.empty());
+}
+
+TEST(NpyTest, ReadsByteStrings) {
+  std::vector<uint8_t> data = {'a', 'b', 0, 'x', 'y', 'z'};
+  NpyArray array;
+  std::vector<uint8_t> bytes = npyImage(
+      1, "{'descr': '|S3', 'fortran_order': False, 'shape': (2,), }", data);
+  Status status = parseNpy(bytes.data(), bytes.size(), "t.npy", array);
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(array.strings, (std::vector<std::string>{"ab", "xyz"}));
+}
+
+TEST(NpyTest, RejectsBadStrings) {
+  // A surrogate is no code point; big-endian UTF-32 is not read.
+  expectBad(npyImage(1,
+                     "{'descr': '<U1', 'fortran_order': False, "
+                     "'shape': (1,), }",
+                     {0x00, 0xD8, 0x00, 0x00}),
+            "element 0 holds an invalid code point");
+  expectBad(npyImage(1,
+                     "{'descr': '>U1', 'fortran_order': False, "
+                     "'shape': (1,), }",
+                     {0, 0, 0, 'a'}),
+            "big-endian dtype '>U1'");
+  expectBad(npyImage(1,
+                     "{'descr': '<U2', 'fortran_order': False, "
+                     "'shape': (1,), }",
+                     {'a', 0, 0, 0}),
+            ".npy data is 4 bytes, expected 8");
+  // Writing invalid UTF-8 fails and names the element.
+  std::vector<std::string> strings = {"ok", "\xff"};
+  std::vector<ms_string_t> elements = views(strings);
+  int64_t shape[1] = {2};
+  std::vector<uint8_t> bytes;
+  Status status = encodeNpy(MS_DTYPE_STRING, shape, 1, elements.data(),
+                            elements.size() * sizeof(ms_string_t), bytes);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(std::string(status.message()).find("string element 1 is not valid "
+                                               "UTF-8 at byte 0"),
+            std::string::npos)
+      << status.message();
+}

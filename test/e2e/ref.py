@@ -272,3 +272,28 @@ def resize_cubic(x, scales, a=-0.75, exclude_outside=False):
             rows.append(sum(w * np.take(out, t, axis=d) for t, w in zip(taps, ws)))
         out = np.stack(rows, axis=d)
     return out.astype(x.dtype)
+
+
+def string_normalizer(x, case_change_action="NONE", is_case_sensitive=False,
+                      stopwords=()):
+    """ONNX StringNormalizer on words [C] or [1, C] with Unicode simple case
+    mapping (a character whose full mapping has several, like 'ß', stays);
+    one empty string when no word is kept."""
+    def simple(word, upper):
+        mapped = (c.upper() if upper else c.lower() for c in word)
+        return "".join(m if len(m) == 1 else c for c, m in zip(word, mapped))
+    words = list(x.reshape(-1))
+    if is_case_sensitive:
+        stops = set(stopwords)
+        kept = [w for w in words if w not in stops]
+    else:
+        stops = {s.lower() for s in stopwords}
+        kept = [w for w in words if w.lower() not in stops]
+    if case_change_action == "UPPER":
+        kept = [simple(w, True) for w in kept]
+    elif case_change_action == "LOWER":
+        kept = [simple(w, False) for w in kept]
+    if not kept:
+        kept = [""]
+    out = np.array(kept, dtype=np.str_)
+    return out.reshape(1, -1) if x.ndim == 2 else out

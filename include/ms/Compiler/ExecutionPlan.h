@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
@@ -40,11 +41,19 @@ struct PlanBuffer {
 
 /// One step of the plan.
 struct PlanStep {
-  enum class Kind { Launch, Copy };
+  enum class Kind { Launch, Copy, Host };
   Kind kind;
-  /// Launch: kernel index; argument buffer ids.
+  /// Launch: kernel index; Launch and Host: argument buffer ids (a host
+  /// step's operands, then its results).
   int64_t kernel = -1;
   std::vector<int64_t> args;
+  /// Host: the op name, its number of operands, the dtype and shape (-1 for
+  /// a data-dependent extent) of each argument, and its attributes.
+  std::string op;
+  int64_t operandCount = 0;
+  std::vector<std::string> dtypes;
+  std::vector<std::vector<int64_t>> shapes;
+  llvm::json::Object attrs;
   /// Copy: source and destination buffers, bytes.
   int64_t src = -1, dst = -1;
   uint64_t size = 0;
@@ -89,7 +98,8 @@ struct ExecutionPlan {
 std::string dtypeName(Type elementType);
 
 /// Builds the plan from `entry`, whose body holds only constants, calls of
-/// kernel functions, tensor casts and the return (after ms-outline-kernels).
+/// kernel functions, ops the runtime executes (HostExecuted), tensor casts
+/// and the return (after ms-outline-kernels).
 /// Kernel `i` of the plan is the callee named `kernelSymbols[i]`. Emits an
 /// error and fails on anything else.
 FailureOr<ExecutionPlan> buildExecutionPlan(func::FuncOp entry,

@@ -124,7 +124,12 @@ void mlir::ms::onnx_importer::populateElementwiseOps(OpTable &t) {
   t.onOp("Relu", 6, unary<graph::ReluOp>());
   t.onOp("Not", 1, unary<graph::NotOp>());
   t.onOp("HardSwish", 14, unary<graph::HardSwishOp>());
-  t.onOp("Identity", 1, unary<graph::IdentityOp>());
+  t.onOp("Identity", 1, [](NodeContext &c) -> Results {
+    // A string tensor passes through: no kernel can copy one.
+    if (isStringTensor(c.input(0)))
+      return SmallVector<Value>{c.input(0)};
+    return one(c.create<graph::IdentityOp>(c.inputType(0), c.input(0)));
+  });
 
   t.onOp("Add", 7, binary<graph::AddOp>());
   t.onOp("Sub", 7, binary<graph::SubOp>());
@@ -133,7 +138,12 @@ void mlir::ms::onnx_importer::populateElementwiseOps(OpTable &t) {
   t.onOp("PRelu", 7, binary<graph::PReluOp>());
   t.onOp("And", 7, binary<graph::AndOp>());
   t.onOp("Or", 7, binary<graph::OrOp>());
-  t.onOp("Equal", 7, binary<graph::EqualOp>());
+  t.onOp("Equal", 7, [](NodeContext &c) -> Results {
+    if (isStringTensor(c.input(0)) || isStringTensor(c.input(1)))
+      return one(
+          c.create<graph::StringEqualOp>(Type(), c.input(0), c.input(1)));
+    return binary<graph::EqualOp>()(c);
+  });
   t.onOp("Less", 7, binary<graph::LessOp>());
   t.onOp("LessOrEqual", 12, binary<graph::LessEqualOp>());
   t.onOp("Greater", 7, binary<graph::GreaterOp>());

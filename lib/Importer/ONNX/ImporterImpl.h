@@ -109,6 +109,10 @@ private:
 void populateElementwiseOps(OpTable &table);
 void populateNeuralNetworkOps(OpTable &table);
 void populateTensorOps(OpTable &table);
+void populateStringOps(OpTable &table);
+
+/// Returns true for a tensor of !msgraph.string.
+bool isStringTensor(Value value);
 
 /// What a handler returns.
 using Results = FailureOr<SmallVector<Value>>;

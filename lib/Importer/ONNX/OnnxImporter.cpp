@@ -57,6 +57,8 @@ Type mlir::ms::onnx_importer::convertElementType(MLIRContext *ctx,
     return IntegerType::get(ctx, 64, IntegerType::Unsigned);
   case onnx::TensorProto::BFLOAT16:
     return b.getBF16Type();
+  case onnx::TensorProto::STRING:
+    return graph::StringType::get(ctx);
   default:
     break;
   }
@@ -112,6 +114,10 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
   Type elem = convertElementType(ctx, tensor.data_type(), loc);
   if (!elem)
     return failure();
+  if (isa<graph::StringType>(elem))
+    return emitError(loc, "tensor '")
+           << tensor.name()
+           << "' holds strings; string constants are not supported yet";
   SmallVector<int64_t> shape;
   int64_t count = 1;
   for (int64_t d : tensor.dims()) {
@@ -415,6 +421,7 @@ public:
     populateElementwiseOps(table);
     populateNeuralNetworkOps(table);
     populateTensorOps(table);
+    populateStringOps(table);
   }
 
   OwningOpRef<ModuleOp> run(const onnx::ModelProto &model);

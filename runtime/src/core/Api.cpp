@@ -86,6 +86,7 @@ constexpr DTypeInfo dtypes[] = {
     {"invalid", 0}, {"f16", 2}, {"bf16", 2}, {"f32", 4}, {"f64", 8},
     {"bool", 1},    {"i8", 1},  {"i16", 2},  {"i32", 4}, {"i64", 8},
     {"u8", 1},      {"u16", 2}, {"u32", 4},  {"u64", 8},
+    {"string", sizeof(ms_string_t)},
 };
 constexpr size_t dtypeCount = sizeof(dtypes) / sizeof(dtypes[0]);
 } // namespace

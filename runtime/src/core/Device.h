@@ -30,7 +30,11 @@ enum class StepKind : uint8_t {
   Launch,
   /// Copy `size` bytes from argument 0 to argument 1.
   Copy,
+  /// Run the runtime's own operation `host` (core/HostOps.h).
+  Host,
 };
+
+class HostOp;
 
 /// One step of a module's plan, with its arguments resolved to positions in a
 /// flat argument array (`args[argBegin .. argBegin + argCount)`).
@@ -45,6 +49,8 @@ struct Step {
   uint32_t argCount = 0;
   /// Bytes to copy (Copy).
   uint64_t size = 0;
+  /// The operation (Host); owned by the module's meta.
+  const HostOp *host = nullptr;
 };
 
 /// An ordered queue of work; tasks run one at a time in submission order.

@@ -33,8 +33,21 @@ Status Context::create(std::shared_ptr<Module> module,
   context->ownedOutputs.assign(meta.outputs.size(), nullptr);
   context->slots.resize(meta.inputs.size() + meta.outputs.size());
   context->args.resize(meta.stepArgs.size());
+  for (const TensorDesc &output : meta.outputs)
+    context->outputShapes.push_back(output.shape);
+  context->scratch.resize(meta.hostOps.size());
   for (size_t slot = 0; slot < meta.stepArgs.size(); ++slot) {
-    const BufferDesc &buffer = meta.buffers[meta.stepArgs[slot]];
+    uint32_t arg = meta.stepArgs[slot];
+    if (arg & kShapeSlot) {
+      context->args[slot] =
+          context->outputShapes[arg & kSlotIndexMask].data();
+      continue;
+    }
+    if (arg & kScratchSlot) {
+      context->args[slot] = &context->scratch[arg & kSlotIndexMask];
+      continue;
+    }
+    const BufferDesc &buffer = meta.buffers[arg];
     switch (buffer.kind) {
     case BufferKind::Weight:
       // Kernels receive `void **`; weights are mapped read-only and the
@@ -108,9 +121,17 @@ Status Context::bind(const ms_tensor_t *inputs, size_t inputCount,
                              std::to_string(outputs ? outputCount : 0));
   for (size_t i = 0; i < inputCount; ++i)
     MS_RETURN_IF_ERROR(checkTensor("input", meta.inputs[i], inputs[i]));
-  for (size_t i = 0; i < outputCount; ++i)
-    if (outputs[i].data)
-      MS_RETURN_IF_ERROR(checkTensor("output", meta.outputs[i], outputs[i]));
+  for (size_t i = 0; i < outputCount; ++i) {
+    if (!outputs[i].data)
+      continue;
+    if (hasDynamicExtent(meta.outputs[i].shape))
+      return Status::error(
+          MS_INVALID_ARGUMENT,
+          "output '" + meta.outputs[i].name +
+              "' has data-dependent extents; pass NULL data so that the "
+              "runtime allocates it");
+    MS_RETURN_IF_ERROR(checkTensor("output", meta.outputs[i], outputs[i]));
+  }
 
   // Everything is valid: bind.
   for (size_t i = 0; i < outputCount; ++i) {
@@ -121,7 +142,7 @@ Status Context::bind(const ms_tensor_t *inputs, size_t inputCount,
       MS_RETURN_IF_ERROR(owner->device->allocate(desc.size, &ownedOutputs[i]));
     outputs[i] = ms_tensor_t{ownedOutputs[i], desc.size, desc.dtype,
                              static_cast<uint32_t>(desc.shape.size()),
-                             desc.shape.data()};
+                             outputShapes[i].data()};
   }
   for (size_t i = 0; i < inputCount; ++i)
     for (uint32_t slot : slots[i])
@@ -147,8 +168,21 @@ Status Context::run(const ms_tensor_t *inputs, size_t inputCount,
   MS_RETURN_IF_ERROR(bind(inputs, inputCount, outputs, outputCount));
   Device &device = *owner->device;
   const std::vector<Step> &steps = owner->image.meta.steps;
-  if (!stream)
-    return device.execute(owner->kernels.get(), steps, args, nullptr, nullptr);
+  if (!stream) {
+    MS_RETURN_IF_ERROR(
+        device.execute(owner->kernels.get(), steps, args, nullptr, nullptr));
+    // Outputs with data-dependent extents: report the computed size.
+    const std::vector<TensorDesc> &descs = owner->image.meta.outputs;
+    for (size_t i = 0; i < outputCount; ++i) {
+      if (!hasDynamicExtent(descs[i].shape))
+        continue;
+      uint64_t size = ms_dtype_size(descs[i].dtype);
+      for (int64_t d : outputShapes[i])
+        size *= static_cast<uint64_t>(d);
+      outputs[i].size = size;
+    }
+    return Status();
+  }
 
   // The token keeps this context (and so the module, its kernels and its
   // steps) alive until the queued run has finished, then marks it done.

@@ -47,6 +47,11 @@ private:
   void *arena = nullptr;
   /// Runtime-owned outputs, by output index (NULL until requested).
   std::vector<void *> ownedOutputs;
+  /// The shape of each output: the static one, or the one the latest run
+  /// computed for an output with data-dependent extents.
+  std::vector<std::vector<int64_t>> outputShapes;
+  /// The storage of each host step (strings it produced).
+  std::vector<HostScratch> scratch;
   /// The plan's argument pointers (ModuleMeta::stepArgs resolved).
   std::vector<void *> args;
   /// For each input, then each output, the argument slots it binds.

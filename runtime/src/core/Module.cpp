@@ -197,6 +197,11 @@ class MetaReader {
 public:
   explicit MetaReader(const std::string &name) : name(name) {}
 
+  /// Returns the message prefix for `where`.
+  std::string prefix(const std::string &where) const {
+    return name + ": meta: " + where + ": ";
+  }
+
   /// Returns a failure at `where`.
   Status fail(const std::string &where, const std::string &problem) const {
     return Status::error(MS_INVALID_ARGUMENT,
@@ -268,7 +273,7 @@ private:
 
 /// Reads one entry of "inputs" or "outputs", except its buffer.
 Status readTensor(const MetaReader &reader, const Json &value,
-                  const std::string &where, TensorDesc &out) {
+                  const std::string &where, bool output, TensorDesc &out) {
   MS_RETURN_IF_ERROR(reader.object(value, where));
   MS_RETURN_IF_ERROR(reader.string(value, "name", where, out.name));
   if (out.name.empty())
@@ -284,9 +289,16 @@ Status readTensor(const MetaReader &reader, const Json &value,
   for (size_t i = 0; i < shape->size(); ++i) {
     const Json &dim = (*shape)[i];
     std::string at = where + ".shape[" + std::to_string(i) + "]";
+    if (output && dim.is_number_integer() && dim.get<int64_t>() == -1) {
+      // A data-dependent extent: the size is the buffer's capacity.
+      out.shape.push_back(-1);
+      continue;
+    }
     if (dim.is_number_integer() && !dim.is_number_unsigned())
       return reader.fail(at, "dynamic or negative dimension " + dim.dump() +
-                                 " (shapes must be static)");
+                                 (output ? " (only outputs a host step "
+                                           "computes may use -1)"
+                                         : " (input shapes must be static)"));
     uint64_t extent = 0;
     MS_RETURN_IF_ERROR(reader.unsigned64(dim, at, extent));
     if (extent > uint64_t(INT64_MAX) || mulOverflows(size, extent, size))
@@ -314,6 +326,109 @@ Status readBufferRef(const MetaReader &reader, const Json &value,
   return Status();
 }
 
+/// Parses a step of kind "host" at `where`: appends its argument slots to
+/// meta.stepArgs and its operation to meta.hostOps, and marks in
+/// `dynamicResults` the outputs whose shape it computes.
+Status parseHostStep(const MetaReader &reader, const Json &value,
+                     const std::string &where,
+                     const std::unordered_map<uint64_t, uint32_t> &positions,
+                     ModuleMeta &meta, std::vector<bool> &dynamicResults) {
+  std::string op;
+  MS_RETURN_IF_ERROR(reader.string(value, "op", where, op));
+  const Json *args = nullptr, *dtypes = nullptr, *shapes = nullptr;
+  MS_RETURN_IF_ERROR(reader.array(value, "args", where, args));
+  MS_RETURN_IF_ERROR(reader.array(value, "dtypes", where, dtypes));
+  MS_RETURN_IF_ERROR(reader.array(value, "shapes", where, shapes));
+  uint64_t operandCount = 0;
+  MS_RETURN_IF_ERROR(
+      reader.unsigned64(value, "operands", where, operandCount));
+  if (dtypes->size() != args->size() || shapes->size() != args->size() ||
+      operandCount > args->size())
+    return reader.fail(where, "\"args\", \"dtypes\" and \"shapes\" differ in "
+                              "length, or \"operands\" exceeds them");
+  if (meta.hostOps.size() >= kSlotIndexMask)
+    return reader.fail(where, "too many host steps");
+  HostSignature signature;
+  signature.operandCount = operandCount;
+  std::vector<uint32_t> buffers;
+  for (size_t j = 0; j < args->size(); ++j) {
+    std::string at = where + ".args[" + std::to_string(j) + "]";
+    uint32_t position = 0;
+    MS_RETURN_IF_ERROR(
+        readBufferRef(reader, (*args)[j], at, positions, position));
+    buffers.push_back(position);
+    std::string dtype;
+    if (!(*dtypes)[j].is_string() ||
+        (dtype = (*dtypes)[j].get<std::string>(),
+         ms_dtype_from_name(dtype.c_str()) == MS_DTYPE_INVALID))
+      return reader.fail(where + ".dtypes[" + std::to_string(j) + "]",
+                         "expected a dtype name, found " +
+                             (*dtypes)[j].dump());
+    signature.dtypes.push_back(ms_dtype_from_name(dtype.c_str()));
+    std::vector<int64_t> shape;
+    const Json &dims = (*shapes)[j];
+    std::string shapeAt = where + ".shapes[" + std::to_string(j) + "]";
+    if (!dims.is_array())
+      return reader.fail(shapeAt, "expected an array");
+    for (const Json &dim : dims) {
+      if (!dim.is_number_integer() || dim.get<int64_t>() < -1)
+        return reader.fail(shapeAt, "expected extents >= -1, found " +
+                                        dim.dump());
+      shape.push_back(dim.get<int64_t>());
+    }
+    signature.shapes.push_back(std::move(shape));
+  }
+  std::shared_ptr<const HostOp> host;
+  static const Json noAttrs = Json::object();
+  auto attrs = value.find("attrs");
+  if (Status status = createHostOp(op, signature,
+                                   attrs == value.end() ? noAttrs : *attrs,
+                                   host);
+      !status.ok())
+    return Status::error(status.code(), reader.prefix(where) +
+                                            status.message());
+  // Every operand buffer must hold its tensor; every result buffer must be
+  // writable and hold the most the operation can produce.
+  std::vector<uint32_t> shapeSlots;
+  for (size_t j = 0; j < buffers.size(); ++j) {
+    const BufferDesc &buffer = meta.buffers[buffers[j]];
+    std::string at = where + ".args[" + std::to_string(j) + "]";
+    bool operand = j < operandCount;
+    uint64_t need = 0;
+    if (operand) {
+      need = ms_dtype_size(signature.dtypes[j]);
+      for (int64_t d : signature.shapes[j])
+        if (d < 0 || mulOverflows(need, uint64_t(d), need))
+          return reader.fail(at, "operand extents must be static and small");
+    } else {
+      need = host->resultCapacity(j - operandCount);
+      if (buffer.kind == BufferKind::Input || buffer.kind == BufferKind::Weight)
+        return reader.fail(at, "buffer " + std::to_string(buffer.id) +
+                                   " is read-only (an input or a weight)");
+      if (hasDynamicExtent(signature.shapes[j])) {
+        if (buffer.kind != BufferKind::Output ||
+            signature.shapes[j] != meta.outputs[buffer.index].shape)
+          return reader.fail(at, "a result with data-dependent extents must "
+                                 "be a module output of the same shape");
+        dynamicResults[buffer.index] = true;
+        shapeSlots.push_back(kShapeSlot | static_cast<uint32_t>(buffer.index));
+      }
+    }
+    if (buffer.size < need)
+      return reader.fail(at, "buffer " + std::to_string(buffer.id) + " has " +
+                                 std::to_string(buffer.size) + " bytes, the " +
+                                 (operand ? "operand" : "result") + " needs " +
+                                 std::to_string(need));
+  }
+  meta.stepArgs.insert(meta.stepArgs.end(), buffers.begin(), buffers.end());
+  meta.stepArgs.insert(meta.stepArgs.end(), shapeSlots.begin(),
+                       shapeSlots.end());
+  meta.stepArgs.push_back(kScratchSlot |
+                          static_cast<uint32_t>(meta.hostOps.size()));
+  meta.hostOps.push_back(std::move(host));
+  return Status();
+}
+
 /// Parses and validates the meta JSON of a module.
 Status parseMeta(const SectionView &section, const ModuleImage &image,
                  const std::string &name, ModuleMeta &meta) {
@@ -336,7 +451,7 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
   // Buffers first: everything else refers to them by id.
   const Json *buffers = nullptr;
   MS_RETURN_IF_ERROR(reader.array(root, "buffers", "root", buffers));
-  if (buffers->size() > UINT32_MAX)
+  if (buffers->size() > kSlotIndexMask)
     return reader.fail("buffers", "too many buffers");
   std::unordered_map<uint64_t, uint32_t> positions;
   for (size_t i = 0; i < buffers->size(); ++i) {
@@ -376,7 +491,8 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
     for (size_t i = 0; i < list->size(); ++i) {
       std::string where = std::string(key) + "[" + std::to_string(i) + "]";
       TensorDesc tensor;
-      MS_RETURN_IF_ERROR(readTensor(reader, (*list)[i], where, tensor));
+      MS_RETURN_IF_ERROR(
+          readTensor(reader, (*list)[i], where, output != 0, tensor));
       for (const TensorDesc &other : tensors)
         if (other.name == tensor.name)
           return reader.fail(where, std::string("duplicate ") + kindName +
@@ -406,7 +522,15 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
                                       " does not exist (the module has " +
                                       std::to_string(tensors.size()) + " " +
                                       kindName + "s)");
-      const TensorDesc &tensor = tensors[buffer.index];
+      TensorDesc &tensor = const_cast<TensorDesc &>(tensors[buffer.index]);
+      if (hasDynamicExtent(tensor.shape)) {
+        if (buffer.size % ms_dtype_size(tensor.dtype) != 0)
+          return reader.fail(where, "size " + std::to_string(buffer.size) +
+                                        " is not a whole number of " +
+                                        ms_dtype_name(tensor.dtype) +
+                                        " elements");
+        tensor.size = buffer.size;
+      }
       if (buffer.size != tensor.size)
         return reader.fail(
             where, "size " + std::to_string(buffer.size) + " does not match " +
@@ -468,6 +592,7 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
   }
 
   // The plan.
+  std::vector<bool> dynamicResults(meta.outputs.size(), false);
   const Json *steps = nullptr;
   MS_RETURN_IF_ERROR(reader.array(root, "steps", "root", steps));
   for (size_t i = 0; i < steps->size(); ++i) {
@@ -526,6 +651,11 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
                 std::to_string(to.size) + " bytes)");
       meta.stepArgs.push_back(src);
       meta.stepArgs.push_back(dst);
+    } else if (kind == "host") {
+      step.kind = StepKind::Host;
+      MS_RETURN_IF_ERROR(parseHostStep(reader, value, where, positions,
+                                       meta, dynamicResults));
+      step.host = meta.hostOps.back().get();
     } else {
       return Status::error(MS_UNIMPLEMENTED, name + ": meta: " + where +
                                                  ": unsupported step kind \"" +
@@ -534,6 +664,12 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
     step.argCount = static_cast<uint32_t>(meta.stepArgs.size()) - step.argBegin;
     meta.steps.push_back(step);
   }
+  for (size_t i = 0; i < meta.outputs.size(); ++i)
+    if (hasDynamicExtent(meta.outputs[i].shape) && !dynamicResults[i])
+      return reader.fail("outputs[" + std::to_string(i) + "]",
+                         "output '" + meta.outputs[i].name +
+                             "' has a data-dependent extent (-1) but no host "
+                             "step computes its shape");
   return Status();
 }
 } // namespace

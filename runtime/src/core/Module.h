@@ -15,6 +15,7 @@
 #define MS_RUNTIME_CORE_MODULE_H
 
 #include "core/Device.h"
+#include "core/HostOps.h"
 
 #include <cstdint>
 #include <memory>
@@ -47,7 +48,8 @@ struct TensorDesc {
   ms_dtype_t dtype = MS_DTYPE_INVALID;
   /// The static shape.
   std::vector<int64_t> shape;
-  /// dtype size times the element count.
+  /// dtype size times the element count; for an output with data-dependent
+  /// extents (-1 in `shape`), the capacity of its buffer.
   uint64_t size = 0;
   /// Position in ModuleMeta::buffers of the bound buffer.
   uint32_t buffer = 0;
@@ -69,9 +71,18 @@ struct ModuleMeta {
   std::vector<std::string> kernels;
   /// The plan.
   std::vector<Step> steps;
-  /// For each argument slot of the plan, a position in `buffers`.
+  /// For each argument slot of the plan, a position in `buffers`, or one of
+  /// the host-step slots kShapeSlot | output index (the computed shape of an
+  /// output with data-dependent extents) and kScratchSlot | host op index.
   std::vector<uint32_t> stepArgs;
+  /// The operations of the host steps, in step order.
+  std::vector<std::shared_ptr<const HostOp>> hostOps;
 };
+
+/// Tags of ModuleMeta::stepArgs entries that are not buffer positions.
+constexpr uint32_t kShapeSlot = 0x80000000u;
+constexpr uint32_t kScratchSlot = 0x40000000u;
+constexpr uint32_t kSlotIndexMask = 0x3FFFFFFFu;
 
 /// A section of a mapped module file.
 struct SectionView {

@@ -13,6 +13,9 @@
 
 #include "ms/runtime/Npy.h"
 
+#include "core/Utf8.h"
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -21,6 +24,9 @@
 #include <unistd.h>
 
 using namespace ms::rt;
+using ms::rt::impl::decodeUtf8;
+using ms::rt::impl::encodeUtf8;
+using ms::rt::impl::isScalarValue;
 
 namespace {
 /// The 6 bytes every .npy file starts with.
@@ -54,6 +60,7 @@ const char *descrOf(ms_dtype_t dtype) {
   case MS_DTYPE_U64:
     return "<u8";
   case MS_DTYPE_BF16:
+  case MS_DTYPE_STRING:
   case MS_DTYPE_INVALID:
   case MS_DTYPE_MAX:
     break;
@@ -197,8 +204,15 @@ private:
     return Status();
   }
 
+public:
+  /// For a string dtype: characters per element, and whether they are
+  /// UTF-32 code points ('U') rather than bytes ('S').
+  uint64_t stringWidth = 0;
+  bool unicode = false;
+
+private:
   /// Maps a descr such as "<f4" to a dtype.
-  Status parseDescr(const std::string &descr, ms_dtype_t &dtype) const {
+  Status parseDescr(const std::string &descr, ms_dtype_t &dtype) {
     static const struct {
       const char *code;
       ms_dtype_t dtype;
@@ -214,6 +228,17 @@ private:
     if (!code.empty() && std::strchr("<>|=", code[0])) {
       order = code[0];
       code.erase(0, 1);
+    }
+    if (!code.empty() && (code[0] == 'U' || code[0] == 'S') &&
+        code.size() > 1 && code.size() < 12 &&
+        code.find_first_not_of("0123456789", 1) == std::string::npos) {
+      unicode = code[0] == 'U';
+      if (unicode && order == '>')
+        return fail("big-endian dtype '" + descr +
+                    "' is not supported; save the array little-endian");
+      stringWidth = std::stoull(code.substr(1));
+      dtype = MS_DTYPE_STRING;
+      return Status();
     }
     for (const auto &entry : codes) {
       if (code != entry.code)
@@ -282,7 +307,10 @@ Status ms::rt::parseNpy(const void *bytes, size_t size, const std::string &name,
     if (Status status = parser.parse(out.dtype, out.shape); !status.ok())
       return status;
 
-    uint64_t expected = ms_dtype_size(out.dtype);
+    bool strings = out.dtype == MS_DTYPE_STRING;
+    uint64_t item = strings ? parser.stringWidth * (parser.unicode ? 4 : 1)
+                            : ms_dtype_size(out.dtype);
+    uint64_t expected = item;
     for (int64_t dim : out.shape)
       if (__builtin_mul_overflow(expected, uint64_t(dim), &expected))
         return Status::error(MS_INVALID_ARGUMENT,
@@ -295,7 +323,39 @@ Status ms::rt::parseNpy(const void *bytes, size_t size, const std::string &name,
               " bytes, expected " + std::to_string(expected) + " for " +
               formatTensorType(out.dtype, out.shape.data(), out.shape.size()));
     const uint8_t *payload = data + prefix + headerLength;
-    out.data.assign(payload, payload + expected);
+    if (!strings) {
+      out.data.assign(payload, payload + expected);
+      return Status();
+    }
+    // Strings: fixed-width elements padded with NULs, UTF-32LE code points
+    // ('U') or bytes ('S'); kept as UTF-8.
+    uint64_t count = item ? expected / item : 1;
+    for (int64_t dim : out.shape)
+      if (dim == 0)
+        count = 0;
+    out.strings.reserve(count);
+    for (uint64_t i = 0; i < count; ++i) {
+      const uint8_t *element = payload + i * item;
+      std::string text;
+      for (uint64_t k = 0; k < parser.stringWidth; ++k) {
+        if (!parser.unicode) {
+          text += static_cast<char>(element[k]);
+          continue;
+        }
+        char32_t c = char32_t(element[4 * k]) | char32_t(element[4 * k + 1]) << 8 |
+                     char32_t(element[4 * k + 2]) << 16 |
+                     char32_t(element[4 * k + 3]) << 24;
+        if (!isScalarValue(c))
+          return Status::error(MS_INVALID_ARGUMENT,
+                               name + ": element " + std::to_string(i) +
+                                   " holds an invalid code point");
+        encodeUtf8(c, text);
+      }
+      // NumPy drops trailing NULs.
+      while (!text.empty() && text.back() == '\0')
+        text.pop_back();
+      out.strings.push_back(std::move(text));
+    }
     return Status();
   } catch (const std::bad_alloc &) {
     return Status::error(MS_INTERNAL, name + ": out of memory reading .npy");
@@ -343,11 +403,84 @@ Status ms::rt::readNpy(const std::string &path, NpyArray &out) {
   return parseNpy(bytes.data(), bytes.size(), path, out);
 }
 
+/// Encodes a string tensor (ms_string_t elements of UTF-8) as a '<U' array.
+static Status encodeStringNpy(const int64_t *shape, size_t rank,
+                              const void *data, size_t size,
+                              std::vector<uint8_t> &out) {
+  if (rank > 0 && !shape)
+    return Status::error(MS_INVALID_ARGUMENT, "shape is NULL");
+  uint64_t count = 1;
+  for (size_t i = 0; i < rank; ++i)
+    if (shape[i] < 0 ||
+        __builtin_mul_overflow(count, uint64_t(shape[i]), &count))
+      return Status::error(MS_INVALID_ARGUMENT, "invalid shape");
+  if (count > size / sizeof(ms_string_t) || count * sizeof(ms_string_t) != size)
+    return Status::error(MS_INVALID_ARGUMENT,
+                         "data is " + std::to_string(size) +
+                             " bytes, expected " +
+                             std::to_string(count * sizeof(ms_string_t)));
+  if (!data && size > 0)
+    return Status::error(MS_INVALID_ARGUMENT, "data is NULL");
+  const auto *elements = static_cast<const ms_string_t *>(data);
+  std::vector<std::u32string> decoded(count);
+  uint64_t width = 1;
+  for (uint64_t i = 0; i < count; ++i) {
+    if (elements[i].size && !elements[i].data)
+      return Status::error(MS_INVALID_ARGUMENT,
+                           "string element " + std::to_string(i) +
+                               " has NULL data");
+    std::string_view text(elements[i].size ? elements[i].data : "",
+                          elements[i].size);
+    for (size_t k = 0; k < text.size();) {
+      char32_t c = 0;
+      size_t length = decodeUtf8(text, k, c);
+      if (length == 0)
+        return Status::error(MS_INVALID_ARGUMENT,
+                             "string element " + std::to_string(i) +
+                                 " is not valid UTF-8 at byte " +
+                                 std::to_string(k));
+      decoded[i] += c;
+      k += length;
+    }
+    width = std::max<uint64_t>(width, decoded[i].size());
+  }
+  std::string descr = "<U" + std::to_string(width);
+  std::vector<uint8_t> payload(count * width * 4, 0);
+  for (uint64_t i = 0; i < count; ++i)
+    for (size_t k = 0; k < decoded[i].size(); ++k) {
+      uint8_t *at = payload.data() + (i * width + k) * 4;
+      char32_t c = decoded[i][k];
+      at[0] = uint8_t(c);
+      at[1] = uint8_t(c >> 8);
+      at[2] = uint8_t(c >> 16);
+      at[3] = uint8_t(c >> 24);
+    }
+  std::string header =
+      "{'descr': '" + descr +
+      "', 'fortran_order': False, 'shape': " + shapeTuple(shape, rank) + ", }";
+  size_t total = (10 + header.size() + 1 + 63) / 64 * 64;
+  header.append(total - 10 - header.size() - 1, ' ');
+  header += '\n';
+  if (header.size() > 0xffff)
+    return Status::error(MS_INVALID_ARGUMENT,
+                         "shape too long for a version 1.0 .npy header");
+  out.insert(out.end(), kNpyMagic, kNpyMagic + sizeof(kNpyMagic));
+  out.push_back(1);
+  out.push_back(0);
+  out.push_back(static_cast<uint8_t>(header.size() & 0xff));
+  out.push_back(static_cast<uint8_t>(header.size() >> 8));
+  out.insert(out.end(), header.begin(), header.end());
+  out.insert(out.end(), payload.begin(), payload.end());
+  return Status();
+}
+
 Status ms::rt::encodeNpy(ms_dtype_t dtype, const int64_t *shape, size_t rank,
                          const void *data, size_t size,
                          std::vector<uint8_t> &out) {
   try {
     out.clear();
+    if (dtype == MS_DTYPE_STRING)
+      return encodeStringNpy(shape, rank, data, size, out);
     const char *descr = descrOf(dtype);
     if (!descr)
       return Status::error(MS_INVALID_ARGUMENT, std::string("dtype ") +

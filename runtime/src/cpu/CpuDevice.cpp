@@ -12,6 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "core/Device.h"
+#include "core/HostOps.h"
+#include "core/Util.h"
 #include "core/Stream.h"
 #include "core/ThreadPool.h"
 
@@ -175,15 +177,18 @@ public:
 
 private:
   /// Runs `steps` on the calling thread.
-  static void run(const CpuKernels *kernels, const std::vector<Step> &steps,
-                  void *const *args) {
+  static Status run(const CpuKernels *kernels, const std::vector<Step> &steps,
+                    void *const *args) {
     for (const Step &step : steps) {
       void **stepArgs = const_cast<void **>(args + step.argBegin);
       if (step.kind == StepKind::Launch)
         kernels->kernels[step.kernel](stepArgs);
+      else if (step.kind == StepKind::Host)
+        MS_RETURN_IF_ERROR(step.host->run(stepArgs));
       else if (step.size)
         std::memmove(stepArgs[1], stepArgs[0], step.size);
     }
+    return Status();
   }
 
   /// The workers streams run on.
@@ -235,16 +240,13 @@ Status CpuDevice::execute(const KernelLibrary *kernels,
                           const std::vector<void *> &args, Stream *stream,
                           std::shared_ptr<void> keepAlive) {
   const auto *cpuKernels = static_cast<const CpuKernels *>(kernels);
-  if (!stream) {
-    run(cpuKernels, steps, args.data());
-    return Status();
-  }
+  if (!stream)
+    return run(cpuKernels, steps, args.data());
   // Copy the arguments: the caller may rebind them for the next run before
   // this one has started.
   return stream->submit(
       [cpuKernels, &steps, args, keepAlive = std::move(keepAlive)]() {
-        run(cpuKernels, steps, args.data());
-        return Status();
+        return run(cpuKernels, steps, args.data());
       });
 }
 

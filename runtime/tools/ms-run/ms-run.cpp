@@ -236,11 +236,24 @@ double element(const void *data, ms_dtype_t dtype, size_t i) {
     return load(uint32_t());
   case MS_DTYPE_U64:
     return double(load(uint64_t()));
+  case MS_DTYPE_STRING:
   case MS_DTYPE_INVALID:
   case MS_DTYPE_MAX:
     break;
   }
   return 0;
+}
+
+/// Fills string input `info` with "s0", "s1", ... kept in `strings`.
+void generateStrings(const TensorInfo &info, Buffer &buffer,
+                     std::vector<std::string> &strings) {
+  size_t count = info.size / sizeof(ms_string_t);
+  strings.resize(count);
+  auto *out = static_cast<ms_string_t *>(buffer.data());
+  for (size_t i = 0; i < count; ++i) {
+    strings[i] = "s" + std::to_string(i);
+    out[i] = ms_string_t{strings[i].data(), strings[i].size()};
+  }
 }
 
 /// Returns true for floating-point dtypes.
@@ -308,6 +321,7 @@ void generate(void *data, ms_dtype_t dtype, size_t count, uint64_t seed) {
     case MS_DTYPE_U64:
       store(i, uint64_t(small));
       break;
+    case MS_DTYPE_STRING:
     case MS_DTYPE_INVALID:
     case MS_DTYPE_MAX:
       break;
@@ -347,9 +361,10 @@ void check(const Status &status, const std::string &context = "") {
     throw Failure{context + status.message()};
 }
 
-/// Binds input `info` to the array in `path`, converting f32 to bf16.
-void loadInput(const TensorInfo &info, const std::string &path,
-               Buffer &buffer) {
+/// Binds input `info` to the array in `path`, converting f32 to bf16. The
+/// characters of a string input are kept in `strings`.
+void loadInput(const TensorInfo &info, const std::string &path, Buffer &buffer,
+               std::vector<std::string> &strings) {
   NpyArray array;
   check(readNpy(path, array), "input '" + info.name + "': ");
   if (array.shape != info.shape)
@@ -371,11 +386,38 @@ void loadInput(const TensorInfo &info, const std::string &path,
                   ms_dtype_name(array.dtype) + ", expected " +
                   ms_dtype_name(info.dtype) +
                   (info.dtype == MS_DTYPE_BF16 ? " (or f32)" : "")};
+  if (array.dtype == MS_DTYPE_STRING) {
+    strings = std::move(array.strings);
+    auto *out = static_cast<ms_string_t *>(buffer.data());
+    for (size_t i = 0; i < strings.size(); ++i)
+      out[i] = ms_string_t{strings[i].data(), strings[i].size()};
+    return;
+  }
   check(buffer.write(0, array.data.data(), array.data.size()));
+}
+
+/// Prints the summary of string output `info`.
+void printStrings(const TensorInfo &info, const TensorView &view) {
+  std::printf("%s: %s\n", info.name.c_str(),
+              formatTensorType(info.dtype, view.shape.data(), view.shape.size())
+                  .c_str());
+  size_t count = view.size / sizeof(ms_string_t);
+  const auto *strings = static_cast<const ms_string_t *>(view.data);
+  std::string values;
+  for (size_t i = 0; i < count && i < 8; ++i) {
+    values += i ? " \"" : "\"";
+    values.append(strings[i].data ? strings[i].data : "", strings[i].size);
+    values += '"';
+  }
+  if (count > 8)
+    values += " ...";
+  std::printf("  values: [%s]\n", count ? values.c_str() : "(empty)");
 }
 
 /// Prints the summary of one output.
 void printOutput(const TensorInfo &info, const TensorView &view) {
+  if (info.dtype == MS_DTYPE_STRING)
+    return printStrings(info, view);
   std::printf("%s: %s\n", info.name.c_str(),
               formatTensorType(info.dtype, info.shape.data(), info.shape.size())
                   .c_str());
@@ -418,8 +460,11 @@ void writeOutput(const std::string &dir, const TensorInfo &info,
                  const TensorView &view) {
   std::string path = dir + "/" + fileNameFor(info.name) + ".npy";
   if (info.dtype != MS_DTYPE_BF16) {
-    check(writeNpy(path, info.dtype, info.shape.data(), info.shape.size(),
-                   view.data, view.size));
+    // The view's shape: outputs with data-dependent extents have theirs
+    // only once computed.
+    check(writeNpy(path, info.dtype, view.shape.data(), view.shape.size(),
+                   view.data, view.size),
+          "output '" + info.name + "': ");
     return;
   }
   // NumPy has no bfloat16: widen to f32.
@@ -457,13 +502,16 @@ void runTool(const Options &options) {
   // Inputs live in 64-byte aligned buffers, as a compiled caller would keep
   // them.
   std::vector<Buffer> buffers(inputInfo.size());
+  std::vector<std::vector<std::string>> strings(inputInfo.size());
   std::vector<TensorView> inputs;
   for (size_t i = 0; i < inputInfo.size(); ++i) {
     const TensorInfo &info = inputInfo[i];
     check(Buffer::allocate(device, info.size, buffers[i]));
     auto file = options.inputs.find(info.name);
     if (file != options.inputs.end())
-      loadInput(info, file->second, buffers[i]);
+      loadInput(info, file->second, buffers[i], strings[i]);
+    else if (info.dtype == MS_DTYPE_STRING)
+      generateStrings(info, buffers[i], strings[i]);
     else
       generate(buffers[i].data(), info.dtype,
                info.size / ms_dtype_size(info.dtype),
@@ -502,6 +550,11 @@ void runTool(const Options &options) {
   for (const TensorView &view : outputs)
     rawOutputs.push_back(view.raw());
   auto runOnce = [&] {
+    // Outputs with data-dependent extents stay runtime-owned.
+    for (size_t i = 0; i < outputInfo.size(); ++i)
+      for (int64_t d : outputInfo[i].shape)
+        if (d < 0)
+          rawOutputs[i].data = nullptr;
     check(context.run(rawInputs.data(), rawInputs.size(), rawOutputs.data(),
                       rawOutputs.size()));
   };

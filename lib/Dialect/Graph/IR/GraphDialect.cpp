@@ -12,7 +12,17 @@ using namespace mlir::ms::graph;
 
 #include "ms/Dialect/Graph/IR/GraphOpsDialect.cpp.inc"
 
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#define GET_TYPEDEF_CLASSES
+#include "ms/Dialect/Graph/IR/GraphOpsTypes.cpp.inc"
+
 void GraphDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "ms/Dialect/Graph/IR/GraphOpsTypes.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "ms/Dialect/Graph/IR/GraphOps.cpp.inc"

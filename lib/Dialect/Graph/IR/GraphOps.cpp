@@ -198,6 +198,8 @@ GRAPH_BINARY_INFER(LessOp, b.getI1Type())
 GRAPH_BINARY_INFER(LessEqualOp, b.getI1Type())
 GRAPH_BINARY_INFER(GreaterOp, b.getI1Type())
 GRAPH_BINARY_INFER(GreaterEqualOp, b.getI1Type())
+GRAPH_BINARY_INFER(StringEqualOp, b.getI1Type())
+GRAPH_BINARY_INFER(StringConcatOp, Type())
 
 /// where_c1: value operands share one element type; all three broadcast.
 LogicalResult WhereOp::inferReturnTypes(MLIRContext *,
@@ -1138,3 +1140,50 @@ LogicalResult ResizeOp::verify() {
 
 #define GET_OP_CLASSES
 #include "ms/Dialect/Graph/IR/GraphOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// String ops
+//===----------------------------------------------------------------------===//
+
+/// string_normalizer_c1: words [C] or [1, C]; c2: a known action; c3: the
+/// result has the input's rank, [?] / [1, ?] with stop words (the count is
+/// data-dependent), else the input's shape (at least one word).
+LogicalResult StringNormalizerOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  auto input = getTensorType(adaptor.getInput());
+  ArrayRef<int64_t> shape = input.getShape();
+  if (shape.size() < 1 || shape.size() > 2 ||
+      (shape.size() == 2 && shape[0] != 1 && !ShapedType::isDynamic(shape[0])))
+    return emitOptionalError(loc, "expected words of shape [C] or [1, C], but "
+                                  "found ",
+                             input);
+  StringRef action = adaptor.getCaseChangeAction();
+  if (action != "NONE" && action != "UPPER" && action != "LOWER")
+    return emitOptionalError(loc, "expected case_change_action NONE, UPPER or "
+                                  "LOWER, but found '",
+                             action, "'");
+  SmallVector<int64_t> result = llvm::to_vector(shape);
+  if (shape.size() == 2)
+    result[0] = 1;
+  int64_t &count = result.back();
+  if (!adaptor.getStopwords().empty())
+    count = ShapedType::kDynamic;
+  else if (count == 0)
+    count = 1;
+  inferred.push_back(RankedTensorType::get(result, input.getElementType()));
+  return success();
+}
+bool StringNormalizerOp::isCompatibleReturnTypes(TypeRange l, TypeRange r) {
+  return areCompatibleTypeRanges(l, r);
+}
+LogicalResult StringNormalizerOp::verify() {
+  if (failed(verifyByInference(*this)))
+    return failure();
+  // string_normalizer_c3: a data-dependent count cannot be declared static.
+  if (!getStopwords().empty() && getType().hasStaticShape())
+    return emitOpError("expected a dynamic last result extent (the number of "
+                       "words kept depends on the data), but found ")
+           << getType();
+  return success();
+}

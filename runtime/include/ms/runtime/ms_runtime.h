@@ -79,8 +79,19 @@ typedef enum ms_dtype_t {
   MS_DTYPE_U16 = 11,
   MS_DTYPE_U32 = 12,
   MS_DTYPE_U64 = 13,
+  MS_DTYPE_STRING = 14, /* one ms_string_t per element */
   MS_DTYPE_MAX = 0x7fffffff,
 } ms_dtype_t;
+
+/// One element of a string tensor: `size` bytes of UTF-8 at `data` (not
+/// NUL-terminated; NULL is fine when `size` is 0). A string tensor's memory
+/// is an array of these; the characters live elsewhere: in caller memory
+/// for inputs, in the context for strings a run produces (valid until the
+/// next run of the context or its release).
+typedef struct ms_string_t {
+  const char *data;
+  uint64_t size;
+} ms_string_t;
 
 /// Returns the size of one element in bytes (0 for an invalid dtype).
 size_t ms_dtype_size(ms_dtype_t dtype);
@@ -179,8 +190,11 @@ typedef struct ms_tensor_info_t {
   const char *name;
   ms_dtype_t dtype;
   uint32_t rank;
+  /// Static extents; -1 marks a data-dependent extent of an output (known
+  /// only once a run has computed it).
   const int64_t *shape;
-  /// Size in bytes: dtype size times the product of the shape.
+  /// Size in bytes: dtype size times the product of the shape; for an output
+  /// with data-dependent extents, the most it can take.
   uint64_t size;
 } ms_tensor_info_t;
 
@@ -230,7 +244,11 @@ ms_status_t ms_context_create(ms_module_t module, ms_context_t *out);
 /// byte size; failures name the input. For each output, either describe
 /// caller memory (validated like an input), or set `data` to NULL and the
 /// runtime fills in the whole tensor with memory owned by the context, valid
-/// until the context is freed and overwritten by the next run.
+/// until the context is freed and overwritten by the next run. Outputs with
+/// data-dependent extents (-1 in their info) must be left to the runtime;
+/// their `shape` and `size` are the computed ones once the run has finished
+/// (for a queued run: once its stream is synchronized; until then `size` is
+/// the capacity).
 ms_status_t ms_context_run(ms_context_t context, const ms_tensor_t *inputs,
                            size_t input_count, ms_tensor_t *outputs,
                            size_t output_count);

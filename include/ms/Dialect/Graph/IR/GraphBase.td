@@ -27,14 +27,36 @@ def Graph_Dialect : Dialect {
     softmax, normalizations) kept whole so that fusion and kernel selection
     see them. All values are ranked tensors whose dimensions may be static or
     dynamic (`?`). Element types are f16, bf16, f32, f64, i1, signless
-    i8/i16/i32/i64 (signed in ONNX terms) and ui8/ui16/ui32/ui64.
+    i8/i16/i32/i64 (signed in ONNX terms) and ui8/ui16/ui32/ui64, plus
+    `!msgraph.string` for the string ops, which the runtime executes itself.
   }];
   let hasConstantMaterializer = 1;
+  let useDefaultTypePrinterParser = 1;
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
 class Graph_Op<string mnemonic, list<Trait> traits = []>
     : Op<Graph_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Types and traits
+//===----------------------------------------------------------------------===//
+
+def Graph_StringType : TypeDef<Graph_Dialect, "String"> {
+  let mnemonic = "string";
+  let summary = "a UTF-8 string of any length";
+  let description = [{
+    The element type of string tensors (ONNX `STRING`). A string has no fixed
+    size, so string tensors never reach code generation: only ops with the
+    `HostExecuted` trait take or produce them, and the runtime runs those
+    itself (docs/spec/msgraph.md, "String ops").
+  }];
+}
+
+/// Ops the runtime executes itself instead of a compiled kernel.
+def Graph_HostExecuted : NativeOpTrait<"HostExecuted"> {
+  let cppNamespace = "::mlir::OpTrait::ms";
+}
 
 //===----------------------------------------------------------------------===//
 // Type constraints
@@ -56,5 +78,6 @@ def Graph_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
 def Graph_BoolTensor : RankedTensorOf<[I1]>;
 def Graph_IndexTensor : RankedTensorOf<[I32, I64]>;
 def Graph_ShapeTensor : 1DTensorOf<[I64]>;
+def Graph_StringTensor : RankedTensorOf<[Graph_StringType]>;
 
 #endif // MS_DIALECT_GRAPH_IR_GRAPHBASE_TD

@@ -12,4 +12,7 @@
 
 #include "ms/Dialect/Graph/IR/GraphOpsDialect.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "ms/Dialect/Graph/IR/GraphOpsTypes.h.inc"
+
 #endif // MS_DIALECT_GRAPH_IR_GRAPHDIALECT_H

@@ -16,6 +16,14 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::OpTrait::ms {
+/// Marks ops the runtime executes itself (plan steps of kind "host"): kernel
+/// outlining leaves them in the entry function.
+template <typename ConcreteType>
+class HostExecuted
+    : public ::mlir::OpTrait::TraitBase<ConcreteType, HostExecuted> {};
+} // namespace mlir::OpTrait::ms
+
 #define GET_OP_CLASSES
 #include "ms/Dialect/Graph/IR/GraphOps.h.inc"
 

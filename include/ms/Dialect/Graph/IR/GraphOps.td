@@ -969,4 +969,69 @@ def Graph_ResizeOp : Graph_Op<"resize", [Pure]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// String ops (executed by the runtime)
+//===----------------------------------------------------------------------===//
+
+def Graph_StringEqualOp : Graph_BinaryOp<"string_equal", Graph_StringTensor,
+    Graph_BoolTensor, [Commutative, Graph_HostExecuted]> {
+  let summary = "elementwise string equality with broadcasting";
+  let description = [{
+    `result = lhs == rhs` elementwise as i1, after broadcasting: two strings
+    are equal when their UTF-8 bytes are. Executed by the runtime.
+
+    ```mlir
+    %z = msgraph.string_equal %x, %y
+        : (tensor<2x!msgraph.string>, tensor<1x!msgraph.string>) -> tensor<2xi1>
+    ```
+  }];
+  let hasFolder = 0;
+}
+
+def Graph_StringConcatOp : Graph_BinaryOp<"string_concat", Graph_StringTensor,
+    Graph_StringTensor, [Graph_HostExecuted]> {
+  let summary = "elementwise string concatenation with broadcasting";
+  let description = [{
+    `result = lhs ++ rhs` elementwise, after broadcasting. Executed by the
+    runtime.
+
+    ```mlir
+    %z = msgraph.string_concat %x, %y
+        : (tensor<2x!msgraph.string>, tensor<!msgraph.string>)
+        -> tensor<2x!msgraph.string>
+    ```
+  }];
+  let hasFolder = 0;
+}
+
+def Graph_StringNormalizerOp : Graph_Op<"string_normalizer",
+    [Pure, Graph_HostExecuted, InferTypeOpAdaptorWithIsCompatible]> {
+  let summary = "drops stop words from a list of words and changes case";
+  let description = [{
+    Takes words `[C]` or `[1, C]` and keeps, in order, those that are not in
+    `stopwords` (compared exactly, or lower-cased on both sides unless
+    `is_case_sensitive`), then upper- or lower-cases them per
+    `case_change_action` (`NONE`, `UPPER`, `LOWER`; Unicode simple case
+    mapping). When no word is kept the result is one empty string. With stop
+    words the number of words kept depends on the data, so the last result
+    extent is dynamic (`?`) and only known once the op has run. `locale` is
+    recorded but case mapping is locale-independent. Executed by the
+    runtime.
+
+    ```mlir
+    %y = msgraph.string_normalizer %x {case_change_action = "UPPER",
+        stopwords = ["monday"]} : (tensor<4x!msgraph.string>)
+        -> tensor<?x!msgraph.string>
+    ```
+  }];
+  let arguments = (ins Graph_StringTensor:$input,
+                       DefaultValuedStrAttr<StrAttr, "NONE">:$case_change_action,
+                       DefaultValuedAttr<BoolAttr, "false">:$is_case_sensitive,
+                       DefaultValuedAttr<StrArrayAttr, "{}">:$stopwords,
+                       DefaultValuedStrAttr<StrAttr, "">:$locale);
+  let results = (outs Graph_StringTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // MS_DIALECT_GRAPH_IR_GRAPHOPS_TD
