@@ -44,7 +44,7 @@ def f_float(num, v):
     return field(num, 5, struct.pack("<f", v))
 
 
-FLOAT, INT64 = 1, 7
+FLOAT, INT64, STRING, BOOL = 1, 7, 8, 9
 
 
 def tensor_type(elem, dims):
@@ -174,6 +174,34 @@ def main():
     write("gradient-unsupported.onnx", model(graph(
         [node("Add", ["a", "b"], ["c"], "add0"), node("Softmax", ["c"], ["d"], "softmax0"), grads],
         [a, b], [value_info("da", FLOAT, [2, 3]), value_info("db", FLOAT, [3])])))
+    # Strings: StringNormalizer, Equal and Identity on a string input; a
+    # string initializer is rejected.
+    words, key = value_info("words", STRING, [4]), value_info("key", STRING, [1])
+    write("strings.onnx", model(graph(
+        [node("StringNormalizer", ["words"], ["normalized"], "norm0", "",
+              attr_string("case_change_action", "UPPER") +
+              attr_strings("stopwords", ["monday"])),
+         node("Equal", ["words", "key"], ["same"], "eq0"),
+         node("Identity", ["words"], ["copy"], "id0")],
+        [words, key],
+        [value_info("normalized", STRING, ["n"]), value_info("same", BOOL, [4]),
+         value_info("copy", STRING, [4])])))
+    stop = (f_int(1, 1) + f_int(2, STRING) + f_bytes(6, "monday") +
+            f_bytes(8, "stop"))
+    write("string-initializer.onnx", model(graph(
+        [node("Equal", ["words", "stop"], ["same"], "eq0")],
+        [words], [value_info("same", BOOL, [4])], [stop])))
+    # Training-mode Dropout draws its mask at import time (seed 3); a ratio of
+    # 1 is rejected.
+    x = value_info("x", FLOAT, [2, 3])
+    on = tensor("on", BOOL, [], b"\x01")
+    for name, ratio in (("dropout-training.onnx", 0.5), ("dropout-bad-ratio.onnx", 1.0)):
+        r = tensor("r", FLOAT, [], struct.pack("<f", ratio))
+        write(name, model(graph(
+            [node("Dropout", ["x", "r", "on"], ["y", "mask"], "drop0", "",
+                  attr_int("seed", 3))],
+            [x], [value_info("y", FLOAT, [2, 3]), value_info("mask", BOOL, [2, 3])],
+            [r, on])))
 
 
 if __name__ == "__main__":

@@ -10,6 +10,8 @@
 
 #include "ImporterImpl.h"
 
+#include <random>
+
 using namespace mlir;
 using namespace mlir::ms;
 using namespace mlir::ms::onnx_importer;
@@ -302,6 +304,100 @@ static Results convertBatchNormTraining(NodeContext &c) {
   return results;
 }
 
+/// The draws of NumPy's legacy generator after np.random.seed(seed):
+/// MT19937 seeded with `seed` (std::mt19937 seeds the same way), each double
+/// built from two 32-bit outputs as numpy's random_sample does.
+static SmallVector<double> numpyUniform(uint32_t seed, int64_t count) {
+  std::mt19937 engine(seed);
+  SmallVector<double> draws;
+  draws.reserve(count);
+  for (int64_t i = 0; i < count; ++i) {
+    uint32_t a = engine() >> 5, b = engine() >> 6;
+    draws.push_back((a * 67108864.0 + b) / 9007199254740992.0);
+  }
+  return draws;
+}
+
+/// Dropout: the identity in inference mode (or with a ratio of 0). In
+/// training mode the keep mask is drawn at import time, as ONNX's reference
+/// draws it: np.random.seed(seed) then uniform(0, 1, shape) >= ratio (seed 0
+/// when the node has none), so y = x * mask / (1 - ratio) matches it
+/// exactly; the mask is a constant of the compiled module.
+static Results convertDropout(NodeContext &c) {
+  if (c.getInt("training_mode", 0) != 0)
+    return c.error() << "training mode is not supported";
+  DenseElementsAttr training = c.constantInput(2);
+  if (c.hasInput(2) && !training) {
+    (void)c.constantFloats(2, "training_mode"); // Reports the run-time flag.
+    return failure();
+  }
+  RankedTensorType type = c.inputType(0);
+  bool wantMask = c.node.output_size() > 1 && !c.node.output(1).empty();
+  auto maskType = RankedTensorType::get(type.getShape(), c.b.getI1Type());
+  double ratio = 0;
+  if (c.hasInput(2) && training.getNumElements() == 1 &&
+      *training.getValues<bool>().begin()) {
+    ratio = 0.5;
+    if (c.hasInput(1)) {
+      FailureOr<SmallVector<double>> given = c.constantFloats(1, "ratio");
+      if (failed(given))
+        return failure();
+      if (given->size() != 1)
+        return c.error() << "expected a scalar ratio, but found "
+                         << given->size() << " values";
+      ratio = given->front();
+    }
+    if (!(ratio >= 0 && ratio < 1))
+      return c.error() << "expected a ratio in [0, 1), but found " << ratio;
+  }
+  if (ratio == 0) {
+    auto output = c.create<graph::IdentityOp>(type, c.input(0));
+    if (failed(output))
+      return failure();
+    SmallVector<Value> results{*output};
+    // Every element is kept: the optional mask is all true.
+    if (wantMask) {
+      if (!type.hasStaticShape())
+        return c.error() << "the mask output needs a static input shape";
+      results.push_back(c.constant(DenseElementsAttr::get(maskType, true)));
+    }
+    return results;
+  }
+  if (!type.hasStaticShape())
+    return c.error() << "training mode needs a static input shape to draw "
+                        "the mask, but found "
+                     << type;
+  if (!isa<FloatType>(type.getElementType()))
+    return c.error() << "expected a floating-point input, but found " << type;
+  int64_t seed = c.getInt("seed", 0);
+  if (seed < 0 || seed > int64_t(UINT32_MAX))
+    return c.error() << "expected a seed in [0, 2^32), but found " << seed;
+  SmallVector<double> draws =
+      numpyUniform(static_cast<uint32_t>(seed), type.getNumElements());
+  // NumPy multiplies the float tensor by the Python float scale in the
+  // tensor's type: one multiply by (kept ? scale : 0) rounds the same way.
+  Type elem = type.getElementType();
+  APFloat scale(1.0 / (1.0 - ratio));
+  bool lost = false;
+  scale.convert(cast<FloatType>(elem).getFloatSemantics(),
+                APFloat::rmNearestTiesToEven, &lost);
+  APFloat zero = APFloat::getZero(scale.getSemantics());
+  SmallVector<APFloat> factors;
+  SmallVector<bool> keep;
+  for (double draw : draws) {
+    keep.push_back(draw >= ratio);
+    factors.push_back(keep.back() ? scale : zero);
+  }
+  auto y = c.create<graph::MulOp>(
+      Type(), c.input(0), c.constant(DenseElementsAttr::get(type, factors)));
+  if (failed(y))
+    return failure();
+  SmallVector<Value> results{*y};
+  if (wantMask)
+    results.push_back(c.constant(DenseElementsAttr::get(maskType, keep)));
+  return results;
+}
+
 void mlir::ms::onnx_importer::populateNeuralNetworkOps(OpTable &t) {
   t.onOp("Conv", 1, convertConv);
   t.onOp("ConvTranspose", 1, convertConvTranspose);
@@ -391,42 +487,5 @@ void mlir::ms::onnx_importer::populateNeuralNetworkOps(OpTable &t) {
         c.b.getF32FloatAttr(c.getFloat("beta", 0.75f)),
         c.b.getF32FloatAttr(c.getFloat("bias", 1.0f))));
   });
-  // Dropout is the identity in inference mode, and in training mode with a
-  // ratio of 0; training with a nonzero ratio draws random numbers, which
-  // ms does not model.
-  t.onOp("Dropout", 1, [](NodeContext &c) -> Results {
-    if (c.getInt("training_mode", 0) != 0)
-      return c.error() << "training mode is not supported";
-    DenseElementsAttr training = c.constantInput(2);
-    if (c.hasInput(2) && !training) {
-      (void)c.constantFloats(2, "training_mode"); // Reports the run-time flag.
-      return failure();
-    }
-    if (c.hasInput(2) && training.getNumElements() == 1 &&
-        *training.getValues<bool>().begin()) {
-      if (c.hasInput(1) && failed(c.constantFloats(1, "ratio")))
-        return failure();
-      DenseElementsAttr ratio = c.constantInput(1);
-      // Without a ratio input the ratio is 0.5.
-      bool zero = ratio && ratio.getNumElements() == 1 &&
-                  isa<FloatType>(ratio.getElementType()) &&
-                  (*ratio.getValues<APFloat>().begin()).isZero();
-      if (!zero)
-        return c.error() << "training mode with a nonzero ratio is not "
-                            "supported (it draws random numbers)";
-    }
-    auto output = c.create<graph::IdentityOp>(c.inputType(0), c.input(0));
-    if (failed(output))
-      return failure();
-    SmallVector<Value> results{*output};
-    // Inference keeps every element: the optional mask is all true.
-    if (c.node.output_size() > 1 && !c.node.output(1).empty()) {
-      RankedTensorType type = c.inputType(0);
-      if (!type.hasStaticShape())
-        return c.error() << "the mask output needs a static input shape";
-      results.push_back(c.constant(DenseElementsAttr::get(
-          RankedTensorType::get(type.getShape(), c.b.getI1Type()), true)));
-    }
-    return results;
-  });
+  t.onOp("Dropout", 1, convertDropout);
 }
