@@ -297,3 +297,35 @@ def string_normalizer(x, case_change_action="NONE", is_case_sensitive=False,
         kept = [""]
     out = np.array(kept, dtype=np.str_)
     return out.reshape(1, -1) if x.ndim == 2 else out
+
+
+def max_pool_indices(x, kernel_shape, strides=None, pads=None, dilations=None,
+                     column_major=False):
+    """Flat positions in x of each max-pool window's first maximum (ONNX
+    MaxPool's Indices; column_major is storage_order 1). No ceil_mode."""
+    k = x.ndim - 2
+    strides = strides or [1] * k
+    dilations = dilations or [1] * k
+    pads = pads or [0] * (2 * k)
+    spatial = x.shape[2:]
+    out_sp = [(spatial[i] + pads[i] + pads[i + k] - ((kernel_shape[i] - 1) * dilations[i] + 1))
+              // strides[i] + 1 for i in range(k)]
+    out = np.zeros(x.shape[:2] + tuple(out_sp), dtype=np.int64)
+    size = int(np.prod(spatial))
+    for n, c in np.ndindex(*x.shape[:2]):
+        for o in np.ndindex(*out_sp):
+            best, where = None, -1
+            for kidx in np.ndindex(*kernel_shape):
+                pos = [o[i] * strides[i] + kidx[i] * dilations[i] - pads[i] for i in range(k)]
+                if not all(0 <= pos[i] < spatial[i] for i in range(k)):
+                    continue
+                v = x[(n, c) + tuple(pos)]
+                if best is None or v > best:
+                    best = v
+                    dims = range(k - 1, -1, -1) if column_major else range(k)
+                    flat = 0
+                    for i in dims:
+                        flat = flat * spatial[i] + pos[i]
+                    where = (n * x.shape[1] + c) * size + flat
+            out[(n, c) + o] = where
+    return out

@@ -417,6 +417,142 @@ struct PoolToLinalg final : OpConversionPattern<OpTy> {
   }
 };
 
+/// msgraph.max_pool_indices: one generic over (n, c, o..., k...) carrying
+/// the running maximum and its flat position; a window position replaces
+/// them when it is inside the input and either nothing was taken yet or it
+/// is strictly greater (so the first maximum wins).
+struct MaxPoolIndicesToLinalg final
+    : OpConversionPattern<graph::MaxPoolIndicesOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(graph::MaxPoolIndicesOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    Value input = adaptor.getInput();
+    ArrayRef<int64_t> in = shapeOf(input);
+    int64_t k = in.size() - 2;
+    ArrayRef<int64_t> kernel = op.getKernelShape();
+    auto strides = attrOr(op.getStrides(), k, 1);
+    auto dilations = attrOr(op.getDilations(), k, 1);
+    auto pads = attrOr(op.getPads(), 2 * k, 0);
+    Type elem = elementTypeOf(input);
+    auto resultType = cast<RankedTensorType>(op.getType());
+    ArrayRef<int64_t> out = resultType.getShape();
+    if (!resultType.hasStaticShape() || ShapedType::isDynamicShape(in))
+      return rewriter.notifyMatchFailure(op, "expected static shapes");
+
+    SmallVector<int64_t> low(2, 0), high(2, 0);
+    for (int64_t i = 0; i < k; ++i) {
+      int64_t need = (out[2 + i] - 1) * strides[i] +
+                     (kernel[i] - 1) * dilations[i] + 1;
+      int64_t have = in[2 + i] + pads[i] + pads[i + k];
+      low.push_back(pads[i]);
+      high.push_back(pads[i + k] + std::max<int64_t>(0, need - have));
+    }
+    bool isUnsigned = getElementTypeOrSelf(op.getInput().getType())
+                          .isUnsignedInteger();
+    Value lowest = lowestValue(rewriter, loc, elem, isUnsigned);
+    Value padded = padTensor(rewriter, loc, input, low, high, lowest);
+    Value initMax = filledTensor(rewriter, loc, out, elem, lowest);
+    Type i64 = rewriter.getI64Type();
+    Value initIndex = filledTensor(
+        rewriter, loc, out, i64,
+        arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(-1)));
+    Value window = emptyTensor(rewriter, loc, kernel, elem);
+
+    int64_t loops = 2 + 2 * k;
+    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+    SmallVector<AffineExpr> inExprs = {d(0), d(1)}, winExprs,
+                            outExprs = {d(0), d(1)};
+    for (int64_t i = 0; i < k; ++i) {
+      inExprs.push_back(d(2 + i) * strides[i] + d(2 + k + i) * dilations[i]);
+      winExprs.push_back(d(2 + k + i));
+      outExprs.push_back(d(2 + i));
+    }
+    AffineMap outMap = AffineMap::get(loops, 0, outExprs, ctx);
+    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
+                                   AffineMap::get(loops, 0, winExprs, ctx),
+                                   outMap, outMap};
+    int64_t spatialSize = 1;
+    for (int64_t i = 0; i < k; ++i)
+      spatialSize *= in[2 + i];
+    bool columnMajor = op.getColumnMajor();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{initMax.getType(), initIndex.getType()},
+        ValueRange{padded, window}, ValueRange{initMax, initIndex}, maps,
+        iterators(2 + k, k), [&](OpBuilder &b, Location l, ValueRange args) {
+          auto constant = [&](int64_t v) -> Value {
+            return arith::ConstantOp::create(b, l, b.getI64IntegerAttr(v));
+          };
+          auto dim = [&](int64_t i) -> Value {
+            return arith::IndexCastOp::create(
+                b, l, b.getI64Type(), linalg::IndexOp::create(b, l, i));
+          };
+          // The position of this window element in the unpadded input.
+          Value valid = arith::ConstantOp::create(b, l, b.getBoolAttr(true));
+          SmallVector<Value> position;
+          for (int64_t i = 0; i < k; ++i) {
+            Value p = arith::AddIOp::create(
+                b, l,
+                arith::MulIOp::create(b, l, dim(2 + i), constant(strides[i])),
+                arith::MulIOp::create(b, l, dim(2 + k + i),
+                                      constant(dilations[i])));
+            p = arith::SubIOp::create(b, l, p, constant(pads[i]));
+            Value inside = arith::AndIOp::create(
+                b, l,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, p,
+                                      constant(0)),
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, p,
+                                      constant(in[2 + i])));
+            valid = arith::AndIOp::create(b, l, valid, inside);
+            position.push_back(p);
+          }
+          Value flat = arith::AddIOp::create(
+              b, l,
+              arith::MulIOp::create(b, l, dim(0), constant(in[1])), dim(1));
+          flat = arith::MulIOp::create(b, l, flat, constant(spatialSize));
+          Value spatial = constant(0);
+          if (columnMajor) {
+            for (int64_t i = k - 1; i >= 0; --i)
+              spatial = arith::AddIOp::create(
+                  b, l,
+                  arith::MulIOp::create(b, l, spatial, constant(in[2 + i])),
+                  position[i]);
+          } else {
+            for (int64_t i = 0; i < k; ++i)
+              spatial = arith::AddIOp::create(
+                  b, l,
+                  arith::MulIOp::create(b, l, spatial, constant(in[2 + i])),
+                  position[i]);
+          }
+          flat = arith::AddIOp::create(b, l, flat, spatial);
+          Value x = args[0], best = args[2], bestIndex = args[3];
+          Value greater;
+          if (isa<FloatType>(elem))
+            greater = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x,
+                                            best);
+          else
+            greater = arith::CmpIOp::create(
+                b, l,
+                isUnsigned ? arith::CmpIPredicate::ugt
+                           : arith::CmpIPredicate::sgt,
+                x, best);
+          Value none = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                             bestIndex, constant(0));
+          Value take = arith::AndIOp::create(
+              b, l, valid, arith::OrIOp::create(b, l, none, greater));
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, take, x, best),
+                         arith::SelectOp::create(b, l, take, flat, bestIndex)});
+        });
+    rewriter.replaceOp(op, generic.getResult(1));
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Normalization
 //===----------------------------------------------------------------------===//
@@ -638,7 +774,8 @@ void mlir::ms::populateGraphLinearToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<MatMulToLinalg, ConvToLinalg, ConvTransposeToLinalg,
                PoolToLinalg<graph::MaxPoolOp, true>,
-               PoolToLinalg<graph::AvgPoolOp, false>, BatchNormToLinalg,
+               PoolToLinalg<graph::AvgPoolOp, false>, MaxPoolIndicesToLinalg,
+               BatchNormToLinalg,
                InstanceNormToLinalg, LayerNormToLinalg, LRNToLinalg>(
       converter, patterns.getContext());
 }

@@ -126,8 +126,6 @@ static Results convertPool(NodeContext &c) {
   if (in.getRank() != k + 2)
     return c.error() << "expected input of rank " << k + 2
                      << " for a " << k << "-d kernel, but found " << in;
-  if (c.getInt("storage_order", 0) != 0)
-    return c.error() << "storage_order 1 (column major) is not supported";
   auto strides = intsOr(c, "strides", k, 1);
   auto dilations = intsOr(c, "dilations", k, 1);
   auto pads = resolvePads(c, in, *kernel, strides, dilations);
@@ -135,9 +133,27 @@ static Results convertPool(NodeContext &c) {
     return failure();
   BoolAttr ceil = c.b.getBoolAttr(c.getInt("ceil_mode", 0) != 0);
   if constexpr (isMax) {
-    return one(c.create<OpTy>(Type(), c.input(0), i64s(c, *kernel),
-                              i64s(c, strides), i64s(c, *pads),
-                              i64s(c, dilations), ceil));
+    auto values = c.create<OpTy>(Type(), c.input(0), i64s(c, *kernel),
+                                 i64s(c, strides), i64s(c, *pads),
+                                 i64s(c, dilations), ceil);
+    if (failed(values))
+      return failure();
+    SmallVector<Value> results{*values};
+    // The optional Indices output: flat positions of the maxima.
+    if (c.node.output_size() > 1 && !c.node.output(1).empty()) {
+      int64_t order = c.getInt("storage_order", 0);
+      if (order != 0 && order != 1)
+        return c.error() << "expected storage_order 0 or 1, but found "
+                         << order;
+      auto indices = c.create<graph::MaxPoolIndicesOp>(
+          Type(), c.input(0), i64s(c, *kernel), i64s(c, strides),
+          i64s(c, *pads), i64s(c, dilations), ceil,
+          c.b.getBoolAttr(order == 1));
+      if (failed(indices))
+        return failure();
+      results.push_back(*indices);
+    }
+    return results;
   } else {
     return one(c.create<OpTy>(
         Type(), c.input(0), i64s(c, *kernel), i64s(c, strides), i64s(c, *pads),

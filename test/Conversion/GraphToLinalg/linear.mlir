@@ -64,6 +64,24 @@ func.func @max_pool(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32> {
 
 // -----
 
+// One generic carries the running maximum and its position; the position is
+// taken when the element is inside the input and nothing was taken yet or it
+// is strictly greater.
+// CHECK-LABEL: func @max_pool_indices
+// CHECK: %[[G:.+]]:2 = linalg.generic
+// CHECK-SAME: outs(%{{.*}}, %{{.*}} : tensor<1x2x3x3xf32>, tensor<1x2x3x3xi64>)
+// CHECK: linalg.index 4
+// CHECK: arith.cmpf ogt
+// CHECK: arith.cmpi slt
+// CHECK: linalg.yield
+// CHECK: return %[[G]]#1
+func.func @max_pool_indices(%x: tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xi64> {
+  %0 = msgraph.max_pool_indices %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xi64>
+  return %0 : tensor<1x2x3x3xi64>
+}
+
+// -----
+
 // The average divides by a per-position count that excludes padding.
 // CHECK-LABEL: func @avg_pool
 // CHECK-DAG: arith.constant dense<4.000000e+00> : tensor<2x2xf32>

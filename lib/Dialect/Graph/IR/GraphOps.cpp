@@ -704,6 +704,21 @@ static LogicalResult inferPool(std::optional<Location> loc, Value inputValue,
 GRAPH_POOL_INFER(MaxPoolOp)
 GRAPH_POOL_INFER(AvgPoolOp)
 
+/// max_pool_indices: max_pool's windows, i64 positions.
+LogicalResult MaxPoolIndicesOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  if (failed(inferPool(loc, adaptor.getInput(), adaptor.getKernelShape(),
+                       adaptor.getStrides(), adaptor.getPads(),
+                       adaptor.getDilations(), adaptor.getCeilMode(),
+                       inferred)))
+    return failure();
+  inferred.back() = cast<RankedTensorType>(inferred.back())
+                        .clone(IntegerType::get(context, 64));
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(MaxPoolIndicesOp)
+
 /// Checks that `param` is a 1-D tensor of `input`'s element type whose length
 /// is compatible with `length` (norm_c1, norm_c2).
 static LogicalResult verifyChannelParam(Operation *op, StringRef name,

@@ -657,6 +657,36 @@ def Graph_MaxPoolOp
 def Graph_AvgPoolOp : Graph_PoolOp<"avg_pool", "average", Graph_FloatTensor,
     (ins DefaultValuedAttr<BoolAttr, "false">:$count_include_pad)>;
 
+def Graph_MaxPoolIndicesOp : Graph_Op<"max_pool_indices",
+    [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
+  let summary = "where each max_pool window's maximum is";
+  let description = [{
+    For the windows of `msgraph.max_pool` with the same attributes, the flat
+    position in `input` of each window's maximum as i64: the first in
+    window order when several are equal, and never a padded position.
+    Positions count over the whole tensor: `(n * C + c) * S + s`, with `s`
+    the spatial position in row-major order, or column-major (first spatial
+    dimension fastest) with `column_major` (ONNX `storage_order = 1`).
+
+    ```mlir
+    %i = msgraph.max_pool_indices %x {kernel_shape = array<i64: 2, 2>,
+                                      strides = array<i64: 2, 2>}
+        : (tensor<1x8x32x32xf32>) -> tensor<1x8x16x16xi64>
+    ```
+  }];
+  let arguments = (ins Graph_NumericTensor:$input,
+                       DenseI64ArrayAttr:$kernel_shape,
+                       OptionalAttr<DenseI64ArrayAttr>:$strides,
+                       OptionalAttr<DenseI64ArrayAttr>:$pads,
+                       OptionalAttr<DenseI64ArrayAttr>:$dilations,
+                       DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+                       DefaultValuedAttr<BoolAttr, "false">:$column_major);
+  let results = (outs RankedTensorOf<[I64]>:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 def Graph_BatchNormOp : Graph_Op<"batch_norm", [Pure]> {
   let summary = "inference-mode batch normalization over channel axis 1";
   let description = [{
