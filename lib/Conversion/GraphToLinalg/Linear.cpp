@@ -40,6 +40,41 @@ static SmallVector<int64_t> attrOr(std::optional<ArrayRef<int64_t>> attr,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// Half-precision (f16, bf16) matmul and convolutions accumulate in f32:
+/// the op is rewritten on f32 operands (msgraph.cast up) and its result cast
+/// back, so every sum rounds once, as NumPy's and PyTorch's half-precision
+/// dot products do, instead of once per term.
+template <typename OpTy>
+struct WidenHalfPrecision final : OpConversionPattern<OpTy> {
+  WidenHalfPrecision(const TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern<OpTy>(converter, ctx, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elem = resultType.getElementType();
+    if (!elem.isF16() && !elem.isBF16())
+      return rewriter.notifyMatchFailure(op, "not half precision");
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      auto type = cast<RankedTensorType>(operand.getType());
+      operands.push_back(
+          graph::CastOp::create(rewriter, loc, type.clone(f32), operand));
+    }
+    OperationState state(loc, op->getName(), operands,
+                         TypeRange{resultType.clone(f32)});
+    state.propertiesAttr = op->getPropertiesAsAttribute();
+    state.addAttributes(llvm::to_vector(op->getDiscardableAttrs()));
+    Operation *wide = rewriter.create(state);
+    rewriter.replaceOpWithNewOp<graph::CastOp>(op, resultType,
+                                               wide->getResult(0));
+    return success();
+  }
+};
+
 struct MatMulToLinalg final : OpConversionPattern<graph::MatMulOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -775,6 +810,9 @@ void mlir::ms::populateGraphLinearToLinalgPatterns(
   patterns.add<MatMulToLinalg, ConvToLinalg, ConvTransposeToLinalg,
                PoolToLinalg<graph::MaxPoolOp, true>,
                PoolToLinalg<graph::AvgPoolOp, false>, MaxPoolIndicesToLinalg,
+               WidenHalfPrecision<graph::MatMulOp>,
+               WidenHalfPrecision<graph::ConvOp>,
+               WidenHalfPrecision<graph::ConvTransposeOp>,
                BatchNormToLinalg,
                InstanceNormToLinalg, LayerNormToLinalg, LRNToLinalg>(
       converter, patterns.getContext());

@@ -104,3 +104,28 @@ func.func @norms(%x: tensor<2x4x3xf32>, %c: tensor<4xf32>, %g: tensor<3xf32>) ->
   %2 = msgraph.lrn %x {size = 3 : i64} : tensor<2x4x3xf32>
   return %0, %1, %2 : tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<2x4x3xf32>
 }
+
+// -----
+
+// Half-precision matmul accumulates in f32: operands widened, one rounding
+// of each sum back to f16.
+// CHECK-LABEL: func @matmul_f16_accumulates_in_f32
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: linalg.matmul ins(%{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x16xf32>) outs(%{{.*}} : tensor<4x16xf32>)
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+func.func @matmul_f16_accumulates_in_f32(%a: tensor<4x8xf16>, %b: tensor<8x16xf16>) -> tensor<4x16xf16> {
+  %0 = msgraph.matmul %a, %b : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf16>
+  return %0 : tensor<4x16xf16>
+}
+
+// -----
+
+// CHECK-LABEL: func @conv_bf16_accumulates_in_f32
+// CHECK-COUNT-3: arith.extf %{{.*}} : bf16 to f32
+// CHECK: linalg.generic
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+func.func @conv_bf16_accumulates_in_f32(%x: tensor<1x2x5x5xbf16>, %w: tensor<3x2x3x3xbf16>, %b: tensor<3xbf16>) -> tensor<1x3x3x3xbf16> {
+  %0 = msgraph.conv %x, %w, %b : (tensor<1x2x5x5xbf16>, tensor<3x2x3x3xbf16>, tensor<3xbf16>) -> tensor<1x3x3x3xbf16>
+  return %0 : tensor<1x3x3x3xbf16>
+}
