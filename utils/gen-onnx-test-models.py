@@ -57,6 +57,12 @@ def value_info(name, elem, dims):
     return f_bytes(1, name) + f_bytes(2, tensor_type(elem, dims))
 
 
+def sequence_info(name, elem):
+    """A ValueInfoProto of a sequence of `elem` tensors of unknown shape."""
+    element = f_bytes(1, f_int(1, elem))
+    return f_bytes(1, name) + f_bytes(2, f_bytes(4, f_bytes(1, element)))
+
+
 def node(op, inputs, outputs, name="", domain="", attrs=b""):
     out = b"".join(f_bytes(1, i) for i in inputs)
     out += b"".join(f_bytes(2, o) for o in outputs)
@@ -202,6 +208,14 @@ def main():
                   attr_int("seed", 3))],
             [x], [value_info("y", FLOAT, [2, 3]), value_info("mask", BOOL, [2, 3])],
             [r, on])))
+    # A sequence graph input (its element shapes come from --input-shape)
+    # read with SequenceAt and returned whole through Identity.
+    one = tensor("one", INT64, [], struct.pack("<q", 1))
+    write("sequence-io.onnx", model(graph(
+        [node("SequenceAt", ["xs", "one"], ["second"], "at0"),
+         node("Identity", ["xs"], ["ys"], "id0")],
+        [sequence_info("xs", FLOAT)],
+        [value_info("second", FLOAT, ["n"]), sequence_info("ys", FLOAT)], [one])))
 
 
 if __name__ == "__main__":

@@ -440,6 +440,11 @@ private:
                                 std::vector<onnx::NodeProto> &nodes);
   LogicalResult importNodes(OpBuilder &b,
                             const std::vector<onnx::NodeProto> &nodes);
+  /// The element types of sequence graph input `info`, from its
+  /// --input-shape list.
+  FailureOr<SmallVector<Type>>
+  sequenceInputTypes(const onnx::ValueInfoProto &info,
+                     const onnx::TypeProto &elementType);
 
   MLIRContext *ctx;
   std::string filename;
@@ -452,15 +457,51 @@ private:
 };
 } // namespace
 
+/// Returns the element type of a sequence of tensors (optional or not), or
+/// null for any other type.
+static const onnx::TypeProto *sequenceElementType(const onnx::TypeProto &type) {
+  const onnx::TypeProto &inner =
+      type.has_optional_type() ? type.optional_type().elem_type() : type;
+  if (!inner.has_sequence_type() ||
+      !inner.sequence_type().elem_type().has_tensor_type())
+    return nullptr;
+  return &inner.sequence_type().elem_type();
+}
+
+FailureOr<SmallVector<Type>>
+GraphImporter::sequenceInputTypes(const onnx::ValueInfoProto &info,
+                                  const onnx::TypeProto &elementType) {
+  Location loc = fileLoc();
+  auto shapes = options.sequenceShapes.find(info.name());
+  if (shapes == options.sequenceShapes.end())
+    return emitError(loc, "graph input '")
+           << info.name()
+           << "' is a sequence; give the shapes of its elements with "
+              "--input-shape "
+           << info.name() << "=D1xD2,D1xD2,... (one per element)";
+  Type elem = convertElementType(ctx, elementType.tensor_type().elem_type(),
+                                 loc);
+  if (!elem)
+    return failure();
+  SmallVector<Type> types;
+  for (const SmallVector<int64_t> &shape : shapes->second)
+    types.push_back(RankedTensorType::get(shape, elem));
+  return types;
+}
+
 FailureOr<Type> GraphImporter::valueType(const onnx::ValueInfoProto &info,
                                          bool isInput) {
   Location loc = fileLoc();
-  if (!info.type().has_tensor_type())
+  // An optional is taken as present: a module has no absent inputs.
+  const onnx::TypeProto &declared = info.type().has_optional_type()
+                                        ? info.type().optional_type().elem_type()
+                                        : info.type();
+  if (!declared.has_tensor_type())
     return emitError(loc, "graph ")
            << (isInput ? "input" : "output") << " '" << info.name()
-           << "' is not a tensor (sequences, maps and optionals are not "
-              "supported)";
-  const auto &tensor = info.type().tensor_type();
+           << "' is not a tensor (maps, and sequences other than graph "
+              "inputs and outputs of tensors, are not supported)";
+  const auto &tensor = declared.tensor_type();
   Type elem = convertElementType(ctx, tensor.elem_type(), loc);
   if (!elem)
     return failure();
@@ -608,7 +649,7 @@ GraphImporter::importNodes(OpBuilder &b,
         continue;
       }
       if (sequences.count(name)) {
-        if (!isSequenceOp(node.op_type()))
+        if (!isSequenceOp(node.op_type()) && node.op_type() != "Identity")
           return emitError(loc, "node '")
                  << node.name() << "' (" << node.op_type() << ") reads '"
                  << name << "', a sequence; only sequence ops take sequences";
@@ -631,6 +672,15 @@ GraphImporter::importNodes(OpBuilder &b,
       if (v && !isa<RankedTensorType>(v.getType()))
         return emitError(loc, "node '") << node.name() << "' reads a non-tensor value";
     NodeContext c(b, loc, node, opset, inputs);
+    // Identity of a sequence names the same list.
+    if (node.op_type() == "Identity" && node.input_size() == 1 &&
+        sequences.count(node.input(0))) {
+      if (node.output_size() == 1 && !node.output(0).empty()) {
+        SmallVector<Value> elements = sequences[node.input(0)];
+        sequences[node.output(0)] = std::move(elements);
+      }
+      continue;
+    }
     if (isSequenceOp(node.op_type())) {
       if (failed(importSequenceOp(c, sequences, values)))
         return failure();
@@ -722,28 +772,56 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   }
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
+  // Sequence inputs: the name and the positions of their element arguments.
+  SmallVector<std::pair<std::string, SmallVector<unsigned>>> sequenceArgs;
   for (const auto &input : graph.input()) {
     if (initializers.count(input.name()))
       continue;
+    const onnx::TypeProto *sequence = sequenceElementType(input.type());
+    if (sequence) {
+      auto elements = sequenceInputTypes(input, *sequence);
+      if (failed(elements))
+        return nullptr;
+      auto &entry = sequenceArgs.emplace_back(input.name(),
+                                              SmallVector<unsigned>());
+      for (auto [i, type] : llvm::enumerate(*elements)) {
+        entry.second.push_back(argTypes.size());
+        argTypes.push_back(type);
+        argNames.push_back(input.name() + "[" + std::to_string(i) + "]");
+      }
+      continue;
+    }
     auto type = valueType(input, true);
     if (failed(type))
       return nullptr;
     argTypes.push_back(*type);
     argNames.push_back(input.name());
   }
+  // Sequence outputs get their element types once the graph is imported.
   SmallVector<Type> resultTypes;
   for (const auto &output : graph.output()) {
+    if (sequenceElementType(output.type())) {
+      resultTypes.push_back(Type());
+      continue;
+    }
     auto type = valueType(output, false);
     if (failed(type))
       return nullptr;
     resultTypes.push_back(*type);
   }
   auto func = func::FuncOp::create(
-      b, loc, "main", FunctionType::get(ctx, argTypes, resultTypes));
+      b, loc, "main", FunctionType::get(ctx, argTypes, {}));
   Block *body = func.addEntryBlock();
   for (auto [i, name] : llvm::enumerate(argNames)) {
     func.setArgAttr(i, "ms.name", b.getStringAttr(name));
     values[name] = body->getArgument(i);
+  }
+  for (auto &[name, positions] : sequenceArgs) {
+    SmallVector<Value> &elements = sequences[name];
+    for (unsigned position : positions) {
+      values.erase(argNames[position]);
+      elements.push_back(body->getArgument(position));
+    }
   }
   b.setInsertionPointToEnd(body);
   for (auto &[name, attr] : initializers)
@@ -754,7 +832,33 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
     return nullptr;
 
   SmallVector<Value> results;
+  SmallVector<std::string> resultNames;
   for (auto [j, output] : llvm::enumerate(graph.output())) {
+    if (const onnx::TypeProto *elementType =
+            sequenceElementType(output.type())) {
+      // A sequence output: one result per element, named NAME[i].
+      auto it = sequences.find(output.name());
+      if (it == sequences.end()) {
+        emitError(loc, "graph output '")
+            << output.name() << "' is declared a sequence but is not one";
+        return nullptr;
+      }
+      Type elem = convertElementType(
+          ctx, elementType->tensor_type().elem_type(), loc);
+      if (!elem)
+        return nullptr;
+      for (auto [i, v] : llvm::enumerate(it->second)) {
+        if (cast<RankedTensorType>(v.getType()).getElementType() != elem) {
+          emitError(loc, "graph output '")
+              << output.name() << "' is declared a sequence of " << elem
+              << " but element " << i << " is " << v.getType();
+          return nullptr;
+        }
+        results.push_back(v);
+        resultNames.push_back(output.name() + "[" + std::to_string(i) + "]");
+      }
+      continue;
+    }
     auto it = values.find(output.name());
     if (it == values.end()) {
       emitError(loc, "graph output '") << output.name()
@@ -762,6 +866,11 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
       return nullptr;
     }
     Value v = it->second;
+    if (sequences.count(output.name())) {
+      emitError(loc, "graph output '")
+          << output.name() << "' is a sequence but is declared a tensor";
+      return nullptr;
+    }
     auto declared = cast<RankedTensorType>(resultTypes[j]);
     auto actual = cast<RankedTensorType>(v.getType());
     if (declared.getElementType() != actual.getElementType() ||
@@ -775,8 +884,11 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
     if (declared != actual)
       v = tensor::CastOp::create(b, loc, declared, v);
     results.push_back(v);
-    func.setResultAttr(j, "ms.name", b.getStringAttr(output.name()));
+    resultNames.push_back(output.name());
   }
+  func.setType(FunctionType::get(ctx, argTypes, ValueRange(results).getTypes()));
+  for (auto [j, name] : llvm::enumerate(resultNames))
+    func.setResultAttr(j, "ms.name", b.getStringAttr(name));
   func::ReturnOp::create(b, loc, results);
   if (failed(verify(*module)))
     return nullptr;
@@ -808,8 +920,9 @@ bool mlir::ms::parseInputShape(StringRef text, OnnxImportOptions &options,
     error = "expected NAME=D1xD2x..., but found '" + text.str() + "'";
     return false;
   }
-  SmallVector<int64_t> shape;
-  if (!dims.empty()) {
+  auto parseShape = [&](StringRef dims, SmallVector<int64_t> &shape) {
+    if (dims.empty())
+      return true;
     SmallVector<StringRef> parts;
     dims.split(parts, 'x');
     for (StringRef part : parts) {
@@ -821,7 +934,29 @@ bool mlir::ms::parseInputShape(StringRef text, OnnxImportOptions &options,
       }
       shape.push_back(d);
     }
+    return true;
+  };
+  if (dims.contains(',')) {
+    // A sequence: one shape per element; a trailing comma ends the list.
+    SmallVector<StringRef> elements;
+    dims.split(elements, ',');
+    if (elements.back().empty())
+      elements.pop_back();
+    SmallVector<SmallVector<int64_t>> shapes;
+    for (StringRef element : elements) {
+      if (element.empty()) {
+        error = "expected a shape between commas in '" + text.str() + "'";
+        return false;
+      }
+      if (!parseShape(element, shapes.emplace_back()))
+        return false;
+    }
+    options.sequenceShapes[name] = std::move(shapes);
+    return true;
   }
+  SmallVector<int64_t> shape;
+  if (!parseShape(dims, shape))
+    return false;
   options.inputShapes[name] = shape;
   return true;
 }

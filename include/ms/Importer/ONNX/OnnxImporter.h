@@ -27,6 +27,9 @@ struct OnnxImportOptions {
   /// Static shapes for graph inputs, by name; they replace the model's
   /// (possibly symbolic) dimensions.
   llvm::StringMap<SmallVector<int64_t>> inputShapes;
+  /// The element shapes of sequence graph inputs, by name: a sequence input
+  /// becomes one function argument per element, named NAME[i].
+  llvm::StringMap<SmallVector<SmallVector<int64_t>>> sequenceShapes;
   /// Directory that external-data locations are relative to.
   std::string modelDirectory;
   /// Graph inputs replaced by constants (model specialization): shape-like
@@ -47,8 +50,10 @@ OwningOpRef<ModuleOp> importOnnxModel(llvm::StringRef bytes,
                                       MLIRContext *context,
                                       const OnnxImportOptions &options);
 
-/// Parses `NAME=D1xD2x...` (`NAME=` for a scalar) into `options`; returns
-/// false with `error` set on malformed text.
+/// Parses `NAME=D1xD2x...` (`NAME=` for a scalar) into `options`, or, with
+/// commas, the element shapes of a sequence input (`NAME=2x3,4`; `NAME=2x3,`
+/// for one element, `NAME=,` for none); returns false with `error` set on
+/// malformed text.
 bool parseInputShape(llvm::StringRef text, OnnxImportOptions &options,
                      std::string &error);
 
