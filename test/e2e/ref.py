@@ -329,3 +329,12 @@ def max_pool_indices(x, kernel_shape, strides=None, pads=None, dilations=None,
                     where = (n * x.shape[1] + c) * size + flat
             out[(n, c) + o] = where
     return out
+
+
+def gather_elements(x, indices, axis=0):
+    """ONNX GatherElements: take_along_axis with negative indices wrapped."""
+    indices = np.where(indices < 0, indices + x.shape[axis], indices)
+    idx = [np.arange(n).reshape([-1 if d == i else 1 for d in range(indices.ndim)])
+           for i, n in enumerate(indices.shape)]
+    idx[axis] = indices
+    return x[tuple(idx)]

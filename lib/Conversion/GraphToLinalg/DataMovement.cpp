@@ -197,6 +197,43 @@ struct GatherToLinalg final : OpConversionPattern<graph::GatherOp> {
   }
 };
 
+/// gather_elements: for each result position, read the input there with the
+/// axis coordinate replaced by the (wrapped, clamped) index.
+struct GatherElementsToLinalg final
+    : OpConversionPattern<graph::GatherElementsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(graph::GatherElementsOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = convertTensorType(*getTypeConverter(), op.getType());
+    Value input = adaptor.getInput(), indices = adaptor.getIndices();
+    ArrayRef<int64_t> inShape = shapeOf(input);
+    int64_t rank = inShape.size();
+    int64_t axis = *graph::normalizeAxis(op.getAxis(), rank);
+    int64_t axisDim = inShape[axis];
+    Value result = buildIndexed(
+        rewriter, loc, type.getShape(), type.getElementType(), {indices},
+        {identityMap(rewriter.getContext(), rank)},
+        [&](OpBuilder &b, Location l, ArrayRef<Value> o, ValueRange args) {
+          Value i = arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+          Value isNeg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                              i, indexConst(b, l, 0));
+          Value wrapped =
+              arith::AddIOp::create(b, l, i, indexConst(b, l, axisDim));
+          i = arith::SelectOp::create(b, l, isNeg, wrapped, i);
+          i = arith::MaxSIOp::create(b, l, i, indexConst(b, l, 0));
+          i = arith::MinSIOp::create(
+              b, l, i, indexConst(b, l, std::max<int64_t>(axisDim - 1, 0)));
+          SmallVector<Value> src(o.begin(), o.end());
+          src[axis] = i;
+          return Value(tensor::ExtractOp::create(b, l, input, src));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct ExpandToLinalg final : OpConversionPattern<graph::ExpandOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -682,7 +719,7 @@ struct RangeToLinalg final : OpConversionPattern<graph::RangeOp> {
 void mlir::ms::populateGraphDataMovementToLinalgPatterns(
     const TypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<ReshapeToTensor, TransposeToLinalg, ConcatToTensor,
-               SliceToTensor, GatherToLinalg, ExpandToLinalg, TileToLinalg,
+               SliceToTensor, GatherToLinalg, GatherElementsToLinalg, ExpandToLinalg, TileToLinalg,
                PadToLinalg, ResizeToLinalg, ShapeToConstant, ConstantToArith,
                ConstantOfShapeToFill, RangeToLinalg>(converter,
                                                      patterns.getContext());

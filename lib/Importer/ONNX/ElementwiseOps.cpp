@@ -6,6 +6,8 @@
 
 #include "ImporterImpl.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::ms;
 using namespace mlir::ms::onnx_importer;
@@ -50,16 +52,6 @@ static Handler variadic(bool mean = false) {
 }
 
 /// Casts `v` to element type `elem` when it differs.
-/// A rank-0 constant of `elem` holding `value`.
-static Value scalar(NodeContext &c, Type elem, double value) {
-  auto type = RankedTensorType::get({}, elem);
-  if (isa<FloatType>(elem))
-    return c.constant(
-        DenseElementsAttr::get(type, c.b.getFloatAttr(elem, value)));
-  return c.constant(DenseElementsAttr::get(
-      type, c.b.getIntegerAttr(elem, static_cast<int64_t>(value))));
-}
-
 /// Sign: where(x > 0, 1, where(x < 0, -1, x)); x itself keeps 0 and NaN.
 static Results convertSign(NodeContext &c) {
   Value x = c.input(0);
@@ -111,7 +103,134 @@ static Results convertSoftsign(NodeContext &c) {
   return one(c.create<graph::DivOp>(Type(), x, *denominator));
 }
 
+//===----------------------------------------------------------------------===//
+// Activations as compositions, in the order of ONNX's reference
+// implementations so that roundings match
+//===----------------------------------------------------------------------===//
+
+/// Elu: x > 0 ? x : alpha * (exp(x) - 1).
+static Results convertElu(NodeContext &c) {
+  Composer m(c);
+  Value x = c.input(0);
+  Value expm1 = m.binary<graph::SubOp>(m.unary<graph::ExpOp>(x),
+                                       m.scalarLike(x, 1));
+  Value negative = m.binary<graph::MulOp>(
+      expm1, m.scalarLike(x, c.getFloat("alpha", 1.0f)));
+  return m.result(m.where(
+      m.binary<graph::GreaterOp>(x, m.scalarLike(x, 0)), x, negative));
+}
+
+/// Selu: max(x, 0) * gamma + (exp(min(x, 0)) - 1) * alpha * gamma.
+static Results convertSelu(NodeContext &c) {
+  Composer m(c);
+  Value x = c.input(0);
+  Value zero = m.scalarLike(x, 0);
+  Value gamma = m.scalarLike(x, c.getFloat("gamma", 1.05070102214813232421875f));
+  Value alpha = m.scalarLike(x, c.getFloat("alpha", 1.67326319217681884765625f));
+  Value positive = m.binary<graph::MulOp>(m.binary<graph::MaxOp>(x, zero), gamma);
+  Value expm1 = m.binary<graph::SubOp>(
+      m.unary<graph::ExpOp>(m.binary<graph::MinOp>(x, zero)),
+      m.scalarLike(x, 1));
+  Value negative = m.binary<graph::MulOp>(m.binary<graph::MulOp>(expm1, alpha),
+                                          gamma);
+  return m.result(m.binary<graph::AddOp>(positive, negative));
+}
+
+/// Celu: max(0, x) + min(0, alpha * (exp(x / alpha) - 1)).
+static Results convertCelu(NodeContext &c) {
+  Composer m(c);
+  Value x = c.input(0);
+  Value zero = m.scalarLike(x, 0);
+  Value alpha = m.scalarLike(x, c.getFloat("alpha", 1.0f));
+  Value expm1 = m.binary<graph::SubOp>(
+      m.unary<graph::ExpOp>(m.binary<graph::DivOp>(x, alpha)),
+      m.scalarLike(x, 1));
+  return m.result(m.binary<graph::AddOp>(
+      m.binary<graph::MaxOp>(x, zero),
+      m.binary<graph::MinOp>(m.binary<graph::MulOp>(alpha, expm1), zero)));
+}
+
+/// Softplus: log(exp(x) + 1).
+static Results convertSoftplus(NodeContext &c) {
+  Composer m(c);
+  Value x = c.input(0);
+  return m.result(m.unary<graph::LogOp>(m.binary<graph::AddOp>(
+      m.unary<graph::ExpOp>(x), m.scalarLike(x, 1))));
+}
+
+/// ThresholdedRelu: x > alpha ? x : 0.
+static Results convertThresholdedRelu(NodeContext &c) {
+  Composer m(c);
+  Value x = c.input(0);
+  Value above =
+      m.binary<graph::GreaterOp>(x, m.scalarLike(x, c.getFloat("alpha", 1.0f)));
+  return m.result(m.where(above, x, m.scalarLike(x, 0)));
+}
+
+/// Mish: x * tanh(log(1 + exp(x))).
+static Results convertMish(NodeContext &c) {
+  Composer m(c);
+  Value x = c.input(0);
+  Value softplus = m.unary<graph::LogOp>(
+      m.binary<graph::AddOp>(m.unary<graph::ExpOp>(x), m.scalarLike(x, 1)));
+  return m.result(
+      m.binary<graph::MulOp>(x, m.unary<graph::TanhOp>(softplus)));
+}
+
+/// Swish: x * sigmoid(alpha * x).
+static Results convertSwish(NodeContext &c) {
+  Composer m(c);
+  Value x = c.input(0);
+  Value scaled =
+      m.binary<graph::MulOp>(x, m.scalarLike(x, c.getFloat("alpha", 1.0f)));
+  return m.result(
+      m.binary<graph::MulOp>(x, m.unary<graph::SigmoidOp>(scaled)));
+}
+
+/// IsNaN: x != x.
+static Results convertIsNaN(NodeContext &c) {
+  Composer m(c);
+  Value x = c.input(0);
+  return m.result(m.unary<graph::NotOp>(m.binary<graph::EqualOp>(x, x)));
+}
+
+/// IsInf: x == +inf (detect_positive) or x == -inf (detect_negative).
+static Results convertIsInf(NodeContext &c) {
+  Composer m(c);
+  Value x = c.input(0);
+  bool positive = c.getInt("detect_positive", 1) != 0;
+  bool negative = c.getInt("detect_negative", 1) != 0;
+  double inf = std::numeric_limits<double>::infinity();
+  Value isPositive = m.binary<graph::EqualOp>(x, m.scalarLike(x, inf));
+  Value isNegative = m.binary<graph::EqualOp>(x, m.scalarLike(x, -inf));
+  if (positive && negative)
+    return m.result(m.binary<graph::OrOp>(isPositive, isNegative));
+  if (positive)
+    return m.result(isPositive);
+  if (negative)
+    return m.result(isNegative);
+  // Neither: all false.
+  return m.result(m.binary<graph::AndOp>(isPositive, isNegative));
+}
+
+/// Xor: a != b on booleans.
+static Results convertXor(NodeContext &c) {
+  Composer m(c);
+  return m.result(m.unary<graph::NotOp>(
+      m.binary<graph::EqualOp>(c.input(0), c.input(1))));
+}
+
 void mlir::ms::onnx_importer::populateElementwiseOps(OpTable &t) {
+  t.onOp("Elu", 6, convertElu);
+  t.onOp("Selu", 6, convertSelu);
+  t.onOp("Celu", 12, convertCelu);
+  t.onOp("Softplus", 1, convertSoftplus);
+  t.onOp("ThresholdedRelu", 10, convertThresholdedRelu);
+  t.onOp("Mish", 18, convertMish);
+  t.onOp("Swish", 24, convertSwish);
+  t.onOp("IsNaN", 9, convertIsNaN);
+  t.onOp("IsInf", 10, convertIsInf);
+  t.onOp("Xor", 7, convertXor);
   t.onOp("Abs", 6, unary<graph::AbsOp>());
   t.onOp("Neg", 6, unary<graph::NegOp>());
   t.onOp("Sqrt", 6, unary<graph::SqrtOp>());

@@ -129,6 +129,86 @@ inline DenseI64ArrayAttr i64s(NodeContext &c, ArrayRef<int64_t> values) {
   return c.b.getDenseI64ArrayAttr(values);
 }
 
+/// A rank-0 constant of `elem` holding `value` (truncated for integers).
+inline Value scalar(NodeContext &c, Type elem, double value) {
+  auto type = RankedTensorType::get({}, elem);
+  if (isa<FloatType>(elem))
+    return c.constant(
+        DenseElementsAttr::get(type, c.b.getFloatAttr(elem, value)));
+  return c.constant(DenseElementsAttr::get(
+      type, c.b.getIntegerAttr(elem, static_cast<int64_t>(value))));
+}
+
+/// Builds compositions of msgraph ops for one node. After the first op that
+/// fails (its error already reported), every call builds nothing and
+/// returns null; result() then fails.
+class Composer {
+public:
+  explicit Composer(NodeContext &c) : c(c) {}
+
+  /// An op of the operand's type (elementwise unary).
+  template <typename OpTy> Value unary(Value x) {
+    if (!ready({x}))
+      return {};
+    return take(c.create<OpTy>(x.getType(), x));
+  }
+  /// A broadcasting binary op (or any op inferring its type from operands
+  /// and attributes `args`).
+  template <typename OpTy, typename... Args> Value op(Value x, Args... args) {
+    if (!ready({x}))
+      return {};
+    return take(c.create<OpTy>(Type(), x, args...));
+  }
+  template <typename OpTy> Value binary(Value x, Value y) {
+    if (!ready({x, y}))
+      return {};
+    return take(c.create<OpTy>(Type(), x, y));
+  }
+  Value where(Value condition, Value onTrue, Value onFalse) {
+    if (!ready({condition, onTrue, onFalse}))
+      return {};
+    return take(
+        c.create<graph::WhereOp>(Type(), condition, onTrue, onFalse));
+  }
+  /// A scalar constant of `like`'s element type.
+  Value scalarLike(Value like, double value) {
+    if (!ready({like}))
+      return {};
+    return scalar(
+        c, cast<RankedTensorType>(like.getType()).getElementType(), value);
+  }
+  /// `x` cast to element type `elem`.
+  Value castTo(Value x, Type elem) {
+    if (!ready({x}))
+      return {};
+    auto type = cast<RankedTensorType>(x.getType());
+    if (type.getElementType() == elem)
+      return x;
+    return take(c.create<graph::CastOp>(type.clone(elem), x));
+  }
+  /// The node's single result, or failure.
+  Results result(Value v) {
+    if (failedOnce || !v)
+      return failure();
+    return SmallVector<Value>{v};
+  }
+
+private:
+  bool ready(std::initializer_list<Value> values) {
+    return !failedOnce && llvm::all_of(values, [](Value v) { return !!v; });
+  }
+  Value take(FailureOr<Value> v) {
+    if (failed(v)) {
+      failedOnce = true;
+      return {};
+    }
+    return *v;
+  }
+
+  NodeContext &c;
+  bool failedOnce = false;
+};
+
 /// Casts `value` to element type `elem` (no op when it already has it).
 inline FailureOr<Value> castTo(NodeContext &c, Value value, Type elem) {
   auto type = cast<RankedTensorType>(value.getType());

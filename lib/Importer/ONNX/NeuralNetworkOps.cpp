@@ -222,14 +222,10 @@ static Results convertGemm(NodeContext &c) {
   if (failed(y))
     return failure();
   Type elem = cast<RankedTensorType>(y->getType()).getElementType();
-  auto scalar = [&](double v) {
-    return c.constant(DenseElementsAttr::get(RankedTensorType::get({}, elem),
-                                             c.b.getFloatAttr(elem, v)));
-  };
   Value result = *y;
   double alpha = c.getFloat("alpha", 1.0f), beta = c.getFloat("beta", 1.0f);
   if (alpha != 1.0) {
-    auto m = c.create<graph::MulOp>(Type(), result, scalar(alpha));
+    auto m = c.create<graph::MulOp>(Type(), result, scalar(c, elem, alpha));
     if (failed(m))
       return failure();
     result = *m;
@@ -237,7 +233,7 @@ static Results convertGemm(NodeContext &c) {
   if (c.hasInput(2) && beta != 0.0) {
     Value bias = c.input(2);
     if (beta != 1.0) {
-      auto m = c.create<graph::MulOp>(Type(), bias, scalar(beta));
+      auto m = c.create<graph::MulOp>(Type(), bias, scalar(c, elem, beta));
       if (failed(m))
         return failure();
       bias = *m;
@@ -248,11 +244,6 @@ static Results convertGemm(NodeContext &c) {
 }
 
 /// A rank-0 constant of element type `elem`.
-static Value scalarOf(NodeContext &c, Type elem, double v) {
-  return c.constant(DenseElementsAttr::get(RankedTensorType::get({}, elem),
-                                           c.b.getFloatAttr(elem, v)));
-}
-
 /// Training-mode BatchNormalization (opset 14 on): normalizes with the
 /// batch's mean and population variance over every axis but 1, and returns
 /// the running statistics updated as `running * momentum + batch * (1 -
@@ -307,9 +298,9 @@ static Results convertBatchNormTraining(NodeContext &c) {
     if ((int)results.size() >= c.node.output_size())
       break;
     auto kept = c.create<graph::MulOp>(Type(), running,
-                                       scalarOf(c, elem, momentum));
+                                       scalar(c, elem, momentum));
     auto added = c.create<graph::MulOp>(Type(), batch,
-                                        scalarOf(c, elem, 1.0 - momentum));
+                                        scalar(c, elem, 1.0 - momentum));
     if (failed(kept) || failed(added))
       return failure();
     auto sum = c.create<graph::AddOp>(Type(), *kept, *added);
@@ -414,6 +405,39 @@ static Results convertDropout(NodeContext &c) {
   return results;
 }
 
+/// RMSNormalization (opset 23): x / sqrt(mean(x^2) + epsilon) * scale with
+/// the mean over axes axis..rank-1, computed in `stash_type` (f32 by default)
+/// and cast back before the scale.
+static Results convertRMSNormalization(NodeContext &c) {
+  RankedTensorType type = c.inputType(0);
+  int64_t rank = type.getRank();
+  int64_t axis = c.getInt("axis", -1);
+  if (axis < -rank || axis >= rank)
+    return c.error() << "expected axis in [" << -rank << ", " << rank
+                     << "), but found " << axis;
+  if (axis < 0)
+    axis += rank;
+  SmallVector<int64_t> axes;
+  for (int64_t i = axis; i < rank; ++i)
+    axes.push_back(i);
+  Type stash = convertElementType(c.b.getContext(),
+                                  c.getInt("stash_type", 1), c.loc);
+  if (!stash)
+    return failure();
+  if (!isa<FloatType>(stash))
+    return c.error() << "expected a floating-point stash_type, but found "
+                     << stash;
+  Composer m(c);
+  Value x = m.castTo(c.input(0), stash);
+  Value meanSquare = m.op<graph::ReduceMeanOp>(
+      m.binary<graph::MulOp>(x, x), i64s(c, axes), c.b.getBoolAttr(true));
+  Value rms = m.unary<graph::SqrtOp>(m.binary<graph::AddOp>(
+      meanSquare, m.scalarLike(x, c.getFloat("epsilon", 1e-5f))));
+  Value normalized =
+      m.castTo(m.binary<graph::DivOp>(x, rms), type.getElementType());
+  return m.result(m.binary<graph::MulOp>(normalized, c.input(1)));
+}
+
 void mlir::ms::onnx_importer::populateNeuralNetworkOps(OpTable &t) {
   t.onOp("Conv", 1, convertConv);
   t.onOp("ConvTranspose", 1, convertConvTranspose);
@@ -425,6 +449,7 @@ void mlir::ms::onnx_importer::populateNeuralNetworkOps(OpTable &t) {
     return one(c.create<graph::MatMulOp>(Type(), c.input(0), c.input(1)));
   });
   t.onOp("Gemm", 1, convertGemm);
+  t.onOp("RMSNormalization", 23, convertRMSNormalization);
   t.onOp("Softmax", 1, softmax<graph::SoftmaxOp>(true));
   t.onOp("Softmax", 13, softmax<graph::SoftmaxOp>(false));
   t.onOp("LogSoftmax", 1, softmax<graph::LogSoftmaxOp>(true));

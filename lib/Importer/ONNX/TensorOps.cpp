@@ -673,7 +673,49 @@ static Results convertSize(NodeContext &c) {
       RankedTensorType::get({}, c.b.getI64Type()), type.getNumElements()))};
 }
 
+/// Trilu (opset 14): keeps the upper (j - i >= k) or lower (j - i <= k)
+/// triangle of the last two dimensions and zeroes the rest, as a `where`
+/// with a constant mask.
+static Results convertTrilu(NodeContext &c) {
+  RankedTensorType type = c.inputType(0);
+  int64_t rank = type.getRank();
+  if (rank < 2)
+    return c.error() << "expected an input of rank at least 2, but found "
+                     << type;
+  int64_t rows = type.getDimSize(rank - 2), cols = type.getDimSize(rank - 1);
+  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(cols))
+    return c.error() << "expected static sizes of the last two dimensions, "
+                        "but found "
+                     << type;
+  int64_t k = 0;
+  if (c.hasInput(1)) {
+    auto given = c.constantInts(1, "k");
+    if (failed(given))
+      return failure();
+    if (given->size() != 1)
+      return c.error() << "expected a scalar k, but found " << given->size()
+                       << " values";
+    k = given->front();
+  }
+  bool upper = c.getInt("upper", 1) != 0;
+  SmallVector<bool> keep;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      keep.push_back(upper ? j - i >= k : j - i <= k);
+  Value mask = c.constant(DenseElementsAttr::get(
+      RankedTensorType::get({rows, cols}, c.b.getI1Type()), ArrayRef(keep)));
+  Composer m(c);
+  return m.result(
+      m.where(mask, c.input(0), m.scalarLike(c.input(0), 0)));
+}
+
 void mlir::ms::onnx_importer::populateTensorOps(OpTable &t) {
+  t.onOp("Trilu", 14, convertTrilu);
+  t.onOp("GatherElements", 11, [](NodeContext &c) -> Results {
+    return one(c.create<graph::GatherElementsOp>(
+        Type(), c.input(0), c.input(1),
+        c.b.getI64IntegerAttr(c.getInt("axis", 0))));
+  });
   t.onOp("Size", 1, convertSize);
   t.onOp("Reshape", 5, convertReshape);
   t.onOp("Flatten", 1, convertFlatten);

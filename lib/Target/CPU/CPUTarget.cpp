@@ -80,13 +80,22 @@ void mlir::ms::buildCpuLLVMPipeline(OpPassManager &pm) {
                         "asinh", "acosh", "atanh", "fma",     "ceil",
                         "exp2",  "fpowi", "round", "roundeven", "rsqrt"};
   pm.addPass(math::createMathExpandOpsPass(expand));
+  // Math on f16/bf16 runs in f32: LLVM would otherwise promote it itself and
+  // call compiler-rt for the bf16 truncation.
+  pm.addPass(math::createMathExtendToSupportedTypes());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   // bf16 conversions become integer arithmetic: LLVM would call compiler-rt
-  // (__truncsfbf2), which the kernels' shared object does not link.
+  // (__truncsfbf2), which the kernels' shared object does not link. After
+  // math-to-libm, whose calls on bf16 go through f32.
+  // bf16 arithmetic too: each op runs in f32 and rounds back to bf16.
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16"};
+  emulate.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
   arith::ArithExpandOpsPassOptions arithExpand;
   arithExpand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(arithExpand));
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());

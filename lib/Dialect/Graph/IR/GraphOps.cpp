@@ -1001,6 +1001,36 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
 }
 GRAPH_COMPATIBLE_RETURN_TYPES(GatherOp)
 
+/// gather_elements_c1: a valid axis; c2: indices of the input's rank whose
+/// extents off `axis` do not exceed the input's.
+LogicalResult GatherElementsOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &inferred) {
+  auto input = getTensorType(adaptor.getInput());
+  auto indices = getTensorType(adaptor.getIndices());
+  int64_t rank = input.getRank();
+  auto axis = normalizeAxis(adaptor.getAxis(), rank);
+  if (failed(axis))
+    return emitOptionalError(loc, "expected axis in [", -rank, ", ", rank,
+                             "), but found ", adaptor.getAxis());
+  if (indices.getRank() != rank)
+    return emitOptionalError(loc, "expected indices of rank ", rank,
+                             ", but found ", indices);
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t have = input.getDimSize(i), want = indices.getDimSize(i);
+    if (i != *axis && !ShapedType::isDynamic(have) &&
+        !ShapedType::isDynamic(want) && want > have)
+      return emitOptionalError(
+          loc, "expected indices no larger than the input off the axis, but "
+               "found ",
+          indices, " for ", input);
+  }
+  inferred.push_back(
+      RankedTensorType::get(indices.getShape(), input.getElementType()));
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(GatherElementsOp)
+
 /// expand_c1 .. expand_c3
 LogicalResult ExpandOp::verify() {
   auto input = getTensorType(getInput());

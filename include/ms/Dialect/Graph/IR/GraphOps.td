@@ -903,6 +903,31 @@ def Graph_GatherOp : Graph_Op<"gather",
   let hasFolder = 1;
 }
 
+def Graph_GatherElementsOp : Graph_Op<"gather_elements",
+    [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
+  let summary = "picks elements along an axis by a same-rank index tensor";
+  let description = [{
+    `result[i_0, ..., i_axis, ..., i_n] = input[i_0, ..., indices[i_0, ...,
+    i_n], ..., i_n]` (NumPy's `take_along_axis`): the result has the shape
+    of `indices`, which has the input's rank and, off `axis`, extents no
+    larger than the input's. Negative indices count from the end; an index
+    outside `[-dim, dim)` is undefined behaviour that the CPU kernels clamp.
+
+    ```mlir
+    %y = msgraph.gather_elements %x, %i {axis = 1 : i64}
+        : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$input, Graph_IndexTensor:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 def Graph_ExpandOp : Graph_Op<"expand", [Pure]> {
   let summary = "broadcasts a tensor to a larger shape";
   let description = [{
