@@ -110,6 +110,7 @@ void populateElementwiseOps(OpTable &table);
 void populateNeuralNetworkOps(OpTable &table);
 void populateTensorOps(OpTable &table);
 void populateStringOps(OpTable &table);
+void populateLossOps(OpTable &table);
 
 /// Returns true for a tensor of !msgraph.string.
 bool isStringTensor(Value value);

@@ -422,6 +422,7 @@ public:
     populateNeuralNetworkOps(table);
     populateTensorOps(table);
     populateStringOps(table);
+    populateLossOps(table);
   }
 
   OwningOpRef<ModuleOp> run(const onnx::ModelProto &model);
