@@ -44,7 +44,7 @@ def f_float(num, v):
     return field(num, 5, struct.pack("<f", v))
 
 
-FLOAT, INT64, STRING, BOOL = 1, 7, 8, 9
+FLOAT, UINT8, INT64, STRING, BOOL = 1, 2, 7, 8, 9
 
 
 def tensor_type(elem, dims):
@@ -216,6 +216,19 @@ def main():
          node("Identity", ["xs"], ["ys"], "id0")],
         [sequence_info("xs", FLOAT)],
         [value_info("second", FLOAT, ["n"]), sequence_info("ys", FLOAT)], [one])))
+    # Attribute values the importer rejects by name: a BitShift direction
+    # other than LEFT/RIGHT, a DepthToSpace blocksize that does not divide
+    # the channels.
+    a, s = value_info("a", UINT8, [4]), value_info("s", UINT8, [4])
+    write("bitshift-bad-direction.onnx", model(graph(
+        [node("BitShift", ["a", "s"], ["y"], "shift0", "",
+              attr_string("direction", "UP"))],
+        [a, s], [value_info("y", UINT8, [4])])))
+    x = value_info("x", FLOAT, [1, 8, 2, 2])
+    write("depth-to-space-bad-block.onnx", model(graph(
+        [node("DepthToSpace", ["x"], ["y"], "d2s0", "",
+              attr_int("blocksize", 3))],
+        [x], [value_info("y", FLOAT, [1, 1, 6, 6])])))
 
 
 if __name__ == "__main__":

@@ -23,17 +23,21 @@ from ._tracing import (Tensor, boolean, compile_error, current_trace, f32,
                        f64, f64s, i64, i64s, string)
 
 __all__ = [
-    "abs", "add", "argmax", "argmin", "avg_pool2d", "batch_norm",
-    "broadcast_to", "cast", "clip", "concat", "constant", "conv2d",
-    "conv_transpose2d", "divide", "equal", "erf", "exp", "expand_dims",
-    "gelu", "greater", "greater_equal", "hard_sigmoid", "hard_swish",
-    "identity", "instance_norm", "layer_norm", "leaky_relu", "less",
-    "less_equal", "linear", "log", "log_softmax", "logical_and",
-    "logical_not", "logical_or", "matmul", "max", "max_pool2d", "maximum",
+    "abs", "add", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
+    "arctanh", "argmax", "argmin", "avg_pool2d", "batch_norm",
+    "bitwise_and", "bitwise_or", "bitwise_xor", "broadcast_to", "cast",
+    "ceil", "clip", "concat", "constant", "conv2d", "conv_transpose2d",
+    "cos", "cosh", "cumprod", "cumsum", "divide", "equal", "erf", "exp",
+    "expand_dims", "floor", "gelu", "greater", "greater_equal",
+    "hard_sigmoid", "hard_swish", "identity", "instance_norm", "invert",
+    "layer_norm", "leaky_relu", "left_shift", "less", "less_equal",
+    "linear", "log", "log_softmax", "logical_and", "logical_not",
+    "logical_or", "logical_xor", "matmul", "max", "max_pool2d", "maximum",
     "mean", "min", "minimum", "multiply", "negative", "not_equal", "pad",
-    "power", "prelu", "prod", "reciprocal", "relu", "reshape", "sigmoid",
-    "softmax", "sqrt", "squeeze", "stack", "subtract", "sum", "take", "tanh",
-    "tile", "transpose", "where",
+    "power", "prelu", "prod", "reciprocal", "relu", "reshape",
+    "right_shift", "round", "sigmoid", "sin", "sinh", "softmax", "sqrt",
+    "squeeze", "stack", "subtract", "sum", "take", "tan", "tanh", "tile",
+    "transpose", "where",
 ]
 
 
@@ -249,8 +253,80 @@ sigmoid = _unary("msgraph.sigmoid", "Elementwise 1 / (1 + e^-x).")
 relu = _unary("msgraph.relu", "Elementwise max(x, 0).")
 hard_swish = _unary("msgraph.hard_swish",
                     "Elementwise x * relu6(x + 3) / 6.")
-logical_not = _unary("msgraph.not", "Elementwise not of a bool tensor.")
-logical_not.__name__ = "logical_not"
+sin = _unary("msgraph.sin", "Elementwise sine.")
+cos = _unary("msgraph.cos", "Elementwise cosine.")
+tan = _unary("msgraph.tan", "Elementwise tangent.")
+arcsin = _unary("msgraph.asin", "Elementwise inverse sine.")
+arccos = _unary("msgraph.acos", "Elementwise inverse cosine.")
+arctan = _unary("msgraph.atan", "Elementwise inverse tangent.")
+sinh = _unary("msgraph.sinh", "Elementwise hyperbolic sine.")
+cosh = _unary("msgraph.cosh", "Elementwise hyperbolic cosine.")
+arcsinh = _unary("msgraph.asinh", "Elementwise inverse hyperbolic sine.")
+arccosh = _unary("msgraph.acosh", "Elementwise inverse hyperbolic cosine.")
+arctanh = _unary("msgraph.atanh", "Elementwise inverse hyperbolic tangent.")
+floor = _unary("msgraph.floor", "Elementwise floor.")
+ceil = _unary("msgraph.ceil", "Elementwise ceiling.")
+invert = _unary("msgraph.not",
+                "Elementwise bitwise not (logical not on bool tensors).")
+invert.__name__ = "invert"
+for _fn, _name in ((arcsin, "arcsin"), (arccos, "arccos"),
+                   (arctan, "arctan"), (arcsinh, "arcsinh"),
+                   (arccosh, "arccosh"), (arctanh, "arctanh")):
+    _fn.__name__ = _name
+
+
+def _bool_only(fn, name):
+    """`fn` restricted to bool tensors, as NumPy's logical_* compute truth
+    values where msgraph's and/or/xor/not would work bitwise."""
+    def checked(*args):
+        for a in args:
+            if getattr(a, "dtype", np.bool_) != np.bool_:
+                raise compile_error(
+                    f"{name}: expected bool tensors, but found {a.dtype} "
+                    "(compare with 0 first, or use the bitwise_* ops)")
+        return fn(*args)
+    checked.__name__ = name
+    checked.__doc__ = fn.__doc__
+    return checked
+
+
+logical_not = _bool_only(invert, "logical_not")
+logical_not.__doc__ = "Elementwise not of a bool tensor."
+
+
+@_eager
+def round(x, decimals=0):
+    """Elementwise rounding to the nearest integer, halves to even (as
+    numpy.round with decimals=0)."""
+    if decimals != 0:
+        raise compile_error(f"round: only decimals=0 is supported, but "
+                            f"found {decimals}")
+    x = _tensor(x)
+    return x.trace.op("msgraph.round", [x])
+
+
+def _scan(op, doc):
+    def fn(x, axis=None):
+        x = _tensor(x)
+        if axis is None:
+            x, axis = reshape(x, (-1,)), 0
+        # NumPy scans bools and narrow integers in 64-bit integers.
+        compute = x.dtype
+        if x.dtype == np.bool_ or (np.issubdtype(x.dtype, np.signedinteger)
+                                   and x.dtype.itemsize < 8):
+            compute = np.dtype(np.int64)
+        elif (np.issubdtype(x.dtype, np.unsignedinteger)
+              and x.dtype.itemsize < 8):
+            compute = np.dtype(np.uint64)
+        y = cast(x, compute)
+        return y.trace.op(op, [y], {"axis": i64(_axis(axis, x.ndim))})
+    fn.__name__ = op.split(".")[1]
+    fn.__doc__ = doc + " along `axis` (None: of the flattened tensor)."
+    return _eager(fn)
+
+
+cumsum = _scan("msgraph.cumsum", "Cumulative sum")
+cumprod = _scan("msgraph.cumprod", "Cumulative product")
 
 
 @_eager
@@ -309,8 +385,28 @@ power = _binary("msgraph.pow", "Elementwise lhs ** rhs (floats).")
 maximum = _binary("msgraph.max", "Elementwise max(lhs, rhs).")
 minimum = _binary("msgraph.min", "Elementwise min(lhs, rhs).")
 prelu = _binary("msgraph.prelu", "Elementwise lhs < 0 ? rhs * lhs : lhs.")
-logical_and = _binary("msgraph.and", "Elementwise and of bool tensors.")
-logical_or = _binary("msgraph.or", "Elementwise or of bool tensors.")
+bitwise_and = _binary("msgraph.and",
+                      "Elementwise bitwise and (logical on bool tensors).")
+bitwise_or = _binary("msgraph.or",
+                     "Elementwise bitwise or (logical on bool tensors).")
+bitwise_xor = _binary("msgraph.xor",
+                      "Elementwise bitwise xor (logical on bool tensors).")
+left_shift = _binary("msgraph.shift_left",
+                     "Elementwise lhs << rhs of integer tensors (0 once "
+                     "the shift reaches the bit width).")
+right_shift = _binary("msgraph.shift_right",
+                      "Elementwise lhs >> rhs of integer tensors, "
+                      "arithmetic for signed ones.")
+for _fn, _name in ((bitwise_and, "bitwise_and"), (bitwise_or, "bitwise_or"),
+                   (bitwise_xor, "bitwise_xor"), (left_shift, "left_shift"),
+                   (right_shift, "right_shift")):
+    _fn.__name__ = _name
+logical_and = _bool_only(bitwise_and, "logical_and")
+logical_and.__doc__ = "Elementwise and of bool tensors."
+logical_or = _bool_only(bitwise_or, "logical_or")
+logical_or.__doc__ = "Elementwise or of bool tensors."
+logical_xor = _bool_only(bitwise_xor, "logical_xor")
+logical_xor.__doc__ = "Elementwise xor of bool tensors."
 equal = _binary("msgraph.equal", "Elementwise lhs == rhs (bool result).")
 less = _binary("msgraph.less", "Elementwise lhs < rhs (bool result).")
 less_equal = _binary("msgraph.less_equal",
@@ -795,9 +891,12 @@ Tensor.__gt__ = greater
 Tensor.__ge__ = greater_equal
 Tensor.__eq__ = equal
 Tensor.__ne__ = not_equal
-Tensor.__and__ = logical_and
-Tensor.__or__ = logical_or
-Tensor.__invert__ = logical_not
+Tensor.__and__ = bitwise_and
+Tensor.__or__ = bitwise_or
+Tensor.__xor__ = bitwise_xor
+Tensor.__lshift__ = left_shift
+Tensor.__rshift__ = right_shift
+Tensor.__invert__ = invert
 Tensor.__getitem__ = _getitem
 Tensor.__iter__ = lambda self: (self[i] for i in range(len(self)))
 Tensor.T = property(lambda self: transpose(self))

@@ -338,3 +338,21 @@ def gather_elements(x, indices, axis=0):
            for i, n in enumerate(indices.shape)]
     idx[axis] = indices
     return x[tuple(idx)]
+
+
+def cumulative(x, axis, exclusive=False, reverse=False, prod=False):
+    """Scan along `axis` as msgraph.cumsum / msgraph.cumprod; the running
+    value wraps in the element type as the compiled code's does."""
+    x = np.asarray(x)
+    if reverse:
+        x = np.flip(x, axis)
+    moved = np.moveaxis(x, axis, 0)
+    out = np.empty_like(moved)
+    acc = np.full(moved.shape[1:], 1 if prod else 0, dtype=x.dtype)
+    with np.errstate(over="ignore"):
+        for i in range(moved.shape[0]):
+            nxt = acc * moved[i] if prod else acc + moved[i]
+            out[i] = acc if exclusive else nxt
+            acc = nxt.astype(x.dtype)
+    out = np.moveaxis(out, 0, axis)
+    return np.flip(out, axis) if reverse else out

@@ -128,8 +128,44 @@ wgroup = f32(6, 2, 3, 3)
 bconv = f32(6)
 wtrans = f32(4, 3, 3, 3)
 
+unit34 = f32(3, 4, low=-0.95, high=0.95)
+above1_34 = f32(3, 4, low=1.0, high=20.0)
+quarters34 = (R.integers(-20, 20, (3, 4)) / 4).astype(np.float32)
+u8a = R.integers(0, 256, (3, 4)).astype(np.uint8)
+u8s = R.integers(0, 10, (3, 4)).astype(np.uint8)
+i32a = R.integers(-2**31, 2**31, (3, 4)).astype(np.int32)
+i32b = R.integers(-2**31, 2**31, (3, 4)).astype(np.int32)
+i16a = R.integers(-2**15, 2**15, (3, 4)).astype(np.int16)
+i16s = R.integers(0, 18, (3, 4)).astype(np.int16)
+
 # (name, function using ms.ops, reference, inputs, rtol, atol)
 CASES = [
+    ("sin", ops.sin, np.sin, (x34,), 2e-6, 1e-6),
+    ("cos", ops.cos, np.cos, (x34,), 2e-6, 1e-6),
+    ("tan", ops.tan, np.tan, (unit34,), 2e-6, 1e-6),
+    ("arcsin", ops.arcsin, np.arcsin, (unit34,), 2e-6, 1e-6),
+    ("arccos", ops.arccos, np.arccos, (unit34,), 2e-6, 1e-6),
+    ("arctan", ops.arctan, np.arctan, (x34,), 2e-6, 1e-6),
+    ("sinh", ops.sinh, np.sinh, (x34,), 2e-6, 1e-6),
+    ("cosh", ops.cosh, np.cosh, (x34,), 2e-6, 1e-6),
+    ("arcsinh", ops.arcsinh, np.arcsinh, (x34,), 2e-6, 1e-6),
+    ("arccosh", ops.arccosh, np.arccosh, (above1_34,), 2e-6, 1e-6),
+    ("arctanh", ops.arctanh, np.arctanh, (unit34,), 2e-6, 1e-6),
+    ("floor", ops.floor, np.floor, (quarters34,), 0, 0),
+    ("ceil", ops.ceil, np.ceil, (quarters34,), 0, 0),
+    ("round", ops.round, np.round, (quarters34,), 0, 0),
+    ("bitwise_and", ops.bitwise_and, np.bitwise_and, (i32a, i32b), 0, 0),
+    ("bitwise_or", ops.bitwise_or, np.bitwise_or, (i32a, i32b), 0, 0),
+    ("bitwise_xor", ops.bitwise_xor, np.bitwise_xor, (u8a, u8s), 0, 0),
+    ("invert", ops.invert, np.invert, (i16a,), 0, 0),
+    ("left_shift", ops.left_shift, np.left_shift, (u8a, u8s), 0, 0),
+    ("right_shift", ops.right_shift, np.right_shift, (i16a, i16s), 0, 0),
+    ("logical_xor", ops.logical_xor, np.logical_xor, (b34, c34), 0, 0),
+    ("cumsum", lambda x: ops.cumsum(x, axis=1),
+     lambda x: np.cumsum(x, axis=1), (x34,), 1e-5, 1e-6),
+    ("cumsum_flat_int", ops.cumsum, np.cumsum, (i16a,), 0, 0),
+    ("cumprod", lambda x: ops.cumprod(x, axis=0),
+     lambda x: np.cumprod(x, axis=0), (pos34,), 1e-5, 1e-6),
     ("add", ops.add, np.add, (x34, row4), 1e-5, 1e-6),
     ("subtract", ops.subtract, np.subtract, (x34, y34), 1e-5, 1e-6),
     ("multiply", ops.multiply, np.multiply, (x34, y34), 1e-5, 1e-6),
@@ -310,6 +346,31 @@ def test_operators():
     assert len(results) == len(expected)
     for actual, want in zip(results, expected):
         assert_close(actual, want.astype(actual.dtype), rtol=1e-5, atol=1e-6)
+
+
+def test_bitwise_operators():
+    @ms.jit
+    def f(a, b, s):
+        return a & b, a | b, a ^ b, ~a, a << s, a >> s
+
+    a, b = i64(3, 4, low=-100, high=100), i64(3, 4, low=-100, high=100)
+    s = i64(3, 4, low=0, high=70)
+    results = f(a, b, s)
+    # NumPy's int64 shifts are undefined at 64 and beyond; the op gives 0
+    # (or -1 shifting a negative value right).
+    wide = s >= 64
+    expected = (a & b, a | b, a ^ b, ~a,
+                np.where(wide, 0, np.left_shift(a, np.minimum(s, 63))),
+                np.where(wide, np.where(a < 0, -1, 0),
+                         np.right_shift(a, np.minimum(s, 63))))
+    for actual, want in zip(results, expected):
+        np.testing.assert_array_equal(actual, want)
+
+
+def test_logical_ops_need_bool_tensors():
+    with pytest.raises(ms.CompileError, match="logical_and: expected bool "
+                       "tensors, but found int64"):
+        ms.jit(ops.logical_and)(i64(3), i64(3))
 
 
 def test_numpy_array_on_the_left():

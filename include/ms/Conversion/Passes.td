@@ -31,13 +31,15 @@ def ConvertGraphToLinalgPass : Pass<"convert-msgraph-to-linalg", "::mlir::Module
 
     #### Output IR
 
-    No msgraph ops; `linalg`, `tensor`, `arith`, `math` and `func` on
-    signless tensors, ready for one-shot bufferization.
+    No msgraph ops; `linalg`, `tensor`, `arith`, `math`, `scf` (the loop
+    of a cumulative op) and `func` on signless tensors, ready for one-shot
+    bufferization.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
+    "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect",
   ];
 }

@@ -71,6 +71,34 @@ Value lowerFloatUnary(Operation *op, OpBuilder &b, Location loc, Value x) {
     return math::ErfOp::create(b, loc, x);
   if (isa<graph::TanhOp>(op))
     return math::TanhOp::create(b, loc, x);
+  if (isa<graph::SinOp>(op))
+    return math::SinOp::create(b, loc, x);
+  if (isa<graph::CosOp>(op))
+    return math::CosOp::create(b, loc, x);
+  if (isa<graph::TanOp>(op))
+    return math::TanOp::create(b, loc, x);
+  if (isa<graph::AsinOp>(op))
+    return math::AsinOp::create(b, loc, x);
+  if (isa<graph::AcosOp>(op))
+    return math::AcosOp::create(b, loc, x);
+  if (isa<graph::AtanOp>(op))
+    return math::AtanOp::create(b, loc, x);
+  if (isa<graph::SinhOp>(op))
+    return math::SinhOp::create(b, loc, x);
+  if (isa<graph::CoshOp>(op))
+    return math::CoshOp::create(b, loc, x);
+  if (isa<graph::AsinhOp>(op))
+    return math::AsinhOp::create(b, loc, x);
+  if (isa<graph::AcoshOp>(op))
+    return math::AcoshOp::create(b, loc, x);
+  if (isa<graph::AtanhOp>(op))
+    return math::AtanhOp::create(b, loc, x);
+  if (isa<graph::FloorOp>(op))
+    return math::FloorOp::create(b, loc, x);
+  if (isa<graph::CeilOp>(op))
+    return math::CeilOp::create(b, loc, x);
+  if (isa<graph::RoundOp>(op))
+    return math::RoundEvenOp::create(b, loc, x);
   if (isa<graph::SigmoidOp>(op)) {
     Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
     return m.div(m.c(1.0), m.add(m.c(1.0), e));
@@ -118,8 +146,12 @@ Value lowerNumericUnary(Operation *op, OpBuilder &b, Location loc, Value x,
   }
   if (isa<graph::ReluOp>(op))
     return maxScalar(b, loc, x, zero, isUnsigned);
-  if (isa<graph::NotOp>(op))
-    return arith::XOrIOp::create(b, loc, x, scalarConstant(b, loc, type, 1.0));
+  if (isa<graph::NotOp>(op)) {
+    auto allOnes = APInt::getAllOnes(type.getIntOrFloatBitWidth());
+    return arith::XOrIOp::create(
+        b, loc, x,
+        arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, allOnes)));
+  }
   if (auto clip = dyn_cast<graph::ClipOp>(op)) {
     Value r = x;
     if (auto lo = clip.getMin())
@@ -131,6 +163,31 @@ Value lowerNumericUnary(Operation *op, OpBuilder &b, Location loc, Value x,
     return r;
   }
   return lowerFloatUnary(op, b, loc, x);
+}
+
+/// A shift whose amount, read as unsigned, may reach the bit width: such a
+/// shift moves every bit out (0, or -1 for an arithmetic right shift of a
+/// negative value) instead of arith's poison.
+static Value shift(OpBuilder &b, Location loc, Value x, Value amount,
+                   bool left, bool isUnsigned) {
+  Type type = x.getType();
+  unsigned width = type.getIntOrFloatBitWidth();
+  Value widthValue = scalarConstant(b, loc, type, width);
+  Value inRange = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        amount, widthValue);
+  Value shifted, allOut;
+  if (left) {
+    shifted = arith::ShLIOp::create(b, loc, x, amount);
+    allOut = scalarConstant(b, loc, type, 0.0);
+  } else if (isUnsigned) {
+    shifted = arith::ShRUIOp::create(b, loc, x, amount);
+    allOut = scalarConstant(b, loc, type, 0.0);
+  } else {
+    shifted = arith::ShRSIOp::create(b, loc, x, amount);
+    allOut = arith::ShRSIOp::create(b, loc, x,
+                                    scalarConstant(b, loc, type, width - 1));
+  }
+  return arith::SelectOp::create(b, loc, inRange, shifted, allOut);
 }
 
 /// Integer division that never traps: x / 0 is 0 (as NumPy gives) and, for
@@ -245,6 +302,10 @@ Value lowerBinary(Operation *op, OpBuilder &b, Location loc, Value x, Value y,
     return arith::AndIOp::create(b, loc, x, y);
   if (isa<graph::OrOp>(op))
     return arith::OrIOp::create(b, loc, x, y);
+  if (isa<graph::XorOp>(op))
+    return arith::XOrIOp::create(b, loc, x, y);
+  if (isa<graph::ShiftLeftOp, graph::ShiftRightOp>(op))
+    return shift(b, loc, x, y, isa<graph::ShiftLeftOp>(op), isUnsigned);
   if (isa<graph::PReluOp>(op)) {
     Value zero = scalarConstant(b, loc, type, 0.0);
     Value isNeg =
@@ -351,6 +412,15 @@ void mlir::ms::populateGraphElementwiseToLinalgPatterns(
       ElementwiseToLinalg<graph::GeluOp>,
       ElementwiseToLinalg<graph::LeakyReluOp>,
       ElementwiseToLinalg<graph::HardSigmoidOp>,
+      ElementwiseToLinalg<graph::SinOp>, ElementwiseToLinalg<graph::CosOp>,
+      ElementwiseToLinalg<graph::TanOp>, ElementwiseToLinalg<graph::AsinOp>,
+      ElementwiseToLinalg<graph::AcosOp>, ElementwiseToLinalg<graph::AtanOp>,
+      ElementwiseToLinalg<graph::SinhOp>, ElementwiseToLinalg<graph::CoshOp>,
+      ElementwiseToLinalg<graph::AsinhOp>,
+      ElementwiseToLinalg<graph::AcoshOp>,
+      ElementwiseToLinalg<graph::AtanhOp>,
+      ElementwiseToLinalg<graph::FloorOp>, ElementwiseToLinalg<graph::CeilOp>,
+      ElementwiseToLinalg<graph::RoundOp>,
       ElementwiseToLinalg<graph::ClipOp>, ElementwiseToLinalg<graph::CastOp>,
       // Binary and comparisons.
       ElementwiseToLinalg<graph::AddOp>, ElementwiseToLinalg<graph::SubOp>,
@@ -359,6 +429,9 @@ void mlir::ms::populateGraphElementwiseToLinalgPatterns(
       ElementwiseToLinalg<graph::PowOp>, ElementwiseToLinalg<graph::MaxOp>,
       ElementwiseToLinalg<graph::MinOp>, ElementwiseToLinalg<graph::PReluOp>,
       ElementwiseToLinalg<graph::AndOp>, ElementwiseToLinalg<graph::OrOp>,
+      ElementwiseToLinalg<graph::XorOp>,
+      ElementwiseToLinalg<graph::ShiftLeftOp>,
+      ElementwiseToLinalg<graph::ShiftRightOp>,
       ElementwiseToLinalg<graph::EqualOp>, ElementwiseToLinalg<graph::LessOp>,
       ElementwiseToLinalg<graph::LessEqualOp>,
       ElementwiseToLinalg<graph::GreaterOp>,

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir::ms {
 #define GEN_PASS_DEF_CONVERTGRAPHTOLINALGPASS
@@ -89,7 +90,8 @@ struct ConvertGraphToLinalgPass final
     ConversionTarget target(*ctx);
     target.addIllegalDialect<graph::GraphDialect>();
     target.addLegalDialect<arith::ArithDialect, linalg::LinalgDialect,
-                           math::MathDialect, tensor::TensorDialect>();
+                           math::MathDialect, scf::SCFDialect,
+                           tensor::TensorDialect>();
     target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
       return converter.isSignatureLegal(op.getFunctionType()) &&
              converter.isLegal(&op.getBody());

@@ -9,6 +9,8 @@
 #include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
 #include "ms/Dialect/Graph/IR/GraphOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::ms;
 using namespace mlir::ms::detail;
@@ -191,6 +193,92 @@ struct SoftmaxToLinalg final : OpConversionPattern<OpTy> {
   }
 };
 
+/// cumsum / cumprod -> an scf.for along the axis carrying the running
+/// combination of one slice (the input with the axis at extent 1); each step
+/// combines the next input slice into it with a linalg.generic and inserts
+/// the result (or, for `exclusive`, the value before combining).
+template <typename OpTy, bool isSum>
+struct CumulativeToLinalg final : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    ArrayRef<int64_t> shape = shapeOf(input);
+    Type elem = elementTypeOf(input);
+    int64_t rank = shape.size();
+    int64_t axis = *graph::normalizeAxis(op.getAxis(), rank);
+    if (ShapedType::getNumElements(shape) == 0) {
+      rewriter.replaceOp(op, emptyTensor(rewriter, loc, shape, elem));
+      return success();
+    }
+    SmallVector<int64_t> sliceShape(shape);
+    sliceShape[axis] = 1;
+    auto sliceType = RankedTensorType::get(sliceShape, elem);
+    Value identity = scalarConstant(rewriter, loc, elem, isSum ? 0.0 : 1.0);
+    Value acc = filledTensor(rewriter, loc, sliceShape, elem, identity);
+    Value out = emptyTensor(rewriter, loc, shape, elem);
+    auto index = [&](OpBuilder &b, Location l, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, l, v);
+    };
+    int64_t n = shape[axis];
+    bool exclusive = op.getExclusive(), reverse = op.getReverse();
+    auto loop = scf::ForOp::create(
+        rewriter, loc, index(rewriter, loc, 0), index(rewriter, loc, n),
+        index(rewriter, loc, 1), ValueRange{out, acc},
+        [&](OpBuilder &b, Location l, Value iv, ValueRange iter) {
+          Value pos = reverse ? Value(arith::SubIOp::create(
+                                    b, l, index(b, l, n - 1), iv))
+                              : iv;
+          SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+          offsets[axis] = pos;
+          SmallVector<OpFoldResult> sizes, strides(rank, b.getIndexAttr(1));
+          for (int64_t d : sliceShape)
+            sizes.push_back(b.getIndexAttr(d));
+          Value slice = tensor::ExtractSliceOp::create(
+              b, l, sliceType, input, offsets, sizes, strides);
+          // For `exclusive` the carried value is written before this step
+          // combines into it.
+          auto insert = [&](Value v) -> Value {
+            return tensor::InsertSliceOp::create(b, l, v, iter[0], offsets,
+                                                 sizes, strides);
+          };
+          Value written = exclusive ? insert(iter[1]) : Value();
+          // Combined in place into the carried slice, so the loop's
+          // iter_arg bufferizes to one buffer.
+          AffineMap id = identityMap(b.getContext(), rank);
+          Value combined =
+              linalg::GenericOp::create(
+                  b, l, TypeRange{sliceType}, ValueRange{slice},
+                  ValueRange{iter[1]}, ArrayRef<AffineMap>{id, id},
+                  iterators(rank),
+                  [](OpBuilder &nb, Location nl, ValueRange a) {
+                    bool isFloat = isa<FloatType>(a[0].getType());
+                    Value r;
+                    if (isSum)
+                      r = isFloat ? Value(arith::AddFOp::create(nb, nl, a[1],
+                                                                a[0]))
+                                  : Value(arith::AddIOp::create(nb, nl, a[1],
+                                                                a[0]));
+                    else
+                      r = isFloat ? Value(arith::MulFOp::create(nb, nl, a[1],
+                                                                a[0]))
+                                  : Value(arith::MulIOp::create(nb, nl, a[1],
+                                                                a[0]));
+                    linalg::YieldOp::create(nb, nl, r);
+                  })
+                  .getResult(0);
+          if (!exclusive)
+            written = insert(combined);
+          scf::YieldOp::create(b, l, ValueRange{written, combined});
+        });
+    rewriter.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::ms::populateGraphReductionToLinalgPatterns(
@@ -203,6 +291,8 @@ void mlir::ms::populateGraphReductionToLinalgPatterns(
                ArgReduceToLinalg<graph::ArgMaxOp, true>,
                ArgReduceToLinalg<graph::ArgMinOp, false>,
                SoftmaxToLinalg<graph::SoftmaxOp, false>,
-               SoftmaxToLinalg<graph::LogSoftmaxOp, true>>(
+               SoftmaxToLinalg<graph::LogSoftmaxOp, true>,
+               CumulativeToLinalg<graph::CumSumOp, true>,
+               CumulativeToLinalg<graph::CumProdOp, false>>(
       converter, patterns.getContext());
 }

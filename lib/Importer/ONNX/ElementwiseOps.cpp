@@ -213,11 +213,19 @@ static Results convertIsInf(NodeContext &c) {
   return m.result(m.binary<graph::AndOp>(isPositive, isNegative));
 }
 
-/// Xor: a != b on booleans.
-static Results convertXor(NodeContext &c) {
-  Composer m(c);
-  return m.result(m.unary<graph::NotOp>(
-      m.binary<graph::EqualOp>(c.input(0), c.input(1))));
+/// BitShift: direction "LEFT" or "RIGHT" (on unsigned types, so logical).
+static Results convertBitShift(NodeContext &c) {
+  std::string direction = c.getString("direction", "");
+  if (direction == "LEFT")
+    return one(
+        c.create<graph::ShiftLeftOp>(Type(), c.input(0), c.input(1)));
+  if (direction == "RIGHT")
+    return one(
+        c.create<graph::ShiftRightOp>(Type(), c.input(0), c.input(1)));
+  c.error() << "expected attribute 'direction' to be \"LEFT\" or \"RIGHT\", "
+               "but found \""
+            << direction << "\"";
+  return failure();
 }
 
 void mlir::ms::onnx_importer::populateElementwiseOps(OpTable &t) {
@@ -230,7 +238,26 @@ void mlir::ms::onnx_importer::populateElementwiseOps(OpTable &t) {
   t.onOp("Swish", 24, convertSwish);
   t.onOp("IsNaN", 9, convertIsNaN);
   t.onOp("IsInf", 10, convertIsInf);
-  t.onOp("Xor", 7, convertXor);
+  t.onOp("Xor", 7, binary<graph::XorOp>());
+  t.onOp("BitwiseAnd", 18, binary<graph::AndOp>());
+  t.onOp("BitwiseOr", 18, binary<graph::OrOp>());
+  t.onOp("BitwiseXor", 18, binary<graph::XorOp>());
+  t.onOp("BitwiseNot", 18, unary<graph::NotOp>());
+  t.onOp("BitShift", 11, convertBitShift);
+  t.onOp("Sin", 7, unary<graph::SinOp>());
+  t.onOp("Cos", 7, unary<graph::CosOp>());
+  t.onOp("Tan", 7, unary<graph::TanOp>());
+  t.onOp("Asin", 7, unary<graph::AsinOp>());
+  t.onOp("Acos", 7, unary<graph::AcosOp>());
+  t.onOp("Atan", 7, unary<graph::AtanOp>());
+  t.onOp("Sinh", 9, unary<graph::SinhOp>());
+  t.onOp("Cosh", 9, unary<graph::CoshOp>());
+  t.onOp("Asinh", 9, unary<graph::AsinhOp>());
+  t.onOp("Acosh", 9, unary<graph::AcoshOp>());
+  t.onOp("Atanh", 9, unary<graph::AtanhOp>());
+  t.onOp("Floor", 6, unary<graph::FloorOp>());
+  t.onOp("Ceil", 6, unary<graph::CeilOp>());
+  t.onOp("Round", 11, unary<graph::RoundOp>());
   t.onOp("Abs", 6, unary<graph::AbsOp>());
   t.onOp("Neg", 6, unary<graph::NegOp>());
   t.onOp("Sqrt", 6, unary<graph::SqrtOp>());

@@ -140,6 +140,10 @@ inline Value scalar(NodeContext &c, Type elem, double value) {
       type, c.b.getIntegerAttr(elem, static_cast<int64_t>(value))));
 }
 
+/// Reshapes `value` to a static `shape`.
+FailureOr<Value> reshape(NodeContext &c, Value value, ArrayRef<int64_t> shape);
+
+
 /// Builds compositions of msgraph ops for one node. After the first op that
 /// fails (its error already reported), every call builds nothing and
 /// returns null; result() then fails.
@@ -187,6 +191,28 @@ public:
       return x;
     return take(c.create<graph::CastOp>(type.clone(elem), x));
   }
+  /// `x` reshaped to a static `shape`.
+  Value reshapeTo(Value x, ArrayRef<int64_t> shape) {
+    if (!ready({x}))
+      return {};
+    return take(onnx_importer::reshape(c, x, shape));
+  }
+  /// `x` with its dims permuted.
+  Value transpose(Value x, ArrayRef<int64_t> perm) {
+    if (!ready({x}))
+      return {};
+    return take(c.create<graph::TransposeOp>(
+        Type(), x, c.b.getDenseI64ArrayAttr(perm)));
+  }
+  /// A reduction of `x` over `axes`, keeping them as size 1.
+  template <typename OpTy> Value reduceKeep(Value x, ArrayRef<int64_t> axes) {
+    if (!ready({x}))
+      return {};
+    return take(c.create<OpTy>(Type(), x, c.b.getDenseI64ArrayAttr(axes),
+                               c.b.getBoolAttr(true)));
+  }
+  /// A constant of `type` from `values` (converted to its element type).
+  Value constant(RankedTensorType type, ArrayRef<double> values);
   /// The node's single result, or failure.
   Results result(Value v) {
     if (failedOnce || !v)
@@ -210,6 +236,19 @@ private:
   bool failedOnce = false;
 };
 
+inline Value Composer::constant(RankedTensorType type,
+                                ArrayRef<double> values) {
+  if (failedOnce)
+    return {};
+  Type elem = type.getElementType();
+  SmallVector<Attribute> attrs;
+  for (double v : values)
+    attrs.push_back(isa<FloatType>(elem)
+                        ? Attribute(c.b.getFloatAttr(elem, v))
+                        : Attribute(c.b.getIntegerAttr(elem, (int64_t)v)));
+  return c.constant(DenseElementsAttr::get(type, attrs));
+}
+
 /// Casts `value` to element type `elem` (no op when it already has it).
 inline FailureOr<Value> castTo(NodeContext &c, Value value, Type elem) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -218,8 +257,6 @@ inline FailureOr<Value> castTo(NodeContext &c, Value value, Type elem) {
   return c.create<graph::CastOp>(type.clone(elem), value);
 }
 
-/// Reshapes `value` to a static `shape`.
-FailureOr<Value> reshape(NodeContext &c, Value value, ArrayRef<int64_t> shape);
 
 /// Emits msgraph.slice taking [starts[k], ends[k]) with steps[k] along
 /// axes[k], clamping like ONNX (and NumPy) do.

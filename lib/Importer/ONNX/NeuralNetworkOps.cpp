@@ -438,6 +438,113 @@ static Results convertRMSNormalization(NodeContext &c) {
   return m.result(m.binary<graph::MulOp>(normalized, c.input(1)));
 }
 
+/// Hardmax (opset 13): one-hot of the first maximum along `axis`, as
+/// argmax compared with the positions along that axis.
+static Results convertHardmax(NodeContext &c) {
+  Composer m(c);
+  RankedTensorType type = c.inputType(0);
+  int64_t rank = type.getRank();
+  int64_t axis = c.getInt("axis", -1);
+  if (axis < -rank || axis >= rank)
+    return c.error() << "expected axis in [" << -rank << ", " << rank
+                     << "), but found " << axis;
+  if (axis < 0)
+    axis += rank;
+  int64_t n = type.getDimSize(axis);
+  if (ShapedType::isDynamic(n))
+    return c.error() << "expected a static extent along axis " << axis
+                     << ", but found " << type;
+  Value argmax = m.op<graph::ArgMaxOp>(c.input(0), c.b.getI64IntegerAttr(axis),
+                                       c.b.getBoolAttr(true),
+                                       c.b.getBoolAttr(false));
+  SmallVector<int64_t> positionsShape(rank, 1);
+  positionsShape[axis] = n;
+  SmallVector<double> positions;
+  for (int64_t i = 0; i < n; ++i)
+    positions.push_back(i);
+  Value index = m.constant(
+      RankedTensorType::get(positionsShape, c.b.getI64Type()), positions);
+  return m.result(m.castTo(m.binary<graph::EqualOp>(argmax, index),
+                           type.getElementType()));
+}
+
+/// LpNormalization: x / ||x||_p along `axis` (p is 1 or 2); a zero vector
+/// stays zero.
+static Results convertLpNormalization(NodeContext &c) {
+  Composer m(c);
+  Value x = c.input(0);
+  int64_t p = c.getInt("p", 2);
+  int64_t axis = c.getInt("axis", -1);
+  if (p != 1 && p != 2)
+    return c.error() << "expected p to be 1 or 2, but found " << p;
+  Value norm =
+      p == 1 ? m.reduceKeep<graph::ReduceSumOp>(m.unary<graph::AbsOp>(x),
+                                                 {axis})
+             : m.unary<graph::SqrtOp>(m.reduceKeep<graph::ReduceSumOp>(
+                   m.binary<graph::MulOp>(x, x), {axis}));
+  // A zero vector stays zero (ONNX's reference divides by 1 there).
+  Value isZero = m.binary<graph::EqualOp>(norm, m.scalarLike(x, 0));
+  norm = m.where(isZero, m.scalarLike(x, 1), norm);
+  return m.result(m.binary<graph::DivOp>(x, norm));
+}
+
+/// MeanVarianceNormalization: (x - E[x]) / (sqrt(E[x^2] - E[x]^2) + 1e-9)
+/// over `axes`, as ONNX's function body computes it.
+static Results convertMeanVarianceNormalization(NodeContext &c) {
+  Composer m(c);
+  Value x = c.input(0);
+  SmallVector<int64_t> axes = c.getInts("axes").value_or(
+      SmallVector<int64_t>{0, 2, 3});
+  Value mean = m.reduceKeep<graph::ReduceMeanOp>(x, axes);
+  Value meanOfSquares =
+      m.reduceKeep<graph::ReduceMeanOp>(m.binary<graph::MulOp>(x, x), axes);
+  Value variance = m.binary<graph::SubOp>(
+      meanOfSquares, m.binary<graph::MulOp>(mean, mean));
+  Value stddev = m.binary<graph::AddOp>(m.unary<graph::SqrtOp>(variance),
+                                        m.scalarLike(x, 1e-9));
+  return m.result(
+      m.binary<graph::DivOp>(m.binary<graph::SubOp>(x, mean), stddev));
+}
+
+/// GroupNormalization (opset 21): normalizes each of `num_groups` channel
+/// groups over its channels and spatial positions, then applies the
+/// per-channel scale and bias; statistics in f32 (stash_type 1).
+static Results convertGroupNormalization(NodeContext &c) {
+  Composer m(c);
+  RankedTensorType type = c.inputType(0);
+  if (!type.hasStaticShape() || type.getRank() < 2)
+    return c.error() << "expected a statically shaped input of rank >= 2, "
+                        "but found "
+                     << type;
+  if (c.getInt("stash_type", 1) != 1)
+    return c.error() << "stash_type other than float32 is not supported";
+  ArrayRef<int64_t> shape = type.getShape();
+  int64_t groups = c.getInt("num_groups", 0);
+  int64_t channels = shape[1];
+  if (groups <= 0 || channels % groups != 0)
+    return c.error() << "expected num_groups to divide the " << channels
+                     << " channels, but found " << groups;
+  int64_t perGroup = type.getNumElements() / (shape[0] * groups);
+  Type elem = type.getElementType();
+  Value x = m.castTo(c.input(0), c.b.getF32Type());
+  Value grouped = m.reshapeTo(x, {shape[0], groups, perGroup});
+  Value mean = m.reduceKeep<graph::ReduceMeanOp>(grouped, {2});
+  Value centered = m.binary<graph::SubOp>(grouped, mean);
+  Value variance = m.reduceKeep<graph::ReduceMeanOp>(
+      m.binary<graph::MulOp>(centered, centered), {2});
+  Value epsilon = m.scalarLike(x, c.getFloat("epsilon", 1e-5f));
+  Value normalized = m.binary<graph::DivOp>(
+      centered,
+      m.unary<graph::SqrtOp>(m.binary<graph::AddOp>(variance, epsilon)));
+  normalized = m.castTo(m.reshapeTo(normalized, shape), elem);
+  SmallVector<int64_t> channelShape(shape.size(), 1);
+  channelShape[1] = channels;
+  Value scale = m.reshapeTo(c.input(1), channelShape);
+  Value bias = m.reshapeTo(c.input(2), channelShape);
+  return m.result(m.binary<graph::AddOp>(
+      m.binary<graph::MulOp>(normalized, scale), bias));
+}
+
 void mlir::ms::onnx_importer::populateNeuralNetworkOps(OpTable &t) {
   t.onOp("Conv", 1, convertConv);
   t.onOp("ConvTranspose", 1, convertConvTranspose);
@@ -464,6 +571,10 @@ void mlir::ms::onnx_importer::populateNeuralNetworkOps(OpTable &t) {
         c.inputType(0), c.input(0), c.input(1), c.input(2), c.input(3),
         c.input(4), c.b.getF32FloatAttr(c.getFloat("epsilon", 1e-5f))));
   });
+  t.onOp("Hardmax", 13, convertHardmax);
+  t.onOp("LpNormalization", 1, convertLpNormalization);
+  t.onOp("MeanVarianceNormalization", 9, convertMeanVarianceNormalization);
+  t.onOp("GroupNormalization", 21, convertGroupNormalization);
   t.onOp("InstanceNormalization", 1, [](NodeContext &c) -> Results {
     return one(c.create<graph::InstanceNormOp>(
         c.inputType(0), c.input(0), c.input(1), c.input(2),

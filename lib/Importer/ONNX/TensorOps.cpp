@@ -709,6 +709,130 @@ static Results convertTrilu(NodeContext &c) {
       m.where(mask, c.input(0), m.scalarLike(c.input(0), 0)));
 }
 
+/// DepthToSpace / SpaceToDepth on NCHW: a reshape, a transpose and a
+/// reshape.
+static Results convertDepthToSpace(NodeContext &c, bool toSpace) {
+  Composer m(c);
+  auto shape = staticShape(c, 0);
+  if (failed(shape))
+    return failure();
+  if (shape->size() != 4)
+    return c.error() << "expected a 4-d (NCHW) input, but found rank "
+                     << shape->size();
+  int64_t b = c.getInt("blocksize", 0);
+  int64_t n = (*shape)[0], ch = (*shape)[1], h = (*shape)[2],
+          w = (*shape)[3];
+  if (b <= 0)
+    return c.error() << "expected a positive blocksize, but found " << b;
+  Value x = c.input(0);
+  if (toSpace) {
+    if (ch % (b * b) != 0)
+      return c.error() << "expected the " << ch
+                       << " channels to divide by blocksize^2 = " << b * b;
+    int64_t oc = ch / (b * b);
+    bool crd = c.getString("mode", "DCR") == "CRD";
+    Value t = crd ? m.transpose(m.reshapeTo(x, {n, oc, b, b, h, w}),
+                                {0, 1, 4, 2, 5, 3})
+                  : m.transpose(m.reshapeTo(x, {n, b, b, oc, h, w}),
+                                {0, 3, 4, 1, 5, 2});
+    return m.result(m.reshapeTo(t, {n, oc, h * b, w * b}));
+  }
+  if (h % b != 0 || w % b != 0)
+    return c.error() << "expected the spatial size " << h << "x" << w
+                     << " to divide by blocksize " << b;
+  Value t = m.transpose(m.reshapeTo(x, {n, ch, h / b, b, w / b, b}),
+                        {0, 3, 5, 1, 2, 4});
+  return m.result(m.reshapeTo(t, {n, ch * b * b, h / b, w / b}));
+}
+
+/// EyeLike: a constant of the input's (static, 2-d) shape with ones on
+/// diagonal `k`.
+static Results convertEyeLike(NodeContext &c) {
+  Composer m(c);
+  auto shape = staticShape(c, 0);
+  if (failed(shape))
+    return failure();
+  if (shape->size() != 2)
+    return c.error() << "expected a 2-d input, but found rank "
+                     << shape->size();
+  Type elem = c.inputType(0).getElementType();
+  if (const auto *dtype = c.attr("dtype")) {
+    elem = convertElementType(c.b.getContext(), dtype->i(), c.loc);
+    if (!elem)
+      return failure();
+  }
+  int64_t k = c.getInt("k", 0);
+  SmallVector<double> values;
+  for (int64_t i = 0; i < (*shape)[0]; ++i)
+    for (int64_t j = 0; j < (*shape)[1]; ++j)
+      values.push_back(j - i == k ? 1.0 : 0.0);
+  return m.result(m.constant(RankedTensorType::get(*shape, elem), values));
+}
+
+/// OneHot: `values[1]` where the (wrapped) index equals the position along
+/// the new axis, `values[0]` elsewhere; depth must be a constant.
+static Results convertOneHot(NodeContext &c) {
+  Composer m(c);
+  auto depthValues = c.constantFloats(1, "depth");
+  auto shape = staticShape(c, 0);
+  if (failed(depthValues) || failed(shape))
+    return failure();
+  if (depthValues->size() != 1 || depthValues->front() < 1)
+    return c.error() << "expected depth to be one positive value";
+  auto depth = static_cast<int64_t>(depthValues->front());
+  int64_t rank = shape->size() + 1;
+  int64_t axis = c.getInt("axis", -1);
+  if (axis < -rank || axis >= rank)
+    return c.error() << "expected axis in [" << -rank << ", " << rank
+                     << "), but found " << axis;
+  if (axis < 0)
+    axis += rank;
+  if (c.inputType(2).getNumElements() != 2)
+    return c.error() << "expected 2 values (off, on), but found "
+                     << c.inputType(2);
+  // Indices truncate to integers; negative ones count from the back.
+  Value index = m.castTo(c.input(0), c.b.getI64Type());
+  Value isNegative = m.binary<graph::LessOp>(index, m.scalarLike(index, 0));
+  index = m.where(isNegative,
+                  m.binary<graph::AddOp>(index, m.scalarLike(index, depth)),
+                  index);
+  SmallVector<int64_t> indexShape(*shape);
+  indexShape.insert(indexShape.begin() + axis, 1);
+  index = m.reshapeTo(index, indexShape);
+  SmallVector<int64_t> positionsShape(rank, 1);
+  positionsShape[axis] = depth;
+  SmallVector<double> positions;
+  for (int64_t i = 0; i < depth; ++i)
+    positions.push_back(i);
+  Value hot = m.binary<graph::EqualOp>(
+      index, m.constant(RankedTensorType::get(positionsShape,
+                                              c.b.getI64Type()),
+                        positions));
+  Value values = m.reshapeTo(c.input(2), {2});
+  auto pick = [&](int64_t i) -> Value {
+    if (!values)
+      return {};
+    auto s = slice(c, values, {i}, {i + 1}, {0}, {1});
+    return failed(s) ? Value() : m.reshapeTo(*s, {});
+  };
+  return m.result(m.where(hot, pick(1), pick(0)));
+}
+
+/// CumSum / CumProd: the axis is a constant scalar input.
+template <typename OpTy>
+static Results convertCumulative(NodeContext &c) {
+  auto axis = c.constantInts(1, "axis");
+  if (failed(axis))
+    return failure();
+  if (axis->size() != 1)
+    return c.error() << "expected one axis, but found " << axis->size()
+                     << " values";
+  return one(c.create<OpTy>(c.inputType(0), c.input(0),
+                            c.b.getI64IntegerAttr(axis->front()),
+                            c.b.getBoolAttr(c.getInt("exclusive", 0) != 0),
+                            c.b.getBoolAttr(c.getInt("reverse", 0) != 0)));
+}
+
 void mlir::ms::onnx_importer::populateTensorOps(OpTable &t) {
   t.onOp("Trilu", 14, convertTrilu);
   t.onOp("GatherElements", 11, [](NodeContext &c) -> Results {
@@ -744,6 +868,16 @@ void mlir::ms::onnx_importer::populateTensorOps(OpTable &t) {
   t.onOp("ReduceSumSquare", 1, compositeReduce<Composite::SumSquare>(18));
   t.onOp("ReduceLogSum", 1, compositeReduce<Composite::LogSum>(18));
   t.onOp("ReduceLogSumExp", 1, compositeReduce<Composite::LogSumExp>(18));
+  t.onOp("DepthToSpace", 13, [](NodeContext &c) -> Results {
+    return convertDepthToSpace(c, /*toSpace=*/true);
+  });
+  t.onOp("SpaceToDepth", 13, [](NodeContext &c) -> Results {
+    return convertDepthToSpace(c, /*toSpace=*/false);
+  });
+  t.onOp("EyeLike", 9, convertEyeLike);
+  t.onOp("OneHot", 11, convertOneHot);
+  t.onOp("CumSum", 11, convertCumulative<graph::CumSumOp>);
+  t.onOp("CumProd", 26, convertCumulative<graph::CumProdOp>);
   t.onOp("ArgMax", 1, convertArg<graph::ArgMaxOp>);
   t.onOp("ArgMin", 1, convertArg<graph::ArgMinOp>);
   t.onOp("Pad", 2, convertPad);

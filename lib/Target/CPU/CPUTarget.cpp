@@ -96,8 +96,10 @@ void mlir::ms::buildCpuLLVMPipeline(OpPassManager &pm) {
   arith::ArithExpandOpsPassOptions arithExpand;
   arithExpand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(arithExpand));
-  pm.addPass(createLowerAffinePass());
+  // Subviews at loop-dependent offsets expand to affine.apply: lower affine
+  // after them.
   pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
   ConvertFuncToLLVMPassOptions func;

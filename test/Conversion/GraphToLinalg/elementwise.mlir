@@ -74,3 +74,42 @@ func.func @identity(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = msgraph.identity %x : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func @trig_and_rounding
+// CHECK: math.sin
+// CHECK: math.acos
+// CHECK: math.atanh
+// CHECK: math.floor
+// CHECK: math.roundeven
+func.func @trig_and_rounding(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = msgraph.sin %x : tensor<8xf32>
+  %1 = msgraph.acos %0 : tensor<8xf32>
+  %2 = msgraph.atanh %1 : tensor<8xf32>
+  %3 = msgraph.floor %2 : tensor<8xf32>
+  %4 = msgraph.round %3 : tensor<8xf32>
+  return %4 : tensor<8xf32>
+}
+
+// -----
+
+// Shifts select 0 (or the sign fill) when the amount reaches the bit width;
+// not on integers flips every bit.
+// CHECK-LABEL: func @bitwise
+// CHECK: %[[W:.+]] = arith.constant 8 : i8
+// CHECK: %[[IN:.+]] = arith.cmpi ult, %{{.*}}, %[[W]] : i8
+// CHECK: %[[S:.+]] = arith.shli
+// CHECK: arith.select %[[IN]], %[[S]], %{{.*}} : i8
+// CHECK: arith.shrui
+// CHECK: %[[SIGN:.+]] = arith.constant 7 : i8
+// CHECK: arith.shrsi %{{.*}}, %[[SIGN]] : i8
+// CHECK: arith.constant -1 : i8
+// CHECK: arith.xori
+func.func @bitwise(%u: tensor<4xui8>, %s: tensor<4xi8>) -> (tensor<4xui8>, tensor<4xui8>, tensor<4xi8>, tensor<4xi8>) {
+  %0 = msgraph.shift_left %u, %u : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %1 = msgraph.shift_right %u, %u : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %2 = msgraph.shift_right %s, %s : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  %3 = msgraph.not %2 : tensor<4xi8>
+  return %0, %1, %2, %3 : tensor<4xui8>, tensor<4xui8>, tensor<4xi8>, tensor<4xi8>
+}

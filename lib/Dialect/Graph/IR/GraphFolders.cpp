@@ -16,6 +16,7 @@
 #include "ms/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/APFloat.h"
 
@@ -309,9 +310,10 @@ OpFoldResult ReluOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult NotOp::fold(FoldAdaptor adaptor) {
+  bool isBool = getElementTypeOrSelf(getType()).isInteger(1);
   return foldUnary(
       adaptor.getInput(), getType(), [](double v) { return v; },
-      [](int64_t v, bool) -> int64_t { return v == 0; });
+      [&](int64_t v, bool) -> int64_t { return isBool ? v == 0 : ~v; });
 }
 
 #define GRAPH_FLOAT_UNARY_FOLD(Op, Expr)                                       \
@@ -326,6 +328,22 @@ GRAPH_FLOAT_UNARY_FOLD(ExpOp, std::exp(x))
 GRAPH_FLOAT_UNARY_FOLD(LogOp, std::log(x))
 GRAPH_FLOAT_UNARY_FOLD(ErfOp, std::erf(x))
 GRAPH_FLOAT_UNARY_FOLD(TanhOp, std::tanh(x))
+GRAPH_FLOAT_UNARY_FOLD(SinOp, std::sin(x))
+GRAPH_FLOAT_UNARY_FOLD(CosOp, std::cos(x))
+GRAPH_FLOAT_UNARY_FOLD(TanOp, std::tan(x))
+GRAPH_FLOAT_UNARY_FOLD(AsinOp, std::asin(x))
+GRAPH_FLOAT_UNARY_FOLD(AcosOp, std::acos(x))
+GRAPH_FLOAT_UNARY_FOLD(AtanOp, std::atan(x))
+GRAPH_FLOAT_UNARY_FOLD(SinhOp, std::sinh(x))
+GRAPH_FLOAT_UNARY_FOLD(CoshOp, std::cosh(x))
+GRAPH_FLOAT_UNARY_FOLD(AsinhOp, std::asinh(x))
+GRAPH_FLOAT_UNARY_FOLD(AcoshOp, std::acosh(x))
+GRAPH_FLOAT_UNARY_FOLD(AtanhOp, std::atanh(x))
+GRAPH_FLOAT_UNARY_FOLD(FloorOp, std::floor(x))
+GRAPH_FLOAT_UNARY_FOLD(CeilOp, std::ceil(x))
+// Ties to even: the default (and only supported) floating-point environment
+// rounds to nearest even.
+GRAPH_FLOAT_UNARY_FOLD(RoundOp, std::nearbyint(x))
 GRAPH_FLOAT_UNARY_FOLD(SigmoidOp, 1.0 / (1.0 + std::exp(-x)))
 GRAPH_FLOAT_UNARY_FOLD(HardSwishOp,
                        x *std::max(0.0, std::min(1.0, x / 6.0 + 0.5)))
@@ -601,7 +619,7 @@ OpFoldResult AndOp::fold(FoldAdaptor adaptor) {
   return foldBinary(
       adaptor.getLhs(), adaptor.getRhs(), getType(),
       [](double a, double b) { return a && b; },
-      [](int64_t a, int64_t b, bool) -> OptInt { return a && b; });
+      [](int64_t a, int64_t b, bool) -> OptInt { return a & b; });
 }
 
 OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
@@ -610,7 +628,43 @@ OpFoldResult OrOp::fold(FoldAdaptor adaptor) {
   return foldBinary(
       adaptor.getLhs(), adaptor.getRhs(), getType(),
       [](double a, double b) { return a || b; },
-      [](int64_t a, int64_t b, bool) -> OptInt { return a || b; });
+      [](int64_t a, int64_t b, bool) -> OptInt { return a | b; });
+}
+
+OpFoldResult XorOp::fold(FoldAdaptor adaptor) {
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](double a, double b) { return (a != 0) != (b != 0); },
+      [](int64_t a, int64_t b, bool) -> OptInt { return a ^ b; });
+}
+
+/// True when `amount` shifts every bit of a `width`-bit value out.
+static bool shiftsAllOut(int64_t amount, unsigned width) {
+  return amount < 0 || amount >= (int64_t)width;
+}
+
+OpFoldResult ShiftLeftOp::fold(FoldAdaptor adaptor) {
+  unsigned width = getElementTypeOrSelf(getType()).getIntOrFloatBitWidth();
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](double, double) { return 0.0; },
+      [&](int64_t a, int64_t b, bool) -> OptInt {
+        return shiftsAllOut(b, width) ? 0 : (int64_t)((uint64_t)a << b);
+      });
+}
+
+OpFoldResult ShiftRightOp::fold(FoldAdaptor adaptor) {
+  unsigned width = getElementTypeOrSelf(getType()).getIntOrFloatBitWidth();
+  return foldBinary(
+      adaptor.getLhs(), adaptor.getRhs(), getType(),
+      [](double, double) { return 0.0; },
+      [&](int64_t a, int64_t b, bool isUnsigned) -> OptInt {
+        if (isUnsigned)
+          return shiftsAllOut(b, width) ? 0 : (int64_t)((uint64_t)a >> b);
+        if (shiftsAllOut(b, width))
+          return a < 0 ? -1 : 0;
+        return a >> b;
+      });
 }
 
 #define GRAPH_COMPARE_FOLD(Op, Cmp, UCmp)                                      \

@@ -193,6 +193,9 @@ GRAPH_BINARY_INFER(MinOp, Type())
 GRAPH_BINARY_INFER(PReluOp, Type())
 GRAPH_BINARY_INFER(AndOp, Type())
 GRAPH_BINARY_INFER(OrOp, Type())
+GRAPH_BINARY_INFER(XorOp, Type())
+GRAPH_BINARY_INFER(ShiftLeftOp, Type())
+GRAPH_BINARY_INFER(ShiftRightOp, Type())
 GRAPH_BINARY_INFER(EqualOp, b.getI1Type())
 GRAPH_BINARY_INFER(LessOp, b.getI1Type())
 GRAPH_BINARY_INFER(LessEqualOp, b.getI1Type())
@@ -396,6 +399,12 @@ LogicalResult SoftmaxOp::verify() {
   return verifyAxis(*this, getAxis(), getInput());
 }
 LogicalResult LogSoftmaxOp::verify() {
+  return verifyAxis(*this, getAxis(), getInput());
+}
+LogicalResult CumSumOp::verify() {
+  return verifyAxis(*this, getAxis(), getInput());
+}
+LogicalResult CumProdOp::verify() {
   return verifyAxis(*this, getAxis(), getInput());
 }
 

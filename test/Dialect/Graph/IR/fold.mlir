@@ -233,3 +233,63 @@ func.func @remainders() -> (tensor<4xi32>, tensor<4xi32>, tensor<2xf32>) {
   %2 = msgraph.mod %x, %y : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   return %0, %1, %2 : tensor<4xi32>, tensor<4xi32>, tensor<2xf32>
 }
+
+// -----
+
+// Rounding halves to even; floor and ceil of negative values.
+// CHECK-LABEL: func @fold_rounding
+// CHECK-DAG: msgraph.constant dense<[2.000000e+00, -2.000000e+00, 0.000000e+00, 4.000000e+00]> : tensor<4xf32>
+// CHECK-DAG: msgraph.constant dense<[2.000000e+00, -2.000000e+00, 0.000000e+00, 3.000000e+00]> : tensor<4xf32>
+// CHECK-DAG: msgraph.constant dense<[3.000000e+00, -1.000000e+00, 1.000000e+00, 4.000000e+00]> : tensor<4xf32>
+// CHECK-NOT: msgraph.round
+func.func @fold_rounding() -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %c = msgraph.constant dense<[2.5, -1.5, 0.25, 3.5]> : tensor<4xf32>
+  %0 = msgraph.round %c : tensor<4xf32>
+  %1 = msgraph.floor %c : tensor<4xf32>
+  %2 = msgraph.ceil %c : tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @fold_trig
+// CHECK-NEXT: %[[C:.+]] = msgraph.constant dense<[0.000000e+00, 1.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT: return %[[C]], %[[C]]
+func.func @fold_trig() -> (tensor<2xf32>, tensor<2xf32>) {
+  %c = msgraph.constant dense<[0.0, 0.0]> : tensor<2xf32>
+  %s = msgraph.sin %c : tensor<2xf32>
+  %o = msgraph.cos %c : tensor<2xf32>
+  %r = msgraph.constant dense<[0.0, 1.0]> : tensor<2xf32>
+  %a = msgraph.add %s, %r : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  %m = msgraph.mul %o, %r : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %a, %m : tensor<2xf32>, tensor<2xf32>
+}
+
+// -----
+
+// Bitwise ops on integers; shifts past the bit width move every bit out.
+// CHECK-LABEL: func @fold_bitwise
+// CHECK-DAG: msgraph.constant dense<[8, 0, 0, 128]> : tensor<4xui8>
+// CHECK-DAG: msgraph.constant dense<[0, 1, 0, 0]> : tensor<4xui8>
+// CHECK-DAG: msgraph.constant dense<[-1, -1, 0, 15]> : tensor<4xi8>
+// CHECK-DAG: msgraph.constant dense<[-13, 6, 5, -1]> : tensor<4xi8>
+// CHECK-DAG: msgraph.constant dense<[9, -5, -3, 1]> : tensor<4xi8>
+// CHECK-DAG: msgraph.constant dense<[1, 2, 5, 1]> : tensor<4xi8>
+// CHECK-DAG: msgraph.constant dense<[13, -5, -1, 1]> : tensor<4xi8>
+// CHECK-NOT: msgraph.{{(shift|xor|and|or|not)}}
+func.func @fold_bitwise() -> (tensor<4xui8>, tensor<4xui8>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>) {
+  %u = msgraph.constant dense<[1, 16, 255, 1]> : tensor<4xui8>
+  %s = msgraph.constant dense<[3, 4, 8, 7]> : tensor<4xui8>
+  %0 = msgraph.shift_left %u, %s : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %1 = msgraph.shift_right %u, %s : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  %x = msgraph.constant dense<[-128, -8, 12, 120]> : tensor<4xi8>
+  %n = msgraph.constant dense<[7, 8, 9, 3]> : tensor<4xi8>
+  %2 = msgraph.shift_right %x, %n : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  %y = msgraph.constant dense<[12, -7, -6, 0]> : tensor<4xi8>
+  %3 = msgraph.not %y : tensor<4xi8>
+  %z = msgraph.constant dense<[5, 2, 7, 1]> : tensor<4xi8>
+  %4 = msgraph.xor %y, %z : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  %5 = msgraph.and %4, %z : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  %6 = msgraph.or %y, %z : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<4xui8>, tensor<4xui8>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>, tensor<4xi8>
+}

@@ -76,6 +76,10 @@ def Graph_SignedTensor : RankedTensorOf<[F16, BF16, F32, F64, I8, I16, I32,
                                          I64]>;
 def Graph_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
 def Graph_BoolTensor : RankedTensorOf<[I1]>;
+def Graph_IntegerTensor : RankedTensorOf<[I8, I16, I32, I64, UI8, UI16, UI32,
+                                          UI64]>;
+def Graph_BitsTensor : RankedTensorOf<[I1, I8, I16, I32, I64, UI8, UI16, UI32,
+                                       UI64]>;
 def Graph_IndexTensor : RankedTensorOf<[I32, I64]>;
 def Graph_ShapeTensor : 1DTensorOf<[I64]>;
 def Graph_StringTensor : RankedTensorOf<[Graph_StringType]>;

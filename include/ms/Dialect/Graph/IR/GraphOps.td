@@ -250,6 +250,45 @@ def Graph_TanhOp : Graph_UnaryOp<"tanh", Graph_FloatTensor> {
   }];
 }
 
+/// A float unary op computing one libm-style function.
+class Graph_FloatMathOp<string mnemonic, string what, string expr>
+    : Graph_UnaryOp<mnemonic, Graph_FloatTensor> {
+  let summary = "elementwise " # what;
+  let description = [{
+    `result[i] = }] # expr # [{` with `x = input[i]`; f16 and bf16 are
+    computed in f32 and rounded once.
+
+    ```mlir
+    %y = msgraph.}] # mnemonic # [{ %x : tensor<4xf32>
+    ```
+  }];
+}
+
+def Graph_SinOp : Graph_FloatMathOp<"sin", "sine", "sin(x)">;
+def Graph_CosOp : Graph_FloatMathOp<"cos", "cosine", "cos(x)">;
+def Graph_TanOp : Graph_FloatMathOp<"tan", "tangent", "tan(x)">;
+def Graph_AsinOp : Graph_FloatMathOp<"asin", "arcsine",
+    "asin(x), NaN outside [-1, 1]">;
+def Graph_AcosOp : Graph_FloatMathOp<"acos", "arccosine",
+    "acos(x), NaN outside [-1, 1]">;
+def Graph_AtanOp : Graph_FloatMathOp<"atan", "arctangent", "atan(x)">;
+def Graph_SinhOp : Graph_FloatMathOp<"sinh", "hyperbolic sine", "sinh(x)">;
+def Graph_CoshOp : Graph_FloatMathOp<"cosh", "hyperbolic cosine", "cosh(x)">;
+def Graph_AsinhOp : Graph_FloatMathOp<"asinh", "inverse hyperbolic sine",
+    "asinh(x)">;
+def Graph_AcoshOp : Graph_FloatMathOp<"acosh", "inverse hyperbolic cosine",
+    "acosh(x), NaN below 1">;
+def Graph_AtanhOp : Graph_FloatMathOp<"atanh", "inverse hyperbolic tangent",
+    "atanh(x), NaN outside [-1, 1]">;
+def Graph_FloorOp : Graph_FloatMathOp<"floor", "floor",
+    "the largest integer not greater than x">;
+def Graph_CeilOp : Graph_FloatMathOp<"ceil", "ceiling",
+    "the smallest integer not less than x">;
+def Graph_RoundOp : Graph_FloatMathOp<"round",
+    "rounding to the nearest integer, halves to even",
+    "the integer nearest to x; halves round to the even neighbour "
+    "(round(2.5) = 2, round(-1.5) = -2)">;
+
 def Graph_SigmoidOp : Graph_UnaryOp<"sigmoid", Graph_FloatTensor> {
   let summary = "elementwise logistic sigmoid";
   let description = [{
@@ -272,10 +311,11 @@ def Graph_ReluOp : Graph_UnaryOp<"relu", Graph_SignedTensor, [Idempotent]> {
   }];
 }
 
-def Graph_NotOp : Graph_UnaryOp<"not", Graph_BoolTensor, [Involution]> {
-  let summary = "elementwise logical not";
+def Graph_NotOp : Graph_UnaryOp<"not", Graph_BitsTensor, [Involution]> {
+  let summary = "elementwise logical or bitwise not";
   let description = [{
-    `result[i] = !input[i]` on booleans (i1).
+    `result[i] = ~input[i]`: logical not on booleans (i1), every bit
+    flipped on integers.
 
     ```mlir
     %y = msgraph.not %x : tensor<4xi1>
@@ -418,10 +458,23 @@ def Graph_PReluOp : Graph_ArithOp<"prelu", "lhs < 0 ? rhs * lhs : lhs",
                                   Graph_SignedTensor> {
   let summary = "elementwise parametric ReLU with a broadcast slope";
 }
-def Graph_AndOp : Graph_ArithOp<"and", "lhs && rhs", Graph_BoolTensor,
-                                [Commutative]>;
-def Graph_OrOp : Graph_ArithOp<"or", "lhs || rhs", Graph_BoolTensor,
-                               [Commutative]>;
+def Graph_AndOp : Graph_ArithOp<"and",
+    "lhs & rhs (logical on i1, bitwise on integers)", Graph_BitsTensor,
+    [Commutative]>;
+def Graph_OrOp : Graph_ArithOp<"or",
+    "lhs | rhs (logical on i1, bitwise on integers)", Graph_BitsTensor,
+    [Commutative]>;
+def Graph_XorOp : Graph_ArithOp<"xor",
+    "lhs ^ rhs (logical on i1, bitwise on integers)", Graph_BitsTensor,
+    [Commutative]>;
+def Graph_ShiftLeftOp : Graph_ArithOp<"shift_left",
+    "lhs << rhs; a shift amount that is negative or not below the bit width "
+    "gives 0", Graph_IntegerTensor>;
+def Graph_ShiftRightOp : Graph_ArithOp<"shift_right",
+    "lhs >> rhs, logical for unsigned and arithmetic for signless (signed) "
+    "types; a shift amount that is negative or not below the bit width "
+    "shifts every bit out (0, or -1 for a negative signed lhs)",
+    Graph_IntegerTensor>;
 
 class Graph_CompareOp<string mnemonic, string expr, list<Trait> traits = []>
     : Graph_BinaryOp<mnemonic, Graph_Tensor, Graph_BoolTensor, traits> {
@@ -481,6 +534,33 @@ def Graph_ReduceMinOp
     : Graph_ReduceOp<"reduce_min", Graph_NumericTensor, "minimum">;
 def Graph_ReduceProdOp
     : Graph_ReduceOp<"reduce_prod", Graph_NumericTensor, "product">;
+
+/// A scan (inclusive or exclusive prefix combination) along one axis.
+class Graph_CumulativeOp<string mnemonic, string what, string identity>
+    : Graph_Op<mnemonic, [Pure, SameOperandsAndResultType]> {
+  let summary = "cumulative " # what # " along one axis";
+  let description = [{
+    Combines the elements of `input` along `axis` (negative counts from the
+    back) with }] # what # [{: `result[..., i, ...]` combines
+    `input[..., j, ...]` for `j <= i`. With `exclusive` the element at `i`
+    itself is left out (the first result is }] # identity # [{); with
+    `reverse` the scan runs from the last element to the first (`j >= i`).
+
+    ```mlir
+    %y = msgraph.}] # mnemonic # [{ %x {axis = 1 : i64, exclusive = true}
+        : tensor<2x8xf32>
+    ```
+  }];
+  let arguments = (ins Graph_NumericTensor:$input, I64Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclusive,
+                       DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
+def Graph_CumSumOp : Graph_CumulativeOp<"cumsum", "sum", "0">;
+def Graph_CumProdOp : Graph_CumulativeOp<"cumprod", "product", "1">;
 
 class Graph_ArgOp<string mnemonic, string what>
     : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptorWithIsCompatible]> {

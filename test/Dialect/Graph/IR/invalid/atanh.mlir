@@ -1,0 +1,17 @@
+// RUN: ms-opt %s -split-input-file -verify-diagnostics
+
+// Verifier errors of msgraph.atanh.
+
+func.func @invalid(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'msgraph.atanh' op operand #0 must be ranked tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<4xi32>'}}
+  %r = msgraph.atanh %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'msgraph.atanh' op all non-scalar operands/results must have the same shape and base type}}
+  %r = "msgraph.atanh"(%x) : (tensor<4xf32>) -> tensor<5xf32>
+  return
+}

@@ -1,0 +1,33 @@
+// RUN: ms-opt %s -split-input-file -verify-diagnostics
+
+// Verifier errors of msgraph.cumprod.
+
+func.func @invalid(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{'msgraph.cumprod' op expected axis in [-2, 2), but found -3}}
+  %r = msgraph.cumprod %x {axis = -3 : i64} : tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<f32>) {
+  // expected-error @+1 {{'msgraph.cumprod' op expected axis in [0, 0), but found 0}}
+  %r = msgraph.cumprod %x {axis = 0 : i64} : tensor<f32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<4xi1>) {
+  // expected-error @+1 {{'msgraph.cumprod' op operand #0 must be ranked tensor of 16-bit float}}
+  %r = msgraph.cumprod %x {axis = 0 : i64} : tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'msgraph.cumprod' op requires the same type for all operands and results}}
+  %r = "msgraph.cumprod"(%x) {axis = 0 : i64} : (tensor<4xf32>) -> tensor<4xf16>
+  return
+}

@@ -1,0 +1,22 @@
+// RUN: ms-opt %s -split-input-file | FileCheck %s
+// RUN: ms-opt %s -split-input-file -mlir-print-op-generic | ms-opt -split-input-file | FileCheck %s
+
+// Round-trip tests for msgraph.acosh.
+
+// CHECK-LABEL: func @acosh_f32
+// CHECK: %[[R:.+]] = msgraph.acosh %{{[a-zA-Z0-9_]+}} : tensor<2x?xf32>
+// CHECK: return %[[R]]
+func.func @acosh_f32(%x: tensor<2x?xf32>) -> tensor<2x?xf32> {
+  %r = msgraph.acosh %x : tensor<2x?xf32>
+  return %r : tensor<2x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @acosh_bf16
+// CHECK: %[[R:.+]] = msgraph.acosh %{{[a-zA-Z0-9_]+}} : tensor<4xbf16>
+// CHECK: return %[[R]]
+func.func @acosh_bf16(%x: tensor<4xbf16>) -> tensor<4xbf16> {
+  %r = msgraph.acosh %x : tensor<4xbf16>
+  return %r : tensor<4xbf16>
+}
