@@ -193,6 +193,16 @@ struct SoftmaxToLinalg final : OpConversionPattern<OpTy> {
   }
 };
 
+/// `x + y` or `x * y` for float or integer scalars.
+static Value combineScalars(OpBuilder &b, Location loc, Value x, Value y,
+                            bool isSum) {
+  if (isa<FloatType>(x.getType()))
+    return isSum ? Value(arith::AddFOp::create(b, loc, x, y))
+                 : Value(arith::MulFOp::create(b, loc, x, y));
+  return isSum ? Value(arith::AddIOp::create(b, loc, x, y))
+               : Value(arith::MulIOp::create(b, loc, x, y));
+}
+
 /// cumsum / cumprod -> an scf.for along the axis carrying the running
 /// combination of one slice (the input with the axis at extent 1); each step
 /// combines the next input slice into it with a linalg.generic and inserts
@@ -255,18 +265,8 @@ struct CumulativeToLinalg final : OpConversionPattern<OpTy> {
                   ValueRange{iter[1]}, ArrayRef<AffineMap>{id, id},
                   iterators(rank),
                   [](OpBuilder &nb, Location nl, ValueRange a) {
-                    bool isFloat = isa<FloatType>(a[0].getType());
-                    Value r;
-                    if (isSum)
-                      r = isFloat ? Value(arith::AddFOp::create(nb, nl, a[1],
-                                                                a[0]))
-                                  : Value(arith::AddIOp::create(nb, nl, a[1],
-                                                                a[0]));
-                    else
-                      r = isFloat ? Value(arith::MulFOp::create(nb, nl, a[1],
-                                                                a[0]))
-                                  : Value(arith::MulIOp::create(nb, nl, a[1],
-                                                                a[0]));
+                    // a[0] is the input element, a[1] the running value.
+                    Value r = combineScalars(nb, nl, a[1], a[0], isSum);
                     linalg::YieldOp::create(nb, nl, r);
                   })
                   .getResult(0);
