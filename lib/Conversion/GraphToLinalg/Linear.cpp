@@ -343,6 +343,52 @@ struct ConvTransposeToLinalg final
 // Pooling
 //===----------------------------------------------------------------------===//
 
+/// The sliding-window geometry shared by the pool lowerings: the input is
+/// padded by `low`/`high` (`high` also covers what ceil_mode's last window
+/// reads past the end padding), and one generic iterates (n, c, o_1..o_k,
+/// k_1..k_k) reading the padded input and a kernel-shaped dummy window and
+/// writing the output.
+struct PoolWindow {
+  int64_t k;
+  SmallVector<int64_t> kernel, strides, dilations, pads, low, high;
+  /// Maps of the padded input, the window and the output.
+  SmallVector<AffineMap> maps;
+};
+
+template <typename OpTy>
+static PoolWindow getPoolWindow(OpTy op, ArrayRef<int64_t> in,
+                                ArrayRef<int64_t> out, MLIRContext *ctx) {
+  PoolWindow w;
+  int64_t k = w.k = in.size() - 2;
+  w.kernel = llvm::to_vector(op.getKernelShape());
+  w.strides = attrOr(op.getStrides(), k, 1);
+  w.dilations = attrOr(op.getDilations(), k, 1);
+  w.pads = attrOr(op.getPads(), 2 * k, 0);
+  w.low.assign(2, 0);
+  w.high.assign(2, 0);
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t need = (out[2 + i] - 1) * w.strides[i] +
+                   (w.kernel[i] - 1) * w.dilations[i] + 1;
+    int64_t have = in[2 + i] + w.pads[i] + w.pads[i + k];
+    w.low.push_back(w.pads[i]);
+    w.high.push_back(w.pads[i + k] + std::max<int64_t>(0, need - have));
+  }
+  int64_t loops = 2 + 2 * k;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> inExprs = {d(0), d(1)}, winExprs,
+                          outExprs = {d(0), d(1)};
+  for (int64_t i = 0; i < k; ++i) {
+    inExprs.push_back(d(2 + i) * w.strides[i] +
+                      d(2 + k + i) * w.dilations[i]);
+    winExprs.push_back(d(2 + k + i));
+    outExprs.push_back(d(2 + i));
+  }
+  w.maps = {AffineMap::get(loops, 0, inExprs, ctx),
+            AffineMap::get(loops, 0, winExprs, ctx),
+            AffineMap::get(loops, 0, outExprs, ctx)};
+  return w;
+}
+
 template <typename OpTy, bool isMax>
 struct PoolToLinalg final : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
@@ -354,50 +400,25 @@ struct PoolToLinalg final : OpConversionPattern<OpTy> {
     MLIRContext *ctx = rewriter.getContext();
     Value input = adaptor.getInput();
     ArrayRef<int64_t> in = shapeOf(input);
-    int64_t k = in.size() - 2;
-    ArrayRef<int64_t> kernel = op.getKernelShape();
-    auto strides = attrOr(op.getStrides(), k, 1);
-    auto dilations = attrOr(op.getDilations(), k, 1);
-    auto pads = attrOr(op.getPads(), 2 * k, 0);
     Type elem = elementTypeOf(input);
     auto resultType =
         convertTensorType(*this->getTypeConverter(), op.getType());
     ArrayRef<int64_t> out = resultType.getShape();
-
-    // Pad, adding what ceil_mode's last window reads past the end padding.
-    SmallVector<int64_t> low(2, 0), high(2, 0);
-    for (int64_t i = 0; i < k; ++i) {
-      int64_t need = (out[2 + i] - 1) * strides[i] +
-                     (kernel[i] - 1) * dilations[i] + 1;
-      int64_t have = in[2 + i] + pads[i] + pads[i + k];
-      low.push_back(pads[i]);
-      high.push_back(pads[i + k] + std::max<int64_t>(0, need - have));
-    }
+    PoolWindow w = getPoolWindow(op, in, out, ctx);
+    int64_t k = w.k;
+    ArrayRef<int64_t> kernel = w.kernel, strides = w.strides,
+                      dilations = w.dilations, pads = w.pads;
     bool isUnsigned = getElementTypeOrSelf(op.getInput().getType())
                           .isUnsignedInteger();
     Value padValue = isMax ? lowestValue(rewriter, loc, elem, isUnsigned)
                            : scalarConstant(rewriter, loc, elem, 0.0);
-    Value padded = padTensor(rewriter, loc, input, low, high, padValue);
+    Value padded = padTensor(rewriter, loc, input, w.low, w.high, padValue);
     Value init = filledTensor(rewriter, loc, out, elem, padValue);
     Value window = emptyTensor(rewriter, loc, kernel, elem);
-
-    // Loops: n, c, o_1..o_k, k_1..k_k.
-    int64_t loops = 2 + 2 * k;
-    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineExpr> inExprs = {d(0), d(1)}, winExprs,
-                            outExprs = {d(0), d(1)};
-    for (int64_t i = 0; i < k; ++i) {
-      inExprs.push_back(d(2 + i) * strides[i] + d(2 + k + i) * dilations[i]);
-      winExprs.push_back(d(2 + k + i));
-      outExprs.push_back(d(2 + i));
-    }
-    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
-                                   AffineMap::get(loops, 0, winExprs, ctx),
-                                   AffineMap::get(loops, 0, outExprs, ctx)};
     Value result =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{init.getType()},
-            ValueRange{padded, window}, ValueRange{init}, maps,
+            ValueRange{padded, window}, ValueRange{init}, w.maps,
             iterators(2 + k, k),
             [&](OpBuilder &b, Location l, ValueRange args) {
               Value r = isMax ? maxScalar(b, l, args[2], args[0], isUnsigned)
@@ -467,49 +488,28 @@ struct MaxPoolIndicesToLinalg final
     MLIRContext *ctx = rewriter.getContext();
     Value input = adaptor.getInput();
     ArrayRef<int64_t> in = shapeOf(input);
-    int64_t k = in.size() - 2;
-    ArrayRef<int64_t> kernel = op.getKernelShape();
-    auto strides = attrOr(op.getStrides(), k, 1);
-    auto dilations = attrOr(op.getDilations(), k, 1);
-    auto pads = attrOr(op.getPads(), 2 * k, 0);
     Type elem = elementTypeOf(input);
     auto resultType = cast<RankedTensorType>(op.getType());
     ArrayRef<int64_t> out = resultType.getShape();
     if (!resultType.hasStaticShape() || ShapedType::isDynamicShape(in))
       return rewriter.notifyMatchFailure(op, "expected static shapes");
-
-    SmallVector<int64_t> low(2, 0), high(2, 0);
-    for (int64_t i = 0; i < k; ++i) {
-      int64_t need = (out[2 + i] - 1) * strides[i] +
-                     (kernel[i] - 1) * dilations[i] + 1;
-      int64_t have = in[2 + i] + pads[i] + pads[i + k];
-      low.push_back(pads[i]);
-      high.push_back(pads[i + k] + std::max<int64_t>(0, need - have));
-    }
+    PoolWindow w = getPoolWindow(op, in, out, ctx);
+    int64_t k = w.k;
+    ArrayRef<int64_t> strides = w.strides, dilations = w.dilations,
+                      pads = w.pads;
     bool isUnsigned = getElementTypeOrSelf(op.getInput().getType())
                           .isUnsignedInteger();
     Value lowest = lowestValue(rewriter, loc, elem, isUnsigned);
-    Value padded = padTensor(rewriter, loc, input, low, high, lowest);
+    Value padded = padTensor(rewriter, loc, input, w.low, w.high, lowest);
     Value initMax = filledTensor(rewriter, loc, out, elem, lowest);
     Type i64 = rewriter.getI64Type();
     Value initIndex = filledTensor(
         rewriter, loc, out, i64,
         arith::ConstantOp::create(rewriter, loc, rewriter.getI64IntegerAttr(-1)));
-    Value window = emptyTensor(rewriter, loc, kernel, elem);
-
-    int64_t loops = 2 + 2 * k;
-    auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-    SmallVector<AffineExpr> inExprs = {d(0), d(1)}, winExprs,
-                            outExprs = {d(0), d(1)};
-    for (int64_t i = 0; i < k; ++i) {
-      inExprs.push_back(d(2 + i) * strides[i] + d(2 + k + i) * dilations[i]);
-      winExprs.push_back(d(2 + k + i));
-      outExprs.push_back(d(2 + i));
-    }
-    AffineMap outMap = AffineMap::get(loops, 0, outExprs, ctx);
-    SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
-                                   AffineMap::get(loops, 0, winExprs, ctx),
-                                   outMap, outMap};
+    Value window = emptyTensor(rewriter, loc, w.kernel, elem);
+    // The running maximum and its position share the output map.
+    SmallVector<AffineMap> maps = w.maps;
+    maps.push_back(w.maps.back());
     int64_t spatialSize = 1;
     for (int64_t i = 0; i < k; ++i)
       spatialSize *= in[2 + i];

@@ -115,6 +115,16 @@ void populateLossOps(OpTable &table);
 /// Returns true for a tensor of !msgraph.string.
 bool isStringTensor(Value value);
 
+/// Normalizes a possibly negative `axis` for `rank`, or reports (naming the
+/// node) that it is out of range.
+inline FailureOr<int64_t> normalizeAxis(NodeContext &c, int64_t axis,
+                                        int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return c.error() << "expected axis in [" << -rank << ", " << rank
+                     << "), but found " << axis;
+  return axis < 0 ? axis + rank : axis;
+}
+
 /// What a handler returns.
 using Results = FailureOr<SmallVector<Value>>;
 

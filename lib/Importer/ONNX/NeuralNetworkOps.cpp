@@ -411,12 +411,10 @@ static Results convertDropout(NodeContext &c) {
 static Results convertRMSNormalization(NodeContext &c) {
   RankedTensorType type = c.inputType(0);
   int64_t rank = type.getRank();
-  int64_t axis = c.getInt("axis", -1);
-  if (axis < -rank || axis >= rank)
-    return c.error() << "expected axis in [" << -rank << ", " << rank
-                     << "), but found " << axis;
-  if (axis < 0)
-    axis += rank;
+  auto axisOr = normalizeAxis(c, c.getInt("axis", -1), rank);
+  if (failed(axisOr))
+    return failure();
+  int64_t axis = *axisOr;
   SmallVector<int64_t> axes;
   for (int64_t i = axis; i < rank; ++i)
     axes.push_back(i);
@@ -444,12 +442,10 @@ static Results convertHardmax(NodeContext &c) {
   Composer m(c);
   RankedTensorType type = c.inputType(0);
   int64_t rank = type.getRank();
-  int64_t axis = c.getInt("axis", -1);
-  if (axis < -rank || axis >= rank)
-    return c.error() << "expected axis in [" << -rank << ", " << rank
-                     << "), but found " << axis;
-  if (axis < 0)
-    axis += rank;
+  auto axisOr = normalizeAxis(c, c.getInt("axis", -1), rank);
+  if (failed(axisOr))
+    return failure();
+  int64_t axis = *axisOr;
   int64_t n = type.getDimSize(axis);
   if (ShapedType::isDynamic(n))
     return c.error() << "expected a static extent along axis " << axis

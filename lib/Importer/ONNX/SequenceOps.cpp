@@ -72,12 +72,10 @@ static FailureOr<Value> copy(NodeContext &c, Value value) {
 static FailureOr<SmallVector<Value>> splitToSequence(NodeContext &c) {
   RankedTensorType type = c.inputType(0);
   int64_t rank = type.getRank();
-  int64_t axis = c.getInt("axis", 0);
-  if (axis < -rank || axis >= rank)
-    return c.error() << "expected axis in [" << -rank << ", " << rank
-                     << "), but found " << axis;
-  if (axis < 0)
-    axis += rank;
+  auto axisOr = normalizeAxis(c, c.getInt("axis", 0), rank);
+  if (failed(axisOr))
+    return failure();
+  int64_t axis = *axisOr;
   int64_t dim = type.getDimSize(axis);
   if (ShapedType::isDynamic(dim))
     return c.error() << "cannot split a dynamic dimension";

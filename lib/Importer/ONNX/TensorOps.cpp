@@ -272,12 +272,10 @@ static Results convertSlice(NodeContext &c) {
 static Results convertSplit(NodeContext &c) {
   RankedTensorType type = c.inputType(0);
   int64_t rank = type.getRank();
-  int64_t axis = c.getInt("axis", 0);
-  if (axis < -rank || axis >= rank)
-    return c.error() << "expected axis in [" << -rank << ", " << rank
-                     << "), but found " << axis;
-  if (axis < 0)
-    axis += rank;
+  auto axisOr = normalizeAxis(c, c.getInt("axis", 0), rank);
+  if (failed(axisOr))
+    return failure();
+  int64_t axis = *axisOr;
   int64_t dim = type.getDimSize(axis);
   if (ShapedType::isDynamic(dim))
     return c.error() << "cannot split a dynamic dimension";
@@ -781,12 +779,10 @@ static Results convertOneHot(NodeContext &c) {
     return c.error() << "expected depth to be one positive value";
   auto depth = static_cast<int64_t>(depthValues->front());
   int64_t rank = shape->size() + 1;
-  int64_t axis = c.getInt("axis", -1);
-  if (axis < -rank || axis >= rank)
-    return c.error() << "expected axis in [" << -rank << ", " << rank
-                     << "), but found " << axis;
-  if (axis < 0)
-    axis += rank;
+  auto axisOr = normalizeAxis(c, c.getInt("axis", -1), rank);
+  if (failed(axisOr))
+    return failure();
+  int64_t axis = *axisOr;
   if (c.inputType(2).getNumElements() != 2)
     return c.error() << "expected 2 values (off, on), but found "
                      << c.inputType(2);
