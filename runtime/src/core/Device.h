@@ -32,6 +32,9 @@ enum class StepKind : uint8_t {
   Copy,
   /// Run the runtime's own operation `host` (core/HostOps.h).
   Host,
+  /// Call the offloaded graph `kernel` (O2): one generated function that runs
+  /// a whole part of the plan; same ABI as a launch.
+  Graph,
 };
 
 class HostOp;
@@ -41,7 +44,7 @@ class HostOp;
 struct Step {
   /// The step kind.
   StepKind kind = StepKind::Launch;
-  /// The kernel index (Launch).
+  /// The kernel index (Launch, Graph).
   uint32_t kernel = 0;
   /// First argument slot.
   uint32_t argBegin = 0;

@@ -605,8 +605,10 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
       return reader.fail(where, "too many step arguments");
     Step step;
     step.argBegin = static_cast<uint32_t>(meta.stepArgs.size());
-    if (kind == "launch") {
-      step.kind = StepKind::Launch;
+    if (kind == "launch" || kind == "graph") {
+      // A graph step (O2) calls one generated function that runs a whole
+      // offloaded part of the plan; its ABI is a kernel's.
+      step.kind = kind == "graph" ? StepKind::Graph : StepKind::Launch;
       uint64_t kernel = 0;
       MS_RETURN_IF_ERROR(reader.unsigned64(value, "kernel", where, kernel));
       if (kernel >= meta.kernels.size())

@@ -181,7 +181,7 @@ private:
                     void *const *args) {
     for (const Step &step : steps) {
       void **stepArgs = const_cast<void **>(args + step.argBegin);
-      if (step.kind == StepKind::Launch)
+      if (step.kind == StepKind::Launch || step.kind == StepKind::Graph)
         kernels->kernels[step.kernel](stepArgs);
       else if (step.kind == StepKind::Host)
         MS_RETURN_IF_ERROR(step.host->run(stepArgs));
