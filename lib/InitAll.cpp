@@ -7,8 +7,13 @@
 #include "ms/InitAll.h"
 
 #include "ms/Conversion/Passes.h"
+#include "ms/Dialect/Exec/IR/ExecDialect.h"
+#include "ms/Dialect/Exec/Transforms/Passes.h"
 #include "ms/Dialect/Graph/IR/GraphDialect.h"
 #include "ms/Dialect/Graph/Transforms/Passes.h"
+#include "ms/Pipelines/Pipelines.h"
+#include "ms/Target/CPU/CPUTarget.h"
+#include "ms/Target/TargetBackend.h"
 #include "ms/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -17,18 +22,28 @@
 #include "mlir/InitAllPasses.h"
 
 void mlir::ms::registerAllDialects(DialectRegistry &registry) {
-  registry.insert<graph::GraphDialect>();
+  registerAllTargetBackends();
+  registry.insert<graph::GraphDialect, exec::ExecDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
 }
 
+void mlir::ms::registerAllTargetBackends() {
+  registerCPUTargetBackend();
+}
+
 void mlir::ms::registerAllPasses() {
   static bool registered = [] {
+    registerAllTargetBackends();
     mlir::registerAllPasses();
     graph::registerGraphPasses();
     registerMSConversionPasses();
     registerMSTransformsPasses();
+    exec::registerExecPasses();
+    registerMSTargetPasses();
+    registerMSTargetCPUPasses();
     graph::registerGraphPipelines();
+    registerCompilePipelines();
     return true;
   }();
   (void)registered;

@@ -25,6 +25,10 @@ void registerAllDialects(DialectRegistry &registry);
 /// global pass registry (idempotent).
 void registerAllPasses();
 
+/// Registers every target backend built into the compiler (cpu). Adding a
+/// target means adding one line here.
+void registerAllTargetBackends();
+
 } // namespace ms
 } // namespace mlir
 

@@ -7,7 +7,7 @@
 #include "ms/Compiler/GraphBuilder.h"
 
 #include "ms/Compiler/Compiler.h"
-#include "ms/Compiler/ExecutionPlan.h"
+#include "ms/Dialect/Exec/IR/ExecOps.h"
 #include "ms/Dialect/Graph/IR/GraphDialect.h"
 #include "ms/Dialect/Graph/IR/GraphOps.h"
 #include "ms/Importer/ONNX/OnnxImporter.h"
@@ -357,7 +357,7 @@ TensorSpec GraphBuilder::typeOf(int id) const {
   if (id < 0 || static_cast<size_t>(id) >= impl->values.size())
     return spec;
   auto type = cast<RankedTensorType>(impl->values[id].getType());
-  spec.dtype = dtypeName(type.getElementType());
+  spec.dtype = mlir::ms::exec::dtypeName(type.getElementType());
   spec.shape = type.getShape().vec();
   return spec;
 }
@@ -414,20 +414,14 @@ static bool compileCopy(ModuleOp module, const CompileSettings &settings,
                         std::string &bytes, std::string &error) {
   MLIRContext *context = module.getContext();
   DiagnosticCollector diagnostics(context);
-  if (!stage.empty() && !llvm::is_contained(mlir::ms::compileStages(), stage)) {
-    error = "unknown stage '" + stage +
-            "'; expected one of graph, kernels, linalg, bufferized, llvm, "
-            "llvmir, plan";
-    return false;
-  }
   OwningOpRef<ModuleOp> copy = module.clone();
   CompileOptions options;
   options.optLevel = settings.optLevel;
   options.target = settings.target;
-  options.cpu.cpu = settings.targetCpu;
+  options.targetOptions.cpu = settings.targetCpu;
   options.compileTo = stage;
   llvm::raw_string_ostream os(text);
-  FailureOr<std::string> result = compileModule(*copy, options, os);
+  FailureOr<std::string> result = compileModule(*copy, options, {}, os);
   if (failed(result)) {
     error = diagnostics.take("compilation failed");
     return false;
@@ -493,11 +487,9 @@ bool compileOnnxFile(const std::string &path, const CompileSettings &settings,
   return compileCopy(*module, settings, "", text, moduleBytes, error);
 }
 
-std::vector<std::string> compileStages() {
-  std::vector<std::string> stages;
-  for (StringRef stage : mlir::ms::compileStages())
-    stages.push_back(stage.str());
-  return stages;
+std::vector<std::string> compileStages(const std::string &target) {
+  registerAllTargetBackends();
+  return mlir::ms::getCompilePhases(target);
 }
 
 std::string compilerIdentity(const std::string &targetCpu) {

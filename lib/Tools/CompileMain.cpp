@@ -16,6 +16,7 @@
 #include "ms/Tools/CompileMain.h"
 
 #include "ms/Compiler/Compiler.h"
+#include "ms/Pipelines/Pipelines.h"
 #include "ms/Importer/ONNX/OnnxImporter.h"
 #include "ms/InitAll.h"
 
@@ -26,6 +27,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -38,59 +40,78 @@ using namespace mlir::ms;
 
 namespace {
 struct Options {
+  llvm::cl::OptionCategory category{"ms-compile options"};
   llvm::cl::opt<std::string> input{llvm::cl::Positional,
                                    llvm::cl::desc("<model.onnx|model.mlir>"),
-                                   llvm::cl::Required};
+                                   llvm::cl::Required,
+                                   llvm::cl::cat(category)};
   llvm::cl::opt<std::string> output{"o", llvm::cl::desc("Output module file"),
-                                    llvm::cl::value_desc("file")};
+                                    llvm::cl::value_desc("file"),
+                                    llvm::cl::cat(category)};
   llvm::cl::opt<int> optLevel{
-      "O", llvm::cl::desc("Optimization level (0: one kernel per op)"),
-      llvm::cl::Prefix, llvm::cl::init(0)};
+      "O",
+      llvm::cl::desc("Optimization level (0: one kernel per op, run kernel "
+                     "by kernel; 2: the whole graph as one offloaded unit)"),
+      llvm::cl::Prefix, llvm::cl::init(0), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> target{
-      "target", llvm::cl::desc("Target device: cpu"), llvm::cl::init("cpu")};
+      "target", llvm::cl::desc("Target device (built: cpu)"),
+      llvm::cl::init("cpu"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> targetCpu{
       "target-cpu",
       llvm::cl::desc("CPU to generate code for: native (default, the host "
                      "with all its vector features) or an LLVM CPU name such "
                      "as x86-64 for a portable baseline"),
-      llvm::cl::init("native")};
+      llvm::cl::init("native"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> compileTo{
       "compile-to",
-      llvm::cl::desc("Print the IR at a stage and stop: graph, kernels, "
-                     "linalg, bufferized, llvm, llvmir, plan")};
+      llvm::cl::desc("Print the IR after a phase and stop: graph, kernels, "
+                     "plan, linalg, bufferized, llvm, llvmir, serialize"),
+      llvm::cl::cat(category)};
   llvm::cl::opt<bool> memoryReport{
       "memory-report",
-      llvm::cl::desc("Print the static memory plan (peak, arena, buffers)")};
+      llvm::cl::desc("Print the static memory plan (peak, arena, buffers)"),
+      llvm::cl::cat(category)};
   llvm::cl::list<std::string> boundInputs{
       "bind-input",
       llvm::cl::desc("Specialize an ONNX model: replace graph input NAME by "
                      "the constant in FILE.npy (repeatable)"),
-      llvm::cl::value_desc("NAME=FILE.npy")};
+      llvm::cl::value_desc("NAME=FILE.npy"), llvm::cl::cat(category)};
   llvm::cl::list<std::string> inputShapes{
       "input-shape",
       llvm::cl::desc("Pin an ONNX input's shape: NAME=D1xD2x... (repeatable)"),
-      llvm::cl::value_desc("NAME=SHAPE")};
+      llvm::cl::value_desc("NAME=SHAPE"), llvm::cl::cat(category)};
 };
 } // namespace
 
 int mlir::ms::msCompileMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  registerAllTargetBackends();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   Options options;
-  llvm::cl::ParseCommandLineOptions(argc, argv, "ms compiler\n");
+  // --help lists ms-compile's options, not every LLVM backend flag (the
+  // --mlir-print-ir-*, --mlir-timing and other MLIR options still work;
+  // --help-hidden lists them).
+  llvm::cl::HideUnrelatedOptions(options.category);
+  llvm::cl::ParseCommandLineOptions(
+      argc, argv,
+      "ms compiler: an ONNX model or msgraph IR in, a module file out\n");
 
   auto fail = [](const Twine &message) {
     llvm::errs() << "ms-compile: error: " << message << "\n";
     return 1;
   };
+  std::vector<std::string> phases = getCompilePhases(options.target);
+  if (phases.empty())
+    return fail("target '" + options.target +
+                "' is not built into this compiler; built targets: " +
+                llvm::join(getRegisteredTargetBackends(), ", "));
   if (!options.compileTo.empty() &&
-      !llvm::is_contained(compileStages(), options.compileTo.getValue()))
-    return fail("unknown --compile-to stage '" + options.compileTo +
-                "'; expected one of graph, kernels, linalg, bufferized, "
-                "llvm, llvmir, plan");
+      !llvm::is_contained(phases, options.compileTo.getValue()))
+    return fail("unknown --compile-to phase '" + options.compileTo +
+                "'; expected one of " + llvm::join(phases, ", "));
   if (options.compileTo.empty() && options.output.empty())
     return fail("no output file; pass -o FILE (or --compile-to STAGE)");
   StringRef extension = llvm::sys::path::extension(options.input);
@@ -145,16 +166,17 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   CompileOptions compile;
   compile.optLevel = options.optLevel;
   compile.target = options.target;
-  compile.cpu.cpu = options.targetCpu;
+  compile.targetOptions.cpu = options.targetCpu;
   compile.compileTo = options.compileTo;
-  compile.memoryReport = options.memoryReport;
-  compile.configurePassManager = [](PassManager &pm) {
+  DriverOptions driver;
+  driver.memoryReport = options.memoryReport;
+  driver.configurePassManager = [](PassManager &pm) {
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();
     applyDefaultTimingPassManagerCLOptions(pm);
     return success();
   };
-  FailureOr<std::string> bytes = compileModule(*module, compile, llvm::outs());
+  FailureOr<std::string> bytes = compileModule(*module, compile, driver, llvm::outs());
   if (failed(bytes))
     return 1;
   if (!options.compileTo.empty())

@@ -166,8 +166,8 @@ void populateCompilerBindings(py::module_ &m) {
       py::arg("target_cpu") = "native",
       py::arg("input_shapes") = std::map<std::string, std::vector<int64_t>>(),
       "Imports and compiles an ONNX model; returns the module file bytes.");
-  m.def("compile_stages", &ms::api::compileStages,
-        "The stage names lower() accepts.");
+  m.def("compile_stages", &ms::api::compileStages, py::arg("target") = "cpu",
+        "The phase names lower() accepts for a target, in order.");
   m.def("compiler_identity", &ms::api::compilerIdentity,
         py::arg("target_cpu") = "native",
         "Identifies this compiler build and target CPU (keys the disk "

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Compiles an msgraph test program, runs it with ms-run and compares every
-output with a NumPy reference.
+"""Compiles an msgraph test program at each optimization level, runs it with
+ms-run and compares every output with a NumPy reference, and the outputs of
+every level with those of the first (O0).
 
 Directives in the test file (comment lines):
   // REFERENCE: <expr>     one per output, in order; the inputs are a0, a1, ...
@@ -10,13 +11,23 @@ Directives in the test file (comment lines):
                            (numpy Generator), `shape` and `dtype` are in scope
   // TOLERANCE: rtol=R atol=A
   // COMPILE-FLAGS: <extra ms-compile flags>
+  // SKIP-LEVEL <level>: <reason>
+                           do not compile or run this test at <level> (O2, ...);
+                           the reason is required
 
-Usage: check.py TEST.mlir --bin-dir DIR --work-dir DIR
+Every level compiles with `-O<n>` and runs on the same inputs (generated once,
+seed 1234); the signature (the inputs and outputs in the module's meta
+section, docs/ModuleFormat.md) must be the same at every level. Each level's outputs are checked against the reference, and
+each level after the first against the first level's outputs, with the same
+tolerance. Every message names the level it is about.
+
+Usage: check.py TEST.mlir --bin-dir DIR --work-dir DIR [--levels O0,O2]
 """
 import argparse
 import json
 import os
 import re
+import struct
 import subprocess
 import sys
 
@@ -31,10 +42,15 @@ DTYPES = {
     "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
     "string": np.str_,
 }
+LEVELS = ("O0", "O1", "O2")
+
+
+class Failure(Exception):
+    """A command of one level failed; the message says which."""
 
 
 def directives(text):
-    refs, inputs, tol, flags = [], {}, (1e-5, 1e-6), []
+    refs, inputs, tol, flags, skips = [], {}, (1e-5, 1e-6), [], {}
     for line in text.splitlines():
         m = re.match(r"\s*//\s*REFERENCE:\s*(.*)", line)
         if m:
@@ -48,7 +64,13 @@ def directives(text):
         m = re.match(r"\s*//\s*COMPILE-FLAGS:\s*(.*)", line)
         if m:
             flags += m.group(1).split()
-    return refs, inputs, tol, flags
+        if re.match(r"\s*//\s*SKIP-LEVEL", line):
+            m = re.match(r"\s*//\s*SKIP-LEVEL (O\d):\s*(\S.*)", line)
+            if not m or m.group(1) not in LEVELS:
+                raise SystemExit("check.py: bad directive %r; expected "
+                                 "'// SKIP-LEVEL O<n>: <reason>'" % line.strip())
+            skips[m.group(1)] = m.group(2).strip()
+    return refs, inputs, tol, flags, skips
 
 
 def default_input(rng, shape, dtype):
@@ -63,12 +85,69 @@ def default_input(rng, shape, dtype):
     return rng.uniform(-1, 1, shape).astype(dtype)
 
 
-def run(cmd):
+def run(level, cmd):
     p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode != 0:
-        sys.stderr.write("command failed: %s\n%s%s" % (" ".join(cmd), p.stdout, p.stderr))
-        sys.exit(1)
+        raise Failure("[%s] command failed (exit %d): %s\n%s%s"
+                      % (level, p.returncode, " ".join(cmd), p.stdout, p.stderr))
     return p.stdout
+
+
+def module_meta(path):
+    """The meta JSON of a compiled module (docs/ModuleFormat.md): the header
+    gives the section count (offset 12) and the section table's offset (24);
+    each 48-byte entry starts with its kind (1: meta), flags, offset, size."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"MSMODULE" or len(data) < 64:
+        raise ValueError("%s is not an ms module" % path)
+    count, = struct.unpack_from("<I", data, 12)
+    table, = struct.unpack_from("<Q", data, 24)
+    for i in range(count):
+        kind, _, offset, size = struct.unpack_from("<IIQQ", data, table + 48 * i)
+        if kind == 1:
+            return json.loads(data[offset:offset + size].decode("utf-8"))
+    raise ValueError("%s has no meta section" % path)
+
+
+def signature(plan):
+    return [(d["name"], d["dtype"], list(d["shape"]))
+            for d in plan["inputs"]] + \
+        [("->",)] + [(d["name"], d["dtype"], list(d["shape"])) for d in plan["outputs"]]
+
+
+def compare(got, want, want_dtype, rtol, atol, label):
+    """Prints one line for `label` (and up to 5 mismatching elements);
+    returns whether `got` has `want`'s shape, the element type `want_dtype`
+    and `want`'s values within the tolerance (floats compare in f64)."""
+    if want_dtype == np.str_:
+        # Strings: exact, whatever the '<U' width; a -1 extent in the plan is
+        # data-dependent, so only the reference fixes the shape.
+        same = got.dtype.kind == "U" and got.shape == want.shape and bool((got == want).all())
+        print("%s: %s %s %s" % (label, got.dtype, got.shape,
+                                "ok" if same else "MISMATCH (got %r, want %r)"
+                                % (got.tolist(), want.tolist())))
+        return same
+    if got.shape != want.shape or got.dtype != want_dtype:
+        print("%s: expected %s %s, found %s %s MISMATCH"
+              % (label, np.dtype(want_dtype), want.shape, got.dtype, got.shape))
+        return False
+    if np.issubdtype(got.dtype, np.floating):
+        close = np.isclose(got.astype(np.float64), want.astype(np.float64),
+                           rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        close = got == want.astype(got.dtype)
+    err = (np.abs(got.astype(np.float64) - want.astype(np.float64)).max()
+           if got.size else 0.0)
+    print("%s: %s %s max abs err %.3g (rtol %g, atol %g) %s"
+          % (label, got.dtype, got.shape, err, rtol, atol,
+             "ok" if close.all() else "MISMATCH"))
+    if close.all():
+        return True
+    for idx in np.argwhere(~close)[:5]:
+        idx = tuple(idx)
+        print("  at %s: got %r want %r" % (idx, got[idx], want[idx]))
+    return False
 
 
 def main():
@@ -76,18 +155,57 @@ def main():
     ap.add_argument("test")
     ap.add_argument("--bin-dir", required=True)
     ap.add_argument("--work-dir", required=True)
+    ap.add_argument("--levels", default="O0,O2",
+                    help="comma-separated optimization levels; the first is "
+                         "the one the others are compared with (default O0,O2)")
     args = ap.parse_args()
     text = open(args.test).read()
-    refs, input_exprs, (rtol, atol), flags = directives(text)
+    refs, input_exprs, (rtol, atol), flags, skips = directives(text)
+    levels = [l.strip() for l in args.levels.split(",") if l.strip()]
+    for level in levels:
+        if level not in LEVELS:
+            print("check.py: unknown level %r in --levels; expected %s"
+                  % (level, ", ".join(LEVELS)))
+            return 2
+    for level, reason in sorted(skips.items()):
+        if level in levels:
+            print("[%s] skipped: %s" % (level, reason))
+    levels = [l for l in levels if l not in skips]
+    if not levels:
+        print("check.py: every level is skipped")
+        return 1
     os.makedirs(args.work_dir, exist_ok=True)
     compile_ = os.path.join(args.bin_dir, "ms-compile")
-    module = os.path.join(args.work_dir, "test.msm")
-    run([compile_, args.test, "-o", module] + flags)
-    plan = json.loads(run([compile_, args.test, "--compile-to=plan"] + flags))
 
+    ok = True
+    plans, modules = {}, {}
+    for level in levels:
+        opt = "-O" + level[1:]
+        try:
+            module = os.path.join(args.work_dir, "test-%s.msm" % level)
+            run(level, [compile_, args.test, opt, "-o", module] + flags)
+            plans[level] = module_meta(module)
+            modules[level] = module
+        except Failure as e:
+            print(e)
+            ok = False
+        except ValueError as e:
+            print("[%s] cannot read the module's signature: %s" % (level, e))
+            ok = False
+    if not plans:
+        return 1
+    first = next(l for l in levels if l in plans)
+    plan = plans[first]
+    for level in list(plans):
+        if signature(plans[level]) != signature(plan):
+            print("[%s] the module's signature differs from %s's:\n  %s: %s\n  %s: %s"
+                  % (level, first, first, signature(plan), level, signature(plans[level])))
+            del plans[level]
+            ok = False
+
+    # Inputs: generated once, shared by every level.
     rng = np.random.default_rng(1234)
-    inputs, cmd = [], [os.path.join(args.bin_dir, "ms-run"), module,
-                       "--output-dir", os.path.join(args.work_dir, "out")]
+    inputs, bind = [], []
     for i, desc in enumerate(plan["inputs"]):
         dtype, shape = DTYPES[desc["dtype"]], tuple(desc["shape"])
         if i in input_exprs:
@@ -97,50 +215,41 @@ def main():
             a = default_input(rng, shape, dtype)
         path = os.path.join(args.work_dir, "in%d.npy" % i)
         np.save(path, a)
-        cmd += ["--input", "%s=%s" % (desc["name"], path)]
+        bind += ["--input", "%s=%s" % (desc["name"], path)]
         inputs.append(a)
-    run(cmd)
 
     scope = {"np": np, **{k: getattr(ref, k) for k in dir(ref) if not k.startswith("_")}}
     scope.update({"a%d" % i: a for i, a in enumerate(inputs)})
     if len(refs) != len(plan["outputs"]):
         print("expected %d REFERENCE lines, found %d" % (len(plan["outputs"]), len(refs)))
         return 1
-    ok = True
-    for desc, expr in zip(plan["outputs"], refs):
-        got = np.load(os.path.join(args.work_dir, "out", desc["name"] + ".npy"))
-        want = np.asarray(eval(expr, scope))
-        want_dtype = DTYPES[desc["dtype"]]
-        if want_dtype == np.str_:
-            # Strings: exact, whatever the '<U' width; a -1 extent in the
-            # plan is data-dependent, so only the reference fixes the shape.
-            same = got.dtype.kind == "U" and got.shape == want.shape and (got == want).all()
-            print("%s: %s %s %s" % (desc["name"], got.dtype, got.shape,
-                                    "ok" if same else "MISMATCH (got %r, want %r)"
-                                    % (got.tolist(), want.tolist())))
-            ok = ok and same
+    wants = [np.asarray(eval(expr, scope)) for expr in refs]
+    dtypes = [DTYPES[desc["dtype"]] for desc in plan["outputs"]]
+
+    results = {}
+    for level in levels:
+        if level not in plans:
             continue
-        if got.shape != want.shape or got.dtype != want_dtype:
-            print("%s: expected %s %s, found %s %s" % (desc["name"], want_dtype.__name__,
-                                                       want.shape, got.dtype, got.shape))
+        out = os.path.join(args.work_dir, "out-%s" % level)
+        try:
+            run(level, [os.path.join(args.bin_dir, "ms-run"), modules[level],
+                        "--output-dir", out] + bind)
+        except Failure as e:
+            print(e)
             ok = False
             continue
-        if np.issubdtype(got.dtype, np.floating):
-            close = np.isclose(got.astype(np.float64), want.astype(np.float64),
-                               rtol=rtol, atol=atol, equal_nan=True)
-        else:
-            close = got == want.astype(got.dtype)
-        err = (np.abs(got.astype(np.float64) - want.astype(np.float64)).max()
-               if got.size else 0.0)
-        print("%s: %s %s max abs err %.3g (rtol %g, atol %g) %s"
-              % (desc["name"], got.dtype, got.shape, err, rtol, atol,
-                 "ok" if close.all() else "MISMATCH"))
-        if not close.all():
-            bad = np.argwhere(~close)[:5]
-            for idx in bad:
-                idx = tuple(idx)
-                print("  at %s: got %r want %r" % (idx, got[idx], want[idx]))
-            ok = False
+        got = [np.load(os.path.join(out, desc["name"] + ".npy")) for desc in plan["outputs"]]
+        results[level] = got
+        for desc, g, want, dtype in zip(plan["outputs"], got, wants, dtypes):
+            ok = compare(g, want, dtype, rtol, atol, "[%s] %s" % (level, desc["name"])) and ok
+    # Every level against the first one that ran.
+    base = next((l for l in levels if l in results), None)
+    for level in levels:
+        if level == base or level not in results:
+            continue
+        for desc, g, b, dtype in zip(plan["outputs"], results[level], results[base], dtypes):
+            ok = compare(g, b, dtype, rtol, atol,
+                         "[%s vs %s] %s" % (level, base, desc["name"])) and ok
     return 0 if ok else 1
 
 

@@ -4,16 +4,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One entry point that ms-compile (and later the Python JIT) call: an
-// msgraph module in, a module file out, through the pipeline picked by the
-// optimization level and target.
+// One entry point that ms-compile and the embedding API call: an msgraph
+// module in, a module file out (or the IR of a phase), through the pipeline
+// that buildCompilePipeline assembles for the level and target.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MS_COMPILER_COMPILER_H
 #define MS_COMPILER_COMPILER_H
 
-#include "ms/Target/CPU/CPUTarget.h"
+#include "ms/Pipelines/Pipelines.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
@@ -23,30 +23,21 @@
 
 namespace mlir::ms {
 
-/// Options of one compilation.
-struct CompileOptions {
-  /// 0: one kernel per op, no graph optimization. 1 and 2 are not built yet.
-  int optLevel = 0;
-  /// "cpu" (others are not built yet).
-  std::string target = "cpu";
-  CpuTargetOptions cpu;
-  /// Stop after this stage and print it: graph, kernels, linalg, bufferized,
-  /// llvm, llvmir, plan. Empty: produce the module file.
-  std::string compileTo;
-  /// Print the memory plan.
+/// What a driver adds around the pipeline.
+struct DriverOptions {
+  /// Print the memory plan to the output stream.
   bool memoryReport = false;
   /// Applies the command line's pass-manager options (IR printing, timing).
   std::function<LogicalResult(PassManager &)> configurePassManager;
 };
 
-/// The stage names accepted by CompileOptions::compileTo.
-ArrayRef<StringRef> compileStages();
-
-/// Compiles `module` in place. Writes the stage output (compileTo) or the
-/// memory report to `os`. Returns the module file bytes, or an empty string
-/// when compileTo stopped early. Diagnostics go through the context.
+/// Compiles `module` in place. With `options.compileTo` set, prints that
+/// phase's IR (the target's text for its text phase) to `os` and returns an
+/// empty string; otherwise returns the module file bytes. The memory report
+/// goes to `os` too. Diagnostics go through the context.
 FailureOr<std::string> compileModule(ModuleOp module,
                                      const CompileOptions &options,
+                                     const DriverOptions &driver,
                                      llvm::raw_ostream &os);
 
 } // namespace mlir::ms

@@ -85,8 +85,9 @@ public:
   /// Compiles a copy of the function into module file bytes.
   bool compile(const CompileSettings &settings, std::string &moduleBytes,
                std::string &error) const;
-  /// Compiles a copy of the function up to `stage` (graph, kernels, linalg,
-  /// bufferized, llvm, llvmir, plan) and returns that stage's text.
+  /// Compiles a copy of the function up to phase `stage` (graph, kernels,
+  /// plan, linalg, bufferized, llvm, llvmir, serialize; see
+  /// compileStages) and returns that phase's text.
   bool lower(const CompileSettings &settings, const std::string &stage,
              std::string &text, std::string &error) const;
 
@@ -102,8 +103,9 @@ bool compileOnnxFile(const std::string &path, const CompileSettings &settings,
                      const std::map<std::string, std::vector<int64_t>> &inputShapes,
                      std::string &moduleBytes, std::string &error);
 
-/// The stage names `GraphBuilder::lower` accepts.
-std::vector<std::string> compileStages();
+/// The phase names `GraphBuilder::lower` accepts for `target`, in order
+/// (empty when the target is not built).
+std::vector<std::string> compileStages(const std::string &target = "cpu");
 
 /// Identifies this compiler build and the code it generates for `targetCpu`
 /// ("native" resolves to the host CPU's name): keys on-disk caches.

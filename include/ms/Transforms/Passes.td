@@ -42,6 +42,36 @@ def OutlineKernelsPass : Pass<"ms-outline-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def RefineEntrySignaturePass : Pass<"ms-refine-entry-signature",
+                                    "::mlir::ModuleOp"> {
+  let summary = "gives the entry function the result types its body proves";
+  let description = [{
+    Shape inference keeps a function's declared (possibly dynamic) result
+    types by casting the refined values back with `tensor.cast`. The
+    compiled model's signature is the refined one: this pass drops such
+    casts at the return of the entry function and sets its type to the
+    returned values' types.
+
+    ```mlir
+    func.func @main(%x: tensor<4xf32>) -> tensor<?xf32> {
+      %0 = msgraph.exp %x : tensor<4xf32>
+      %1 = tensor.cast %0 : tensor<4xf32> to tensor<?xf32>
+      return %1 : tensor<?xf32>
+    }
+    // becomes
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %0 = msgraph.exp %x : tensor<4xf32>
+      return %0 : tensor<4xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"\"",
+           "Entry function (default: @main, or the only public function)">
+  ];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def LowerMemRefCopiesPass : Pass<"ms-lower-memref-copies"> {
   let summary = "rewrites memref.copy as linalg.copy";
   let description = [{

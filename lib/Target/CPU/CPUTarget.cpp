@@ -10,6 +10,7 @@
 #include "ms/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -29,7 +30,9 @@
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -39,13 +42,15 @@
 using namespace mlir;
 using namespace mlir::ms;
 
-void mlir::ms::buildCpuLinalgPipeline(OpPassManager &pm) {
+/// Adds msgraph -> linalg conversion and cleanups.
+static void buildCpuLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createConvertGraphToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
 
-void mlir::ms::buildCpuBufferizationPipeline(OpPassManager &pm) {
+/// Adds bufferization (kernel results become out-params) and deallocation.
+static void buildCpuBufferizationPipeline(OpPassManager &pm) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -60,7 +65,9 @@ void mlir::ms::buildCpuBufferizationPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void mlir::ms::buildCpuLLVMPipeline(OpPassManager &pm) {
+/// Adds lowering of bufferized kernels to the LLVM dialect (parallel loops
+/// through OpenMP, bare-pointer calling convention).
+static void buildCpuLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createLowerMemRefCopiesPass());
   // Parallel loops over the outer (parallel) dimensions run on OpenMP
   // threads; reductions stay sequential inside each iteration.
@@ -109,42 +116,6 @@ void mlir::ms::buildCpuLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-LogicalResult
-mlir::ms::addKernelEntryPoints(ModuleOp module,
-                               ArrayRef<std::string> kernelSymbols) {
-  MLIRContext *ctx = module.getContext();
-  auto ptr = LLVM::LLVMPointerType::get(ctx);
-  auto voidType = LLVM::LLVMVoidType::get(ctx);
-  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
-  for (auto [i, symbol] : llvm::enumerate(kernelSymbols)) {
-    auto callee = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol);
-    if (!callee)
-      return module.emitError("expected lowered kernel @") << symbol;
-    // The runtime passes one pointer per buffer: every argument must be one.
-    if (!llvm::all_of(callee.getArgumentTypes(),
-                      [](Type t) { return isa<LLVM::LLVMPointerType>(t); }))
-      return callee.emitError("expected kernel @")
-             << symbol << " to take only buffer pointers after lowering, but "
-             << "its signature is " << callee.getFunctionType();
-    callee.setLinkage(LLVM::Linkage::Internal);
-    Location loc = callee.getLoc();
-    auto entry = LLVM::LLVMFuncOp::create(
-        b, loc, "ms_kernel_" + std::to_string(i),
-        LLVM::LLVMFunctionType::get(voidType, {ptr}));
-    Block *body = entry.addEntryBlock(b);
-    OpBuilder eb = OpBuilder::atBlockEnd(body);
-    SmallVector<Value> args;
-    for (unsigned j = 0; j < callee.getNumArguments(); ++j) {
-      Value slot = LLVM::GEPOp::create(eb, loc, ptr, ptr, body->getArgument(0),
-                                       ArrayRef<LLVM::GEPArg>{(int32_t)j});
-      args.push_back(LLVM::LoadOp::create(eb, loc, ptr, slot));
-    }
-    LLVM::CallOp::create(eb, loc, callee, args);
-    LLVM::ReturnOp::create(eb, loc, ValueRange{});
-  }
-  return success();
-}
-
 /// Runs `program` with `args`; returns its error output on failure.
 static LogicalResult runTool(StringRef program, ArrayRef<StringRef> args,
                              std::string &error) {
@@ -159,19 +130,27 @@ static LogicalResult runTool(StringRef program, ArrayRef<StringRef> args,
   return failure();
 }
 
-/// Finds lld: the LLVM 22 one first, then any ld.lld on PATH.
+/// Finds lld: the one of the LLVM this compiler was built with, then
+/// ld.lld-<major> and ld.lld on PATH.
 static std::string findLinker() {
-  for (StringRef candidate : {"/usr/lib/llvm-22/bin/ld.lld", "/usr/bin/ld.lld-22"})
-    if (llvm::sys::fs::can_execute(candidate))
-      return candidate.str();
-  if (auto path = llvm::sys::findProgramByName("ld.lld"))
-    return *path;
+  SmallString<128> bundled(MS_LLVM_TOOLS_DIR);
+  llvm::sys::path::append(bundled, "ld.lld");
+  if (llvm::sys::fs::can_execute(bundled))
+    return bundled.str().str();
+  for (std::string name :
+       {"ld.lld-" + std::to_string(LLVM_VERSION_MAJOR), std::string("ld.lld")})
+    if (auto path = llvm::sys::findProgramByName(name))
+      return *path;
   return "";
 }
 
-FailureOr<std::string>
-mlir::ms::emitCpuSharedObject(ModuleOp module, const CpuTargetOptions &options,
-                              std::string *llvmIr) {
+/// Translates an LLVM-dialect module to LLVM IR, optimizes it for the
+/// target, emits an object and links it with lld into a shared object.
+/// Returns the shared object's bytes. When `llvmIr` is set, the optimized IR
+/// text is stored there and no object is produced.
+static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
+                                                  const TargetOptions &options,
+                                                  std::string *llvmIr) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -210,7 +189,8 @@ mlir::ms::emitCpuSharedObject(ModuleOp module, const CpuTargetOptions &options,
   llvmModule->setDataLayout(machine->createDataLayout());
   llvmModule->setTargetTriple(triple);
 
-  auto optimize = makeOptimizingTransformer(options.optLevel, 0, machine.get());
+  auto optimize =
+      makeOptimizingTransformer(options.llvmOptLevel, 0, machine.get());
   if (llvm::Error err = optimize(llvmModule.get())) {
     std::string message = llvm::toString(std::move(err));
     return module.emitError("LLVM optimization failed: ") << message;
@@ -245,19 +225,19 @@ mlir::ms::emitCpuSharedObject(ModuleOp module, const CpuTargetOptions &options,
   std::string linker = findLinker();
   if (linker.empty())
     return module.emitError("cannot find ld.lld (install lld-22)");
-  SmallVector<StringRef> args = {linker,
-                                 "-shared",
-                                 "--gc-sections",
-                                 "-o",
-                                 soPath,
-                                 objPath,
-                                 "-L/usr/lib/llvm-22/lib",
-                                 "-rpath",
-                                 "/usr/lib/llvm-22/lib",
-                                 "-lomp",
-                                 "-L/usr/lib/x86_64-linux-gnu",
-                                 "-L/lib/x86_64-linux-gnu",
-                                 "-lm"};
+  // libomp comes from the LLVM this compiler was built with; libm from the
+  // system's library directories, as CMake found them.
+  std::string llvmLibs = "-L" MS_LLVM_LIBRARY_DIR;
+  SmallVector<std::string> systemLibs;
+  for (StringRef dir : llvm::split(MS_SYSTEM_LIBRARY_DIRS, ':'))
+    if (!dir.empty())
+      systemLibs.push_back(("-L" + dir).str());
+  SmallVector<StringRef> args = {linker, "-shared", "--gc-sections", "-o",
+                                 soPath, objPath,   llvmLibs,        "-rpath",
+                                 MS_LLVM_LIBRARY_DIR, "-lomp"};
+  for (const std::string &dir : systemLibs)
+    args.push_back(dir);
+  args.push_back("-lm");
   if (failed(runTool(linker, args, error)))
     return module.emitError("linking the kernels failed: ") << error;
   auto buffer = llvm::MemoryBuffer::getFile(soPath);
@@ -265,4 +245,44 @@ mlir::ms::emitCpuSharedObject(ModuleOp module, const CpuTargetOptions &options,
     return module.emitError("cannot read the linked kernels: ")
            << buffer.getError().message();
   return (*buffer)->getBuffer().str();
+}
+
+namespace {
+/// The CPU target backend.
+class CPUTargetBackend final : public TargetBackend {
+public:
+  StringRef getName() const override { return "cpu"; }
+  StringRef getBinaryFormat() const override { return "cpu-elf"; }
+  ArrayRef<StringRef> getCodegenPhases() const override {
+    static const StringRef phases[] = {"linalg", "bufferized", "llvm"};
+    return phases;
+  }
+  void buildCodegenPhase(StringRef phase, OpPassManager &pm,
+                         const TargetOptions &options) const override {
+    OpPassManager &kernels = pm.nest<exec::ExecutableOp>().nest<ModuleOp>();
+    if (phase == "linalg") {
+      buildCpuLinalgPipeline(kernels);
+    } else if (phase == "bufferized") {
+      buildCpuBufferizationPipeline(kernels);
+    } else if (phase == "llvm") {
+      buildCpuLLVMPipeline(kernels);
+      pm.addPass(createCPUEmitEntryPointsPass());
+    }
+  }
+  FailureOr<std::string> serialize(exec::ExecutableOp executable,
+                                   const TargetOptions &options,
+                                   bool textual) const override {
+    ModuleOp kernels = executable.getInnerModule();
+    if (!textual)
+      return emitCpuSharedObject(kernels, options, nullptr);
+    std::string ir;
+    if (failed(emitCpuSharedObject(kernels, options, &ir)))
+      return failure();
+    return ir;
+  }
+};
+} // namespace
+
+void mlir::ms::registerCPUTargetBackend() {
+  registerTargetBackend(std::make_unique<CPUTargetBackend>());
 }

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MS_COMPILER_MEMORYPLANNER_H
-#define MS_COMPILER_MEMORYPLANNER_H
+#ifndef MS_DIALECT_EXEC_TRANSFORMS_MEMORYPLANNER_H
+#define MS_DIALECT_EXEC_TRANSFORMS_MEMORYPLANNER_H
 
 #include <cstdint>
 #include <vector>
@@ -47,4 +47,4 @@ MemoryPlan planMemory(std::vector<PlannedBuffer> &buffers,
 
 } // namespace mlir::ms
 
-#endif // MS_COMPILER_MEMORYPLANNER_H
+#endif // MS_DIALECT_EXEC_TRANSFORMS_MEMORYPLANNER_H

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ms/Compiler/MemoryPlanner.h"
+#include "ms/Dialect/Exec/Transforms/MemoryPlanner.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,38 @@
+//===- ExecOps.h - msexec operations ----------------------------*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_DIALECT_EXEC_IR_EXECOPS_H
+#define MS_DIALECT_EXEC_IR_EXECOPS_H
+
+#include "ms/Dialect/Exec/IR/ExecDialect.h"
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "ms/Dialect/Exec/IR/ExecOps.h.inc"
+
+namespace mlir::ms::exec {
+
+/// Returns the module-file dtype name of a tensor element type ("f32",
+/// "bool", "u8", "string", ...), or "" when the runtime has none.
+std::string dtypeName(Type elementType);
+
+/// Returns the bytes of one element in a runtime buffer (bool one byte, a
+/// string one ms_string_t), or 0 for a type without a dtype name.
+uint64_t elementByteSize(Type elementType);
+
+/// Returns the function `kernel` (`@executable::@function`) refers to from
+/// `from`, or null.
+Operation *lookupKernel(Operation *from, SymbolRefAttr kernel);
+
+} // namespace mlir::ms::exec
+
+#endif // MS_DIALECT_EXEC_IR_EXECOPS_H

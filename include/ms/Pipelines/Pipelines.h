@@ -1,0 +1,68 @@
+//===- Pipelines.h - the one compile pipeline -------------------*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every entry point (ms-compile, ms-opt's named pipelines, the Python
+// package) compiles through buildCompilePipeline: one pass pipeline whose
+// phases are
+//
+//   graph      shape inference, the entry's refined signature
+//   kernels    partitioning into kernels (O0 and O2: one per op)
+//   plan       msexec plan and executable, memory planning, offloaded
+//              graphs (O2)
+//   <codegen>  the target's phases (CPU: linalg, bufferized, llvm)
+//   <text>     the target's readable output (CPU: llvmir), only as a stop
+//   serialize  executables become binaries
+//
+// after which writeModuleFile packs the module file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_PIPELINES_PIPELINES_H
+#define MS_PIPELINES_PIPELINES_H
+
+#include "ms/Target/TargetBackend.h"
+
+#include "mlir/Pass/PassManager.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::ms {
+
+/// Options of one compilation.
+struct CompileOptions {
+  /// 0: one kernel per op, run kernel by kernel; 2: the whole graph as one
+  /// offloaded unit. 1 (fusion) is not built yet.
+  int optLevel = 0;
+  /// A registered target backend ("cpu").
+  std::string target = "cpu";
+  /// Options for the target's code generation.
+  TargetOptions targetOptions;
+  /// Stop after this phase (see getCompilePhases); empty: run them all.
+  std::string compileTo;
+  /// Entry function (default: @main, or the only public function).
+  std::string entry;
+};
+
+/// Returns the phases of a compilation for `target`, in order, or an empty
+/// list when the target is not built.
+std::vector<std::string> getCompilePhases(StringRef target);
+
+/// Adds the whole compilation described by `options` to `pm` (anchored on
+/// a builtin.module). Fails, with a message in `error`, on an unknown
+/// target, level or phase.
+LogicalResult buildCompilePipeline(OpPassManager &pm,
+                                   const CompileOptions &options,
+                                   std::string &error);
+
+/// Registers one named pipeline per target and level, `ms-<target>-O<n>`
+/// (options: compile-to, target-cpu), so that ms-opt replays what
+/// ms-compile does.
+void registerCompilePipelines();
+
+} // namespace mlir::ms
+
+#endif // MS_PIPELINES_PIPELINES_H

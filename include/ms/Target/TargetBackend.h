@@ -1,0 +1,75 @@
+//===- TargetBackend.h - the interface every code generator implements -*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A target backend turns the kernels of an `msexec.executable` into device
+// code: it contributes the code generation phases of the compile pipeline
+// and serializes the result into a module-file section. Backends register
+// under their name ("cpu"); the pipeline builder looks them up, so adding a
+// target means adding lib/Target/<T>/ and one registration call in InitAll.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_TARGET_TARGETBACKEND_H
+#define MS_TARGET_TARGETBACKEND_H
+
+#include "ms/Dialect/Exec/IR/ExecOps.h"
+
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::ms {
+
+/// Options every backend reads.
+struct TargetOptions {
+  /// LLVM CPU name; "native" means the host with all its features.
+  std::string cpu = "native";
+  /// LLVM optimization level of the generated code (0-3).
+  unsigned llvmOptLevel = 3;
+};
+
+/// A code generator for one kind of device.
+class TargetBackend {
+public:
+  virtual ~TargetBackend() = default;
+
+  /// The name `--target` selects and executables record ("cpu").
+  virtual StringRef getName() const = 0;
+  /// The module-file section the binary goes into ("cpu-elf").
+  virtual StringRef getBinaryFormat() const = 0;
+  /// The code generation phases, in order (each can end a compilation
+  /// with --compile-to).
+  virtual ArrayRef<StringRef> getCodegenPhases() const = 0;
+  /// Adds the passes of `phase` to `pm`, anchored on the top-level module.
+  virtual void buildCodegenPhase(StringRef phase, OpPassManager &pm,
+                                 const TargetOptions &options) const = 0;
+  /// Serializes the lowered kernels of `executable` into the binary, or
+  /// with `textual` into a readable form. Emits errors on `executable`.
+  virtual FailureOr<std::string> serialize(exec::ExecutableOp executable,
+                                           const TargetOptions &options,
+                                           bool textual) const = 0;
+};
+
+/// Registers `backend` under its name (once per process; a second backend
+/// of the same name is ignored).
+void registerTargetBackend(std::unique_ptr<TargetBackend> backend);
+/// Returns the backend named `name`, or null.
+const TargetBackend *lookupTargetBackend(StringRef name);
+/// Returns the names of the registered backends, sorted.
+std::vector<std::string> getRegisteredTargetBackends();
+
+#define GEN_PASS_DECL
+#include "ms/Target/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "ms/Target/Passes.h.inc"
+
+} // namespace mlir::ms
+
+#endif // MS_TARGET_TARGETBACKEND_H

@@ -1,0 +1,219 @@
+//===- ExecOps.cpp - msexec operations ------------------------------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Dialect/Exec/IR/ExecOps.h"
+
+#include "ms/Dialect/Graph/IR/GraphDialect.h"
+
+#include "ms/runtime/ms_runtime.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::ms::exec;
+
+#define GET_OP_CLASSES
+#include "ms/Dialect/Exec/IR/ExecOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+std::string mlir::ms::exec::dtypeName(Type type) {
+  if (isa<graph::StringType>(type))
+    return "string";
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isF64())
+    return "f64";
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType)
+    return "";
+  unsigned width = intType.getWidth();
+  if (width == 1)
+    return "bool";
+  if (width != 8 && width != 16 && width != 32 && width != 64)
+    return "";
+  return (intType.isUnsigned() ? "u" : "i") + std::to_string(width);
+}
+
+uint64_t mlir::ms::exec::elementByteSize(Type type) {
+  if (dtypeName(type).empty())
+    return 0;
+  if (isa<graph::StringType>(type))
+    return sizeof(ms_string_t);
+  unsigned width = type.getIntOrFloatBitWidth();
+  return width == 1 ? 1 : width / 8;
+}
+
+uint64_t BufferType::getStaticByteSize() const {
+  RankedTensorType type = getTensorType();
+  if (!type.hasStaticShape())
+    return 0;
+  return type.getNumElements() * elementByteSize(type.getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// Device code
+//===----------------------------------------------------------------------===//
+
+ModuleOp ExecutableOp::getInnerModule() {
+  return dyn_cast_or_null<ModuleOp>(
+      getBody().empty() || getBody().front().empty()
+          ? nullptr
+          : &getBody().front().front());
+}
+
+LogicalResult ExecutableOp::verify() {
+  Block &body = getBody().front();
+  if (!llvm::hasSingleElement(body) || !isa<ModuleOp>(body.front()))
+    return emitOpError("expected the body to hold exactly one builtin.module");
+  return success();
+}
+
+Operation *mlir::ms::exec::lookupKernel(Operation *from,
+                                        SymbolRefAttr kernel) {
+  Operation *table = SymbolTable::getNearestSymbolTable(from);
+  while (table && !isa<ModuleOp>(table))
+    table = SymbolTable::getNearestSymbolTable(table->getParentOp());
+  if (!table || kernel.getNestedReferences().size() != 1)
+    return nullptr;
+  auto executable = dyn_cast_or_null<ExecutableOp>(
+      SymbolTable::lookupSymbolIn(table, kernel.getRootReference()));
+  if (!executable || !executable.getInnerModule())
+    return nullptr;
+  return SymbolTable::lookupSymbolIn(executable.getInnerModule(),
+                                     kernel.getLeafReference());
+}
+
+//===----------------------------------------------------------------------===//
+// The plan
+//===----------------------------------------------------------------------===//
+
+LogicalResult PlanOp::verify() {
+  for (Operation &op : getBody().front())
+    if (!isa<ExecDialect>(op.getDialect()))
+      return op.emitOpError("is not allowed in a plan; expected msexec ops");
+  return success();
+}
+
+LogicalResult WeightOp::verify() {
+  auto type = cast<BufferType>(getBuffer().getType()).getTensorType();
+  auto valueType = cast<ShapedType>(getValue().getType());
+  if (valueType.getShape() != type.getShape() ||
+      valueType.getElementType() != type.getElementType())
+    return emitOpError("expected a value of type ")
+           << type << ", but found " << valueType;
+  return success();
+}
+
+LogicalResult AllocOp::verify() {
+  auto type = cast<BufferType>(getBuffer().getType()).getTensorType();
+  if (!type.hasStaticShape() && !getCapacity())
+    return emitOpError("expected a capacity for a buffer of dynamic type ")
+           << type;
+  if (type.hasStaticShape() && getCapacity())
+    return emitOpError("expected no capacity for a buffer of static type ")
+           << type;
+  if (getCapacity() && *getCapacity() < 0)
+    return emitOpError("expected a non-negative capacity, but found ")
+           << *getCapacity();
+  return success();
+}
+
+uint64_t AllocOp::getByteSize() {
+  auto type = cast<BufferType>(getBuffer().getType());
+  if (std::optional<int64_t> capacity = getCapacity())
+    return *capacity * elementByteSize(type.getTensorType().getElementType());
+  return type.getStaticByteSize();
+}
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  Operation *kernel = lookupKernel(*this, getKernel());
+  if (!kernel) {
+    // After serialization the executable is a binary: nothing to check.
+    Operation *table = SymbolTable::getNearestSymbolTable(*this);
+    while (table && !isa<ModuleOp>(table))
+      table = SymbolTable::getNearestSymbolTable(table->getParentOp());
+    if (table && isa_and_nonnull<BinaryOp>(SymbolTable::lookupSymbolIn(
+                     table, getKernel().getRootReference())))
+      return success();
+    return emitOpError("expected a kernel @executable::@function, but found ")
+           << getKernel() << ", which names none";
+  }
+  SmallVector<Type> expected;
+  if (auto func = dyn_cast<func::FuncOp>(kernel)) {
+    // Before bufferization: operands, then results.
+    llvm::append_range(expected, func.getArgumentTypes());
+    llvm::append_range(expected, func.getResultTypes());
+  } else if (auto func = dyn_cast<LLVM::LLVMFuncOp>(kernel)) {
+    // Lowered: one pointer per buffer.
+    if (func.getNumArguments() != getArgs().size())
+      return emitOpError("expected ")
+             << func.getNumArguments() << " buffers for kernel "
+             << getKernel() << ", but found " << getArgs().size();
+    return success();
+  } else {
+    return emitOpError("expected ") << getKernel() << " to be a function";
+  }
+  if (expected.size() != getArgs().size())
+    return emitOpError("expected ")
+           << expected.size() << " buffers for kernel " << getKernel()
+           << " (its operands, then its results), but found "
+           << getArgs().size();
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(expected, getArgs()))) {
+    auto [type, arg] = pair;
+    // Bufferized kernels take memrefs: compare shape and element type.
+    auto shaped = dyn_cast<ShapedType>(type);
+    auto tensor = cast<BufferType>(arg.getType()).getTensorType();
+    if (!shaped || shaped.getShape() != tensor.getShape() ||
+        shaped.getElementType() != tensor.getElementType())
+      return emitOpError("expected buffer ")
+             << i << " of kernel " << getKernel() << " to hold " << type
+             << ", but found " << tensor;
+  }
+  return success();
+}
+
+LogicalResult CopyOp::verify() {
+  if (getSource().getType() != getTarget().getType())
+    return emitOpError("expected buffers of one type, but found ")
+           << getSource().getType() << " and " << getTarget().getType();
+  if (!cast<BufferType>(getSource().getType()).getTensorType().hasStaticShape())
+    return emitOpError("expected a buffer of static type");
+  return success();
+}
+
+uint64_t OutputOp::getByteSize() {
+  auto type = cast<BufferType>(getBuffer().getType());
+  if (std::optional<int64_t> capacity = getCapacity())
+    return *capacity * elementByteSize(type.getTensorType().getElementType());
+  return type.getStaticByteSize();
+}
+
+SmallVector<Value> OffloadOp::getCallerBuffers() {
+  SmallVector<Value> buffers;
+  llvm::SmallDenseSet<Value> seen;
+  for (Operation &op : getBody().front())
+    for (Value operand : op.getOperands())
+      if (isa_and_nonnull<InputOp, OutputOp>(operand.getDefiningOp()) &&
+          seen.insert(operand).second)
+        buffers.push_back(operand);
+  return buffers;
+}
+
+LogicalResult OffloadOp::verify() {
+  for (Operation &op : getBody().front())
+    if (!isa<LaunchOp, CopyOp>(op))
+      return op.emitOpError("is not allowed in an offloaded graph; expected "
+                            "launches and copies");
+  return success();
+}

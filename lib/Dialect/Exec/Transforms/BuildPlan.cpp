@@ -1,0 +1,273 @@
+//===- BuildPlan.cpp - entry function to msexec plan ----------------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Dialect/Exec/Transforms/Passes.h"
+
+#include "ms/Dialect/Graph/IR/GraphOps.h"
+#include "ms/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::ms::exec {
+#define GEN_PASS_DEF_BUILDPLANPASS
+#include "ms/Dialect/Exec/Transforms/Passes.h.inc"
+} // namespace mlir::ms::exec
+
+using namespace mlir;
+using namespace mlir::ms;
+using namespace mlir::ms::exec;
+
+/// Returns the most elements result `index` of host op `op` can hold when
+/// its shape is data-dependent, or failure when the op has no such bound.
+static FailureOr<int64_t> hostResultCapacity(Operation *op, unsigned index) {
+  if (auto normalizer = dyn_cast<graph::StringNormalizerOp>(op)) {
+    auto input = cast<RankedTensorType>(normalizer.getInput().getType());
+    return std::max<int64_t>(1, input.getNumElements());
+  }
+  return op->emitError("result ")
+         << index << " has a data-dependent shape, but " << op->getName()
+         << " gives no bound for it";
+}
+
+namespace {
+/// Builds the plan of one entry function.
+class PlanBuilder {
+public:
+  PlanBuilder(func::FuncOp entry, StringRef target, OpBuilder &b)
+      : entry(entry), target(target), b(b) {}
+
+  /// Appends the plan's ops at `b`'s insertion point.
+  LogicalResult build();
+
+private:
+  /// Returns the buffer type for `v` if it is a statically shaped tensor of
+  /// a runtime dtype (or, with `allowDynamic`, any ranked one).
+  FailureOr<BufferType> bufferType(Value v, Location loc,
+                                   bool allowDynamic = false);
+  /// Fails when `v` has a data-dependent shape: such values are outputs only.
+  LogicalResult checkStaticUse(Value v, Operation *user);
+  LogicalResult addWeight(Operation &op);
+  LogicalResult addLaunch(func::CallOp call);
+  LogicalResult addHostStep(Operation &op);
+  LogicalResult addOutputs(func::ReturnOp ret);
+
+  func::FuncOp entry;
+  StringRef target;
+  OpBuilder &b;
+  /// The buffer holding each tensor value of the entry function.
+  DenseMap<Value, Value> bufferOf;
+  /// Buffers whose shape is only known at run time.
+  DenseSet<Value> dataDependent;
+};
+} // namespace
+
+FailureOr<BufferType> PlanBuilder::bufferType(Value v, Location loc,
+                                              bool allowDynamic) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || (!allowDynamic && !type.hasStaticShape()) ||
+      dtypeName(type.getElementType()).empty())
+    return emitError(loc, "expected a statically shaped tensor of a "
+                          "supported element type, but found ")
+           << v.getType();
+  return BufferType::get(v.getContext(), type);
+}
+
+LogicalResult PlanBuilder::checkStaticUse(Value v, Operation *user) {
+  if (!dataDependent.contains(bufferOf.lookup(v)))
+    return success();
+  return user->emitError("expected an operand of static shape, but found a "
+                         "value whose shape depends on the data (")
+         << v.getType() << "); such values can only be graph outputs";
+}
+
+LogicalResult PlanBuilder::build() {
+  for (auto [i, arg] : llvm::enumerate(entry.getArguments())) {
+    FailureOr<BufferType> type = bufferType(arg, entry.getLoc());
+    if (failed(type))
+      return failure();
+    auto name = entry.getArgAttrOfType<StringAttr>(i, "ms.name");
+    bufferOf[arg] = InputOp::create(
+        b, entry.getLoc(), *type, static_cast<int64_t>(i),
+        name ? name.str() : "input_" + std::to_string(i));
+  }
+  for (Operation &op : entry.getBody().front()) {
+    LogicalResult result = success();
+    if (op.hasTrait<OpTrait::ConstantLike>())
+      result = addWeight(op);
+    else if (auto cast = dyn_cast<tensor::CastOp>(op))
+      bufferOf[cast.getResult()] = bufferOf.lookup(cast.getSource());
+    else if (auto call = dyn_cast<func::CallOp>(op))
+      result = addLaunch(call);
+    else if (op.hasTrait<OpTrait::ms::HostExecuted>())
+      result = addHostStep(op);
+    else if (auto ret = dyn_cast<func::ReturnOp>(op))
+      result = addOutputs(ret);
+    else
+      return op.emitError("unexpected op in the entry function after kernel "
+                          "outlining: ")
+             << op.getName();
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult PlanBuilder::addWeight(Operation &op) {
+  DenseElementsAttr dense;
+  if (auto c = dyn_cast<graph::ConstantOp>(op))
+    dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  else if (auto c = dyn_cast<arith::ConstantOp>(op))
+    dense = dyn_cast<DenseElementsAttr>(c.getValue());
+  if (!dense)
+    return op.emitError("expected a dense tensor constant as a weight");
+  FailureOr<BufferType> type = bufferType(op.getResult(0), op.getLoc());
+  if (failed(type))
+    return failure();
+  if (isa<graph::StringType>(dense.getElementType()))
+    return op.emitError("string constants are not supported as weights");
+  bufferOf[op.getResult(0)] =
+      WeightOp::create(b, op.getLoc(), *type, dense, IntegerAttr());
+  return success();
+}
+
+LogicalResult PlanBuilder::addLaunch(func::CallOp call) {
+  auto module = entry->getParentOfType<ModuleOp>();
+  auto kernel = module.lookupSymbol<func::FuncOp>(call.getCallee());
+  if (!kernel || !kernel->hasAttr(kKernelAttrName))
+    return call.emitError("expected a call of an outlined kernel, but found "
+                          "a call of @")
+           << call.getCallee();
+  SmallVector<Value> args;
+  for (Value operand : call.getOperands()) {
+    if (failed(checkStaticUse(operand, call)))
+      return failure();
+    args.push_back(bufferOf.lookup(operand));
+  }
+  for (Value result : call.getResults()) {
+    FailureOr<BufferType> type = bufferType(result, call.getLoc());
+    if (failed(type))
+      return failure();
+    Value buffer = AllocOp::create(b, call.getLoc(), *type, IntegerAttr(),
+                                   IntegerAttr());
+    bufferOf[result] = buffer;
+    args.push_back(buffer);
+  }
+  StringAttr sourceOp;
+  if (!kernel.getBody().empty() && !kernel.getBody().front().empty())
+    sourceOp = b.getStringAttr(
+        kernel.getBody().front().front().getName().getStringRef());
+  auto symbol = SymbolRefAttr::get(
+      b.getStringAttr(target),
+      {FlatSymbolRefAttr::get(b.getContext(), call.getCallee())});
+  LaunchOp::create(b, call.getLoc(), symbol, args, /*queue=*/0, sourceOp);
+  return success();
+}
+
+LogicalResult PlanBuilder::addHostStep(Operation &op) {
+  SmallVector<Value> ins, outs;
+  for (Value operand : op.getOperands()) {
+    if (failed(checkStaticUse(operand, &op)) ||
+        failed(bufferType(operand, op.getLoc())))
+      return failure();
+    ins.push_back(bufferOf.lookup(operand));
+  }
+  for (OpResult result : op.getResults()) {
+    FailureOr<BufferType> type =
+        bufferType(result, op.getLoc(), /*allowDynamic=*/true);
+    if (failed(type))
+      return failure();
+    IntegerAttr capacity;
+    if (!type->getTensorType().hasStaticShape()) {
+      FailureOr<int64_t> elements =
+          hostResultCapacity(&op, result.getResultNumber());
+      if (failed(elements))
+        return failure();
+      capacity = b.getI64IntegerAttr(*elements);
+    }
+    Value buffer =
+        AllocOp::create(b, op.getLoc(), *type, IntegerAttr(), capacity);
+    if (capacity)
+      dataDependent.insert(buffer);
+    bufferOf[result] = buffer;
+    outs.push_back(buffer);
+  }
+  HostOp::create(b, op.getLoc(), op.getName().getStringRef(),
+                 op.getAttrDictionary(), ins, outs, /*queue=*/0);
+  return success();
+}
+
+LogicalResult PlanBuilder::addOutputs(func::ReturnOp ret) {
+  for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
+    auto nameAttr = entry.getResultAttrOfType<StringAttr>(j, "ms.name");
+    std::string name = nameAttr ? nameAttr.str() : "output_" + std::to_string(j);
+    Value buffer = bufferOf.lookup(value);
+    // The step producing an intermediate writes the caller's output directly.
+    if (auto alloc = buffer.getDefiningOp<AllocOp>()) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(alloc);
+      Value output = OutputOp::create(b, alloc.getLoc(), alloc.getType(), j,
+                                      name, alloc.getCapacityAttr());
+      alloc.replaceAllUsesWith(output);
+      alloc.erase();
+      if (dataDependent.erase(buffer))
+        dataDependent.insert(output);
+      for (auto &entry : bufferOf)
+        if (entry.second == buffer)
+          entry.second = output;
+      continue;
+    }
+    if (dataDependent.contains(buffer))
+      return ret.emitError("a value whose shape depends on the data can be "
+                           "returned only once, but result ")
+             << j << " returns it again";
+    // An input, a weight or a value returned before: copy it.
+    Value output = OutputOp::create(b, ret.getLoc(), buffer.getType(), j, name,
+                                    IntegerAttr());
+    CopyOp::create(b, ret.getLoc(), buffer, output, /*queue=*/0);
+  }
+  return success();
+}
+
+namespace {
+struct BuildPlanPass final : exec::impl::BuildPlanPassBase<BuildPlanPass> {
+  using BuildPlanPassBase::BuildPlanPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    func::FuncOp entryFunc = findEntryFunction(module, entry);
+    if (!entryFunc)
+      return signalPassFailure();
+    if (!entryFunc.getBody().hasOneBlock()) {
+      entryFunc.emitError("expected a single-block entry function");
+      return signalPassFailure();
+    }
+    OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+    // The kernels move into the target's executable.
+    auto executable =
+        ExecutableOp::create(b, module.getLoc(), target, target);
+    Block *execBody = new Block();
+    executable.getBody().push_back(execBody);
+    b.setInsertionPointToEnd(execBody);
+    auto inner = ModuleOp::create(b, module.getLoc());
+
+    b.setInsertionPointToEnd(module.getBody());
+    auto plan = PlanOp::create(b, entryFunc.getLoc(), entryFunc.getSymName(),
+                               target, optLevel, IntegerAttr());
+    Block *planBody = new Block();
+    plan.getBody().push_back(planBody);
+    b.setInsertionPointToEnd(planBody);
+    PlanBuilder builder(entryFunc, target, b);
+    if (failed(builder.build()))
+      return signalPassFailure();
+
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (func->hasAttr(kKernelAttrName))
+        func->moveBefore(inner.getBody(), inner.getBody()->end());
+    entryFunc.erase();
+  }
+};
+} // namespace

@@ -1,0 +1,110 @@
+//===- PlanMemory.cpp - arena and weight placement ------------------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Dialect/Exec/Transforms/Passes.h"
+
+#include "ms/runtime/ModuleFormat.h"
+
+#include "llvm/Support/Format.h"
+
+namespace mlir::ms::exec {
+#define GEN_PASS_DEF_PLANMEMORYPASS
+#include "ms/Dialect/Exec/Transforms/Passes.h.inc"
+} // namespace mlir::ms::exec
+
+using namespace mlir;
+using namespace mlir::ms;
+using namespace mlir::ms::exec;
+
+void mlir::ms::exec::collectArenaBuffers(PlanOp plan,
+                                         SmallVectorImpl<AllocOp> &allocs,
+                                         std::vector<PlannedBuffer> &buffers) {
+  // Steps in plan order, offloaded ones included.
+  DenseMap<Operation *, int64_t> stepOf;
+  int64_t step = 0;
+  plan.getBody().walk([&](Operation *op) {
+    if (isa<LaunchOp, CopyOp, HostOp, SignalOp, WaitOp>(op))
+      stepOf[op] = step++;
+  });
+  for (auto alloc : plan.getBody().getOps<AllocOp>()) {
+    PlannedBuffer buffer;
+    buffer.size = alloc.getByteSize();
+    buffer.offset = alloc.getOffset().value_or(0);
+    bool used = false;
+    for (Operation *user : alloc->getUsers()) {
+      auto it = stepOf.find(user);
+      if (it == stepOf.end())
+        continue;
+      buffer.firstUse = used ? std::min(buffer.firstUse, it->second) : it->second;
+      buffer.lastUse = used ? std::max(buffer.lastUse, it->second) : it->second;
+      used = true;
+    }
+    allocs.push_back(alloc);
+    buffers.push_back(buffer);
+  }
+}
+
+void mlir::ms::exec::printMemoryReport(PlanOp plan, llvm::raw_ostream &os) {
+  SmallVector<AllocOp> allocs;
+  std::vector<PlannedBuffer> buffers;
+  collectArenaBuffers(plan, allocs, buffers);
+  // Recompute peak and totals from the placed buffers.
+  std::vector<PlannedBuffer> copy = buffers;
+  MemoryPlan stats = planMemory(copy);
+  uint64_t weights = 0;
+  for (auto weight : plan.getBody().getOps<WeightOp>())
+    weights = std::max<uint64_t>(
+        weights, weight.getOffset().value_or(0) +
+                     cast<BufferType>(weight.getType()).getStaticByteSize());
+  os << "memory report\n";
+  os << "  peak live bytes:     " << stats.peakLiveBytes << "\n";
+  os << "  arena size:          " << plan.getArenaSize().value_or(0) << "\n";
+  os << "  sum of buffer sizes: " << stats.totalBytes << "\n";
+  os << "  weights:             " << weights << "\n";
+  os << "  buffers (arena offset, size, live steps):\n";
+  for (auto [i, alloc] : llvm::enumerate(allocs)) {
+    std::string what;
+    llvm::raw_string_ostream desc(what);
+    Operation *producer = nullptr;
+    for (Operation *user : alloc->getUsers())
+      if (!producer || user->isBeforeInBlock(producer))
+        producer = user;
+    if (auto launch = dyn_cast_or_null<LaunchOp>(producer))
+      desc << "result of " << launch.getKernel().getLeafReference().getValue()
+           << (launch.getSourceOp() ? " (" + *launch.getSourceOp() + ")" : "");
+    else if (auto host = dyn_cast_or_null<HostOp>(producer))
+      desc << "result of " << host.getOp();
+    os << llvm::format("    #%-4zu offset %-10llu size %-10llu steps %lld..%lld  ",
+                       i, (unsigned long long)buffers[i].offset,
+                       (unsigned long long)buffers[i].size,
+                       (long long)buffers[i].firstUse,
+                       (long long)buffers[i].lastUse)
+       << what << "\n";
+  }
+}
+
+namespace {
+struct PlanMemoryPass final
+    : exec::impl::PlanMemoryPassBase<PlanMemoryPass> {
+  void runOnOperation() override {
+    PlanOp plan = getOperation();
+    SmallVector<AllocOp> allocs;
+    std::vector<PlannedBuffer> buffers;
+    collectArenaBuffers(plan, allocs, buffers);
+    MemoryPlan memory = planMemory(buffers, ::ms::format::kAlignment);
+    Builder b(&getContext());
+    for (auto [alloc, buffer] : llvm::zip_equal(allocs, buffers))
+      alloc.setOffsetAttr(b.getI64IntegerAttr(buffer.offset));
+    plan.setArenaSizeAttr(b.getI64IntegerAttr(memory.arenaSize));
+    uint64_t offset = 0;
+    for (auto weight : plan.getBody().getOps<WeightOp>()) {
+      offset = ::ms::format::alignUp(offset);
+      weight.setOffsetAttr(b.getI64IntegerAttr(offset));
+      offset += cast<BufferType>(weight.getType()).getStaticByteSize();
+    }
+  }
+};
+} // namespace

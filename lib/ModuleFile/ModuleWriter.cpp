@@ -1,0 +1,350 @@
+//===- ModuleWriter.cpp - serialize a compiled module ---------------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/ModuleFile/ModuleWriter.h"
+
+#include "ms/Dialect/Exec/IR/ExecOps.h"
+
+#include "ms/runtime/ModuleFormat.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::ms;
+using namespace mlir::ms::exec;
+namespace fmt = ::ms::format;
+
+/// Converts a host op attribute to JSON; fails on kinds the runtime does not
+/// read.
+static std::optional<llvm::json::Value> attrToJson(Attribute attr) {
+  if (auto str = dyn_cast<StringAttr>(attr))
+    return llvm::json::Value(str.str());
+  if (auto boolean = dyn_cast<BoolAttr>(attr))
+    return llvm::json::Value(boolean.getValue());
+  if (auto integer = dyn_cast<IntegerAttr>(attr))
+    return llvm::json::Value(integer.getInt());
+  if (auto real = dyn_cast<FloatAttr>(attr))
+    return llvm::json::Value(real.getValueAsDouble());
+  if (auto ints = dyn_cast<DenseI64ArrayAttr>(attr))
+    return llvm::json::Value(llvm::json::Array(ints.asArrayRef()));
+  if (auto list = dyn_cast<ArrayAttr>(attr)) {
+    llvm::json::Array array;
+    for (Attribute element : list) {
+      std::optional<llvm::json::Value> value = attrToJson(element);
+      if (!value)
+        return std::nullopt;
+      array.push_back(std::move(*value));
+    }
+    return llvm::json::Value(std::move(array));
+  }
+  return std::nullopt;
+}
+
+/// Appends the little-endian bytes of `attr` at `out[offset]`.
+static void writeElements(DenseElementsAttr attr, std::string &out,
+                          uint64_t offset) {
+  auto type = cast<ShapedType>(attr.getType());
+  int64_t n = type.getNumElements();
+  std::string bytes;
+  if (type.getElementType().isInteger(1)) {
+    for (bool v : attr.getValues<bool>())
+      bytes.push_back(v ? 1 : 0);
+  } else {
+    ArrayRef<char> raw = attr.getRawData();
+    for (int64_t i = 0, e = attr.isSplat() ? n : 1; i < e; ++i)
+      bytes.append(raw.begin(), raw.end());
+  }
+  if (out.size() < offset + bytes.size())
+    out.resize(offset + bytes.size(), 0);
+  std::memcpy(out.data() + offset, bytes.data(), bytes.size());
+}
+
+static std::string locationString(Location loc) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    loc.print(os);
+  return s;
+}
+
+/// A tensor's shape with -1 for a data-dependent extent.
+static llvm::json::Array shapeJson(RankedTensorType type) {
+  llvm::json::Array shape;
+  for (int64_t d : type.getShape())
+    shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
+  return shape;
+}
+
+/// Returns the section kind of binary format `format`, or nullopt.
+static std::optional<fmt::SectionKind> sectionKind(StringRef format) {
+  if (format == "cpu-elf")
+    return fmt::SectionKind::CpuElf;
+  if (format == "cuda-ptx")
+    return fmt::SectionKind::CudaPtx;
+  if (format == "npu-program")
+    return fmt::SectionKind::NpuProgram;
+  return std::nullopt;
+}
+
+namespace {
+/// Serializes one plan into the meta JSON and the weights section.
+class PlanWriter {
+public:
+  explicit PlanWriter(PlanOp plan) : plan(plan) {}
+  LogicalResult write(llvm::json::Object &meta, std::string &weights);
+
+private:
+  /// Adds a buffer entry; returns its id.
+  int64_t addBuffer(Value value, StringRef kind, StringRef key, int64_t index,
+                    uint64_t size);
+  /// Returns the kernel index of runtime function `name`.
+  int64_t kernelIndex(StringRef name, StringRef op, Location loc);
+  LogicalResult writeStep(Operation &op, llvm::json::Array &steps);
+
+  PlanOp plan;
+  llvm::json::Array buffers, kernels, inputs, outputs;
+  DenseMap<Value, int64_t> bufferIds;
+  llvm::StringMap<int64_t> kernelIds;
+  /// Pseudo-buffers spanning the weights section and the arena, passed to
+  /// offloaded graphs.
+  int64_t weightsBase = -1, arenaBase = -1;
+};
+} // namespace
+
+int64_t PlanWriter::addBuffer(Value value, StringRef kind, StringRef key,
+                              int64_t index, uint64_t size) {
+  int64_t id = buffers.size();
+  buffers.push_back(llvm::json::Object{{"id", id},
+                                       {"kind", kind.str()},
+                                       {key.str(), index},
+                                       {"size", (int64_t)size}});
+  if (value)
+    bufferIds[value] = id;
+  return id;
+}
+
+int64_t PlanWriter::kernelIndex(StringRef name, StringRef op, Location loc) {
+  auto [it, inserted] = kernelIds.try_emplace(name, kernels.size());
+  if (inserted)
+    kernels.push_back(llvm::json::Object{
+        {"name", name.str()}, {"op", op.str()}, {"loc", locationString(loc)}});
+  return it->second;
+}
+
+LogicalResult PlanWriter::write(llvm::json::Object &meta,
+                                std::string &weights) {
+  if (!plan.getArenaSize())
+    return plan.emitError("expected a memory-planned plan (run "
+                          "msexec-plan-memory first)");
+  // Buffers in declaration order; inputs and outputs by index.
+  std::map<int64_t, llvm::json::Object> inputByIndex, outputByIndex;
+  for (Operation &op : plan.getBody().front()) {
+    auto tensorType = [&](Value v) {
+      return cast<BufferType>(v.getType()).getTensorType();
+    };
+    if (auto input = dyn_cast<InputOp>(op)) {
+      RankedTensorType type = tensorType(input);
+      int64_t id = addBuffer(input, "input", "index", input.getIndex(),
+                             cast<BufferType>(input.getType()).getStaticByteSize());
+      inputByIndex[input.getIndex()] = llvm::json::Object{
+          {"name", input.getName().str()},
+          {"dtype", dtypeName(type.getElementType())},
+          {"shape", shapeJson(type)},
+          {"buffer", id}};
+    } else if (auto output = dyn_cast<OutputOp>(op)) {
+      RankedTensorType type = tensorType(output);
+      int64_t id = addBuffer(output, "output", "index", output.getIndex(),
+                             output.getByteSize());
+      outputByIndex[output.getIndex()] = llvm::json::Object{
+          {"name", output.getName().str()},
+          {"dtype", dtypeName(type.getElementType())},
+          {"shape", shapeJson(type)},
+          {"buffer", id}};
+    } else if (auto weight = dyn_cast<WeightOp>(op)) {
+      auto dense = dyn_cast<DenseElementsAttr>(weight.getValue());
+      if (!dense || !weight.getOffset())
+        return weight.emitError("expected a placed dense weight");
+      writeElements(dense, weights, *weight.getOffset());
+      addBuffer(weight, "weight", "offset", *weight.getOffset(),
+                cast<BufferType>(weight.getType()).getStaticByteSize());
+    } else if (auto alloc = dyn_cast<AllocOp>(op)) {
+      if (!alloc.getOffset())
+        return alloc.emitError("expected a placed buffer (run "
+                               "msexec-plan-memory first)");
+      addBuffer(alloc, "arena", "offset", *alloc.getOffset(),
+                alloc.getByteSize());
+    }
+  }
+  for (auto &entry : inputByIndex)
+    inputs.push_back(std::move(entry.second));
+  for (auto &entry : outputByIndex)
+    outputs.push_back(std::move(entry.second));
+  if (!plan.getBody().getOps<OffloadOp>().empty()) {
+    weightsBase = addBuffer(Value(), "weight", "offset", 0, weights.size());
+    arenaBase = addBuffer(Value(), "arena", "offset", 0, *plan.getArenaSize());
+  }
+
+  llvm::json::Array steps;
+  for (Operation &op : plan.getBody().front())
+    if (failed(writeStep(op, steps)))
+      return failure();
+
+  meta["producer"] = "ms-compile 0.1.0";
+  meta["target"] = plan.getTarget().str();
+  meta["opt_level"] = plan.getOptLevel();
+  meta["entry"] = plan.getSymName().str();
+  meta["inputs"] = std::move(inputs);
+  meta["outputs"] = std::move(outputs);
+  meta["buffers"] = std::move(buffers);
+  meta["arena_size"] = *plan.getArenaSize();
+  meta["kernels"] = std::move(kernels);
+  meta["steps"] = std::move(steps);
+  return success();
+}
+
+LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
+  auto ids = [&](ValueRange values) {
+    llvm::json::Array array;
+    for (Value v : values)
+      array.push_back(bufferIds.lookup(v));
+    return array;
+  };
+  if (isa<InputOp, OutputOp, WeightOp, AllocOp>(op))
+    return success();
+  if (auto launch = dyn_cast<LaunchOp>(op)) {
+    std::string name = ("ms_" + launch.getKernel().getLeafReference().getValue()).str();
+    steps.push_back(llvm::json::Object{
+        {"kind", "launch"},
+        {"kernel", kernelIndex(name, launch.getSourceOp().value_or(""),
+                               launch.getLoc())},
+        {"args", ids(launch.getArgs())}});
+    return success();
+  }
+  if (auto copy = dyn_cast<CopyOp>(op)) {
+    steps.push_back(llvm::json::Object{
+        {"kind", "copy"},
+        {"src", bufferIds.lookup(copy.getSource())},
+        {"dst", bufferIds.lookup(copy.getTarget())},
+        {"size", (int64_t)cast<BufferType>(copy.getSource().getType())
+                     .getStaticByteSize()}});
+    return success();
+  }
+  if (auto host = dyn_cast<HostOp>(op)) {
+    llvm::json::Array dtypes, shapes;
+    for (Value v : llvm::concat<Value>(host.getIns(), host.getOuts())) {
+      RankedTensorType type = cast<BufferType>(v.getType()).getTensorType();
+      dtypes.push_back(dtypeName(type.getElementType()));
+      shapes.push_back(shapeJson(type));
+    }
+    llvm::json::Object attrs;
+    for (NamedAttribute attr : host.getOpAttrs()) {
+      std::optional<llvm::json::Value> value = attrToJson(attr.getValue());
+      if (!value)
+        return host.emitError("attribute '")
+               << attr.getName().getValue()
+               << "' has a kind the runtime cannot read: " << attr.getValue();
+      attrs[attr.getName().str()] = std::move(*value);
+    }
+    llvm::json::Array args = ids(host.getIns());
+    for (Value v : host.getOuts())
+      args.push_back(bufferIds.lookup(v));
+    steps.push_back(llvm::json::Object{
+        {"kind", "host"},
+        {"op", host.getOp().str()},
+        {"operands", (int64_t)host.getIns().size()},
+        {"args", std::move(args)},
+        {"dtypes", std::move(dtypes)},
+        {"shapes", std::move(shapes)},
+        {"attrs", std::move(attrs)}});
+    return success();
+  }
+  if (auto offload = dyn_cast<OffloadOp>(op)) {
+    if (!offload.getEntry())
+      return offload.emitError("expected an offloaded graph compiled by its "
+                               "target (no entry function)");
+    llvm::json::Array args{weightsBase, arenaBase};
+    for (Value v : offload.getCallerBuffers())
+      args.push_back(bufferIds.lookup(v));
+    steps.push_back(llvm::json::Object{
+        {"kind", "graph"},
+        {"kernel", kernelIndex(*offload.getEntry(), "graph", offload.getLoc())},
+        {"args", std::move(args)}});
+    return success();
+  }
+  return op.emitError("the module file cannot hold this step yet: ")
+         << op.getName();
+}
+
+FailureOr<std::string> mlir::ms::writeModuleFile(ModuleOp module) {
+  auto plans = module.getOps<PlanOp>();
+  if (!llvm::hasSingleElement(plans))
+    return module.emitError("expected exactly one msexec.plan");
+  if (!module.getOps<ExecutableOp>().empty())
+    return module.emitError("expected serialized executables (run "
+                            "ms-serialize-executables first)");
+  llvm::json::Object meta;
+  std::string weights;
+  if (failed(PlanWriter(*plans.begin()).write(meta, weights)))
+    return failure();
+  std::string metaText;
+  {
+    llvm::raw_string_ostream os(metaText);
+    os << llvm::formatv("{0:1}", llvm::json::Value(std::move(meta)));
+  }
+
+  struct Section {
+    fmt::SectionKind kind;
+    StringRef bytes;
+  };
+  std::vector<Section> sections = {{fmt::SectionKind::Meta, metaText},
+                                   {fmt::SectionKind::Weights, weights}};
+  for (auto binary : module.getOps<BinaryOp>()) {
+    std::optional<fmt::SectionKind> kind = sectionKind(binary.getFormat());
+    if (!kind)
+      return binary.emitError("expected a binary format the module file "
+                              "holds (cpu-elf, cuda-ptx, npu-program), but "
+                              "found '")
+             << binary.getFormat() << "'";
+    sections.push_back({*kind, binary.getData()});
+  }
+
+  uint64_t tableEnd =
+      sizeof(fmt::Header) + sections.size() * sizeof(fmt::SectionEntry);
+  std::vector<fmt::SectionEntry> entries;
+  uint64_t offset = fmt::alignUp(tableEnd);
+  for (const Section &s : sections) {
+    fmt::SectionEntry entry = {};
+    entry.kind = static_cast<uint32_t>(s.kind);
+    entry.offset = offset;
+    entry.size = s.bytes.size();
+    entry.checksum = fmt::fnv1a64(s.bytes.data(), s.bytes.size());
+    entries.push_back(entry);
+    offset = fmt::alignUp(offset + s.bytes.size());
+  }
+  uint64_t fileSize = entries.back().offset + entries.back().size;
+
+  std::string file(fileSize, '\0');
+  fmt::Header header = {};
+  std::memcpy(header.magic, fmt::kMagic, sizeof(header.magic));
+  header.version = fmt::kVersion;
+  header.sectionCount = sections.size();
+  header.fileSize = fileSize;
+  header.sectionTableOffset = sizeof(fmt::Header);
+  header.headerChecksum =
+      fmt::fnv1a64(&header, offsetof(fmt::Header, headerChecksum));
+  std::memcpy(file.data(), &header, sizeof(header));
+  std::memcpy(file.data() + sizeof(header), entries.data(),
+              entries.size() * sizeof(fmt::SectionEntry));
+  for (auto [s, entry] : llvm::zip_equal(sections, entries))
+    if (!s.bytes.empty())
+      std::memcpy(file.data() + entry.offset, s.bytes.data(), s.bytes.size());
+  return file;
+}

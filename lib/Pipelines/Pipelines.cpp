@@ -1,0 +1,133 @@
+//===- Pipelines.cpp - the one compile pipeline ---------------------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Pipelines/Pipelines.h"
+
+#include "ms/Dialect/Exec/Transforms/Passes.h"
+#include "ms/Dialect/Graph/Transforms/Passes.h"
+#include "ms/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <deque>
+
+using namespace mlir;
+using namespace mlir::ms;
+
+/// The target-independent phases before code generation.
+static const char *const kFrontPhases[] = {"graph", "kernels", "plan"};
+/// The phase that ends a compilation with the target's readable output.
+static const char kTextPhase[] = "llvmir";
+/// The last phase.
+static const char kSerializePhase[] = "serialize";
+
+std::vector<std::string> mlir::ms::getCompilePhases(StringRef target) {
+  const TargetBackend *backend = lookupTargetBackend(target);
+  if (!backend)
+    return {};
+  std::vector<std::string> phases(std::begin(kFrontPhases),
+                                  std::end(kFrontPhases));
+  for (StringRef phase : backend->getCodegenPhases())
+    phases.push_back(phase.str());
+  phases.push_back(kTextPhase);
+  phases.push_back(kSerializePhase);
+  return phases;
+}
+
+LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
+                                             const CompileOptions &options,
+                                             std::string &error) {
+  const TargetBackend *backend = lookupTargetBackend(options.target);
+  if (!backend) {
+    error = "target '" + options.target +
+            "' is not built into this compiler; built targets: " +
+            llvm::join(getRegisteredTargetBackends(), ", ");
+    return failure();
+  }
+  if (options.optLevel == 1) {
+    error = "optimization level -O1 (fusion) is not implemented yet; "
+            "expected -O0 or -O2";
+    return failure();
+  }
+  if (options.optLevel != 0 && options.optLevel != 2) {
+    error = "unknown optimization level -O" + std::to_string(options.optLevel) +
+            "; expected -O0 or -O2";
+    return failure();
+  }
+  std::vector<std::string> phases = getCompilePhases(options.target);
+  StringRef stop = options.compileTo;
+  if (!stop.empty() && !llvm::is_contained(phases, stop)) {
+    error = "unknown phase '" + stop.str() + "'; expected one of " +
+            llvm::join(phases, ", ");
+    return failure();
+  }
+
+  for (const std::string &phase : phases) {
+    if (phase == "graph") {
+      // Code generation needs static shapes.
+      pm.addNestedPass<func::FuncOp>(graph::createInferShapesPass());
+      pm.addPass(createRefineEntrySignaturePass({options.entry}));
+    } else if (phase == "kernels") {
+      pm.addPass(createOutlineKernelsPass({options.entry}));
+    } else if (phase == "plan") {
+      pm.addPass(exec::createBuildPlanPass(
+          {options.entry, options.target, options.optLevel}));
+      OpPassManager &plan = pm.nest<exec::PlanOp>();
+      plan.addPass(exec::createPlanMemoryPass());
+      if (options.optLevel == 2)
+        plan.addPass(exec::createOffloadGraphPass());
+    } else if (phase == kTextPhase) {
+      if (stop == kTextPhase)
+        pm.addPass(createSerializeExecutablesPass(
+            {options.targetOptions.cpu, /*textual=*/true}));
+    } else if (phase == kSerializePhase) {
+      pm.addPass(createSerializeExecutablesPass(
+          {options.targetOptions.cpu, /*textual=*/false}));
+    } else {
+      backend->buildCodegenPhase(phase, pm, options.targetOptions);
+    }
+    if (phase == stop)
+      break;
+  }
+  return success();
+}
+
+namespace {
+/// Options of the named pipelines.
+struct NamedPipelineOptions
+    : public PassPipelineOptions<NamedPipelineOptions> {
+  Option<std::string> compileTo{*this, "compile-to",
+                                llvm::cl::desc("Stop after this phase")};
+  Option<std::string> targetCpu{
+      *this, "target-cpu", llvm::cl::desc("CPU to generate code for"),
+      llvm::cl::init("native")};
+};
+} // namespace
+
+void mlir::ms::registerCompilePipelines() {
+  static std::deque<std::string> names;
+  for (const std::string &target : getRegisteredTargetBackends()) {
+    for (int level : {0, 2}) {
+      names.push_back("ms-" + target + "-O" + std::to_string(level));
+      PassPipelineRegistration<NamedPipelineOptions>(
+          names.back(),
+          "The whole ms-compile pipeline for this target and level",
+          [target, level](OpPassManager &pm,
+                          const NamedPipelineOptions &named) {
+            CompileOptions options;
+            options.target = target;
+            options.optLevel = level;
+            options.compileTo = named.compileTo;
+            options.targetOptions.cpu = named.targetCpu;
+            std::string error;
+            if (failed(buildCompilePipeline(pm, options, error)))
+              llvm::errs() << "error: " << error << "\n";
+          });
+    }
+  }
+}

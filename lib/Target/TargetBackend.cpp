@@ -1,0 +1,88 @@
+//===- TargetBackend.cpp - backend registry and serialization -------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Target/TargetBackend.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <mutex>
+
+namespace mlir::ms {
+#define GEN_PASS_DEF_SERIALIZEEXECUTABLESPASS
+#include "ms/Target/Passes.h.inc"
+} // namespace mlir::ms
+
+using namespace mlir;
+using namespace mlir::ms;
+
+namespace {
+/// The registered backends.
+struct Registry {
+  std::mutex mutex;
+  llvm::StringMap<std::unique_ptr<TargetBackend>> backends;
+};
+} // namespace
+
+static Registry &getRegistry() {
+  static Registry registry;
+  return registry;
+}
+
+void mlir::ms::registerTargetBackend(std::unique_ptr<TargetBackend> backend) {
+  Registry &registry = getRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  std::string name = backend->getName().str();
+  registry.backends.try_emplace(name, std::move(backend));
+}
+
+const TargetBackend *mlir::ms::lookupTargetBackend(StringRef name) {
+  Registry &registry = getRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  auto it = registry.backends.find(name);
+  return it == registry.backends.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> mlir::ms::getRegisteredTargetBackends() {
+  Registry &registry = getRegistry();
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  std::vector<std::string> names;
+  for (auto &entry : registry.backends)
+    names.push_back(entry.getKey().str());
+  llvm::sort(names);
+  return names;
+}
+
+namespace {
+struct SerializeExecutablesPass final
+    : ms::impl::SerializeExecutablesPassBase<SerializeExecutablesPass> {
+  using SerializeExecutablesPassBase::SerializeExecutablesPassBase;
+
+  void runOnOperation() override {
+    TargetOptions options;
+    options.cpu = targetCpu;
+    for (auto executable : llvm::make_early_inc_range(
+             getOperation().getOps<exec::ExecutableOp>())) {
+      const TargetBackend *backend =
+          lookupTargetBackend(executable.getTarget());
+      if (!backend) {
+        executable.emitError("target '")
+            << executable.getTarget() << "' is not built into this compiler";
+        return signalPassFailure();
+      }
+      FailureOr<std::string> bytes =
+          backend->serialize(executable, options, textual);
+      if (failed(bytes))
+        return signalPassFailure();
+      OpBuilder b(executable);
+      exec::BinaryOp::create(
+          b, executable.getLoc(), executable.getSymName(),
+          executable.getTarget(),
+          textual ? StringRef("llvm-ir") : backend->getBinaryFormat(), *bytes);
+      executable.erase();
+    }
+  }
+};
+} // namespace

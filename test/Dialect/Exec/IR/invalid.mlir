@@ -1,0 +1,84 @@
+// RUN: ms-opt %s -split-input-file -verify-diagnostics
+
+msexec.plan @main target("cpu") opt_level(0) {
+  // expected-error @+1 {{expected a capacity for a buffer of dynamic type 'tensor<?xf32>'}}
+  %a = msexec.alloc : !msexec.buffer<tensor<?xf32>>
+}
+
+// -----
+
+msexec.plan @main target("cpu") opt_level(0) {
+  // expected-error @+1 {{expected a value of type 'tensor<4xf32>', but found 'tensor<2xf32>'}}
+  %w = msexec.weight dense<1.0> : tensor<2xf32> : !msexec.buffer<tensor<4xf32>>
+}
+
+// -----
+
+msexec.plan @main target("cpu") opt_level(0) {
+  %a = msexec.alloc : !msexec.buffer<tensor<4xf32>>
+  %b = msexec.alloc : !msexec.buffer<tensor<2xf32>>
+  // expected-error @+1 {{expected buffers of one type, but found '!msexec.buffer<tensor<4xf32>>' and '!msexec.buffer<tensor<2xf32>>'}}
+  msexec.copy %a to %b : !msexec.buffer<tensor<4xf32>> to !msexec.buffer<tensor<2xf32>>
+}
+
+// -----
+
+msexec.plan @main target("cpu") opt_level(0) {
+  %a = msexec.alloc : !msexec.buffer<tensor<4xf32>>
+  // expected-error @+1 {{expected a kernel @executable::@function, but found @cpu::@nope, which names none}}
+  msexec.launch @cpu::@nope(%a) : !msexec.buffer<tensor<4xf32>>
+}
+
+// -----
+
+msexec.executable @cpu target("cpu") {
+  builtin.module {
+    func.func @k(%a: tensor<4xf32>) -> tensor<4xf32> {
+      return %a : tensor<4xf32>
+    }
+  }
+}
+msexec.plan @main target("cpu") opt_level(0) {
+  %a = msexec.alloc : !msexec.buffer<tensor<4xf32>>
+  // expected-error @+1 {{expected 2 buffers for kernel @cpu::@k (its operands, then its results), but found 1}}
+  msexec.launch @cpu::@k(%a) : !msexec.buffer<tensor<4xf32>>
+}
+
+// -----
+
+msexec.executable @cpu target("cpu") {
+  builtin.module {
+    func.func @k(%a: tensor<4xf32>) -> tensor<4xf32> {
+      return %a : tensor<4xf32>
+    }
+  }
+}
+msexec.plan @main target("cpu") opt_level(0) {
+  %a = msexec.alloc : !msexec.buffer<tensor<4xf32>>
+  %b = msexec.alloc : !msexec.buffer<tensor<8xf32>>
+  // expected-error @+1 {{expected buffer 1 of kernel @cpu::@k to hold 'tensor<4xf32>', but found 'tensor<8xf32>'}}
+  msexec.launch @cpu::@k(%a, %b) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<8xf32>>
+}
+
+// -----
+
+msexec.plan @main target("cpu") opt_level(0) {
+  %e = msexec.signal : !msexec.event
+  msexec.offload {
+    // expected-error @+1 {{is not allowed in an offloaded graph; expected launches and copies}}
+    msexec.wait %e
+  }
+}
+
+// -----
+
+// expected-error @+1 {{expected the body to hold exactly one builtin.module}}
+msexec.executable @cpu target("cpu") {
+}
+
+// -----
+
+msexec.plan @main target("cpu") opt_level(0) {
+  // expected-error @+1 {{is not allowed in a plan; expected msexec ops}}
+  %c = arith.constant 0 : i32
+}
