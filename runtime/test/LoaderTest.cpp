@@ -328,8 +328,8 @@ TEST_F(LoaderTest, RejectsDuplicateInputName) {
 }
 
 TEST_F(LoaderTest, RejectsUnsupportedStepKind) {
-  parts.meta["steps"][0]["kind"] = "graph";
-  expectMetaRejected("unsupported step kind \"graph\"", MS_UNIMPLEMENTED);
+  parts.meta["steps"][0]["kind"] = "all_reduce";
+  expectMetaRejected("unsupported step kind \"all_reduce\"", MS_UNIMPLEMENTED);
 }
 
 TEST_F(LoaderTest, RejectsCopyIntoWeight) {
