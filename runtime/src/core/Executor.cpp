@@ -254,12 +254,14 @@ Status Context::enqueue(Queue &stream) {
   Device &device = *owner->device;
   uint32_t queueCount = owner->image.meta.queueCount;
   if (asyncQueues.size() + 1 < queueCount) {
-    asyncQueues.resize(queueCount - 1);
-    joins.resize(queueCount);
-    for (std::unique_ptr<Queue> &queue : asyncQueues)
+    std::vector<std::unique_ptr<Queue>> newQueues(queueCount - 1);
+    std::vector<std::unique_ptr<Event>> newJoins(queueCount);
+    for (std::unique_ptr<Queue> &queue : newQueues)
       MS_RETURN_IF_ERROR(device.createQueue(QueueMode::Async, queue));
-    for (std::unique_ptr<Event> &event : joins)
+    for (std::unique_ptr<Event> &event : newJoins)
       MS_RETURN_IF_ERROR(device.createEvent(event));
+    asyncQueues = std::move(newQueues);
+    joins = std::move(newJoins);
   }
   std::vector<Queue *> queues = {&stream};
   for (std::unique_ptr<Queue> &queue : asyncQueues)
