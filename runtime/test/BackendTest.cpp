@@ -5,12 +5,14 @@
 //===----------------------------------------------------------------------===//
 //
 // Buffers, streams, module loading and execution, written once and
-// instantiated for every backend. A backend that cannot run a test lists it
-// in `skipList` with the reason; everything else must pass.
+// instantiated for every backend (TestBackends.h). A backend that cannot run
+// a test lists it in the skip list with the reason; everything else must
+// pass.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ModuleBuilder.h"
+#include "TestBackends.h"
 #include "ms/runtime/Runtime.h"
 
 #include <gtest/gtest.h>
@@ -28,57 +30,12 @@ using namespace ms::test;
 using Json = nlohmann::json;
 
 namespace {
-/// A backend the suite runs on.
-struct Backend {
-  /// The name used in test names and the skip list.
-  const char *name;
-  /// The device kind.
-  ms_device_kind_t kind;
-  /// The code section kind its modules carry.
-  format::SectionKind codeSection;
-  /// Returns the test kernels' code for this backend (empty if none).
-  std::vector<uint8_t> (*kernels)(bool variant);
-};
-
-std::vector<uint8_t> cpuKernels(bool variant) {
-  return readFile(variant ? MS_TEST_KERNELS_NODELETE : MS_TEST_KERNELS);
-}
-
-std::vector<uint8_t> noKernels(bool) { return {}; }
-
-const Backend backends[] = {
-    {"cpu", MS_DEVICE_CPU, format::SectionKind::CpuElf, cpuKernels},
-    {"cuda", MS_DEVICE_CUDA, format::SectionKind::CudaPtx, noKernels},
-    {"npu_sim", MS_DEVICE_NPU_SIM, format::SectionKind::NpuProgram, noKernels},
-};
-
-/// Tests a backend does not run, with the reason. "*" matches every test.
-struct Skip {
-  const char *backend;
-  const char *test;
-  const char *reason;
-};
-const Skip skipList[] = {
-    {"cuda", "*",
-     "no CUDA backend yet (src/cuda) and no CUDA device on this machine"},
-    {"npu_sim", "*", "the NPU simulator backend is not implemented yet"},
-    {"cuda", "StaleLibraryNameIsNotReused",
-     "dlopen name reuse is specific to the CPU backend's memfd loading"},
-    {"npu_sim", "StaleLibraryNameIsNotReused",
-     "dlopen name reuse is specific to the CPU backend's memfd loading"},
-};
-
-class BackendTest : public ::testing::TestWithParam<Backend> {
+class BackendTest : public ::testing::TestWithParam<TestBackend> {
 protected:
   void SetUp() override {
-    const Backend &backend = GetParam();
-    std::string test =
-        ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    test = test.substr(0, test.find('/'));
-    for (const Skip &skip : skipList)
-      if (backend.name == std::string(skip.backend) &&
-          (std::string(skip.test) == "*" || test == skip.test))
-        GTEST_SKIP() << skip.reason;
+    const TestBackend &backend = GetParam();
+    if (const char *reason = skipReason(backend, currentTestName()))
+      GTEST_SKIP() << reason;
     ASSERT_FALSE(dir.path.empty());
     Status status = Device::create(backend.kind, device);
     ASSERT_TRUE(status.ok()) << status.message();
@@ -591,8 +548,6 @@ TEST_P(BackendTest, StaleLibraryNameIsNotReused) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, BackendTest, ::testing::ValuesIn(backends),
-                         [](const ::testing::TestParamInfo<Backend> &info) {
-                           return std::string(info.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(Backends, BackendTest,
+                         ::testing::ValuesIn(testBackends), TestBackendName());
 } // namespace

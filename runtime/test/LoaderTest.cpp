@@ -328,8 +328,8 @@ TEST_F(LoaderTest, RejectsDuplicateInputName) {
 }
 
 TEST_F(LoaderTest, RejectsUnsupportedStepKind) {
-  parts.meta["steps"][0]["kind"] = "teleport";
-  expectMetaRejected("unsupported step kind \"teleport\"", MS_UNIMPLEMENTED);
+  parts.meta["steps"][0]["kind"] = "all_reduce";
+  expectMetaRejected("unsupported step kind \"all_reduce\"", MS_UNIMPLEMENTED);
 }
 
 TEST_F(LoaderTest, RejectsCopyIntoWeight) {
@@ -367,6 +367,111 @@ TEST_F(LoaderTest, IgnoresOtherDevicesCode) {
   parts.codeKind = uint32_t(format::SectionKind::CudaPtx);
   parts.code.assign(10, 'x');
   ASSERT_TRUE(load(parts.build()).ok());
+}
+
+TEST_F(LoaderTest, LoadsPlanWithQueuesAndEvents) {
+  parts.meta["queues"] = 2;
+  parts.meta["events"] = 1;
+  parts.meta["steps"][1]["queue"] = 1;
+  parts.meta["steps"].insert(parts.meta["steps"].begin() + 1,
+                             Json{{"kind", "signal"}, {"event", 0}});
+  parts.meta["steps"].insert(
+      parts.meta["steps"].begin() + 2,
+      Json{{"kind", "wait"}, {"event", 0}, {"queue", 1}});
+  Status status = load(parts.build());
+  EXPECT_TRUE(status.ok()) << status.message();
+}
+
+TEST_F(LoaderTest, RejectsBadQueueCount) {
+  parts.meta["queues"] = 0;
+  expectMetaRejected("root.queues: expected 1 to 64 queues, found 0");
+  parts.meta["queues"] = 1000000;
+  expectMetaRejected("root.queues: expected 1 to 64 queues, found 1000000");
+  parts.meta["queues"] = -1;
+  expectMetaRejected("root.queues: expected a non-negative integer");
+}
+
+TEST_F(LoaderTest, RejectsBadEventCount) {
+  parts.meta["events"] = 1u << 20;
+  expectMetaRejected("root.events: expected at most 65536 events, found");
+  parts.meta["events"] = "2";
+  expectMetaRejected("root.events: expected a non-negative integer");
+}
+
+TEST_F(LoaderTest, RejectsBadQueueIndex) {
+  parts.meta["steps"][3]["queue"] = 1;
+  expectMetaRejected(
+      "steps[3].queue: queue 1 does not exist (the module has 1 queues)");
+  parts.meta["queues"] = 2;
+  parts.meta["steps"][3]["queue"] = "1";
+  expectMetaRejected("steps[3].queue: expected a non-negative integer");
+}
+
+TEST_F(LoaderTest, RejectsBadEvent) {
+  parts.meta["events"] = 1;
+  parts.meta["steps"].push_back(Json{{"kind", "signal"}, {"event", 1}});
+  expectMetaRejected(
+      "steps[5].event: event 1 does not exist (the module has 1 events)");
+  parts.meta["steps"][5] = Json{{"kind", "signal"}};
+  expectMetaRejected("steps[5]: missing \"event\"");
+  parts.meta["events"] = 0;
+  parts.meta["steps"][5] = Json{{"kind", "wait"}, {"event", 0}};
+  expectMetaRejected("event 0 does not exist (the module has 0 events)");
+}
+
+TEST_F(LoaderTest, RejectsWaitBeforeAnySignal) {
+  parts.meta["events"] = 2;
+  parts.meta["queues"] = 2;
+  parts.meta["steps"].insert(parts.meta["steps"].begin(),
+                             Json{{"kind", "signal"}, {"event", 0}});
+  parts.meta["steps"].insert(
+      parts.meta["steps"].begin() + 1,
+      Json{{"kind", "wait"}, {"event", 1}, {"queue", 1}});
+  parts.meta["steps"].push_back(
+      Json{{"kind", "signal"}, {"event", 1}, {"queue", 0}});
+  expectMetaRejected("steps[1]: waits on event 1, which no earlier step "
+                     "signals");
+}
+
+TEST_F(LoaderTest, RejectsDuplicateCodeSection) {
+  std::string text = parts.meta.dump();
+  uint32_t cpu = uint32_t(format::SectionKind::CpuElf);
+  expectRejected(
+      buildModuleFile(
+          {{uint32_t(format::SectionKind::Meta), {text.begin(), text.end()}},
+           {uint32_t(format::SectionKind::Weights), parts.weights},
+           {cpu, kernels},
+           {cpu, kernels}}),
+      MS_INVALID_ARGUMENT, "more than one cpu-elf section");
+}
+
+TEST_F(LoaderTest, LoadsItsOwnCodeSectionAmongOthers) {
+  // One file for two device kinds: the CPU loads its cpu-elf section and
+  // ignores the (here bogus) cuda-ptx one, whatever their order.
+  std::string text = parts.meta.dump();
+  std::vector<uint8_t> ptx(100, 'p');
+  ASSERT_TRUE(writeFile(
+      path,
+      buildModuleFile(
+          {{uint32_t(format::SectionKind::Meta), {text.begin(), text.end()}},
+           {uint32_t(format::SectionKind::CudaPtx), ptx},
+           {uint32_t(format::SectionKind::Weights), parts.weights},
+           {uint32_t(format::SectionKind::CpuElf), kernels}})));
+  Module module;
+  Status status = Module::load(device, path, module);
+  ASSERT_TRUE(status.ok()) << status.message();
+  Context context;
+  ASSERT_TRUE(Context::create(module, context).ok());
+  float x[4] = {1, 2, 3, 4}, y[4] = {4, 3, 2, 1};
+  std::vector<TensorView> outputs(2);
+  ASSERT_TRUE(context
+                  .run({TensorView{x, 16, MS_DTYPE_F32, {4}},
+                        TensorView{y, 16, MS_DTYPE_F32, {4}}},
+                       outputs)
+                  .ok());
+  for (int i = 0; i < 4; ++i)
+    EXPECT_FLOAT_EQ(static_cast<float *>(outputs[0].data)[i],
+                    sampleOut0(x[i], y[i], sampleWeights[i]));
 }
 
 TEST_F(LoaderTest, SurvivesRandomCorruption) {

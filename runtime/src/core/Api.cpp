@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "core/Device.h"
 #include "core/Executor.h"
+#include "core/HAL.h"
 #include "core/Module.h"
 #include "core/Util.h"
 
@@ -35,11 +35,12 @@ struct ms_buffer {
   }
 };
 
+/// A stream is an asynchronous queue of its device.
 struct ms_stream {
   std::shared_ptr<Device> device;
   // Destroyed before `device`: it waits for its work, which runs on the
   // device's workers.
-  std::unique_ptr<Stream> stream;
+  std::unique_ptr<Queue> queue;
 };
 
 struct ms_module {
@@ -116,22 +117,22 @@ extern "C" ms_dtype_t ms_dtype_from_name(const char *name) {
 
 Status ms::rt::impl::createDevice(ms_device_kind_t kind,
                                   std::shared_ptr<Device> &out) {
-  switch (kind) {
-  case MS_DEVICE_CPU:
-    return createCpuDevice(out);
-  case MS_DEVICE_CUDA:
-    return Status::error(MS_UNAVAILABLE,
-                         "the CUDA device is not available: this runtime has "
-                         "no CUDA backend yet");
-  case MS_DEVICE_NPU_SIM:
-    return Status::error(MS_UNAVAILABLE,
-                         "the NPU simulator device is not available: this "
-                         "runtime has no NPU backend yet");
-  case MS_DEVICE_KIND_MAX:
-    break;
-  }
-  return Status::error(MS_INVALID_ARGUMENT,
-                       "unknown device kind " + std::to_string(int(kind)));
+  out.reset();
+  for (const Backend &backend : backends())
+    if (backend.kind == kind)
+      return backend.create(out);
+  const char *name = kind == MS_DEVICE_CPU       ? "cpu"
+                     : kind == MS_DEVICE_CUDA    ? "cuda"
+                     : kind == MS_DEVICE_NPU_SIM ? "npu_sim"
+                                                 : nullptr;
+  if (!name)
+    return Status::error(MS_INVALID_ARGUMENT,
+                         "unknown device kind " + std::to_string(int(kind)));
+  return Status::error(MS_UNAVAILABLE,
+                       std::string("the ") + name +
+                           " device is not available: this runtime was built "
+                           "without a " +
+                           name + " backend");
 }
 
 extern "C" ms_status_t ms_device_create(ms_device_kind_t kind,
@@ -156,8 +157,9 @@ extern "C" const char *ms_device_name(ms_device_t device) {
 
 extern "C" ms_status_t ms_device_synchronize(ms_device_t device) {
   return guard([&] {
-    MS_RETURN_IF_ERROR(requireNonNull(device, "device"));
-    return device->device->synchronize();
+    // Every piece of device work runs on a queue, and each stream
+    // synchronizes its own: the device has nothing else outstanding.
+    return requireNonNull(device, "device");
   });
 }
 
@@ -255,7 +257,8 @@ extern "C" ms_status_t ms_stream_create(ms_device_t device, ms_stream_t *out) {
     MS_RETURN_IF_ERROR(requireNonNull(device, "device"));
     auto stream = std::make_unique<ms_stream>();
     stream->device = device->device;
-    MS_RETURN_IF_ERROR(stream->device->createStream(stream->stream));
+    MS_RETURN_IF_ERROR(
+        stream->device->createQueue(QueueMode::Async, stream->queue));
     *out = stream.release();
     return Status();
   });
@@ -267,7 +270,7 @@ extern "C" ms_status_t ms_stream_submit(ms_stream_t stream, ms_host_fn_t fn,
     MS_RETURN_IF_ERROR(requireNonNull(stream, "stream"));
     MS_RETURN_IF_ERROR(
         requireNonNull(reinterpret_cast<const void *>(fn), "fn"));
-    return stream->stream->submit(
+    return stream->queue->hostCallback(
         [fn, user_data] { return Status(fn(user_data)); });
   });
 }
@@ -275,7 +278,7 @@ extern "C" ms_status_t ms_stream_submit(ms_stream_t stream, ms_host_fn_t fn,
 extern "C" ms_status_t ms_stream_synchronize(ms_stream_t stream) {
   return guard([&] {
     MS_RETURN_IF_ERROR(requireNonNull(stream, "stream"));
-    return stream->stream->synchronize();
+    return stream->queue->synchronize();
   });
 }
 
@@ -385,7 +388,7 @@ ms_context_enqueue(ms_context_t context, ms_stream_t stream,
                            "the stream belongs to another device than the "
                            "context's module");
     return context->context->run(inputs, input_count, outputs, output_count,
-                                 stream->stream.get());
+                                 stream->queue.get());
   });
 }
 

@@ -7,15 +7,54 @@
 #include "core/Executor.h"
 #include "core/Util.h"
 
+#include <atomic>
 #include <cstring>
 
 using ms::rt::formatTensorType;
 using ms::rt::Status;
 using namespace ms::rt::impl;
 
+/// The state one run shares with the work it queues.
+struct ms::rt::impl::RunState {
+  /// Records `status` when it is the run's first failure.
+  void fail(Status status) {
+    if (status.ok())
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (firstError.ok())
+      firstError = std::move(status);
+    failed = true;
+  }
+  /// Returns and clears the run's first failure.
+  Status takeError() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return std::move(firstError);
+  }
+
+  /// Set once a host step failed: the run's later host steps are skipped
+  /// (their inputs may be incomplete); device work still runs.
+  std::atomic<bool> failed{false};
+  /// Guards `firstError`.
+  std::mutex mutex;
+  /// The first failure.
+  Status firstError;
+  /// For a queued run: its own copy of the argument pointers (the caller
+  /// may bind the next run before this one has started).
+  std::vector<void *> args;
+  /// For a queued run: keeps the context alive and marks the run finished
+  /// when released.
+  std::shared_ptr<void> token;
+  /// Set to the run itself when queueing failed halfway: the work already
+  /// queued may still use the context, so the run is never released.
+  std::shared_ptr<RunState> leak;
+};
+
 Context::Context(std::shared_ptr<Module> module) : owner(std::move(module)) {}
 
 Context::~Context() {
+  // Queues first: their destructors wait for work that may use the memory.
+  asyncQueues.clear();
+  inlineQueues.clear();
   Device &device = *owner->device;
   device.deallocate(arena);
   for (void *output : ownedOutputs)
@@ -28,8 +67,14 @@ Status Context::create(std::shared_ptr<Module> module,
   std::shared_ptr<Context> context(new Context(std::move(module)));
   const ModuleImage &image = context->owner->image;
   const ModuleMeta &meta = image.meta;
-  MS_RETURN_IF_ERROR(
-      context->owner->device->allocate(meta.arenaSize, &context->arena));
+  Device &device = *context->owner->device;
+  MS_RETURN_IF_ERROR(device.allocate(meta.arenaSize, &context->arena));
+  context->events.resize(meta.eventCount);
+  for (std::unique_ptr<Event> &event : context->events)
+    MS_RETURN_IF_ERROR(device.createEvent(event));
+  context->inlineQueues.resize(meta.queueCount);
+  for (std::unique_ptr<Queue> &queue : context->inlineQueues)
+    MS_RETURN_IF_ERROR(device.createQueue(QueueMode::Inline, queue));
   context->ownedOutputs.assign(meta.outputs.size(), nullptr);
   context->slots.resize(meta.inputs.size() + meta.outputs.size());
   context->args.resize(meta.stepArgs.size());
@@ -50,12 +95,9 @@ Status Context::create(std::shared_ptr<Module> module,
     const BufferDesc &buffer = meta.buffers[arg];
     switch (buffer.kind) {
     case BufferKind::Weight:
-      // Kernels receive `void **`; weights are mapped read-only and the
-      // compiler never writes them.
-      context->args[slot] =
-          image.weights.data
-              ? const_cast<uint8_t *>(image.weights.data) + buffer.offset
-              : nullptr;
+      context->args[slot] = context->owner->weights
+                                ? context->owner->weights + buffer.offset
+                                : nullptr;
       break;
     case BufferKind::Arena:
       context->args[slot] =
@@ -153,8 +195,116 @@ Status Context::bind(const ms_tensor_t *inputs, size_t inputCount,
   return Status();
 }
 
+Status Context::issue(Queue *const *queues, void **stepArgs,
+                      const std::shared_ptr<RunState> &run,
+                      bool stopOnFailure) {
+  const Executable *executable = owner->executable.get();
+  for (const Step &step : owner->image.meta.steps) {
+    if (stopOnFailure && run->failed)
+      break;
+    Queue &queue = *queues[step.queue];
+    void **at = stepArgs + step.argBegin;
+    switch (step.kind) {
+    case StepKind::Launch:
+    case StepKind::Graph:
+      MS_RETURN_IF_ERROR(queue.launch(executable->functions()[step.kernel], at,
+                                      step.argCount));
+      break;
+    case StepKind::Copy:
+      MS_RETURN_IF_ERROR(queue.copy(at[1], at[0], step.size));
+      break;
+    case StepKind::Host:
+      MS_RETURN_IF_ERROR(queue.hostCallback([run, host = step.host, at] {
+        if (!run->failed)
+          run->fail(host->run(at));
+        return Status();
+      }));
+      break;
+    case StepKind::Signal:
+      MS_RETURN_IF_ERROR(queue.signal(*events[step.event]));
+      break;
+    case StepKind::Wait:
+      MS_RETURN_IF_ERROR(queue.wait(*events[step.event]));
+      break;
+    }
+  }
+  return Status();
+}
+
+Status Context::runInline() {
+  std::vector<Queue *> queues;
+  for (std::unique_ptr<Queue> &queue : inlineQueues)
+    queues.push_back(queue.get());
+  auto run = std::make_shared<RunState>();
+  Status issued = issue(queues.data(), args.data(), run, true);
+  // Wait for every queue, even after a failure: nothing may still run when
+  // this returns.
+  Status synced;
+  for (Queue *queue : queues)
+    if (Status status = queue->synchronize(); synced.ok())
+      synced = std::move(status);
+  if (!issued.ok())
+    return issued;
+  if (Status failure = run->takeError(); !failure.ok())
+    return failure;
+  return synced;
+}
+
+Status Context::enqueue(Queue &stream) {
+  Device &device = *owner->device;
+  uint32_t queueCount = owner->image.meta.queueCount;
+  if (asyncQueues.size() + 1 < queueCount) {
+    std::vector<std::unique_ptr<Queue>> newQueues(queueCount - 1);
+    std::vector<std::unique_ptr<Event>> newJoins(queueCount);
+    for (std::unique_ptr<Queue> &queue : newQueues)
+      MS_RETURN_IF_ERROR(device.createQueue(QueueMode::Async, queue));
+    for (std::unique_ptr<Event> &event : newJoins)
+      MS_RETURN_IF_ERROR(device.createEvent(event));
+    asyncQueues = std::move(newQueues);
+    joins = std::move(newJoins);
+  }
+  std::vector<Queue *> queues = {&stream};
+  for (std::unique_ptr<Queue> &queue : asyncQueues)
+    queues.push_back(queue.get());
+
+  // The run's state keeps this context (and so the module, its code and its
+  // plan) alive until the run has finished, then marks it done.
+  auto run = std::make_shared<RunState>();
+  run->args = args;
+  run->token =
+      std::shared_ptr<void>(nullptr, [self = shared_from_this()](void *) {
+        std::lock_guard<std::mutex> lock(self->mutex);
+        --self->inFlight;
+      });
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++inFlight;
+    inFlightStream = &stream;
+  }
+  auto queueAll = [&]() -> Status {
+    // Plan queues 1.. start after the stream's earlier work, and the stream
+    // goes on once they have all finished the run.
+    if (queueCount > 1)
+      MS_RETURN_IF_ERROR(stream.signal(*joins[0]));
+    for (uint32_t q = 1; q < queueCount; ++q)
+      MS_RETURN_IF_ERROR(queues[q]->wait(*joins[0]));
+    MS_RETURN_IF_ERROR(issue(queues.data(), run->args.data(), run, false));
+    for (uint32_t q = 1; q < queueCount; ++q) {
+      MS_RETURN_IF_ERROR(queues[q]->signal(*joins[q]));
+      MS_RETURN_IF_ERROR(stream.wait(*joins[q]));
+    }
+    // The run's failure is the stream's; releasing the callback releases
+    // the run.
+    return stream.hostCallback([run] { return run->takeError(); });
+  };
+  Status status = queueAll();
+  if (!status.ok())
+    run->leak = run;
+  return status;
+}
+
 Status Context::run(const ms_tensor_t *inputs, size_t inputCount,
-                    ms_tensor_t *outputs, size_t outputCount, Stream *stream) {
+                    ms_tensor_t *outputs, size_t outputCount, Queue *stream) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (inFlight > 0 && stream != inFlightStream)
@@ -166,35 +316,18 @@ Status Context::run(const ms_tensor_t *inputs, size_t inputCount,
                    "first");
   }
   MS_RETURN_IF_ERROR(bind(inputs, inputCount, outputs, outputCount));
-  Device &device = *owner->device;
-  const std::vector<Step> &steps = owner->image.meta.steps;
-  if (!stream) {
-    MS_RETURN_IF_ERROR(
-        device.execute(owner->kernels.get(), steps, args, nullptr, nullptr));
-    // Outputs with data-dependent extents: report the computed size.
-    const std::vector<TensorDesc> &descs = owner->image.meta.outputs;
-    for (size_t i = 0; i < outputCount; ++i) {
-      if (!hasDynamicExtent(descs[i].shape))
-        continue;
-      uint64_t size = ms_dtype_size(descs[i].dtype);
-      for (int64_t d : outputShapes[i])
-        size *= static_cast<uint64_t>(d);
-      outputs[i].size = size;
-    }
-    return Status();
+  if (stream)
+    return enqueue(*stream);
+  MS_RETURN_IF_ERROR(runInline());
+  // Outputs with data-dependent extents: report the computed size.
+  const std::vector<TensorDesc> &descs = owner->image.meta.outputs;
+  for (size_t i = 0; i < outputCount; ++i) {
+    if (!hasDynamicExtent(descs[i].shape))
+      continue;
+    uint64_t size = ms_dtype_size(descs[i].dtype);
+    for (int64_t d : outputShapes[i])
+      size *= static_cast<uint64_t>(d);
+    outputs[i].size = size;
   }
-
-  // The token keeps this context (and so the module, its kernels and its
-  // steps) alive until the queued run has finished, then marks it done.
-  std::shared_ptr<void> token(nullptr, [self = shared_from_this()](void *) {
-    std::lock_guard<std::mutex> lock(self->mutex);
-    --self->inFlight;
-  });
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    ++inFlight;
-    inFlightStream = stream;
-  }
-  return device.execute(owner->kernels.get(), steps, args, stream,
-                        std::move(token));
+  return Status();
 }

@@ -14,13 +14,22 @@
 #include <vector>
 
 namespace ms::rt::impl {
+struct RunState;
+
 /// The state of running one module: its arena, allocated once, runtime-owned
-/// outputs, allocated on first request, and the plan's argument pointers,
-/// resolved once so that a run only rebinds the inputs and outputs. Runs of
-/// one context are serialized by the caller (one thread, or one stream).
+/// outputs, allocated on first request, the plan's argument pointers,
+/// resolved once so that a run only rebinds the inputs and outputs, and the
+/// plan's queues and events. Runs of one context are serialized by the
+/// caller (one thread, or one stream).
+///
+/// The executor is the only code that interprets a plan, for every device:
+/// it issues launch and graph steps as Queue::launch, copy steps as
+/// Queue::copy, host steps as Queue::hostCallback (with host pointers: the
+/// loader only accepts host steps on a device with host-visible memory), and
+/// signal and wait steps on the plan's events, each on the step's queue.
 class Context : public std::enable_shared_from_this<Context> {
 public:
-  /// Creates a context for `module`, allocating its arena.
+  /// Creates a context for `module`, allocating its arena and its events.
   static Status create(std::shared_ptr<Module> module,
                        std::shared_ptr<Context> &out);
   ~Context();
@@ -28,9 +37,10 @@ public:
   Context &operator=(const Context &) = delete;
 
   /// Validates and binds the tensors, then runs the plan: to completion when
-  /// `stream` is null, else queued on `stream`. See ms_context_run.
+  /// `stream` is null, else queued with plan queue 0 on `stream` (a queue of
+  /// the module's device). See ms_context_run and ms_context_enqueue.
   Status run(const ms_tensor_t *inputs, size_t inputCount, ms_tensor_t *outputs,
-             size_t outputCount, Stream *stream);
+             size_t outputCount, Queue *stream);
 
   /// Returns the module.
   const Module &module() const { return *owner; }
@@ -40,6 +50,14 @@ private:
   /// Checks the caller's tensors and writes their pointers into `args`.
   Status bind(const ms_tensor_t *inputs, size_t inputCount,
               ms_tensor_t *outputs, size_t outputCount);
+  /// Issues every step to `queues` (one per plan queue) with the argument
+  /// array `stepArgs`; with `stopOnFailure`, stops once a host step failed.
+  Status issue(Queue *const *queues, void **stepArgs,
+               const std::shared_ptr<RunState> &run, bool stopOnFailure);
+  /// Runs the plan on the inline queues and waits for all of them.
+  Status runInline();
+  /// Queues the plan with queue 0 on `stream`.
+  Status enqueue(Queue &stream);
 
   /// The module this context runs.
   std::shared_ptr<Module> owner;
@@ -56,12 +74,24 @@ private:
   std::vector<void *> args;
   /// For each input, then each output, the argument slots it binds.
   std::vector<std::vector<uint32_t>> slots;
+  /// The plan's events.
+  std::vector<std::unique_ptr<Event>> events;
+  /// For queued runs of a plan with several queues: `joins[0]` starts plan
+  /// queues 1.. after the earlier work of the stream, `joins[q]` makes the
+  /// stream wait for plan queue q at the end of the run.
+  std::vector<std::unique_ptr<Event>> joins;
+  /// The plan queues of synchronous runs (inline queues).
+  std::vector<std::unique_ptr<Queue>> inlineQueues;
+  /// Plan queues 1.. of queued runs (asynchronous queues; queue 0 is the
+  /// stream), created on the first queued run. Declared after the events so
+  /// that they are destroyed, waiting for their work, before them.
+  std::vector<std::unique_ptr<Queue>> asyncQueues;
   /// Guards `inFlight` and `inFlightStream`.
   std::mutex mutex;
   /// Runs queued on a stream and not yet finished.
   size_t inFlight = 0;
   /// The stream those runs are queued on.
-  Stream *inFlightStream = nullptr;
+  Queue *inFlightStream = nullptr;
 };
 } // namespace ms::rt::impl
 

@@ -591,8 +591,41 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
     meta.kernels.push_back(std::move(kernel));
   }
 
+  // Queues and events.
+  uint64_t queueCount = 1, eventCount = 0;
+  MS_RETURN_IF_ERROR(
+      reader.unsigned64(root, "queues", "root", queueCount, false));
+  MS_RETURN_IF_ERROR(
+      reader.unsigned64(root, "events", "root", eventCount, false));
+  if (queueCount < 1 || queueCount > kMaxQueues)
+    return reader.fail("root.queues",
+                       "expected 1 to " + std::to_string(kMaxQueues) +
+                           " queues, found " + std::to_string(queueCount));
+  if (eventCount > kMaxEvents)
+    return reader.fail("root.events",
+                       "expected at most " + std::to_string(kMaxEvents) +
+                           " events, found " + std::to_string(eventCount));
+  meta.queueCount = static_cast<uint32_t>(queueCount);
+  meta.eventCount = static_cast<uint32_t>(eventCount);
+  // Reads the index `key` of `value`, which must be below `count` items
+  // named `noun`.
+  auto readIndex = [&](const Json &value, const char *key,
+                       const std::string &where, uint64_t count,
+                       const char *noun, bool required, uint32_t &out) {
+    uint64_t index = 0;
+    MS_RETURN_IF_ERROR(reader.unsigned64(value, key, where, index, required));
+    if (index >= count)
+      return reader.fail(where + "." + key,
+                         std::string(noun) + " " + std::to_string(index) +
+                             " does not exist (the module has " +
+                             std::to_string(count) + " " + noun + "s)");
+    out = static_cast<uint32_t>(index);
+    return Status();
+  };
+
   // The plan.
   std::vector<bool> dynamicResults(meta.outputs.size(), false);
+  std::vector<bool> signalled(meta.eventCount, false);
   const Json *steps = nullptr;
   MS_RETURN_IF_ERROR(reader.array(root, "steps", "root", steps));
   for (size_t i = 0; i < steps->size(); ++i) {
@@ -605,7 +638,19 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
       return reader.fail(where, "too many step arguments");
     Step step;
     step.argBegin = static_cast<uint32_t>(meta.stepArgs.size());
-    if (kind == "launch" || kind == "graph") {
+    MS_RETURN_IF_ERROR(readIndex(value, "queue", where, meta.queueCount,
+                                 "queue", false, step.queue));
+    if (kind == "signal" || kind == "wait") {
+      step.kind = kind == "signal" ? StepKind::Signal : StepKind::Wait;
+      MS_RETURN_IF_ERROR(readIndex(value, "event", where, meta.eventCount,
+                                   "event", true, step.event));
+      if (step.kind == StepKind::Signal)
+        signalled[step.event] = true;
+      else if (!signalled[step.event])
+        return reader.fail(where, "waits on event " +
+                                      std::to_string(step.event) +
+                                      ", which no earlier step signals");
+    } else if (kind == "launch" || kind == "graph") {
       // A graph step (O2) calls one generated function that runs a whole
       // offloaded part of the plan; its ABI is a kernel's.
       step.kind = kind == "graph" ? StepKind::Graph : StepKind::Launch;
@@ -698,19 +743,47 @@ Status Module::load(std::shared_ptr<Device> device, const std::string &path,
   MS_RETURN_IF_ERROR(parseModule(module->file->data(), module->file->size(),
                                  path, module->image));
   const ModuleMeta &meta = module->image.meta;
+  Device &dev = *module->device;
+  if (!dev.hostVisible())
+    for (size_t i = 0; i < meta.steps.size(); ++i)
+      if (meta.steps[i].kind == StepKind::Host)
+        return Status::error(
+            MS_UNIMPLEMENTED,
+            path + ": meta: steps[" + std::to_string(i) +
+                "]: a host step needs host-visible memory, but the " +
+                dev.name() +
+                " device's memory is not (staging through host "
+                "copies is not implemented)");
+  const SectionView &weights = module->image.weights;
+  if (weights.size > 0 && dev.hostVisible()) {
+    // Kernels receive `void **`; the weights are mapped read-only and the
+    // compiler never writes them.
+    module->weights = const_cast<uint8_t *>(weights.data);
+  } else if (weights.size > 0) {
+    MS_RETURN_IF_ERROR(dev.allocate(weights.size, &module->deviceWeights));
+    MS_RETURN_IF_ERROR(
+        dev.copyToDevice(module->deviceWeights, weights.data, weights.size));
+    module->weights = static_cast<uint8_t *>(module->deviceWeights);
+  }
   if (!meta.kernels.empty()) {
-    auto kind = static_cast<uint32_t>(module->device->codeSection());
+    // Each device kind has its own code section; the others are ignored.
+    auto kind = static_cast<uint32_t>(dev.codeSection());
     const SectionView &code = module->image.code[kind];
     if (!code.present)
-      return Status::error(MS_INVALID_ARGUMENT,
-                           path + ": module has " +
-                               std::to_string(meta.kernels.size()) +
-                               " kernels but no " + sectionName(kind) +
-                               " section for the " + module->device->name() +
-                               " device (target '" + meta.target + "')");
-    MS_RETURN_IF_ERROR(module->device->loadKernels(
-        path, code.data, code.size, meta.kernels, module->kernels));
+      return Status::error(
+          MS_INVALID_ARGUMENT,
+          path + ": module has " + std::to_string(meta.kernels.size()) +
+              " kernels but no " + sectionName(kind) + " section for the " +
+              dev.name() + " device (target '" + meta.target + "')");
+    MS_RETURN_IF_ERROR(dev.loadExecutable(path, code.data, code.size,
+                                          meta.kernels, module->executable));
   }
   out = std::move(module);
   return Status();
+}
+
+Module::~Module() {
+  executable.reset();
+  if (deviceWeights)
+    device->deallocate(deviceWeights);
 }

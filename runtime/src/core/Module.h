@@ -14,7 +14,7 @@
 #ifndef MS_RUNTIME_CORE_MODULE_H
 #define MS_RUNTIME_CORE_MODULE_H
 
-#include "core/Device.h"
+#include "core/HAL.h"
 #include "core/HostOps.h"
 
 #include <cstdint>
@@ -23,6 +23,48 @@
 #include <vector>
 
 namespace ms::rt::impl {
+/// What a plan step does.
+enum class StepKind : uint8_t {
+  /// Call kernel `kernel` with the step's argument pointers.
+  Launch,
+  /// Copy `size` bytes from argument 0 to argument 1.
+  Copy,
+  /// Run the runtime's own operation `host` (core/HostOps.h) on the host.
+  Host,
+  /// Call the offloaded graph `kernel` (O2): one generated function that runs
+  /// a whole part of the plan; same ABI as a launch.
+  Graph,
+  /// Signal event `event` on the step's queue.
+  Signal,
+  /// Make the step's queue wait for the signals of `event` issued so far.
+  Wait,
+};
+
+/// One step of a module's plan, with its arguments resolved to positions in a
+/// flat argument array (`args[argBegin .. argBegin + argCount)`).
+struct Step {
+  /// The step kind.
+  StepKind kind = StepKind::Launch;
+  /// The plan queue the step is issued to.
+  uint32_t queue = 0;
+  /// The kernel index (Launch, Graph).
+  uint32_t kernel = 0;
+  /// The event index (Signal, Wait).
+  uint32_t event = 0;
+  /// First argument slot.
+  uint32_t argBegin = 0;
+  /// Number of argument slots (2 for Copy).
+  uint32_t argCount = 0;
+  /// Bytes to copy (Copy).
+  uint64_t size = 0;
+  /// The operation (Host); owned by the module's meta.
+  const HostOp *host = nullptr;
+};
+
+/// The most queues and events a plan may ask for.
+constexpr uint64_t kMaxQueues = 64;
+constexpr uint64_t kMaxEvents = 1u << 16;
+
 /// Where a buffer's memory comes from.
 enum class BufferKind : uint8_t { Input, Output, Weight, Arena };
 
@@ -69,6 +111,10 @@ struct ModuleMeta {
   uint64_t arenaSize = 0;
   /// Kernel symbol names, indexed by a launch step's `kernel`.
   std::vector<std::string> kernels;
+  /// The number of queues the plan issues to (at least 1).
+  uint32_t queueCount = 1;
+  /// The number of events its signal and wait steps use.
+  uint32_t eventCount = 0;
   /// The plan.
   std::vector<Step> steps;
   /// For each argument slot of the plan, a position in `buffers`, or one of
@@ -100,7 +146,7 @@ struct ModuleImage {
   ModuleMeta meta;
   /// The weights section (empty when absent).
   SectionView weights;
-  /// Code sections, indexed by format::SectionKind.
+  /// Code sections, indexed by format::SectionKind (at most one per kind).
   SectionView code[6];
 };
 
@@ -145,9 +191,20 @@ struct Module {
   std::unique_ptr<MappedFile> file;
   /// The validated content.
   ModuleImage image;
+  /// The weights as the device sees them: inside the mapping for a
+  /// host-visible device, else a device copy (`deviceWeights`). NULL when
+  /// the module has no weights.
+  uint8_t *weights = nullptr;
+  /// The device copy of the weights, owned (NULL when not needed).
+  void *deviceWeights = nullptr;
   /// The loaded kernels (NULL when the module has none). Declared last so
   /// it is released before the mapping and the device.
-  std::unique_ptr<KernelLibrary> kernels;
+  std::unique_ptr<Executable> executable;
+
+  Module() = default;
+  ~Module();
+  Module(const Module &) = delete;
+  Module &operator=(const Module &) = delete;
 };
 } // namespace ms::rt::impl
 

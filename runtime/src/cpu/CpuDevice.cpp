@@ -4,18 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Host memory, host streams on a small thread pool, and kernels from the
-// module's cpu-elf section: the ELF shared object is written to an anonymous
-// memory file (memfd_create) and dlopen'ed from /proc/self/fd/N, so no
-// temporary file is left behind. Kernels are `void ms_kernel_<N>(void **)`.
+// Host memory (host-visible), queues on a small thread pool (cpu/CpuQueue.h),
+// and executables from the module's cpu-elf section: the ELF shared object
+// is written to an anonymous memory file (memfd_create) and dlopen'ed from
+// /proc/self/fd/N, so no temporary file is left behind. Functions are
+// `void ms_kernel_<N>(void **)`; a Function handle is that pointer.
 //
 //===----------------------------------------------------------------------===//
 
-#include "core/Device.h"
-#include "core/HostOps.h"
-#include "core/Util.h"
-#include "core/Stream.h"
+#include "cpu/CpuDevice.h"
 #include "core/ThreadPool.h"
+#include "core/Util.h"
+#include "cpu/CpuQueue.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -30,19 +30,16 @@ using namespace ms::rt::impl;
 namespace format = ms::format;
 
 namespace {
-/// The CPU kernel ABI: one array of buffer pointers.
-using KernelFn = void (*)(void **);
-
 /// Returns the current dlerror() text, or `fallback` when there is none.
 std::string dlErrorText(const char *fallback) {
   const char *text = dlerror();
   return text ? text : fallback;
 }
 
-/// A module's kernels: a dlopen'ed shared object and its resolved symbols.
-class CpuKernels final : public KernelLibrary {
+/// A module's code: a dlopen'ed shared object and its resolved symbols.
+class CpuExecutable final : public Executable {
 public:
-  ~CpuKernels() override {
+  ~CpuExecutable() override {
     if (handle)
       dlclose(handle);
     // The memory file stays open while the library is loaded so that its
@@ -55,8 +52,8 @@ public:
   void *handle = nullptr;
   /// The memory file holding the ELF image.
   int fd = -1;
-  /// The kernels, in the module's order.
-  std::vector<KernelFn> kernels;
+  /// Appends a resolved function.
+  void add(void *symbol) { resolved.push_back(Function{symbol}); }
 };
 
 /// Writes all of `data` to `fd`.
@@ -113,7 +110,7 @@ Status pickUnusedFdName(int &fd, const std::string &what) {
 /// The CPU device.
 class CpuDevice final : public Device {
 public:
-  /// Creates a device whose streams run on `pool`.
+  /// Creates a device whose asynchronous queues run on `pool`.
   explicit CpuDevice(std::unique_ptr<ThreadPool> pool)
       : pool(std::move(pool)) {}
 
@@ -143,65 +140,55 @@ public:
 
   void deallocate(void *ptr) override { std::free(ptr); }
 
+  bool hostVisible() const override { return true; }
+
   Status copyToDevice(void *dst, const void *src, size_t size) override {
-    if (size)
-      std::memmove(dst, src, size);
-    return Status();
+    return copyOnDevice(dst, src, size);
   }
 
   Status copyToHost(void *dst, const void *src, size_t size) override {
+    return copyOnDevice(dst, src, size);
+  }
+
+  Status copyOnDevice(void *dst, const void *src, size_t size) override {
     if (size)
       std::memmove(dst, src, size);
     return Status();
   }
 
-  Status createStream(std::unique_ptr<Stream> &out) override {
-    out.reset(new (std::nothrow) HostStream(*pool));
+  Status loadExecutable(const std::string &what, const void *code, size_t size,
+                        const std::vector<std::string> &functionNames,
+                        std::unique_ptr<Executable> &out) override;
+
+  Status createQueue(QueueMode mode, std::unique_ptr<Queue> &out) override {
+    // An inline queue runs each operation on the submitting thread: a
+    // synchronous run makes no thread hop.
+    out.reset(new (std::nothrow)
+                  CpuQueue(mode == QueueMode::Async ? pool.get() : nullptr));
     if (!out)
-      return Status::error(MS_INTERNAL, "out of memory creating a stream");
+      return Status::error(MS_INTERNAL, "out of memory creating a queue");
     return Status();
   }
 
-  Status synchronize() override {
-    // Work outside streams runs synchronously on the calling thread.
+  Status createEvent(std::unique_ptr<Event> &out) override {
+    out.reset(new (std::nothrow) CpuEvent());
+    if (!out)
+      return Status::error(MS_INTERNAL, "out of memory creating an event");
     return Status();
   }
-
-  Status loadKernels(const std::string &what, const void *code, size_t size,
-                     const std::vector<std::string> &kernelNames,
-                     std::unique_ptr<KernelLibrary> &out) override;
-
-  Status execute(const KernelLibrary *kernels, const std::vector<Step> &steps,
-                 const std::vector<void *> &args, Stream *stream,
-                 std::shared_ptr<void> keepAlive) override;
 
 private:
-  /// Runs `steps` on the calling thread.
-  static Status run(const CpuKernels *kernels, const std::vector<Step> &steps,
-                    void *const *args) {
-    for (const Step &step : steps) {
-      void **stepArgs = const_cast<void **>(args + step.argBegin);
-      if (step.kind == StepKind::Launch || step.kind == StepKind::Graph)
-        kernels->kernels[step.kernel](stepArgs);
-      else if (step.kind == StepKind::Host)
-        MS_RETURN_IF_ERROR(step.host->run(stepArgs));
-      else if (step.size)
-        std::memmove(stepArgs[1], stepArgs[0], step.size);
-    }
-    return Status();
-  }
-
-  /// The workers streams run on.
+  /// The workers asynchronous queues run on.
   std::unique_ptr<ThreadPool> pool;
 };
 } // namespace
 
-Status CpuDevice::loadKernels(const std::string &what, const void *code,
-                              size_t size,
-                              const std::vector<std::string> &kernelNames,
-                              std::unique_ptr<KernelLibrary> &out) {
+Status CpuDevice::loadExecutable(const std::string &what, const void *code,
+                                 size_t size,
+                                 const std::vector<std::string> &functionNames,
+                                 std::unique_ptr<Executable> &out) {
   out.reset();
-  std::unique_ptr<CpuKernels> library(new (std::nothrow) CpuKernels());
+  std::unique_ptr<CpuExecutable> library(new (std::nothrow) CpuExecutable());
   if (!library)
     return Status::error(MS_INTERNAL, what + ": out of memory loading code");
   library->fd = memfd_create("ms-module", MFD_CLOEXEC);
@@ -220,8 +207,7 @@ Status CpuDevice::loadKernels(const std::string &what, const void *code,
     return Status::error(MS_INVALID_ARGUMENT,
                          what + ": cannot load the cpu-elf section: " +
                              dlErrorText("dlopen failed"));
-  library->kernels.reserve(kernelNames.size());
-  for (const std::string &name : kernelNames) {
+  for (const std::string &name : functionNames) {
     dlerror();
     void *symbol = dlsym(library->handle, name.c_str());
     if (!symbol)
@@ -229,25 +215,10 @@ Status CpuDevice::loadKernels(const std::string &what, const void *code,
                            what + ": kernel '" + name +
                                "' not found in the cpu-elf section: " +
                                dlErrorText("symbol is NULL"));
-    library->kernels.push_back(reinterpret_cast<KernelFn>(symbol));
+    library->add(symbol);
   }
   out = std::move(library);
   return Status();
-}
-
-Status CpuDevice::execute(const KernelLibrary *kernels,
-                          const std::vector<Step> &steps,
-                          const std::vector<void *> &args, Stream *stream,
-                          std::shared_ptr<void> keepAlive) {
-  const auto *cpuKernels = static_cast<const CpuKernels *>(kernels);
-  if (!stream)
-    return run(cpuKernels, steps, args.data());
-  // Copy the arguments: the caller may rebind them for the next run before
-  // this one has started.
-  return stream->submit(
-      [cpuKernels, &steps, args, keepAlive = std::move(keepAlive)]() {
-        return run(cpuKernels, steps, args.data());
-      });
 }
 
 Status ms::rt::impl::createCpuDevice(std::shared_ptr<Device> &out) {

@@ -1,0 +1,276 @@
+//===- ExecutorTest.cpp - plans with graphs, events and several queues ----===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The executor (core/Executor.cpp) on plans that use the HAL's queues and
+// events: a graph step, signal and wait steps across two queues, and the
+// rule that host steps need host-visible memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "core/Executor.h"
+#include "ModuleBuilder.h"
+#include "core/HAL.h"
+#include "ms/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <chrono>
+#include <condition_variable>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+using namespace ms;
+using namespace ms::rt;
+using namespace ms::test;
+using Json = nlohmann::json;
+
+namespace {
+/// The sample module's computation split over two queues: queue 1 copies
+/// out1 at once, then waits for x + y from queue 0 and adds w in a graph
+/// step; queue 0 waits for that and finishes relu(... * w) into out0.
+ModuleParts twoQueueModule() {
+  ModuleParts parts = sampleModule(readFile(MS_TEST_KERNELS));
+  parts.meta["queues"] = 2;
+  parts.meta["events"] = 2;
+  parts.meta["steps"] = Json::parse(R"([
+    {"kind": "copy", "src": 2, "dst": 11, "size": 16, "queue": 1},
+    {"kind": "launch", "kernel": 0, "args": [0, 1, 3]},
+    {"kind": "signal", "event": 0, "queue": 0},
+    {"kind": "wait", "event": 0, "queue": 1},
+    {"kind": "graph", "kernel": 0, "args": [3, 2, 4], "queue": 1},
+    {"kind": "signal", "event": 1, "queue": 1},
+    {"kind": "wait", "event": 1},
+    {"kind": "launch", "kernel": 1, "args": [4, 2, 3]},
+    {"kind": "launch", "kernel": 2, "args": [3, 10]}
+  ])");
+  return parts;
+}
+
+/// An f32[4] tensor view over `data`.
+TensorView f32x4(float *data) {
+  return TensorView{data, 16, MS_DTYPE_F32, {4}};
+}
+
+class ExecutorTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(dir.path.empty());
+    ASSERT_TRUE(Device::create(MS_DEVICE_CPU, device).ok());
+  }
+
+  /// Writes `parts` to a fresh file and loads it with a context.
+  void load(const ModuleParts &parts) {
+    std::string path = dir.file("m" + std::to_string(files++) + ".msm");
+    ASSERT_TRUE(writeFile(path, parts.build()));
+    Status status = Module::load(device, path, module);
+    ASSERT_TRUE(status.ok()) << status.message();
+    status = Context::create(module, context);
+    ASSERT_TRUE(status.ok()) << status.message();
+  }
+
+  /// Checks the sample module's outputs for inputs `x`, `y`.
+  static void expectOutputs(const float *x, const float *y, const float *out0,
+                            const float *out1) {
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_FLOAT_EQ(out0[i], sampleOut0(x[i], y[i], sampleWeights[i])) << i;
+      EXPECT_FLOAT_EQ(out1[i], sampleWeights[i]) << i;
+    }
+  }
+
+  TempDir dir;
+  Device device;
+  Module module;
+  Context context;
+  int files = 0;
+};
+
+TEST_F(ExecutorTest, RunsTwoQueuePlanSynchronously) {
+  load(twoQueueModule());
+  for (int run = 0; run < 20; ++run) {
+    float x[4] = {1, -2, 3, float(run)}, y[4] = {0.5f, 4, -1, 2};
+    float out0[4] = {}, out1[4] = {};
+    std::vector<TensorView> outputs = {f32x4(out0), f32x4(out1)};
+    Status status = context.run({f32x4(x), f32x4(y)}, outputs);
+    ASSERT_TRUE(status.ok()) << status.message();
+    expectOutputs(x, y, out0, out1);
+  }
+}
+
+TEST_F(ExecutorTest, EnqueuesTwoQueuePlan) {
+  load(twoQueueModule());
+  Stream stream;
+  ASSERT_TRUE(Stream::create(device, stream).ok());
+  constexpr int runs = 100;
+  std::vector<std::array<float, 4>> xs(runs), ys(runs), out0(runs), out1(runs);
+  for (int run = 0; run < runs; ++run) {
+    for (int i = 0; i < 4; ++i) {
+      xs[run][i] = float(run + i);
+      ys[run][i] = float(run - 3 * i);
+    }
+    std::vector<TensorView> outputs = {f32x4(out0[run].data()),
+                                       f32x4(out1[run].data())};
+    Status status = context.enqueue(
+        stream, {f32x4(xs[run].data()), f32x4(ys[run].data())}, outputs);
+    ASSERT_TRUE(status.ok()) << status.message();
+  }
+  ASSERT_TRUE(stream.synchronize().ok());
+  for (int run = 0; run < runs; ++run)
+    expectOutputs(xs[run].data(), ys[run].data(), out0[run].data(),
+                  out1[run].data());
+  // Synchronous runs work again once the stream is synchronized.
+  float x[4] = {1, 2, 3, 4}, y[4] = {4, 3, 2, 1}, a[4], b[4];
+  std::vector<TensorView> outputs = {f32x4(a), f32x4(b)};
+  ASSERT_TRUE(context.run({f32x4(x), f32x4(y)}, outputs).ok());
+  expectOutputs(x, y, a, b);
+}
+
+/// Blocks a stream until released.
+struct Gate {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool open = false;
+};
+
+ms_status_t waitForGate(void *data) {
+  auto *gate = static_cast<Gate *>(data);
+  std::unique_lock<std::mutex> lock(gate->mutex);
+  gate->changed.wait(lock, [gate] { return gate->open; });
+  return nullptr;
+}
+
+TEST_F(ExecutorTest, OtherQueuesStartAfterEarlierStreamWork) {
+  // Plan queue 1 copies out1 first thing; it must still wait for what was
+  // queued on the stream before the run.
+  load(twoQueueModule());
+  Stream stream;
+  ASSERT_TRUE(Stream::create(device, stream).ok());
+  Gate gate;
+  ASSERT_TRUE(stream.submit(waitForGate, &gate).ok());
+  float x[4] = {1, 1, 1, 1}, y[4] = {2, 2, 2, 2}, out0[4] = {}, out1[4] = {};
+  std::vector<TensorView> outputs = {f32x4(out0), f32x4(out1)};
+  ASSERT_TRUE(context.enqueue(stream, {f32x4(x), f32x4(y)}, outputs).ok());
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(out1[0], 0.0f) << "queue 1 ran before the stream reached the run";
+  {
+    std::lock_guard<std::mutex> lock(gate.mutex);
+    gate.open = true;
+  }
+  gate.changed.notify_all();
+  ASSERT_TRUE(stream.synchronize().ok());
+  expectOutputs(x, y, out0, out1);
+}
+
+TEST_F(ExecutorTest, QueuedRunOutlivesItsHandles) {
+  Stream stream;
+  ASSERT_TRUE(Stream::create(device, stream).ok());
+  float x[4] = {1, 2, 3, 4}, y[4] = {0, 1, 0, 1}, out0[4], out1[4];
+  load(twoQueueModule());
+  std::vector<TensorView> outputs = {f32x4(out0), f32x4(out1)};
+  ASSERT_TRUE(context.enqueue(stream, {f32x4(x), f32x4(y)}, outputs).ok());
+  context = Context();
+  module = Module();
+  device = Device();
+  ASSERT_TRUE(stream.synchronize().ok());
+  expectOutputs(x, y, out0, out1);
+}
+
+/// A CPU device that claims its memory is not host-visible, and counts the
+/// copies into it.
+class HiddenMemoryDevice final : public impl::Device {
+public:
+  explicit HiddenMemoryDevice(std::shared_ptr<impl::Device> cpu)
+      : cpu(std::move(cpu)) {}
+  ms_device_kind_t kind() const override { return cpu->kind(); }
+  const char *name() const override { return "hidden"; }
+  format::SectionKind codeSection() const override {
+    return cpu->codeSection();
+  }
+  Status allocate(size_t size, void **out) override {
+    return cpu->allocate(size, out);
+  }
+  void deallocate(void *ptr) override { cpu->deallocate(ptr); }
+  bool hostVisible() const override { return false; }
+  Status copyToDevice(void *dst, const void *src, size_t size) override {
+    ++uploads;
+    return cpu->copyToDevice(dst, src, size);
+  }
+  Status copyToHost(void *dst, const void *src, size_t size) override {
+    return cpu->copyToHost(dst, src, size);
+  }
+  Status copyOnDevice(void *dst, const void *src, size_t size) override {
+    return cpu->copyOnDevice(dst, src, size);
+  }
+  Status loadExecutable(const std::string &what, const void *code, size_t size,
+                        const std::vector<std::string> &names,
+                        std::unique_ptr<impl::Executable> &out) override {
+    return cpu->loadExecutable(what, code, size, names, out);
+  }
+  Status createQueue(impl::QueueMode mode,
+                     std::unique_ptr<impl::Queue> &out) override {
+    return cpu->createQueue(mode, out);
+  }
+  Status createEvent(std::unique_ptr<impl::Event> &out) override {
+    return cpu->createEvent(out);
+  }
+
+  /// The wrapped CPU device.
+  std::shared_ptr<impl::Device> cpu;
+  /// Calls of copyToDevice.
+  int uploads = 0;
+};
+
+TEST_F(ExecutorTest, HostInvisibleDeviceGetsWeightsButNoHostSteps) {
+  std::shared_ptr<impl::Device> cpu;
+  ASSERT_TRUE(impl::createDevice(MS_DEVICE_CPU, cpu).ok());
+  auto hidden = std::make_shared<HiddenMemoryDevice>(cpu);
+
+  // The weights are uploaded rather than used from the mapped file.
+  std::string path = dir.file("plain.msm");
+  ASSERT_TRUE(writeFile(path, twoQueueModule().build()));
+  std::shared_ptr<impl::Module> plain;
+  Status status = impl::Module::load(hidden, path, plain);
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(hidden->uploads, 1);
+  EXPECT_NE(plain->weights, plain->image.weights.data);
+  std::shared_ptr<impl::Context> run;
+  ASSERT_TRUE(impl::Context::create(plain, run).ok());
+  float x[4] = {1, 2, 3, 4}, y[4] = {1, 1, 1, 1}, out0[4], out1[4];
+  TensorView views[4] = {f32x4(x), f32x4(y), f32x4(out0), f32x4(out1)};
+  ms_tensor_t raw[4] = {views[0].raw(), views[1].raw(), views[2].raw(),
+                        views[3].raw()};
+  status = run->run(raw, 2, raw + 2, 2, nullptr);
+  ASSERT_TRUE(status.ok()) << status.message();
+  expectOutputs(x, y, out0, out1);
+
+  // A host step would get device pointers: the load fails, naming the step.
+  ModuleParts parts = sampleModule({});
+  parts.meta = Json::parse(R"({
+    "inputs": [{"name": "s", "dtype": "string", "shape": [1], "buffer": 0}],
+    "outputs": [{"name": "t", "dtype": "string", "shape": [1], "buffer": 1}],
+    "buffers": [{"id": 0, "kind": "input", "index": 0, "size": 16},
+                {"id": 1, "kind": "output", "index": 0, "size": 16}],
+    "steps": [
+      {"kind": "copy", "src": 0, "dst": 1, "size": 16},
+      {"kind": "host", "op": "msgraph.string_concat", "operands": 2,
+       "args": [0, 0, 1], "dtypes": ["string", "string", "string"],
+       "shapes": [[1], [1], [1]]}]
+  })");
+  path = dir.file("host.msm");
+  ASSERT_TRUE(writeFile(path, parts.build()));
+  std::shared_ptr<impl::Module> host;
+  status = impl::Module::load(hidden, path, host);
+  EXPECT_EQ(status.code(), MS_UNIMPLEMENTED);
+  EXPECT_NE(std::string(status.message())
+                .find("steps[1]: a host step needs host-visible memory, but "
+                      "the hidden device's memory is not"),
+            std::string::npos)
+      << status.message();
+  // The same module loads on the CPU itself.
+  EXPECT_TRUE(impl::Module::load(cpu, path, host).ok());
+}
+} // namespace
