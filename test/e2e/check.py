@@ -17,23 +17,25 @@ Directives in the test file (comment lines):
 
 Every level compiles with `-O<n>` and runs on the same inputs (generated once,
 seed 1234); the signature (the inputs and outputs in the module's meta
-section, docs/ModuleFormat.md) must be the same at every level. Each level's outputs are checked against the reference, and
-each level after the first against the first level's outputs, with the same
-tolerance. Every message names the level it is about.
+section, read by utils/msm.py) must be the same at every level. Each level's
+outputs are checked against the reference, and each level after the first
+against the first level's outputs, with the same tolerance. Every message
+names the level it is about.
 
 Usage: check.py TEST.mlir --bin-dir DIR --work-dir DIR [--levels O0,O2]
 """
 import argparse
-import json
 import os
 import re
-import struct
 import subprocess
 import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "utils"))
+import msm  # noqa: E402
 import ref  # noqa: E402
 
 DTYPES = {
@@ -91,23 +93,6 @@ def run(level, cmd):
         raise Failure("[%s] command failed (exit %d): %s\n%s%s"
                       % (level, p.returncode, " ".join(cmd), p.stdout, p.stderr))
     return p.stdout
-
-
-def module_meta(path):
-    """The meta JSON of a compiled module (docs/ModuleFormat.md): the header
-    gives the section count (offset 12) and the section table's offset (24);
-    each 48-byte entry starts with its kind (1: meta), flags, offset, size."""
-    with open(path, "rb") as f:
-        data = f.read()
-    if data[:8] != b"MSMODULE" or len(data) < 64:
-        raise ValueError("%s is not an ms module" % path)
-    count, = struct.unpack_from("<I", data, 12)
-    table, = struct.unpack_from("<Q", data, 24)
-    for i in range(count):
-        kind, _, offset, size = struct.unpack_from("<IIQQ", data, table + 48 * i)
-        if kind == 1:
-            return json.loads(data[offset:offset + size].decode("utf-8"))
-    raise ValueError("%s has no meta section" % path)
 
 
 def signature(plan):
@@ -184,7 +169,7 @@ def main():
         try:
             module = os.path.join(args.work_dir, "test-%s.msm" % level)
             run(level, [compile_, args.test, opt, "-o", module] + flags)
-            plans[level] = module_meta(module)
+            plans[level] = msm.read_meta(module)
             modules[level] = module
         except Failure as e:
             print(e)
