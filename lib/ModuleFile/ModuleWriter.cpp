@@ -217,7 +217,7 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
       array.push_back(bufferIds.lookup(v));
     return array;
   };
-  if (isa<InputOp, OutputOp, WeightOp, AllocOp>(op))
+  if (isBufferDeclaration(&op))
     return success();
   if (auto launch = dyn_cast<LaunchOp>(op)) {
     std::string name = ("ms_" + launch.getKernel().getLeafReference().getValue()).str();

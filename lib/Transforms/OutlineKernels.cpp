@@ -20,7 +20,9 @@ namespace mlir::ms {
 using namespace mlir;
 using namespace mlir::ms;
 
-func::FuncOp mlir::ms::findEntryFunction(ModuleOp module, StringRef name) {
+/// Returns the entry function as findEntryFunction describes it, without
+/// the single-block check.
+static func::FuncOp lookupEntryFunction(ModuleOp module, StringRef name) {
   if (!name.empty()) {
     auto func = module.lookupSymbol<func::FuncOp>(name);
     if (!func)
@@ -48,6 +50,15 @@ func::FuncOp mlir::ms::findEntryFunction(ModuleOp module, StringRef name) {
   return found;
 }
 
+func::FuncOp mlir::ms::findEntryFunction(ModuleOp module, StringRef name) {
+  func::FuncOp func = lookupEntryFunction(module, name);
+  if (func && !func.getBody().hasOneBlock()) {
+    func.emitError("expected a single-block entry function");
+    return nullptr;
+  }
+  return func;
+}
+
 /// True for a statically shaped tensor type with no elements.
 static bool isEmptyTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -64,10 +75,6 @@ struct OutlineKernelsPass final
     func::FuncOp entryFunc = findEntryFunction(module, entry);
     if (!entryFunc)
       return signalPassFailure();
-    if (!entryFunc.getBody().hasOneBlock()) {
-      entryFunc.emitError("expected a single-block entry function");
-      return signalPassFailure();
-    }
     auto *dialect = getContext().getLoadedDialect<graph::GraphDialect>();
     SymbolTable symbols(module);
     OpBuilder moduleBuilder = OpBuilder::atBlockEnd(module.getBody());

@@ -25,10 +25,6 @@ struct RefineEntrySignaturePass final
     func::FuncOp func = findEntryFunction(getOperation(), entry);
     if (!func)
       return signalPassFailure();
-    if (!func.getBody().hasOneBlock()) {
-      func.emitError("expected a single-block entry function");
-      return signalPassFailure();
-    }
     auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
     for (OpOperand &operand : ret->getOpOperands()) {
       auto cast = operand.get().getDefiningOp<tensor::CastOp>();

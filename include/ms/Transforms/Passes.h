@@ -20,7 +20,8 @@ namespace mlir::ms {
 inline constexpr char kKernelAttrName[] = "ms.kernel";
 
 /// Returns the entry function of `module`: `name` if given, else @main, else
-/// the only public function. Emits an error and returns null otherwise.
+/// the only public function. Emits an error and returns null otherwise, or
+/// when the function has other than one block.
 func::FuncOp findEntryFunction(ModuleOp module, StringRef name);
 
 #define GEN_PASS_REGISTRATION

@@ -61,6 +61,12 @@ uint64_t BufferType::getStaticByteSize() const {
   return type.getNumElements() * elementByteSize(type.getElementType());
 }
 
+uint64_t BufferType::getByteSize(std::optional<int64_t> capacity) const {
+  if (capacity)
+    return *capacity * elementByteSize(getTensorType().getElementType());
+  return getStaticByteSize();
+}
+
 //===----------------------------------------------------------------------===//
 // Device code
 //===----------------------------------------------------------------------===//
@@ -79,11 +85,17 @@ LogicalResult ExecutableOp::verify() {
   return success();
 }
 
-Operation *mlir::ms::exec::lookupKernel(Operation *from,
-                                        SymbolRefAttr kernel) {
+/// Returns the module whose symbol table holds the executables, or null.
+static Operation *getExecutableTable(Operation *from) {
   Operation *table = SymbolTable::getNearestSymbolTable(from);
   while (table && !isa<ModuleOp>(table))
     table = SymbolTable::getNearestSymbolTable(table->getParentOp());
+  return table;
+}
+
+Operation *mlir::ms::exec::lookupKernel(Operation *from,
+                                        SymbolRefAttr kernel) {
+  Operation *table = getExecutableTable(from);
   if (!table || kernel.getNestedReferences().size() != 1)
     return nullptr;
   auto executable = dyn_cast_or_null<ExecutableOp>(
@@ -130,19 +142,14 @@ LogicalResult AllocOp::verify() {
 }
 
 uint64_t AllocOp::getByteSize() {
-  auto type = cast<BufferType>(getBuffer().getType());
-  if (std::optional<int64_t> capacity = getCapacity())
-    return *capacity * elementByteSize(type.getTensorType().getElementType());
-  return type.getStaticByteSize();
+  return cast<BufferType>(getBuffer().getType()).getByteSize(getCapacity());
 }
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   Operation *kernel = lookupKernel(*this, getKernel());
   if (!kernel) {
     // After serialization the executable is a binary: nothing to check.
-    Operation *table = SymbolTable::getNearestSymbolTable(*this);
-    while (table && !isa<ModuleOp>(table))
-      table = SymbolTable::getNearestSymbolTable(table->getParentOp());
+    Operation *table = getExecutableTable(*this);
     if (table && isa_and_nonnull<BinaryOp>(SymbolTable::lookupSymbolIn(
                      table, getKernel().getRootReference())))
       return success();
@@ -193,10 +200,7 @@ LogicalResult CopyOp::verify() {
 }
 
 uint64_t OutputOp::getByteSize() {
-  auto type = cast<BufferType>(getBuffer().getType());
-  if (std::optional<int64_t> capacity = getCapacity())
-    return *capacity * elementByteSize(type.getTensorType().getElementType());
-  return type.getStaticByteSize();
+  return cast<BufferType>(getBuffer().getType()).getByteSize(getCapacity());
 }
 
 SmallVector<Value> OffloadOp::getCallerBuffers() {

@@ -241,10 +241,6 @@ struct BuildPlanPass final : exec::impl::BuildPlanPassBase<BuildPlanPass> {
     func::FuncOp entryFunc = findEntryFunction(module, entry);
     if (!entryFunc)
       return signalPassFailure();
-    if (!entryFunc.getBody().hasOneBlock()) {
-      entryFunc.emitError("expected a single-block entry function");
-      return signalPassFailure();
-    }
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
     // The kernels move into the target's executable.
     auto executable =

@@ -30,7 +30,7 @@ struct OffloadGraphPass final
     // Declarations first, so that any run of steps is contiguous.
     Operation *firstStep = nullptr;
     for (Operation &op : llvm::make_early_inc_range(body)) {
-      bool declaration = isa<InputOp, OutputOp, WeightOp, AllocOp>(op);
+      bool declaration = isBufferDeclaration(&op);
       if (!declaration && !firstStep)
         firstStep = &op;
       else if (declaration && firstStep)
@@ -39,7 +39,7 @@ struct OffloadGraphPass final
     SmallVector<SmallVector<Operation *>> runs;
     for (Operation &op : body) {
       if (!isa<LaunchOp, CopyOp>(op)) {
-        if (!isa<InputOp, OutputOp, WeightOp, AllocOp>(op))
+        if (!isBufferDeclaration(&op))
           runs.emplace_back();
         continue;
       }

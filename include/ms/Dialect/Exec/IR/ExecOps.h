@@ -29,6 +29,12 @@ std::string dtypeName(Type elementType);
 /// string one ms_string_t), or 0 for a type without a dtype name.
 uint64_t elementByteSize(Type elementType);
 
+/// True for the ops that declare a plan's buffers (input, output, weight,
+/// alloc), as opposed to its steps.
+inline bool isBufferDeclaration(Operation *op) {
+  return isa<InputOp, OutputOp, WeightOp, AllocOp>(op);
+}
+
 /// Returns the function `kernel` (`@executable::@function`) refers to from
 /// `from`, or null.
 Operation *lookupKernel(Operation *from, SymbolRefAttr kernel);

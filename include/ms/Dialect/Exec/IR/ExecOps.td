@@ -63,6 +63,9 @@ def Exec_BufferType : TypeDef<Exec_Dialect, "Buffer"> {
   let extraClassDeclaration = [{
     /// Bytes the buffer holds; 0 when an extent is dynamic.
     uint64_t getStaticByteSize() const;
+    /// Bytes the buffer takes: `capacity` elements when given, else its
+    /// static size.
+    uint64_t getByteSize(std::optional<int64_t> capacity) const;
   }];
 }
 
