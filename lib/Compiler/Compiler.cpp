@@ -24,7 +24,7 @@ FailureOr<std::string> mlir::ms::compileModule(ModuleOp module,
     return failure();
   std::string error;
   if (failed(buildCompilePipeline(pm, options, error)))
-    return module.emitError(error);
+    return emitError(module.getLoc(), error);
   if (failed(pm.run(module)))
     return failure();
   if (driver.memoryReport)

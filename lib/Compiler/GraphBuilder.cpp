@@ -22,6 +22,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -414,6 +415,13 @@ static bool compileCopy(ModuleOp module, const CompileSettings &settings,
                         std::string &bytes, std::string &error) {
   MLIRContext *context = module.getContext();
   DiagnosticCollector diagnostics(context);
+  std::vector<std::string> stages = compileStages(settings.target);
+  if (!stage.empty() && !stages.empty() &&
+      !llvm::is_contained(stages, stage)) {
+    error = "unknown stage '" + stage + "'; expected one of " +
+            llvm::join(stages, ", ");
+    return false;
+  }
   OwningOpRef<ModuleOp> copy = module.clone();
   CompileOptions options;
   options.optLevel = settings.optLevel;

@@ -114,11 +114,14 @@ void mlir::ms::registerCompilePipelines() {
   for (const std::string &target : getRegisteredTargetBackends()) {
     for (int level : {0, 2}) {
       names.push_back("ms-" + target + "-O" + std::to_string(level));
-      PassPipelineRegistration<NamedPipelineOptions>(
+      registerPassPipeline(
           names.back(),
           "The whole ms-compile pipeline for this target and level",
-          [target, level](OpPassManager &pm,
-                          const NamedPipelineOptions &named) {
+          [target, level](OpPassManager &pm, StringRef text,
+                          function_ref<LogicalResult(const Twine &)> fail) {
+            NamedPipelineOptions named;
+            if (failed(named.parseFromString(text)))
+              return failure();
             CompileOptions options;
             options.target = target;
             options.optLevel = level;
@@ -126,7 +129,11 @@ void mlir::ms::registerCompilePipelines() {
             options.targetOptions.cpu = named.targetCpu;
             std::string error;
             if (failed(buildCompilePipeline(pm, options, error)))
-              llvm::errs() << "error: " << error << "\n";
+              return fail(error);
+            return success();
+          },
+          [](function_ref<void(const detail::PassOptions &)> handler) {
+            handler(NamedPipelineOptions());
           });
     }
   }

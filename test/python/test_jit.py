@@ -48,9 +48,24 @@ def test_options_and_decorator_forms(rng):
 
 
 def test_unimplemented_level_is_a_compile_error(rng):
-    f = ms.jit(ops.relu, level="O2")
+    f = ms.jit(ops.relu, level="O1")
     with pytest.raises(ms.CompileError, match="not implemented"):
         f(np.ones(3, np.float32))
+
+
+def test_level_o2_matches_o0(rng):
+    """O2 runs the whole graph as one generated function; same kernels, same
+    order, so the results equal O0's exactly."""
+    def block(x, w, b):
+        return ops.softmax(ops.gelu(x @ w + b), axis=-1) * 2.0 - x[:, :16]
+
+    x = rng.standard_normal((4, 32)).astype(np.float32)
+    w = rng.standard_normal((32, 16)).astype(np.float32)
+    b = rng.standard_normal(16).astype(np.float32)
+    o0 = ms.jit(block, level="O0")(x, w, b)
+    o2 = ms.jit(block, level="O2")
+    np.testing.assert_array_equal(o2(x, w, b), o0)
+    assert "msexec.offload" in o2.lower(x, w, b).as_text("plan")
 
 
 def test_static_arguments(rng):
