@@ -5,6 +5,8 @@ version, section count, ...), then 48-byte section entries (kind, flags,
 offset, size, checksum, reserved); kind 1 is the meta JSON.
 """
 import json
+import os
+import re
 import struct
 
 _META = 1
@@ -23,3 +25,20 @@ def read_meta(path):
         if kind == _META:
             return json.loads(data[offset:offset + size].decode("utf-8"))
     raise ValueError("%s: no meta section" % path)
+
+
+def _read_dtypes():
+    """dtype name -> NumPy dtype name ("" when none), parsed from the one table
+    of element types (runtime/include/ms/runtime/DTypes.def)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "runtime", "include", "ms", "runtime", "DTypes.def")
+    table = {}
+    with open(path) as f:
+        for line in f:
+            m = re.match(r'MS_DTYPE\(\w+, "(\w+)", [^,]+, \w+, \d+, "(\w*)"', line)
+            if m:
+                table[m.group(1)] = m.group(2)
+    return table
+
+
+DTYPES = _read_dtypes()

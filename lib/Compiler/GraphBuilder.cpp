@@ -108,36 +108,14 @@ private:
 // Types
 //===----------------------------------------------------------------------===//
 
-static Type elementTypeOf(StringRef name, MLIRContext *context) {
-  Builder b(context);
-  if (name == "f16")
-    return b.getF16Type();
-  if (name == "bf16")
-    return b.getBF16Type();
-  if (name == "f32")
-    return b.getF32Type();
-  if (name == "f64")
-    return b.getF64Type();
-  if (name == "bool")
-    return b.getI1Type();
-  unsigned width = 0;
-  if (name.consume_front("i") && !name.getAsInteger(10, width) &&
-      (width == 8 || width == 16 || width == 32 || width == 64))
-    return b.getIntegerType(width);
-  if (name.consume_front("u") && !name.getAsInteger(10, width) &&
-      (width == 8 || width == 16 || width == 32 || width == 64))
-    return b.getIntegerType(width, /*isSigned=*/false);
-  return {};
-}
-
 static FailureOr<RankedTensorType> tensorTypeOf(const TensorSpec &spec,
                                                 MLIRContext *context,
                                                 std::string &error) {
-  Type element = elementTypeOf(spec.dtype, context);
-  if (!element) {
+  Type element = exec::typeOfDtypeName(spec.dtype, context);
+  // Traced graphs hold numbers; string tensors come only from ONNX.
+  if (!element || isa<mlir::ms::graph::StringType>(element)) {
     error = "unsupported element type '" + spec.dtype +
-            "'; expected one of f16, bf16, f32, f64, bool, i8, i16, i32, "
-            "i64, u8, u16, u32, u64";
+            "'; expected one of " + exec::dtypeNames(/*withString=*/false);
     return failure();
   }
   int64_t elements = 1;

@@ -19,19 +19,10 @@ from . import _ms
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
+# The runtime's dtype table (runtime/include/ms/runtime/DTypes.def), less the
+# dtypes NumPy cannot hold (bf16, string).
 _NAME_OF_DTYPE = {
-    np.dtype(np.float16): "f16",
-    np.dtype(np.float32): "f32",
-    np.dtype(np.float64): "f64",
-    np.dtype(np.bool_): "bool",
-    np.dtype(np.int8): "i8",
-    np.dtype(np.int16): "i16",
-    np.dtype(np.int32): "i32",
-    np.dtype(np.int64): "i64",
-    np.dtype(np.uint8): "u8",
-    np.dtype(np.uint16): "u16",
-    np.dtype(np.uint32): "u32",
-    np.dtype(np.uint64): "u64",
+    np.dtype(numpy): name for name, numpy in _ms.dtypes().items() if numpy
 }
 _DTYPE_OF_NAME = {name: dtype for dtype, name in _NAME_OF_DTYPE.items()}
 

@@ -48,36 +48,30 @@ ms_device_t cpuDevice() {
   return device;
 }
 
+/// What the Python side needs of one dtype (DTypes.def).
+struct DTypeRow {
+  ms_dtype_t dtype;
+  const char *numpy;
+  const char *formats;
+};
+constexpr DTypeRow dtypeRows[] = {
+#define MS_DTYPE(ENUM, NAME, SIZE, KIND, BITS, NUMPY, NPY, FORMATS)               \
+  {MS_DTYPE_##ENUM, NUMPY, FORMATS},
+#include "ms/runtime/DTypes.def"
+};
+
+/// The table row of `dtype`, or null.
+const DTypeRow *rowOf(ms_dtype_t dtype) {
+  for (const DTypeRow &row : dtypeRows)
+    if (row.dtype == dtype)
+      return &row;
+  return nullptr;
+}
+
 /// NumPy's name for a runtime dtype ("" when NumPy has none).
 const char *numpyName(ms_dtype_t dtype) {
-  switch (dtype) {
-  case MS_DTYPE_F16:
-    return "float16";
-  case MS_DTYPE_F32:
-    return "float32";
-  case MS_DTYPE_F64:
-    return "float64";
-  case MS_DTYPE_BOOL:
-    return "bool";
-  case MS_DTYPE_I8:
-    return "int8";
-  case MS_DTYPE_I16:
-    return "int16";
-  case MS_DTYPE_I32:
-    return "int32";
-  case MS_DTYPE_I64:
-    return "int64";
-  case MS_DTYPE_U8:
-    return "uint8";
-  case MS_DTYPE_U16:
-    return "uint16";
-  case MS_DTYPE_U32:
-    return "uint32";
-  case MS_DTYPE_U64:
-    return "uint64";
-  default:
-    return "";
-  }
+  const DTypeRow *row = rowOf(dtype);
+  return row ? row->numpy : "";
 }
 
 /// Whether a buffer of struct format `format` and `itemsize` holds `dtype`.
@@ -95,29 +89,8 @@ bool formatMatches(const char *format, Py_ssize_t itemsize, ms_dtype_t dtype) {
     return false;
   if (static_cast<size_t>(itemsize) != ms_dtype_size(dtype))
     return false;
-  char c = *format;
-  switch (dtype) {
-  case MS_DTYPE_F16:
-    return c == 'e';
-  case MS_DTYPE_F32:
-    return c == 'f';
-  case MS_DTYPE_F64:
-    return c == 'd';
-  case MS_DTYPE_BOOL:
-    return c == '?';
-  case MS_DTYPE_I8:
-  case MS_DTYPE_I16:
-  case MS_DTYPE_I32:
-  case MS_DTYPE_I64:
-    return std::strchr("bhilq", c) != nullptr;
-  case MS_DTYPE_U8:
-  case MS_DTYPE_U16:
-  case MS_DTYPE_U32:
-  case MS_DTYPE_U64:
-    return std::strchr("BHILQ", c) != nullptr;
-  default:
-    return false;
-  }
+  const DTypeRow *row = rowOf(dtype);
+  return row && std::strchr(row->formats, *format) != nullptr;
 }
 
 /// Describes a buffer's element type for error messages.
@@ -340,6 +313,15 @@ void populateRuntimeBindings(py::module_ &m) {
           [](const Executable &e) { return e.describeAll(e.outputs); },
           "[(name, dtype, shape)] of the outputs.")
       .def_readonly("path", &Executable::path);
+  m.def(
+      "dtypes",
+      [] {
+        py::dict table;
+        for (const DTypeRow &row : dtypeRows)
+          table[py::str(ms_dtype_name(row.dtype))] = py::str(row.numpy);
+        return table;
+      },
+      "Each dtype name ms knows -> NumPy's name for it ('' when none).");
   m.def("runtime_version", [] { return std::string(ms_runtime_version()); });
 }
 

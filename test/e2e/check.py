@@ -38,12 +38,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "utils"))
 import msm  # noqa: E402
 import ref  # noqa: E402
 
-DTYPES = {
-    "f16": np.float16, "f32": np.float32, "f64": np.float64, "bool": np.bool_,
-    "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-    "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64,
-    "string": np.str_,
-}
+# NumPy types of the module format's dtypes (the table in DTypes.def); string
+# tensors are NumPy unicode arrays.
+DTYPES = {name: np.dtype(numpy).type for name, numpy in msm.DTYPES.items() if numpy}
+DTYPES["string"] = np.str_
 LEVELS = ("O0", "O1", "O2")
 
 

@@ -78,18 +78,27 @@ static Status requireNonNull(const void *pointer, const char *what) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Name and size of each dtype, indexed by ms_dtype_t.
+/// Name and size of each dtype, indexed by ms_dtype_t (DTypes.def).
 struct DTypeInfo {
   const char *name;
   size_t size;
+  ms_dtype_t dtype;
 };
 constexpr DTypeInfo dtypes[] = {
-    {"invalid", 0}, {"f16", 2}, {"bf16", 2}, {"f32", 4}, {"f64", 8},
-    {"bool", 1},    {"i8", 1},  {"i16", 2},  {"i32", 4}, {"i64", 8},
-    {"u8", 1},      {"u16", 2}, {"u32", 4},  {"u64", 8},
-    {"string", sizeof(ms_string_t)},
+    {"invalid", 0, MS_DTYPE_INVALID},
+#define MS_DTYPE(ENUM, NAME, SIZE, ...) {NAME, SIZE, MS_DTYPE_##ENUM},
+#include "ms/runtime/DTypes.def"
 };
 constexpr size_t dtypeCount = sizeof(dtypes) / sizeof(dtypes[0]);
+
+/// Whether the table lists the dtypes in ms_dtype_t order.
+constexpr bool isIndexedByEnum() {
+  for (size_t i = 0; i < dtypeCount; ++i)
+    if (static_cast<size_t>(dtypes[i].dtype) != i)
+      return false;
+  return true;
+}
+static_assert(isIndexedByEnum(), "DTypes.def is out of ms_dtype_t order");
 } // namespace
 
 extern "C" size_t ms_dtype_size(ms_dtype_t dtype) {

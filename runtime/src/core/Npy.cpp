@@ -32,40 +32,24 @@ namespace {
 /// The 6 bytes every .npy file starts with.
 constexpr char kNpyMagic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 
-/// The .npy descr of each dtype; NULL when NumPy has none.
-const char *descrOf(ms_dtype_t dtype) {
-  switch (dtype) {
-  case MS_DTYPE_F16:
-    return "<f2";
-  case MS_DTYPE_F32:
-    return "<f4";
-  case MS_DTYPE_F64:
-    return "<f8";
-  case MS_DTYPE_BOOL:
-    return "|b1";
-  case MS_DTYPE_I8:
-    return "|i1";
-  case MS_DTYPE_I16:
-    return "<i2";
-  case MS_DTYPE_I32:
-    return "<i4";
-  case MS_DTYPE_I64:
-    return "<i8";
-  case MS_DTYPE_U8:
-    return "|u1";
-  case MS_DTYPE_U16:
-    return "<u2";
-  case MS_DTYPE_U32:
-    return "<u4";
-  case MS_DTYPE_U64:
-    return "<u8";
-  case MS_DTYPE_BF16:
-  case MS_DTYPE_STRING:
-  case MS_DTYPE_INVALID:
-  case MS_DTYPE_MAX:
-    break;
-  }
-  return nullptr;
+/// The .npy type code (descr less its byte order) of each dtype (DTypes.def).
+struct NpyCode {
+  ms_dtype_t dtype;
+  const char *code;
+};
+constexpr NpyCode npyCodes[] = {
+#define MS_DTYPE(ENUM, NAME, SIZE, KIND, BITS, NUMPY, NPY, FORMATS)            \
+  {MS_DTYPE_##ENUM, NPY},
+#include "ms/runtime/DTypes.def"
+};
+
+/// The .npy descr of each dtype ("<f4", "|u1", ...); empty when NumPy has
+/// none.
+std::string descrOf(ms_dtype_t dtype) {
+  for (const NpyCode &entry : npyCodes)
+    if (entry.dtype == dtype && *entry.code)
+      return (ms_dtype_size(dtype) > 1 ? "<" : "|") + std::string(entry.code);
+  return "";
 }
 
 /// Parses the header dict literal of a .npy file.
@@ -213,16 +197,6 @@ public:
 private:
   /// Maps a descr such as "<f4" to a dtype.
   Status parseDescr(const std::string &descr, ms_dtype_t &dtype) {
-    static const struct {
-      const char *code;
-      ms_dtype_t dtype;
-    } codes[] = {
-        {"f2", MS_DTYPE_F16},  {"f4", MS_DTYPE_F32}, {"f8", MS_DTYPE_F64},
-        {"b1", MS_DTYPE_BOOL}, {"?", MS_DTYPE_BOOL}, {"i1", MS_DTYPE_I8},
-        {"i2", MS_DTYPE_I16},  {"i4", MS_DTYPE_I32}, {"i8", MS_DTYPE_I64},
-        {"u1", MS_DTYPE_U8},   {"u2", MS_DTYPE_U16}, {"u4", MS_DTYPE_U32},
-        {"u8", MS_DTYPE_U64},
-    };
     std::string code = descr;
     char order = '=';
     if (!code.empty() && std::strchr("<>|=", code[0])) {
@@ -240,8 +214,10 @@ private:
       dtype = MS_DTYPE_STRING;
       return Status();
     }
-    for (const auto &entry : codes) {
-      if (code != entry.code)
+    if (code == "?") // NumPy's character code for bool.
+      code = "b1";
+    for (const NpyCode &entry : npyCodes) {
+      if (!*entry.code || code != entry.code)
         continue;
       if (order == '>' && ms_dtype_size(entry.dtype) > 1)
         return fail("big-endian dtype '" + descr +
@@ -481,8 +457,8 @@ Status ms::rt::encodeNpy(ms_dtype_t dtype, const int64_t *shape, size_t rank,
     out.clear();
     if (dtype == MS_DTYPE_STRING)
       return encodeStringNpy(shape, rank, data, size, out);
-    const char *descr = descrOf(dtype);
-    if (!descr)
+    std::string descr = descrOf(dtype);
+    if (descr.empty())
       return Status::error(MS_INVALID_ARGUMENT, std::string("dtype ") +
                                                     ms_dtype_name(dtype) +
                                                     " has no NumPy equivalent");

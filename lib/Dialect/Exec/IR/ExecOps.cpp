@@ -23,35 +23,83 @@ using namespace mlir::ms::exec;
 // Element types
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// How a dtype is represented in the compiler.
+enum class DTypeKind { FLOAT, BFLOAT, BOOL, SIGNED, UNSIGNED, STRING };
+
+/// One row of the element-type table (ms/runtime/DTypes.def).
+struct DTypeRow {
+  const char *name;
+  uint64_t size;
+  DTypeKind kind;
+  unsigned bits;
+};
+constexpr DTypeRow dtypeRows[] = {
+#define MS_DTYPE(ENUM, NAME, SIZE, KIND, BITS, NUMPY, NPY, FORMATS)               \
+  {NAME, SIZE, DTypeKind::KIND, BITS},
+#include "ms/runtime/DTypes.def"
+};
+} // namespace
+
+/// The compiler type of `row`.
+static Type typeOf(const DTypeRow &row, MLIRContext *context) {
+  Builder b(context);
+  switch (row.kind) {
+  case DTypeKind::FLOAT:
+    return row.bits == 16   ? Type(b.getF16Type())
+           : row.bits == 32 ? Type(b.getF32Type())
+                            : Type(b.getF64Type());
+  case DTypeKind::BFLOAT:
+    return b.getBF16Type();
+  case DTypeKind::BOOL:
+    return b.getI1Type();
+  case DTypeKind::SIGNED:
+    return b.getIntegerType(row.bits);
+  case DTypeKind::UNSIGNED:
+    return b.getIntegerType(row.bits, /*isSigned=*/false);
+  case DTypeKind::STRING:
+    return mlir::ms::graph::StringType::get(context);
+  }
+  return {};
+}
+
+/// The table row of `type` (signed and signless integers share one), or null.
+static const DTypeRow *rowOf(Type type) {
+  for (const DTypeRow &row : dtypeRows) {
+    Type rowType = typeOf(row, type.getContext());
+    if (rowType == type)
+      return &row;
+    auto intType = dyn_cast<IntegerType>(type);
+    if (row.kind == DTypeKind::SIGNED && intType && intType.isSigned() &&
+        intType.getWidth() == row.bits)
+      return &row;
+  }
+  return nullptr;
+}
+
 std::string mlir::ms::exec::dtypeName(Type type) {
-  if (isa<graph::StringType>(type))
-    return "string";
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "f32";
-  if (type.isF64())
-    return "f64";
-  auto intType = dyn_cast<IntegerType>(type);
-  if (!intType)
-    return "";
-  unsigned width = intType.getWidth();
-  if (width == 1)
-    return "bool";
-  if (width != 8 && width != 16 && width != 32 && width != 64)
-    return "";
-  return (intType.isUnsigned() ? "u" : "i") + std::to_string(width);
+  const DTypeRow *row = rowOf(type);
+  return row ? row->name : "";
 }
 
 uint64_t mlir::ms::exec::elementByteSize(Type type) {
-  if (dtypeName(type).empty())
-    return 0;
-  if (isa<graph::StringType>(type))
-    return sizeof(ms_string_t);
-  unsigned width = type.getIntOrFloatBitWidth();
-  return width == 1 ? 1 : width / 8;
+  const DTypeRow *row = rowOf(type);
+  return row ? row->size : 0;
+}
+
+Type mlir::ms::exec::typeOfDtypeName(StringRef name, MLIRContext *context) {
+  for (const DTypeRow &row : dtypeRows)
+    if (name == row.name)
+      return typeOf(row, context);
+  return {};
+}
+
+std::string mlir::ms::exec::dtypeNames(bool withString) {
+  std::string names;
+  for (const DTypeRow &row : dtypeRows)
+    if (withString || row.kind != DTypeKind::STRING)
+    names += (names.empty() ? "" : ", ") + std::string(row.name);
+  return names;
 }
 
 uint64_t BufferType::getStaticByteSize() const {
@@ -135,9 +183,9 @@ LogicalResult AllocOp::verify() {
   if (type.hasStaticShape() && getCapacity())
     return emitOpError("expected no capacity for a buffer of static type ")
            << type;
-  if (getCapacity() && *getCapacity() < 0)
+  if (IntegerAttr capacity = getCapacityAttr(); capacity && capacity.getInt() < 0)
     return emitOpError("expected a non-negative capacity, but found ")
-           << *getCapacity();
+           << capacity.getInt();
   return success();
 }
 

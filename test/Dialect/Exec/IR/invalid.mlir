@@ -8,6 +8,13 @@ msexec.plan @main target("cpu") opt_level(0) {
 // -----
 
 msexec.plan @main target("cpu") opt_level(0) {
+  // expected-error @+1 {{expected a non-negative capacity, but found -2}}
+  %a = msexec.alloc {capacity = -2 : i64} : !msexec.buffer<tensor<?xf32>>
+}
+
+// -----
+
+msexec.plan @main target("cpu") opt_level(0) {
   // expected-error @+1 {{expected a value of type 'tensor<4xf32>', but found 'tensor<2xf32>'}}
   %w = msexec.weight dense<1.0> : tensor<2xf32> : !msexec.buffer<tensor<4xf32>>
 }

@@ -29,6 +29,14 @@ std::string dtypeName(Type elementType);
 /// string one ms_string_t), or 0 for a type without a dtype name.
 uint64_t elementByteSize(Type elementType);
 
+/// Returns the element type of module-file dtype `name`, or null. All three
+/// read the one table of element types, ms/runtime/DTypes.def.
+Type typeOfDtypeName(StringRef name, MLIRContext *context);
+
+/// Returns every dtype name (less "string" unless `withString`),
+/// comma-separated, for diagnostics.
+std::string dtypeNames(bool withString = true);
+
 /// True for the ops that declare a plan's buffers (input, output, weight,
 /// alloc), as opposed to its steps.
 inline bool isBufferDeclaration(Operation *op) {
