@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "MS"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+config.excludes = ["Inputs", "corpus", "regressions", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
                    "check.py", "ref.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.ms_obj_root, "test")
@@ -36,3 +36,7 @@ if config.ms_python_enabled:
 if os.path.exists(os.path.join(os.path.dirname(config.ms_src_root), "shared",
                                "onnx-tests", "MANIFEST.tsv")):
     config.available_features.add("onnx-tests")
+
+# The structure-aware fuzzer needs clang's FuzzedDataProvider.h to build.
+if os.path.exists(os.path.join(config.ms_obj_root, "bin", "ms-fuzz-onnx-node")):
+    config.available_features.add("fuzz-onnx-node")

@@ -191,7 +191,7 @@ def main():
          node("Identity", ["words"], ["copy"], "id0")],
         [words, key],
         [value_info("normalized", STRING, ["n"]), value_info("same", BOOL, [4]),
-         value_info("copy", STRING, [4])])))
+         value_info("copy", STRING, [4])]), opset=19))
     stop = (f_int(1, 1) + f_int(2, STRING) + f_bytes(6, "monday") +
             f_bytes(8, "stop"))
     write("string-initializer.onnx", model(graph(
@@ -229,6 +229,44 @@ def main():
         [node("DepthToSpace", ["x"], ["y"], "d2s0", "",
               attr_int("blocksize", 3))],
         [x], [value_info("y", FLOAT, [1, 1, 6, 6])])))
+
+    # Crash classes the fuzzers found (issue 20), each now a clear error.
+    x = value_info("x", FLOAT, [1, 8, 2, 2])
+    y4 = value_info("y", FLOAT, [1, 8, 2, 2])
+    write("crash-missing-input.onnx", model(graph(
+        [node("Reshape", ["x"], ["y"], "reshape0")], [x], [y4])))
+    write("crash-extra-input.onnx", model(graph(
+        [node("Selu", ["x", "x"], ["y"], "selu0")], [x], [y4])))
+    write("crash-no-inputs.onnx", model(graph(
+        [node("Gelu", [], ["y"], "gelu0")], [x], [y4]), opset=20))
+    write("crash-attribute-type.onnx", model(graph(
+        [node("Transpose", ["x"], ["y"], "transpose0", "",
+              f_bytes(5, f_bytes(1, "perm") + f_int(20, 1) + f_float(2, 1.0)))],
+        [x], [y4])))
+    write("crash-missing-attribute.onnx", model(graph(
+        [node("Cast", ["x"], ["y"], "cast0")], [x], [y4])))
+    write("crash-mixed-types.onnx", model(graph(
+        [node("Add", ["x", "i"], ["y"], "add0")],
+        [x, value_info("i", INT64, [1, 8, 2, 2])], [y4])))
+    write("crash-huge-blocksize.onnx", model(graph(
+        [node("DepthToSpace", ["x"], ["y"], "d2s0", "",
+              attr_int("blocksize", 1 << 32))], [x], [y4])))
+    # A constant with huge dims and few values (typed fields, not raw).
+    huge = f_int(1, 1 << 40) + f_int(2, FLOAT) + f_bytes(8, "w") + f_bytes(
+        4, struct.pack("<3f", 1, 2, 3))
+    write("crash-huge-constant.onnx", model(graph(
+        [node("Add", ["x", "w"], ["y"], "add0")], [x], [y4], [huge])))
+
+    def external(location):
+        entry = f_bytes(13, f_bytes(1, "location") + f_bytes(2, location))
+        return (f_int(1, 4) + f_int(2, FLOAT) + f_bytes(8, "w") + entry +
+                f_int(14, 1))
+    xs = value_info("x", FLOAT, [4])
+    for name, location in (("crash-external-device.onnx", "/dev/zero"),
+                           ("crash-external-escape.onnx", "../../secret.bin")):
+        write(name, model(graph(
+            [node("Add", ["x", "w"], ["y"], "add0")], [xs],
+            [value_info("y", FLOAT, [4])], [external(location)])))
 
 
 if __name__ == "__main__":

@@ -461,6 +461,8 @@ bool compileOnnxFile(const std::string &path, const CompileSettings &settings,
   DiagnosticCollector diagnostics(&context);
   OnnxImportOptions options;
   options.modelDirectory = llvm::sys::path::parent_path(path).str();
+  if (options.modelDirectory.empty())
+    options.modelDirectory = ".";
   for (const auto &[name, shape] : shapes)
     options.inputShapes[name] = SmallVector<int64_t>(shape.begin(), shape.end());
   OwningOpRef<ModuleOp> module =

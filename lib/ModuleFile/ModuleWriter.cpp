@@ -105,13 +105,17 @@ private:
   /// Adds a buffer entry; returns its id.
   int64_t addBuffer(Value value, StringRef kind, StringRef key, int64_t index,
                     uint64_t size);
-  /// Returns the kernel index of runtime function `name`.
-  int64_t kernelIndex(StringRef name, StringRef op, Location loc);
+  /// Returns the kernel index of runtime function `name`, recording at its
+  /// first launch its signature: the bytes of each buffer argument.
+  int64_t kernelIndex(StringRef name, StringRef op, Location loc,
+                      ArrayRef<int64_t> argBuffers);
   LogicalResult writeStep(Operation &op, llvm::json::Array &steps);
 
   PlanOp plan;
   llvm::json::Array buffers, kernels, inputs, outputs;
   DenseMap<Value, int64_t> bufferIds;
+  /// Bytes of each buffer, by id.
+  std::vector<uint64_t> bufferBytes;
   llvm::StringMap<int64_t> kernelIds;
   /// Pseudo-buffers spanning the weights section and the arena, passed to
   /// offloaded graphs.
@@ -122,6 +126,7 @@ private:
 int64_t PlanWriter::addBuffer(Value value, StringRef kind, StringRef key,
                               int64_t index, uint64_t size) {
   int64_t id = buffers.size();
+  bufferBytes.push_back(size);
   buffers.push_back(llvm::json::Object{{"id", id},
                                        {"kind", kind.str()},
                                        {key.str(), index},
@@ -131,11 +136,19 @@ int64_t PlanWriter::addBuffer(Value value, StringRef kind, StringRef key,
   return id;
 }
 
-int64_t PlanWriter::kernelIndex(StringRef name, StringRef op, Location loc) {
+int64_t PlanWriter::kernelIndex(StringRef name, StringRef op, Location loc,
+                                ArrayRef<int64_t> argBuffers) {
   auto [it, inserted] = kernelIds.try_emplace(name, kernels.size());
-  if (inserted)
-    kernels.push_back(llvm::json::Object{
-        {"name", name.str()}, {"op", op.str()}, {"loc", locationString(loc)}});
+  if (inserted) {
+    // The loader checks every step against this (count and sizes).
+    llvm::json::Array args;
+    for (int64_t id : argBuffers)
+      args.push_back((int64_t)bufferBytes[id]);
+    kernels.push_back(llvm::json::Object{{"name", name.str()},
+                                         {"op", op.str()},
+                                         {"loc", locationString(loc)},
+                                         {"args", std::move(args)}});
+  }
   return it->second;
 }
 
@@ -221,10 +234,13 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
     return success();
   if (auto launch = dyn_cast<LaunchOp>(op)) {
     std::string name = ("ms_" + launch.getKernel().getLeafReference().getValue()).str();
+    SmallVector<int64_t> args;
+    for (Value v : launch.getArgs())
+      args.push_back(bufferIds.lookup(v));
     steps.push_back(llvm::json::Object{
         {"kind", "launch"},
         {"kernel", kernelIndex(name, launch.getSourceOp().value_or(""),
-                               launch.getLoc())},
+                               launch.getLoc(), args)},
         {"args", ids(launch.getArgs())}});
     return success();
   }
@@ -270,13 +286,14 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
     if (!offload.getEntry())
       return offload.emitError("expected an offloaded graph compiled by its "
                                "target (no entry function)");
-    llvm::json::Array args{weightsBase, arenaBase};
+    SmallVector<int64_t> args{weightsBase, arenaBase};
     for (Value v : offload.getCallerBuffers())
       args.push_back(bufferIds.lookup(v));
     steps.push_back(llvm::json::Object{
         {"kind", "graph"},
-        {"kernel", kernelIndex(*offload.getEntry(), "graph", offload.getLoc())},
-        {"args", std::move(args)}});
+        {"kernel",
+         kernelIndex(*offload.getEntry(), "graph", offload.getLoc(), args)},
+        {"args", llvm::json::Array(args)}});
     return success();
   }
   return op.emitError("the module file cannot hold this step yet: ")

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Tools/CompileMain.h"
+#include "ms/Tools/InputScreen.h"
 
 #include "ms/Compiler/Compiler.h"
 #include "ms/Pipelines/Pipelines.h"
@@ -154,10 +155,19 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   if (isOnnx) {
     importOptions.modelDirectory =
         llvm::sys::path::parent_path(options.input).str();
+    if (importOptions.modelDirectory.empty())
+      importOptions.modelDirectory = ".";
     module = importOnnxModel(
         sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer(),
         options.input, &context, importOptions);
   } else {
+    StringRef text =
+        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();
+    std::string problem = screenMlirSource(text, options.input);
+    if (!problem.empty()) {
+      llvm::errs() << problem << "\n";
+      return 1;
+    }
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   }
   if (!module)

@@ -342,6 +342,25 @@ TEST_F(LoaderTest, RejectsOversizedCopy) {
   expectMetaRejected("copy of 17 bytes exceeds buffer");
 }
 
+TEST_F(LoaderTest, RejectsKernelWithoutSignature) {
+  parts.meta["kernels"][0].erase("args");
+  expectMetaRejected("kernels[0]: missing \"args\"");
+}
+
+TEST_F(LoaderTest, RejectsStepWithWrongArgumentCount) {
+  // The fuzzer's crash class: a step naming a kernel whose signature does
+  // not match its buffers.
+  parts.meta["steps"][3]["kernel"] = 0;
+  expectMetaRejected("steps[3].args: kernel 'ms_kernel_0' takes 3 buffers, "
+                     "but the step passes 2");
+}
+
+TEST_F(LoaderTest, RejectsStepWithTooSmallBuffer) {
+  parts.meta["kernels"][2]["args"][1] = 32;
+  expectMetaRejected("steps[3].args[1]: buffer 10 holds 16 bytes, but "
+                     "argument 1 of kernel 'ms_kernel_3' needs 32");
+}
+
 TEST_F(LoaderTest, RejectsMissingKernelSymbol) {
   parts.meta["kernels"][1]["name"] = "ms_kernel_99";
   expectRejected(parts.build(), MS_NOT_FOUND,

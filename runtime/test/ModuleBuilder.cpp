@@ -166,9 +166,12 @@ ModuleParts ms::test::sampleModule(std::vector<uint8_t> code) {
     ],
     "arena_size": 128,
     "kernels": [
-      {"name": "ms_kernel_0", "op": "msgraph.add", "loc": "sample.mlir:1:1"},
-      {"name": "ms_kernel_2", "op": "msgraph.mul", "loc": "sample.mlir:2:1"},
-      {"name": "ms_kernel_3", "op": "msgraph.relu", "loc": "sample.mlir:3:1"}
+      {"name": "ms_kernel_0", "op": "msgraph.add", "loc": "sample.mlir:1:1",
+       "args": [16, 16, 16]},
+      {"name": "ms_kernel_2", "op": "msgraph.mul", "loc": "sample.mlir:2:1",
+       "args": [16, 16, 16]},
+      {"name": "ms_kernel_3", "op": "msgraph.relu", "loc": "sample.mlir:3:1",
+       "args": [16, 16]}
     ],
     "steps": [
       {"kind": "launch", "kernel": 0, "args": [0, 1, 3]},

@@ -89,6 +89,11 @@ private:
   FailureOr<Value> finish(Operation *op);
 };
 
+/// Checks `c`'s node against the ONNX schema of its op at its opset (input
+/// and output counts, required inputs, element types, attribute types and
+/// required attributes); reports the first mismatch naming the node.
+LogicalResult checkSchema(NodeContext &c);
+
 /// A handler converts one node into values for its outputs (in order; fewer
 /// values than outputs means the rest are unsupported unless unused).
 using Handler = std::function<FailureOr<SmallVector<Value>>(NodeContext &)>;

@@ -14,6 +14,7 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
@@ -72,41 +73,102 @@ Type mlir::ms::onnx_importer::convertElementType(MLIRContext *ctx,
   return nullptr;
 }
 
-/// Reads the bytes of an external-data tensor.
+/// Reads the `expected` bytes of an external-data tensor. Like ONNX Runtime,
+/// the data must lie in a regular file inside the model's directory: no
+/// absolute path, no `..`, no link out of it, no device file.
 static FailureOr<std::string> readExternal(const onnx::TensorProto &tensor,
                                            Location loc,
-                                           StringRef modelDirectory) {
+                                           StringRef modelDirectory,
+                                           uint64_t expected) {
   std::string location;
-  uint64_t offset = 0, length = UINT64_MAX;
+  uint64_t offset = 0, length = expected;
   for (const auto &entry : tensor.external_data()) {
     if (entry.key() == "location")
       location = entry.value();
     else if (entry.key() == "offset" &&
              StringRef(entry.value()).getAsInteger(10, offset))
       return emitError(loc, "malformed external-data offset '")
-             << entry.value() << "'";
+             << entry.value() << "' of tensor '" << tensor.name() << "'";
     else if (entry.key() == "length" &&
              StringRef(entry.value()).getAsInteger(10, length))
       return emitError(loc, "malformed external-data length '")
-             << entry.value() << "'";
+             << entry.value() << "' of tensor '" << tensor.name() << "'";
   }
   if (location.empty())
     return emitError(loc, "external-data tensor '")
            << tensor.name() << "' has no location";
+  if (modelDirectory.empty())
+    return emitError(loc, "tensor '")
+           << tensor.name()
+           << "' has external data, but the model was not read from a file";
+  bool escapes = llvm::sys::path::is_absolute(location) ||
+                 llvm::sys::path::has_root_name(location);
+  for (auto it = llvm::sys::path::begin(location),
+            end = llvm::sys::path::end(location);
+       it != end; ++it)
+    escapes |= *it == "..";
+  if (escapes)
+    return emitError(loc, "external data location '")
+           << location << "' of tensor '" << tensor.name()
+           << "' must be a relative path inside the model's directory";
+  if (length != expected)
+    return emitError(loc, "external data of tensor '")
+           << tensor.name() << "' is " << length
+           << " bytes long, but its shape and type need " << expected;
   SmallString<256> path(modelDirectory);
   llvm::sys::path::append(path, location);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+  // The file (after links) must be a regular file inside the directory.
+  SmallString<256> realPath, realDirectory;
+  llvm::sys::fs::file_status status;
+  if (std::error_code error = llvm::sys::fs::real_path(path, realPath))
+    return emitError(loc, "cannot read external data '")
+           << path << "' of tensor '" << tensor.name()
+           << "': " << error.message();
+  if (llvm::sys::fs::real_path(modelDirectory, realDirectory) ||
+      !StringRef(realPath).starts_with(
+          (realDirectory + llvm::sys::path::get_separator()).str()))
+    return emitError(loc, "external data '")
+           << path << "' of tensor '" << tensor.name()
+           << "' leads outside the model's directory";
+  if (llvm::sys::fs::status(realPath, status) ||
+      status.type() != llvm::sys::fs::file_type::regular_file)
+    return emitError(loc, "external data '")
+           << path << "' of tensor '" << tensor.name()
+           << "' is not a regular file";
+  if (offset > status.getSize() || length > status.getSize() - offset)
+    return emitError(loc, "external data of tensor '")
+           << tensor.name() << "' (" << length << " bytes at offset "
+           << offset << ") is out of range of '" << path << "' ("
+           << status.getSize() << " bytes)";
+  auto buffer = llvm::MemoryBuffer::getFileSlice(realPath, length, offset,
+                                                 /*IsVolatile=*/false);
   if (!buffer)
     return emitError(loc, "cannot read external data '")
            << path << "' of tensor '" << tensor.name()
            << "': " << buffer.getError().message();
-  StringRef data = (*buffer)->getBuffer();
-  if (offset > data.size() ||
-      (length != UINT64_MAX && length > data.size() - offset))
-    return emitError(loc, "external data of tensor '")
-           << tensor.name() << "' is out of range of '" << path << "'";
-  return data.substr(offset, length).str();
+  return (*buffer)->getBuffer().str();
 }
+
+/// The number of values `tensor` holds in its typed fields (float_data, ...).
+static int64_t typedValueCount(const onnx::TensorProto &tensor) {
+  switch (tensor.data_type()) {
+  case onnx::TensorProto::FLOAT:
+    return tensor.float_data_size();
+  case onnx::TensorProto::DOUBLE:
+    return tensor.double_data_size();
+  case onnx::TensorProto::INT64:
+    return tensor.int64_data_size();
+  case onnx::TensorProto::UINT32:
+  case onnx::TensorProto::UINT64:
+    return tensor.uint64_data_size();
+  default:
+    return tensor.int32_data_size();
+  }
+}
+
+/// Constants larger than this are refused (they would not fit in memory
+/// beside the compiler, and the module file stores weights in one section).
+static constexpr uint64_t kMaxTensorBytes = uint64_t(16) << 30;
 
 FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
     const onnx::TensorProto &tensor, MLIRContext *ctx, Location loc,
@@ -120,20 +182,24 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
            << "' holds strings; string constants are not supported yet";
   SmallVector<int64_t> shape;
   int64_t count = 1;
+  unsigned width = elem.getIntOrFloatBitWidth();
+  uint64_t bytes = width == 1 ? 1 : width / 8;
   for (int64_t d : tensor.dims()) {
     if (d < 0)
       return emitError(loc, "tensor '")
              << tensor.name() << "' has a negative dimension " << d;
     shape.push_back(d);
-    count *= d;
+    if (llvm::MulOverflow(count, d, count) ||
+        uint64_t(count) > kMaxTensorBytes / bytes)
+      return emitError(loc, "tensor '")
+             << tensor.name() << "' is too large: its dims need more than "
+             << (kMaxTensorBytes >> 30) << " GiB";
   }
   auto type = RankedTensorType::get(shape, elem);
-  unsigned width = elem.getIntOrFloatBitWidth();
-  unsigned bytes = width == 1 ? 1 : width / 8;
 
   std::string raw;
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
-    auto data = readExternal(tensor, loc, modelDirectory);
+    auto data = readExternal(tensor, loc, modelDirectory, count * bytes);
     if (failed(data))
       return failure();
     raw = std::move(*data);
@@ -141,15 +207,18 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
     raw = tensor.raw_data();
   } else {
     // Typed fields: widen or narrow into little-endian element bytes.
+    int64_t given = typedValueCount(tensor);
+    if (given != count)
+      return emitError(loc, "tensor '")
+             << tensor.name() << "' holds " << given << " values but its shape "
+             << "needs " << count;
     raw.resize(count * bytes);
     auto put = [&](int64_t i, uint64_t bits) {
       if (i < count)
         std::memcpy(&raw[i * bytes], &bits, bytes);
     };
-    int64_t given = 0;
     switch (tensor.data_type()) {
     case onnx::TensorProto::FLOAT:
-      given = tensor.float_data_size();
       for (int64_t i = 0; i < given; ++i) {
         float f = tensor.float_data(i);
         uint32_t bits;
@@ -158,7 +227,6 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
       }
       break;
     case onnx::TensorProto::DOUBLE:
-      given = tensor.double_data_size();
       for (int64_t i = 0; i < given; ++i) {
         double f = tensor.double_data(i);
         uint64_t bits;
@@ -167,28 +235,21 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
       }
       break;
     case onnx::TensorProto::INT64:
-      given = tensor.int64_data_size();
       for (int64_t i = 0; i < given; ++i)
         put(i, (uint64_t)tensor.int64_data(i));
       break;
     case onnx::TensorProto::UINT32:
     case onnx::TensorProto::UINT64:
-      given = tensor.uint64_data_size();
       for (int64_t i = 0; i < given; ++i)
         put(i, tensor.uint64_data(i));
       break;
     default:
-      given = tensor.int32_data_size();
       for (int64_t i = 0; i < given; ++i)
         put(i, (uint64_t)(int64_t)tensor.int32_data(i));
       break;
     }
-    if (given != count)
-      return emitError(loc, "tensor '")
-             << tensor.name() << "' holds " << given << " values but its shape "
-             << "needs " << count;
   }
-  if ((int64_t)raw.size() != count * bytes)
+  if (raw.size() != count * bytes)
     return emitError(loc, "tensor '")
            << tensor.name() << "' holds " << raw.size()
            << " bytes of data but its shape and type need " << count * bytes;
@@ -296,8 +357,17 @@ DenseElementsAttr NodeContext::constantInput(unsigned i) const {
   return nullptr;
 }
 
+/// Reports that input `i`, described as `what`, is missing.
+static InFlightDiagnostic missingInput(const NodeContext &c, unsigned i,
+                                       StringRef what) {
+  return c.error() << "expected " << what << " as input #" << i
+                   << ", but the node has none";
+}
+
 FailureOr<SmallVector<int64_t>>
 NodeContext::constantInts(unsigned i, StringRef what) const {
+  if (!hasInput(i))
+    return missingInput(*this, i, what);
   DenseElementsAttr attr = constantInput(i);
   if (!attr || !isa<IntegerType>(attr.getElementType()))
     return error() << "expected " << what << " (input '" << node.input(i)
@@ -312,6 +382,8 @@ NodeContext::constantInts(unsigned i, StringRef what) const {
 
 FailureOr<SmallVector<double>>
 NodeContext::constantFloats(unsigned i, StringRef what) const {
+  if (!hasInput(i))
+    return missingInput(*this, i, what);
   DenseElementsAttr attr = constantInput(i);
   if (!attr)
     return error() << "expected " << what << " (input '" << node.input(i)
@@ -673,6 +745,8 @@ GraphImporter::importNodes(OpBuilder &b,
       if (v && !isa<RankedTensorType>(v.getType()))
         return emitError(loc, "node '") << node.name() << "' reads a non-tensor value";
     NodeContext c(b, loc, node, opset, inputs);
+    if (!isGradientOp(node) && failed(checkSchema(c)))
+      return failure();
     // Identity of a sequence names the same list.
     if (node.op_type() == "Identity" && node.input_size() == 1 &&
         sequences.count(node.input(0))) {

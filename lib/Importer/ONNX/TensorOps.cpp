@@ -724,9 +724,11 @@ static Results convertDepthToSpace(NodeContext &c, bool toSpace) {
     return c.error() << "expected a positive blocksize, but found " << b;
   Value x = c.input(0);
   if (toSpace) {
-    if (ch % (b * b) != 0)
+    int64_t square = 0;
+    if (llvm::MulOverflow(b, b, square) || ch % square != 0)
       return c.error() << "expected the " << ch
-                       << " channels to divide by blocksize^2 = " << b * b;
+                       << " channels to divide by the square of blocksize "
+                       << b;
     int64_t oc = ch / (b * b);
     bool crd = c.getString("mode", "DCR") == "CRD";
     Value t = crd ? m.transpose(m.reshapeTo(x, {n, oc, b, b, h, w}),
@@ -738,6 +740,11 @@ static Results convertDepthToSpace(NodeContext &c, bool toSpace) {
   if (h % b != 0 || w % b != 0)
     return c.error() << "expected the spatial size " << h << "x" << w
                      << " to divide by blocksize " << b;
+  int64_t outChannels = 0;
+  if (llvm::MulOverflow(ch, b, outChannels) ||
+      llvm::MulOverflow(outChannels, b, outChannels))
+    return c.error() << "blocksize " << b << " is too large for " << ch
+                     << " channels";
   Value t = m.transpose(m.reshapeTo(x, {n, ch, h / b, b, w / b, b}),
                         {0, 3, 5, 1, 2, 4});
   return m.result(m.reshapeTo(t, {n, ch * b * b, h / b, w / b}));

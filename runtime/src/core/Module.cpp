@@ -588,7 +588,17 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
     MS_RETURN_IF_ERROR(reader.string((*kernels)[i], "name", where, kernel));
     if (kernel.empty())
       return reader.fail(where + ".name", "empty kernel name");
+    const Json *args = nullptr;
+    MS_RETURN_IF_ERROR(reader.array((*kernels)[i], "args", where, args));
+    if (args->size() > UINT32_MAX / 2)
+      return reader.fail(where + ".args", "too many arguments");
+    std::vector<uint64_t> argBytes(args->size());
+    for (size_t j = 0; j < args->size(); ++j)
+      MS_RETURN_IF_ERROR(reader.unsigned64(
+          (*args)[j], where + ".args[" + std::to_string(j) + "]",
+          argBytes[j]));
     meta.kernels.push_back(std::move(kernel));
+    meta.kernelArgBytes.push_back(std::move(argBytes));
   }
 
   // Queues and events.
@@ -667,11 +677,28 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
       MS_RETURN_IF_ERROR(reader.array(value, "args", where, args));
       if (args->size() > UINT32_MAX / 2)
         return reader.fail(where + ".args", "too many arguments");
+      // The step must match the kernel's signature: a kernel is native
+      // code that trusts its buffers' sizes.
+      const std::vector<uint64_t> &signature = meta.kernelArgBytes[kernel];
+      if (args->size() != signature.size())
+        return reader.fail(where + ".args",
+                           "kernel '" + meta.kernels[kernel] + "' takes " +
+                               std::to_string(signature.size()) +
+                               " buffers, but the step passes " +
+                               std::to_string(args->size()));
       for (size_t j = 0; j < args->size(); ++j) {
         uint32_t position = 0;
-        MS_RETURN_IF_ERROR(readBufferRef(
-            reader, (*args)[j], where + ".args[" + std::to_string(j) + "]",
-            positions, position));
+        std::string at = where + ".args[" + std::to_string(j) + "]";
+        MS_RETURN_IF_ERROR(
+            readBufferRef(reader, (*args)[j], at, positions, position));
+        const BufferDesc &buffer = meta.buffers[position];
+        if (buffer.size < signature[j])
+          return reader.fail(
+              at, "buffer " + std::to_string(buffer.id) + " holds " +
+                      std::to_string(buffer.size) + " bytes, but argument " +
+                      std::to_string(j) + " of kernel '" +
+                      meta.kernels[kernel] + "' needs " +
+                      std::to_string(signature[j]));
         meta.stepArgs.push_back(position);
       }
     } else if (kind == "copy") {

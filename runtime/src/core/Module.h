@@ -111,6 +111,10 @@ struct ModuleMeta {
   uint64_t arenaSize = 0;
   /// Kernel symbol names, indexed by a launch step's `kernel`.
   std::vector<std::string> kernels;
+  /// Each kernel's signature: the bytes of each buffer argument. Every step
+  /// that launches the kernel passes that many buffers, each at least that
+  /// large.
+  std::vector<std::vector<uint64_t>> kernelArgBytes;
   /// The number of queues the plan issues to (at least 1).
   uint32_t queueCount = 1;
   /// The number of events its signal and wait steps use.

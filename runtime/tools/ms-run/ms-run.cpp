@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
@@ -455,10 +456,9 @@ void printOutput(const TensorInfo &info, const TensorView &view) {
   }
 }
 
-/// Writes `view` to DIR/<name>.npy.
-void writeOutput(const std::string &dir, const TensorInfo &info,
+/// Writes `view` to `path`.
+void writeOutput(const std::string &path, const TensorInfo &info,
                  const TensorView &view) {
-  std::string path = dir + "/" + fileNameFor(info.name) + ".npy";
   if (info.dtype != MS_DTYPE_BF16) {
     // The view's shape: outputs with data-dependent extents have theirs
     // only once computed.
@@ -537,8 +537,25 @@ void runTool(const Options &options) {
     printOutput(outputInfo[i], outputs[i]);
 
   if (!options.outputDir.empty()) {
-    for (size_t i = 0; i < outputInfo.size(); ++i)
-      writeOutput(options.outputDir, outputInfo[i], outputs[i]);
+    // Every output goes to a temporary name first and is renamed only once
+    // all are written: a failure leaves no partial result in DIR.
+    std::vector<std::string> finals, temporaries;
+    for (const TensorInfo &info : outputInfo) {
+      finals.push_back(options.outputDir + "/" + fileNameFor(info.name) +
+                       ".npy");
+      temporaries.push_back(finals.back() + ".partial");
+    }
+    try {
+      for (size_t i = 0; i < outputInfo.size(); ++i)
+        writeOutput(temporaries[i], outputInfo[i], outputs[i]);
+      for (size_t i = 0; i < outputInfo.size(); ++i)
+        if (std::rename(temporaries[i].c_str(), finals[i].c_str()) != 0)
+          throw Failure{finals[i] + ": cannot write: " + std::strerror(errno)};
+    } catch (...) {
+      for (const std::string &path : temporaries)
+        std::remove(path.c_str());
+      throw;
+    }
   }
 
   if (options.bench == 0)

@@ -1,0 +1,21 @@
+
+// Verifier errors of msgraph.argmax.
+
+func.func @invalid(%x: tensor<2x3xf32>) {
+  %r = msgraph.argmax %x {axis = 3 : i64} : (tensor<2x3xf32>) -> tensor<2x1xi64>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<2x3xf32>) {
+  %r = msgraph.argmax %x {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<2x1xi32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<2x3xf32>) {
+  %r = msgraph.argmax %x {axis = 1 : i64} : (tensor<2x3xf32>) -> tensor<3x1xi64>
+  return
+}

@@ -1,0 +1,14 @@
+
+// Verifier errors of msgraph.asin.
+
+func.func @invalid(%x: tensor<4xi32>) {
+  %r = msgraph.asin %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<4xf32>) {
+  %r = "msgraph.asin"(%x) : (tensor<4xf32>) -> tensor<5xf32>
+  return
+}

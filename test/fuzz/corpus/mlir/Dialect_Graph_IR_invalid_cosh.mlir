@@ -1,0 +1,14 @@
+
+// Verifier errors of msgraph.cosh.
+
+func.func @invalid(%x: tensor<4xi32>) {
+  %r = msgraph.cosh %x : tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<4xf32>) {
+  %r = "msgraph.cosh"(%x) : (tensor<4xf32>) -> tensor<5xf32>
+  return
+}

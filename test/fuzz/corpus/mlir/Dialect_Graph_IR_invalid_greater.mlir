@@ -1,0 +1,14 @@
+
+// Verifier errors of msgraph.greater.
+
+func.func @invalid(%x: tensor<3xf32>, %y: tensor<3xf32>) {
+  %r = msgraph.greater %x, %y : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<3xf32>, %y: tensor<3xi32>) {
+  %r = msgraph.greater %x, %y : (tensor<3xf32>, tensor<3xi32>) -> tensor<3xi1>
+  return
+}

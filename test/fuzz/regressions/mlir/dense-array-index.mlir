@@ -1,0 +1,1 @@
+func.func @f() attributes {a = array<index: 2, 2>} { return }
