@@ -8,6 +8,7 @@ PACKAGES=(
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22 clang-format-22
   libprotobuf-dev protobuf-compiler nlohmann-json3-dev libgtest-dev libgmock-dev
   libomp-22-dev pybind11-dev python3-dev python3-numpy python3-pytest
+  clang-22 libclang-rt-22-dev
 )
 
 missing=()

@@ -8,6 +8,7 @@ and every op carries that line as its location for later diagnostics.
 
 import linecache
 import math
+import numbers
 import os
 import struct
 import sys
@@ -94,8 +95,25 @@ def _float_text(value, bits):
     return "0x%08X" % struct.unpack("<I", struct.pack("<f", value))[0]
 
 
+def _short_repr(value, limit=60):
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def integer(value, what="a value"):
+    """`value` as a Python int within int64: a non-integer (a float, a
+    string, None) is a TypeError, an integer beyond int64 a CompileError."""
+    if not isinstance(value, (numbers.Integral, np.integer)):
+        raise TypeError(f"{what} must be an integer, but found "
+                        f"{type(value).__name__} {value!r}")
+    value = int(value)
+    if not -2**63 <= value < 2**63:
+        raise compile_error(f"{what} {value} does not fit in int64")
+    return value
+
+
 def i64(value):
-    return f"{int(value)} : i64"
+    return f"{integer(value)} : i64"
 
 
 def f32(value):
@@ -115,7 +133,7 @@ def string(value):
 
 
 def i64s(values):
-    values = [int(v) for v in values]
+    values = [integer(v) for v in values]
     return "array<i64" + (": " + ", ".join(map(str, values)) if values
                           else "") + ">"
 
@@ -158,7 +176,17 @@ class Trace:
 
     def constant(self, value, dtype=None):
         """A constant tensor holding `value` (array-like)."""
-        array = np.asarray(value, dtype=dtype)
+        try:
+            array = np.asarray(value, dtype=dtype)
+        except (OverflowError, ValueError, TypeError) as error:
+            raise compile_error(
+                f"cannot make a constant of {_short_repr(value)}"
+                + (f" as {np.dtype(dtype).name}" if dtype is not None else "")
+                + f": {error}") from None
+        if array.dtype == object:
+            raise compile_error(
+                f"cannot make a constant of {_short_repr(value)}: expected "
+                "numbers or arrays of one shape (found Python objects)")
         if not array.flags.c_contiguous:
             array = np.ascontiguousarray(array)
         name = dtype_name(array.dtype)

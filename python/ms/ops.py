@@ -13,6 +13,7 @@ works too.
 
 import builtins
 import functools
+import inspect
 import math
 import numbers
 
@@ -20,7 +21,7 @@ import numpy as np
 
 from . import _tracing
 from ._tracing import (Tensor, boolean, compile_error, current_trace, f32,
-                       f64, f64s, i64, i64s, string)
+                       f64, f64s, i64, i64s, integer, string)
 
 __all__ = [
     "abs", "add", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
@@ -48,6 +49,9 @@ def _eager(fn):
     the arrays among its arguments (also inside lists and keywords) as
     inputs and everything else static."""
 
+    params = list(inspect.signature(fn).parameters)
+    takes_x = bool(params) and params[0] == "x"
+
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         trace = current_trace()
@@ -55,6 +59,16 @@ def _eager(fn):
             if args and isinstance(args[0], (np.ndarray, np.generic)):
                 args = (_tensor(args[0], trace=trace or _trace_of(*args)),) \
                     + args[1:]
+            # The operand `x` is a tensor (or an array, made one above).
+            x = args[0] if args else kwargs.get("x", _ARRAY)
+            if takes_x and x is not _ARRAY and not isinstance(x, Tensor):
+                if isinstance(x, (np.ndarray, np.generic)):
+                    kwargs["x"] = _tensor(x, trace=trace or _trace_of(
+                        *args, *kwargs.values()))
+                else:
+                    raise TypeError(
+                        f"{fn.__name__}: expected a tensor or a NumPy array "
+                        f"for x, but found {type(x).__name__}")
             return fn(*args, **kwargs)
         from ._jit import jit
         arrays = []
@@ -191,6 +205,7 @@ def _binary_operands(lhs, rhs, name):
 
 
 def _axis(axis, rank):
+    axis = integer(axis, "axis")
     if not -rank <= axis < builtins.max(rank, 1):
         raise compile_error(
             f"axis {axis} is out of range for a tensor of rank {rank}")
@@ -201,8 +216,8 @@ def _pair(value, n=2):
     if isinstance(value, (list, tuple)):
         if len(value) != n:
             raise compile_error(f"expected {n} values, but found {value}")
-        return [int(v) for v in value]
-    return [int(value)] * n
+        return [integer(v) for v in value]
+    return [integer(value)] * n
 
 
 # --- constants and casts --------------------------------------------------
@@ -235,7 +250,7 @@ def _unary(op, doc):
     def fn(x):
         x = _tensor(x)
         return x.trace.op(op, [x])
-    fn.__name__ = op.split(".")[1]
+    fn.__name__ = fn.__qualname__ = op.split(".")[1]
     fn.__doc__ = doc
     return _eager(fn)
 
@@ -320,7 +335,7 @@ def _scan(op, doc):
             compute = np.dtype(np.uint64)
         y = cast(x, compute)
         return y.trace.op(op, [y], {"axis": i64(_axis(axis, x.ndim))})
-    fn.__name__ = op.split(".")[1]
+    fn.__name__ = fn.__qualname__ = op.split(".")[1]
     fn.__doc__ = doc + " along `axis` (None: of the flattened tensor)."
     return _eager(fn)
 
@@ -371,7 +386,7 @@ def _binary(op, doc):
     def fn(lhs, rhs):
         lhs, rhs = _binary_operands(lhs, rhs, fn.__name__)
         return lhs.trace.op(op, [lhs, rhs])
-    fn.__name__ = op.split(".")[1]
+    fn.__name__ = fn.__qualname__ = op.split(".")[1]
     fn.__doc__ = doc + " Operands broadcast as in NumPy."
     return _eager(fn)
 
@@ -479,7 +494,7 @@ def _reduction(op, doc):
         y = y.trace.op(op, [y], {"axes": i64s(_axes(x, axis)),
                                  "keep_dims": boolean(keepdims)})
         return cast(y, result)
-    fn.__name__ = op.split("_")[1]
+    fn.__name__ = fn.__qualname__ = op.split(".")[1]
     fn.__doc__ = doc + " over `axis` (int, tuple or None for all)."
     return _eager(fn)
 
@@ -501,7 +516,7 @@ def _arg(op, doc):
             return reshape(y, (1,) * x.ndim) if keepdims else y
         return x.trace.op(op, [x], {"axis": i64(_axis(axis, x.ndim)),
                                     "keep_dims": boolean(keepdims)})
-    fn.__name__ = op.split(".")[1]
+    fn.__name__ = fn.__qualname__ = op.split(".")[1]
     fn.__doc__ = doc
     return _eager(fn)
 
@@ -626,8 +641,9 @@ def instance_norm(x, weight, bias, eps=1e-5):
 # --- data movement --------------------------------------------------------
 
 def _resolve_shape(shape, size):
-    shape = [int(d) for d in (shape if isinstance(shape, (list, tuple))
-                              else (shape,))]
+    shape = [integer(d, "a dimension")
+             for d in (shape if isinstance(shape, (list, tuple))
+                       else (shape,))]
     unknown = [i for i, d in enumerate(shape) if d == -1]
     if len(unknown) > 1 or builtins.any(d < -1 for d in shape):
         raise compile_error(f"invalid shape {tuple(shape)}")
@@ -705,7 +721,9 @@ def stack(tensors, axis=0):
 @_eager
 def broadcast_to(x, shape):
     """`x` broadcast to `shape` (NumPy rules)."""
-    shape = tuple(int(d) for d in shape)
+    if not isinstance(shape, (list, tuple)):
+        shape = (shape,)
+    shape = tuple(integer(d, "a dimension") for d in shape)
     try:
         result = np.broadcast_shapes(x.shape, shape)
     except ValueError:
@@ -722,7 +740,9 @@ def broadcast_to(x, shape):
 def tile(x, reps):
     """Repeats `x` reps[i] times along axis i."""
     x = _tensor(x)
-    reps = [int(reps)] if np.ndim(reps) == 0 else [int(r) for r in reps]
+    reps = [integer(r, "a repeat count")
+            for r in (reps if isinstance(reps, (list, tuple, np.ndarray))
+                      else [reps])]
     if len(reps) < x.ndim:
         reps = [1] * (x.ndim - len(reps)) + reps
     elif len(reps) > x.ndim:
@@ -735,7 +755,11 @@ def pad(x, pad_width, mode="constant", constant_values=0):
     """Pads like numpy.pad: pad_width is [(before, after)] per axis (or one
     pair for all); mode is constant, reflect or edge."""
     x = _tensor(x)
-    widths = np.asarray(pad_width, dtype=np.int64)
+    widths = np.asarray(pad_width)
+    if widths.size and not np.issubdtype(widths.dtype, np.integer):
+        raise TypeError(f"pad_width must hold integers, but found "
+                        f"{pad_width!r}")
+    widths = widths.astype(np.int64)
     if widths.ndim == 0:
         widths = np.full((x.ndim, 2), int(widths))
     elif widths.ndim == 1:
@@ -758,6 +782,9 @@ def pad(x, pad_width, mode="constant", constant_values=0):
 def take(x, indices, axis=0):
     """Elements of `x` at `indices` (int32/int64) along `axis`."""
     trace = x.trace
+    if x.ndim == 0:
+        raise compile_error("take: expected a tensor of rank >= 1, but "
+                            "found a scalar")
     axis = _axis(axis, x.ndim)
     if not isinstance(indices, Tensor):
         array = np.asarray(indices)

@@ -72,6 +72,8 @@ def test_dynamic_dims_are_pinned(rng):
     x = rng.standard_normal((5, 3)).astype(np.float32)
     np.testing.assert_array_equal(model(x), np.maximum(x, 0))
 
+    with pytest.raises(ms.CompileError, match="input shape is given for 'y'"):
+        ms.compile_file(path, input_shapes={"y": (5, 3)})
 
 def test_wrong_inputs_are_errors(model):
     with pytest.raises(ms.ExecutionError, match=r"input 'x': expected shape "

@@ -845,6 +845,33 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
     }
     initializers[name] = bound;
   }
+  // A pinned shape must name a runtime input: a typo would otherwise leave
+  // the intended input dynamic without a word.
+  auto checkPinned = [&](StringRef name) {
+    bool isInput = llvm::any_of(graph.input(), [&](const auto &input) {
+      return input.name() == name.str();
+    });
+    // A bound input's value has its shape; the runner may pin it as well.
+    if (isInput && (!initializers.count(name) || options.boundInputs.count(name)))
+      return true;
+    auto diag = emitError(loc, "an input shape is given for '") << name << "', ";
+    if (isInput) {
+      diag << "which has an initializer (a constant, not a runtime input)";
+      return false;
+    }
+    diag << "but the model has no input of that name (runtime inputs:";
+    for (const auto &input : graph.input())
+      if (!initializers.count(input.name()))
+        diag << " '" << input.name() << "'";
+    diag << ")";
+    return false;
+  };
+  for (const auto &entry : options.inputShapes)
+    if (!checkPinned(entry.getKey()))
+      return nullptr;
+  for (const auto &entry : options.sequenceShapes)
+    if (!checkPinned(entry.getKey()))
+      return nullptr;
   SmallVector<Type> argTypes;
   SmallVector<std::string> argNames;
   // Sequence inputs: the name and the positions of their element arguments.
