@@ -15,7 +15,9 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 
 namespace mlir::ms::onnx_importer {
@@ -145,14 +147,23 @@ inline DenseI64ArrayAttr i64s(NodeContext &c, ArrayRef<int64_t> values) {
   return c.b.getDenseI64ArrayAttr(values);
 }
 
-/// A rank-0 constant of `elem` holding `value` (truncated for integers).
+/// A rank-0 constant of `elem` holding `value` (for integers truncated
+/// toward zero, saturated to int64 and NaN taken as 0: an attribute such as
+/// Shrink's bias may hold any float).
 inline Value scalar(NodeContext &c, Type elem, double value) {
   auto type = RankedTensorType::get({}, elem);
   if (isa<FloatType>(elem))
     return c.constant(
         DenseElementsAttr::get(type, c.b.getFloatAttr(elem, value)));
-  return c.constant(DenseElementsAttr::get(
-      type, c.b.getIntegerAttr(elem, static_cast<int64_t>(value))));
+  int64_t integer = 0;
+  if (value >= 0x1p63)
+    integer = std::numeric_limits<int64_t>::max();
+  else if (value < -0x1p63)
+    integer = std::numeric_limits<int64_t>::min();
+  else if (!std::isnan(value))
+    integer = static_cast<int64_t>(value);
+  return c.constant(
+      DenseElementsAttr::get(type, c.b.getIntegerAttr(elem, integer)));
 }
 
 /// Reshapes `value` to a static `shape`.

@@ -12,6 +12,8 @@
 
 #include "ImporterImpl.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cmath>
 #include <numeric>
 #include <type_traits>
@@ -290,13 +292,19 @@ static Results convertSplit(NodeContext &c) {
     sizes = *s;
   } else {
     int64_t n = c.opset >= 18 ? c.getInt("num_outputs", outputs) : outputs;
-    if (n <= 0)
-      return c.error() << "expected a positive number of outputs";
+    if (n <= 0 || n != outputs)
+      return c.error() << "expected num_outputs to equal the node's "
+                       << outputs << " outputs, but found " << n;
     int64_t chunk = (dim + n - 1) / n;
     for (int64_t i = 0; i < n; ++i)
       sizes.push_back(std::max<int64_t>(0, std::min(chunk, dim - i * chunk)));
   }
-  if (std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim)
+  int64_t total = 0;
+  for (int64_t size : sizes)
+    if (size < 0 || size > dim || llvm::AddOverflow(total, size, total))
+      return c.error() << "expected split sizes in [0, " << dim
+                       << "] adding up to it, but found " << size;
+  if (total != dim)
     return c.error() << "split sizes do not add up to dimension " << axis
                      << " (" << dim << ")";
   SmallVector<Value> results;
