@@ -494,7 +494,7 @@ def _reduction(op, doc):
         y = y.trace.op(op, [y], {"axes": i64s(_axes(x, axis)),
                                  "keep_dims": boolean(keepdims)})
         return cast(y, result)
-    fn.__name__ = fn.__qualname__ = op.split(".")[1]
+    fn.__name__ = fn.__qualname__ = op.split("_")[1]
     fn.__doc__ = doc + " over `axis` (int, tuple or None for all)."
     return _eager(fn)
 
