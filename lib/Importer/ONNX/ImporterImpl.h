@@ -147,6 +147,17 @@ inline DenseI64ArrayAttr i64s(NodeContext &c, ArrayRef<int64_t> values) {
   return c.b.getDenseI64ArrayAttr(values);
 }
 
+/// `value` (a size or count computed from floats the model gives) truncated
+/// to int64; an error naming `what` when it is NaN or beyond int64.
+inline FailureOr<int64_t> toInt64(NodeContext &c, double value,
+                                  StringRef what) {
+  if (!(value >= -0x1p63 && value < 0x1p63)) {
+    c.error() << "expected " << what << " within int64, but found " << value;
+    return failure();
+  }
+  return static_cast<int64_t>(value);
+}
+
 /// A rank-0 constant of `elem` holding `value` (for integers truncated
 /// toward zero, saturated to int64 and NaN taken as 0: an attribute such as
 /// Shrink's bias may hold any float).

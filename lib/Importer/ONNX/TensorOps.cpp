@@ -400,8 +400,12 @@ static Results convertRange(NodeContext &c) {
   if (succeeded(start) && succeeded(limit) && succeeded(delta)) {
     if ((*delta)[0] == 0)
       return c.error() << "expected a non-zero delta";
-    int64_t n = std::max<int64_t>(
-        (int64_t)std::ceil(((*limit)[0] - (*start)[0]) / (*delta)[0]), 0);
+    auto count = toInt64(
+        c, std::ceil(((*limit)[0] - (*start)[0]) / (*delta)[0]),
+        "the number of elements");
+    if (failed(count))
+      return failure();
+    int64_t n = std::max<int64_t>(*count, 0);
     return one(c.create<graph::RangeOp>(RankedTensorType::get({n}, elem),
                                         c.input(0), c.input(1), c.input(2)));
   }
@@ -639,7 +643,10 @@ static Results convertResize(NodeContext &c) {
       }
       for (int64_t a : axes) {
         fullScales[a] = s;
-        out[a] = (int64_t)std::round(s * (*shape)[a]);
+        auto size = toInt64(c, std::round(s * (*shape)[a]), "an output size");
+        if (failed(size))
+          return failure();
+        out[a] = *size;
       }
     } else {
       for (auto [k, a] : llvm::enumerate(axes)) {
@@ -653,7 +660,11 @@ static Results convertResize(NodeContext &c) {
     for (auto [k, a] : llvm::enumerate(axes)) {
       fullScales[a] = scales[k];
       double extent = roi.empty() ? 1.0 : roi[rank + a] - roi[a];
-      out[a] = (int64_t)std::floor((*shape)[a] * extent * scales[k]);
+      auto size = toInt64(c, std::floor((*shape)[a] * extent * scales[k]),
+                          "an output size");
+      if (failed(size))
+        return failure();
+      out[a] = *size;
     }
   }
   std::string nearest = c.getString("nearest_mode",
@@ -792,7 +803,10 @@ static Results convertOneHot(NodeContext &c) {
     return failure();
   if (depthValues->size() != 1 || depthValues->front() < 1)
     return c.error() << "expected depth to be one positive value";
-  auto depth = static_cast<int64_t>(depthValues->front());
+  auto depthOr = toInt64(c, depthValues->front(), "depth");
+  if (failed(depthOr))
+    return failure();
+  int64_t depth = *depthOr;
   int64_t rank = shape->size() + 1;
   auto axisOr = normalizeAxis(c, c.getInt("axis", -1), rank);
   if (failed(axisOr))
