@@ -33,10 +33,8 @@ Usage: bench/levels.py [--build-dir build] [--rounds 5] [--min-time 0.5]
 """
 import argparse
 import os
-import platform
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -45,6 +43,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "utils"))
 import msm  # noqa: E402  (reads a module file's meta section)
+from benchutil import cpu_name, run  # noqa: E402
 
 
 CHEAP = {"tanh": "neg", "sigmoid": "abs", "exp": "neg"}
@@ -136,12 +135,6 @@ def plan_steps(path):
     return len(msm.read_meta(path).get("steps", []))
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError((p.stderr.strip() or p.stdout.strip() or
-                            "exit %d" % p.returncode).splitlines()[0])
-    return p.stdout
 
 
 def bench_ms(ms_run, module, calls):
@@ -149,14 +142,6 @@ def bench_ms(ms_run, module, calls):
     return float(re.search(r"median_ms: ([0-9.eE+-]+)", out).group(1))
 
 
-def cpu_name():
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def main():

@@ -9,6 +9,8 @@
 #include "ms/Conversion/Passes.h"
 #include "ms/Dialect/Exec/IR/ExecDialect.h"
 #include "ms/Dialect/Exec/Transforms/Passes.h"
+#include "ms/Dialect/Fusion/IR/FusionDialect.h"
+#include "ms/Dialect/Fusion/Transforms/Passes.h"
 #include "ms/Dialect/Graph/IR/GraphDialect.h"
 #include "ms/Dialect/Graph/Transforms/Passes.h"
 #include "ms/Pipelines/Pipelines.h"
@@ -23,7 +25,8 @@
 
 void mlir::ms::registerAllDialects(DialectRegistry &registry) {
   registerAllTargetBackends();
-  registry.insert<graph::GraphDialect, exec::ExecDialect>();
+  registry.insert<graph::GraphDialect, exec::ExecDialect,
+                  fusion::FusionDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
 }
@@ -40,6 +43,7 @@ void mlir::ms::registerAllPasses() {
     registerMSConversionPasses();
     registerMSTransformsPasses();
     exec::registerExecPasses();
+    fusion::registerFusionPasses();
     registerMSTargetPasses();
     registerMSTargetCPUPasses();
     graph::registerGraphPipelines();

@@ -7,6 +7,7 @@
 #include "ms/Pipelines/Pipelines.h"
 
 #include "ms/Dialect/Exec/Transforms/Passes.h"
+#include "ms/Dialect/Fusion/Transforms/Passes.h"
 #include "ms/Dialect/Graph/Transforms/Passes.h"
 #include "ms/Transforms/Passes.h"
 
@@ -20,7 +21,8 @@ using namespace mlir;
 using namespace mlir::ms;
 
 /// The target-independent phases before code generation.
-static const char *const kFrontPhases[] = {"graph", "kernels", "plan"};
+static const char *const kFrontPhases[] = {"graph", "fusion", "kernels",
+                                           "plan"};
 /// The phase that ends a compilation with the target's readable output.
 static const char kTextPhase[] = "llvmir";
 /// The last phase.
@@ -49,14 +51,9 @@ LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
             llvm::join(getRegisteredTargetBackends(), ", ");
     return failure();
   }
-  if (options.optLevel == 1) {
-    error = "optimization level -O1 (fusion) is not implemented yet; "
-            "expected -O0 or -O2";
-    return failure();
-  }
-  if (options.optLevel != 0 && options.optLevel != 2) {
+  if (options.optLevel < 0 || options.optLevel > 2) {
     error = "unknown optimization level -O" + std::to_string(options.optLevel) +
-            "; expected -O0 or -O2";
+            "; expected -O0, -O1 or -O2";
     return failure();
   }
   std::vector<std::string> phases = getCompilePhases(options.target);
@@ -72,6 +69,10 @@ LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
       // Code generation needs static shapes.
       pm.addNestedPass<func::FuncOp>(graph::createInferShapesPass());
       pm.addPass(createRefineEntrySignaturePass({options.entry}));
+    } else if (phase == "fusion") {
+      // O1 compiles each group as one kernel; O2 offloads those kernels.
+      if (options.optLevel >= 1)
+        pm.addPass(fusion::createFormGroupsPass({options.entry}));
     } else if (phase == "kernels") {
       pm.addPass(createOutlineKernelsPass({options.entry}));
     } else if (phase == "plan") {
@@ -112,7 +113,7 @@ struct NamedPipelineOptions
 void mlir::ms::registerCompilePipelines() {
   static std::deque<std::string> names;
   for (const std::string &target : getRegisteredTargetBackends()) {
-    for (int level : {0, 2}) {
+    for (int level : {0, 1, 2}) {
       names.push_back("ms-" + target + "-O" + std::to_string(level));
       registerPassPipeline(
           names.back(),

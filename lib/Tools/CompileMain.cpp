@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// ms-compile MODEL -o OUT.msm [-O0] [--target cpu] [--target-cpu NAME]
+// ms-compile MODEL -o OUT.msm [-O0|-O1|-O2] [--target cpu] [--target-cpu NAME]
 //            [--compile-to STAGE] [--memory-report] [--mlir-print-ir-*]
 //            [--mlir-timing]
 //
@@ -52,7 +52,8 @@ struct Options {
   llvm::cl::opt<int> optLevel{
       "O",
       llvm::cl::desc("Optimization level (0: one kernel per op, run kernel "
-                     "by kernel; 2: the whole graph as one offloaded unit)"),
+                     "by kernel; 1: fused groups, one kernel each; 2: the "
+                     "fused kernels as one offloaded unit)"),
       llvm::cl::Prefix, llvm::cl::init(0), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> target{
       "target", llvm::cl::desc("Target device (built: cpu)"),
@@ -65,8 +66,9 @@ struct Options {
       llvm::cl::init("native"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> compileTo{
       "compile-to",
-      llvm::cl::desc("Print the IR after a phase and stop: graph, kernels, "
-                     "plan, linalg, bufferized, llvm, llvmir, serialize"),
+      llvm::cl::desc("Print the IR after a phase and stop: graph, fusion, "
+                     "kernels, plan, linalg, bufferized, llvm, llvmir, "
+                     "serialize"),
       llvm::cl::cat(category)};
   llvm::cl::opt<bool> memoryReport{
       "memory-report",

@@ -6,6 +6,7 @@
 
 #include "ms/Transforms/Passes.h"
 
+#include "ms/Dialect/Fusion/IR/FusionOps.h"
 #include "ms/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -65,6 +66,43 @@ static bool isEmptyTensor(Type type) {
   return tensor && tensor.hasStaticShape() && tensor.getNumElements() == 0;
 }
 
+/// Distinct member names beyond this many are left out of a fused kernel's
+/// name (its `msfusion.ops` attribute lists them all).
+static constexpr size_t kMaxNamedOps = 4;
+
+/// Moves the body of `group` into a new kernel function `fused_<index>_<op
+/// names>` and replaces the group by a call.
+static void outlineGroup(fusion::GroupOp group, int64_t index,
+                         OpBuilder &moduleBuilder, SymbolTable &symbols) {
+  MLIRContext *context = group.getContext();
+  SmallVector<StringRef> names = group.getMemberOpNames();
+  std::string name = "fused_" + std::to_string(index);
+  for (StringRef op : ArrayRef(names).take_front(kMaxNamedOps))
+    name += "_" + op.str();
+  auto type = FunctionType::get(context, group.getInputs().getTypes(),
+                                group.getResultTypes());
+  auto kernel =
+      func::FuncOp::create(moduleBuilder, group.getLoc(), name, type);
+  kernel->setAttr(kKernelAttrName, UnitAttr::get(context));
+  SmallVector<Attribute> qualified;
+  for (StringRef op : names)
+    qualified.push_back(StringAttr::get(
+        context, graph::GraphDialect::getDialectNamespace() + "." + op));
+  kernel->setAttr(kFusedOpsAttrName, ArrayAttr::get(context, qualified));
+  symbols.insert(kernel);
+  kernel.getBody().takeBody(group.getBody());
+  fusion::YieldOp yield = cast<fusion::YieldOp>(
+      kernel.getBody().front().getTerminator());
+  OpBuilder b(yield);
+  func::ReturnOp::create(b, yield.getLoc(), yield.getValues());
+  yield.erase();
+  OpBuilder callBuilder(group);
+  auto call =
+      func::CallOp::create(callBuilder, group.getLoc(), kernel, group.getInputs());
+  group.replaceAllUsesWith(call.getResults());
+  group.erase();
+}
+
 namespace {
 struct OutlineKernelsPass final
     : ms::impl::OutlineKernelsPassBase<OutlineKernelsPass> {
@@ -81,6 +119,10 @@ struct OutlineKernelsPass final
     int64_t index = 0;
     for (Operation &op :
          llvm::make_early_inc_range(entryFunc.getBody().front())) {
+      if (auto group = dyn_cast<fusion::GroupOp>(op)) {
+        outlineGroup(group, index++, moduleBuilder, symbols);
+        continue;
+      }
       // Constants become weights; the runtime executes host ops itself.
       if (op.getDialect() != dialect || op.hasTrait<OpTrait::ConstantLike>() ||
           op.hasTrait<OpTrait::ms::HostExecuted>())

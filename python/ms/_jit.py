@@ -260,8 +260,9 @@ def jit(fn=None, *, level="O0", target="cpu", target_cpu="native"):
     """Compiles `fn` on first call for each signature and runs it with the
     ms runtime. Use as `@ms.jit`, `@ms.jit(level="O0")` or `ms.jit(fn)`.
 
-    level: "O0" (one kernel per op, run kernel by kernel) or "O2" (the whole
-        graph compiled into one native function; O1 is not built yet).
+    level: "O0" (one kernel per op, run kernel by kernel), "O1" (fused
+        groups of ops, one kernel each) or "O2" (the fused kernels compiled
+        into one native function).
     target: "cpu".
     target_cpu: "native" (the host's vector features) or an LLVM CPU name
     such as "x86-64" for portable code.

@@ -55,3 +55,50 @@ func.func @empty_operand(%x: tensor<2x0xf32>) -> tensor<2x1xf32> {
   %0 = msgraph.reduce_sum %x {axes = array<i64: 1>} : (tensor<2x0xf32>) -> tensor<2x1xf32>
   return %0 : tensor<2x1xf32>
 }
+
+// -----
+
+// A fused group becomes one kernel named after its ops, listing them all in
+// msfusion.ops; the call takes the group's inputs.
+// CHECK-LABEL: func @main
+// CHECK-SAME: (%[[X:.+]]: tensor<8x64xf32>, %[[W:.+]]: tensor<64x32xf32>, %[[B:.+]]: tensor<32xf32>)
+// CHECK: %[[E:.+]] = call @kernel_0(%[[X]])
+// CHECK: %[[R:.+]] = call @fused_1_matmul_add_gelu(%[[E]], %[[W]], %[[B]])
+// CHECK: return %[[R]]
+// CHECK: func @kernel_0
+// CHECK: func @fused_1_matmul_add_gelu(%[[A:.+]]: tensor<8x64xf32>, %{{.*}}: tensor<64x32xf32>, %{{.*}}: tensor<32xf32>) -> tensor<8x32xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.matmul", "msgraph.add", "msgraph.gelu"]}
+// CHECK-NEXT: msgraph.matmul %[[A]]
+// CHECK-NEXT: msgraph.add
+// CHECK-NEXT: %[[G:.+]] = msgraph.gelu
+// CHECK-NEXT: return %[[G]]
+func.func @main(%x: tensor<8x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf32>) -> tensor<8x32xf32> {
+  %e = msgraph.exp %x : tensor<8x64xf32>
+  %r = msfusion.group(%e, %w, %b : tensor<8x64xf32>, tensor<64x32xf32>, tensor<32xf32>) -> (tensor<8x32xf32>) {
+  ^bb0(%a: tensor<8x64xf32>, %ww: tensor<64x32xf32>, %bb: tensor<32xf32>):
+    %0 = msgraph.matmul %a, %ww : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
+    %1 = msgraph.add %0, %bb : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+    %2 = msgraph.gelu %1 : tensor<8x32xf32>
+    msfusion.yield %2 : tensor<8x32xf32>
+  }
+  return %r : tensor<8x32xf32>
+}
+
+// -----
+
+// A fused kernel's name lists at most four ops.
+// CHECK-LABEL: func @main
+// CHECK: call @fused_0_exp_neg_abs_sqrt(
+// CHECK: msfusion.ops = ["msgraph.exp", "msgraph.neg", "msgraph.abs", "msgraph.sqrt", "msgraph.tanh"]
+func.func @main(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %r = msfusion.group(%x : tensor<8xf32>) -> (tensor<8xf32>) {
+  ^bb0(%a: tensor<8xf32>):
+    %0 = msgraph.exp %a : tensor<8xf32>
+    %1 = msgraph.neg %0 : tensor<8xf32>
+    %2 = msgraph.abs %1 : tensor<8xf32>
+    %3 = msgraph.sqrt %2 : tensor<8xf32>
+    %4 = msgraph.tanh %3 : tensor<8xf32>
+    %5 = msgraph.neg %4 : tensor<8xf32>
+    msfusion.yield %5 : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}

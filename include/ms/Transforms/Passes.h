@@ -19,6 +19,10 @@ namespace mlir::ms {
 /// The attribute that marks outlined kernel functions.
 inline constexpr char kKernelAttrName[] = "ms.kernel";
 
+/// The attribute that lists the ops a fused kernel computes (qualified
+/// names, program order).
+inline constexpr char kFusedOpsAttrName[] = "msfusion.ops";
+
 /// Returns the entry function of `module`: `name` if given, else @main, else
 /// the only public function. Emits an error and returns null otherwise, or
 /// when the function has other than one block.

@@ -141,4 +141,70 @@ def SerializeNestedParallelPass : Pass<"ms-serialize-nested-parallel"> {
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }
 
+def FuseKernelOpsPass : Pass<"ms-fuse-kernel-ops", "::mlir::func::FuncOp"> {
+  let summary = "fuses the linalg ops of a fused kernel into as few loop "
+                "nests as possible";
+  let description = [{
+    Runs on kernels outlined from an `msfusion.group` (those with the
+    `msfusion.ops` attribute; others are left alone) after conversion to
+    linalg. An all-parallel producer fuses into the linalg.generic that
+    consumes it when that consumer is its only user: an elementwise chain
+    becomes one loop nest, and a reduction absorbs the elementwise ops that
+    feed it. Transposes and broadcasts are generalized first so they fold
+    into the indexing; fills and splat constants fold into the ops that use
+    them; reshapes move out of the way (fusion by expansion). Each result
+    element is computed by the same scalar operations in the same order as
+    without fusion.
+
+    ```mlir
+    %1 = linalg.generic {...} ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) { math.tanh }
+    %2 = linalg.generic {...} ins(%1, %y : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) { arith.mulf }
+    // becomes
+    %2 = linalg.generic {...} ins(%x, %y : tensor<64xf32>, tensor<64xf32>) outs(%e : tensor<64xf32>) { math.tanh; arith.mulf }
+    ```
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def TileFusedKernelsPass : Pass<"ms-tile-fused-kernels",
+                                 "::mlir::func::FuncOp"> {
+  let summary = "tiles a fused kernel's result and fuses its producers into "
+                "the tile loop";
+  let description = [{
+    Runs on kernels outlined from an `msfusion.group` (with `msfusion.ops`)
+    after `ms-fuse-kernel-ops`. The linalg op computing the kernel's one
+    result is tiled along its leading loops, into an `scf.forall` whose
+    iterations run in parallel, and every linalg producer inside the kernel
+    is fused into the loop (`scf::tileConsumerAndFuseProducersUsingSCF`):
+    each iteration computes its rows through the whole group, so the
+    group's intermediates live in per-tile buffers that stay in cache
+    instead of full-size temporaries. A loop is tiled only if it is
+    parallel in every linalg op of the kernel and each op reads its
+    producers' values at the same index along it (rows of a row-wise
+    reduction, of a matmul, of an elementwise chain); reduction loops are
+    never tiled, so each result element is computed as without tiling.
+    Tiles hold about `tile-elements` elements of the result; the tile sizes
+    divide the loop extents. A kernel with another shape is left as is.
+    The target sets the budget.
+
+    ```mlir
+    %r = linalg.generic ... ins(%t : tensor<64x4096xf32>) ...   // uses %t = exp(x)
+    // becomes
+    %r = scf.forall (%i) = (0) to (64) step (4) shared_outs(%o = %init) -> (tensor<64x4096xf32>) {
+      // exp and the consumer on rows [%i, %i + 4)
+    }
+    ```
+  }];
+  let options = [
+    Option<"tileElements", "tile-elements", "int64_t", /*default=*/"16384",
+           "Elements of the result per tile (the target's budget)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // MS_TRANSFORMS_PASSES_TD

@@ -160,8 +160,14 @@ inline FailureOr<int64_t> toInt64(NodeContext &c, double value,
 
 /// A rank-0 constant of `elem` holding `value` (for integers truncated
 /// toward zero, saturated to int64 and NaN taken as 0: an attribute such as
-/// Shrink's bias may hold any float).
+/// Shrink's bias may hold any float). Reports an error and returns null for
+/// an element type that is not a number (a string tensor).
 inline Value scalar(NodeContext &c, Type elem, double value) {
+  if (!isa<FloatType, IntegerType>(elem)) {
+    c.error() << "expected a tensor of numbers, but found element type "
+              << elem;
+    return {};
+  }
   auto type = RankedTensorType::get({}, elem);
   if (isa<FloatType>(elem))
     return c.constant(

@@ -596,6 +596,20 @@ FailureOr<Type> GraphImporter::valueType(const onnx::ValueInfoProto &info,
            << (isInput ? "input" : "output") << " '" << info.name()
            << "' has no shape (its rank is unknown)";
   }
+  // Static dims whose product overflows would wrap in every size
+  // computation after this one.
+  int64_t count = 1;
+  uint64_t bytes = isa<graph::StringType>(elem)
+                       ? 1
+                       : std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+  for (int64_t d : shape)
+    if (!ShapedType::isDynamic(d) &&
+        (llvm::MulOverflow(count, d, count) ||
+         uint64_t(count) > kMaxTensorBytes / bytes))
+      return emitError(loc, "graph ")
+             << (isInput ? "input" : "output") << " '" << info.name()
+             << "' is too large: its dims need more than "
+             << (kMaxTensorBytes >> 30) << " GiB";
   return Type(RankedTensorType::get(shape, elem));
 }
 

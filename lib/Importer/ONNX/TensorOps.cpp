@@ -95,8 +95,13 @@ static Results convertFlatten(NodeContext &c) {
     return c.error() << "expected axis in [" << -rank << ", " << rank
                      << "], but found " << c.getInt("axis", 1);
   int64_t rows = 1, cols = 1;
-  for (int64_t i = 0; i < rank; ++i)
-    (i < axis ? rows : cols) *= (*shape)[i];
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t &size = i < axis ? rows : cols;
+    if (llvm::MulOverflow(size, (*shape)[i], size))
+      return c.error() << "expected a shape with fewer than 2^63 elements, "
+                          "but found "
+                       << c.input(0).getType();
+  }
   return one(reshape(c, c.input(0), {rows, cols}));
 }
 

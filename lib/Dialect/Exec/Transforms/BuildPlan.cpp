@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace mlir::ms::exec {
 #define GEN_PASS_DEF_BUILDPLANPASS
@@ -156,8 +157,12 @@ LogicalResult PlanBuilder::addLaunch(func::CallOp call) {
     bufferOf[result] = buffer;
     args.push_back(buffer);
   }
+  // A fused kernel names all its ops ("msgraph.matmul+msgraph.add").
   StringAttr sourceOp;
-  if (!kernel.getBody().empty() && !kernel.getBody().front().empty())
+  if (auto fused = kernel->getAttrOfType<ArrayAttr>(kFusedOpsAttrName))
+    sourceOp =
+        b.getStringAttr(llvm::join(fused.getAsValueRange<StringAttr>(), "+"));
+  else if (!kernel.getBody().empty() && !kernel.getBody().front().empty())
     sourceOp = b.getStringAttr(
         kernel.getBody().front().front().getName().getStringRef());
   auto symbol = SymbolRefAttr::get(

@@ -1,0 +1,48 @@
+//===- FusionRoles.h - what each msgraph op can be in a group ---*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one table of how msgraph ops take part in fusion: the grouping pass
+// and the group verifier read it, and a new op gets its role here
+// (docs/AddingAnOp.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_DIALECT_FUSION_IR_FUSIONROLES_H
+#define MS_DIALECT_FUSION_IR_FUSIONROLES_H
+
+#include "mlir/IR/Operation.h"
+
+namespace mlir::ms::fusion {
+
+/// How an op takes part in a fused group.
+enum class FusionRole {
+  /// A small constant: cloned into every group that uses it.
+  Cheap,
+  /// One result element from the operand elements at the same (broadcast)
+  /// index: joins a root's group or a chain.
+  Elementwise,
+  /// A heavy op (contraction, convolution, reduction, softmax,
+  /// normalization, pooling): at most one per group; elementwise producers
+  /// and consumers gather around it.
+  Root,
+  /// Computed in a kernel of its own, as at O0 (data movement whose
+  /// lowering reads its operands at computed indices, big constants).
+  Opaque,
+  /// Executed by the runtime on the host: never in a group.
+  Host,
+};
+
+/// Returns the fusion role of `op`, an msgraph op (Opaque for any other).
+FusionRole getFusionRole(Operation *op);
+
+/// True for a Root whose main operand may absorb its elementwise producers
+/// (reductions, softmax, normalizations): the producer is recomputed per
+/// element the root reads, which for these ops is once.
+bool absorbsProducers(Operation *root);
+
+} // namespace mlir::ms::fusion
+
+#endif // MS_DIALECT_FUSION_IR_FUSIONROLES_H

@@ -1,0 +1,189 @@
+// RUN: ms-opt %s -split-input-file -msfusion-form-groups | FileCheck %s
+
+// An elementwise chain becomes one group; a broadcast operand stays outside.
+// CHECK-LABEL: func @main
+// CHECK-SAME: (%[[X:.+]]: tensor<64x128xf32>, %[[B:.+]]: tensor<128xf32>)
+// CHECK: %[[G:.+]] = msfusion.group(%[[X]], %[[B]] : tensor<64x128xf32>, tensor<128xf32>) -> (tensor<64x128xf32>) {
+// CHECK: msgraph.add
+// CHECK-NEXT: msgraph.tanh
+// CHECK-NEXT: msgraph.mul
+// CHECK-NEXT: msgraph.gelu
+// CHECK-NEXT: msfusion.yield
+// CHECK: return %[[G]]
+func.func @main(%x: tensor<64x128xf32>, %b: tensor<128xf32>) -> tensor<64x128xf32> {
+  %0 = msgraph.add %x, %b : (tensor<64x128xf32>, tensor<128xf32>) -> tensor<64x128xf32>
+  %1 = msgraph.tanh %0 : tensor<64x128xf32>
+  %2 = msgraph.mul %1, %x : (tensor<64x128xf32>, tensor<64x128xf32>) -> tensor<64x128xf32>
+  %3 = msgraph.gelu %2 : tensor<64x128xf32>
+  return %3 : tensor<64x128xf32>
+}
+
+// -----
+
+// A matmul takes its bias add and activation (its epilogue).
+// CHECK-LABEL: func @main
+// CHECK: msfusion.group(%{{.*}}, %{{.*}}, %{{.*}} : tensor<8x64xf32>, tensor<64x32xf32>, tensor<32xf32>) -> (tensor<8x32xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.matmul
+// CHECK-NEXT: msgraph.add
+// CHECK-NEXT: msgraph.gelu
+// CHECK-NEXT: msfusion.yield
+// CHECK-NOT: msfusion.group
+func.func @main(%x: tensor<8x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf32>) -> tensor<8x32xf32> {
+  %0 = msgraph.matmul %x, %w : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
+  %1 = msgraph.add %0, %b : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  %2 = msgraph.gelu %1 : tensor<8x32xf32>
+  return %2 : tensor<8x32xf32>
+}
+
+// -----
+
+// A reduction absorbs its single-use elementwise producers; its consumer of
+// a larger shape (which would recompute the sum per element) starts a chain
+// of its own.
+// CHECK-LABEL: func @main
+// CHECK: %[[SUM:.+]] = msfusion.group(%{{.*}} : tensor<4x16xf32>) -> (tensor<4x1xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.neg
+// CHECK-NEXT: msgraph.exp
+// CHECK-NEXT: msgraph.reduce_sum
+// CHECK-NEXT: msgraph.sqrt
+// CHECK-NEXT: msfusion.yield
+// CHECK: msfusion.group(%{{.*}}, %[[SUM]] : tensor<4x16xf32>, tensor<4x1xf32>) -> (tensor<4x16xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.div
+// CHECK-NEXT: msgraph.abs
+func.func @main(%x: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %0 = msgraph.neg %x : tensor<4x16xf32>
+  %1 = msgraph.exp %0 : tensor<4x16xf32>
+  %2 = msgraph.reduce_sum %1 {axes = array<i64: 1>} : (tensor<4x16xf32>) -> tensor<4x1xf32>
+  %3 = msgraph.sqrt %2 : tensor<4x1xf32>
+  %4 = msgraph.div %x, %3 : (tensor<4x16xf32>, tensor<4x1xf32>) -> tensor<4x16xf32>
+  %5 = msgraph.abs %4 : tensor<4x16xf32>
+  return %5 : tensor<4x16xf32>
+}
+
+// -----
+
+// Two heavy ops never share a group; a matmul does not absorb producers
+// (they would be recomputed for every output column).
+// CHECK-LABEL: func @main
+// CHECK: msgraph.exp
+// CHECK-NEXT: msfusion.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.matmul
+// CHECK-NEXT: msgraph.relu
+// CHECK-NEXT: msfusion.yield
+// CHECK: msfusion.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.matmul
+// CHECK-NEXT: msgraph.relu
+// CHECK-NEXT: msfusion.yield
+func.func @main(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %e = msgraph.exp %x : tensor<8x8xf32>
+  %0 = msgraph.matmul %e, %x : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %1 = msgraph.relu %0 : tensor<8x8xf32>
+  %2 = msgraph.matmul %1, %x : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  %3 = msgraph.relu %2 : tensor<8x8xf32>
+  return %3 : tensor<8x8xf32>
+}
+
+// -----
+
+// A member used outside the group becomes an extra result; a value used
+// twice inside is computed once.
+// CHECK-LABEL: func @main
+// CHECK: %[[G:.+]]:2 = msfusion.group(%{{.*}} : tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>)
+// CHECK: %[[E:.+]] = msgraph.exp
+// CHECK: %[[M:.+]] = msgraph.mul %[[E]], %[[E]]
+// CHECK: msfusion.yield %[[E]], %[[M]]
+// CHECK: return %[[G]]#0, %[[G]]#1
+func.func @main(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %0 = msgraph.exp %x : tensor<16xf32>
+  %1 = msgraph.mul %0, %0 : (tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+  return %0, %1 : tensor<16xf32>, tensor<16xf32>
+}
+
+// -----
+
+// A transpose (computed in its own kernel) between two members would make
+// the group depend on itself: the add starts a second chain.
+// CHECK-LABEL: func @main
+// CHECK: %[[A:.+]] = msfusion.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.exp
+// CHECK-NEXT: msgraph.neg
+// CHECK-NEXT: msfusion.yield
+// CHECK: %[[T:.+]] = msgraph.transpose %[[A]]
+// CHECK: msfusion.group(%[[A]], %[[T]] : tensor<4x4xf32>, tensor<4x4xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.add
+// CHECK-NEXT: msgraph.abs
+func.func @main(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %0 = msgraph.exp %x : tensor<4x4xf32>
+  %1 = msgraph.neg %0 : tensor<4x4xf32>
+  %2 = msgraph.transpose %1 {permutation = array<i64: 1, 0>} : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  %3 = msgraph.add %1, %2 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  %4 = msgraph.abs %3 : tensor<4x4xf32>
+  return %4 : tensor<4x4xf32>
+}
+
+// -----
+
+// Small constants and splats are cloned into the group (the originals,
+// now unused, disappear); a large constant stays a weight and an input.
+// CHECK-LABEL: func @main
+// CHECK: %[[W:.+]] = msgraph.constant dense<{{.*}}> : tensor<16x2xf32>
+// CHECK-NOT: msgraph.constant
+// CHECK: msfusion.group(%{{.*}}, %[[W]] : tensor<16x2xf32>, tensor<16x2xf32>)
+// CHECK: msgraph.constant dense<2.000000e+00> : tensor<16x2xf32>
+// CHECK: msgraph.constant dense<[1.000000e+00, 2.000000e+00]> : tensor<2xf32>
+func.func @main(%x: tensor<16x2xf32>) -> tensor<16x2xf32> {
+  %two = msgraph.constant dense<2.0> : tensor<16x2xf32>
+  %small = msgraph.constant dense<[1.0, 2.0]> : tensor<2xf32>
+  %big = msgraph.constant dense<[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0], [8.0, 9.0], [10.0, 11.0], [12.0, 13.0], [14.0, 15.0], [16.0, 17.0], [18.0, 19.0], [20.0, 21.0], [22.0, 23.0], [24.0, 25.0], [26.0, 27.0], [28.0, 29.0], [30.0, 31.0]]> : tensor<16x2xf32>
+  %0 = msgraph.mul %x, %two : (tensor<16x2xf32>, tensor<16x2xf32>) -> tensor<16x2xf32>
+  %1 = msgraph.add %0, %small : (tensor<16x2xf32>, tensor<2xf32>) -> tensor<16x2xf32>
+  %2 = msgraph.add %1, %big : (tensor<16x2xf32>, tensor<16x2xf32>) -> tensor<16x2xf32>
+  %3 = msgraph.exp %2 : tensor<16x2xf32>
+  return %3 : tensor<16x2xf32>
+}
+
+// -----
+
+// Nothing to fuse: a lone op, a host-executed op, a dynamic shape and an
+// empty tensor each stay as at O0.
+// CHECK-LABEL: func @main
+// CHECK-NOT: msfusion.group
+func.func @main(%x: tensor<4xf32>, %s: tensor<4x!msgraph.string>, %d: tensor<?xf32>, %e: tensor<0xf32>) -> (tensor<4xf32>, tensor<4xi1>, tensor<?xf32>, tensor<0xf32>) {
+  %0 = msgraph.exp %x : tensor<4xf32>
+  %1 = msgraph.string_equal %s, %s : (tensor<4x!msgraph.string>, tensor<4x!msgraph.string>) -> tensor<4xi1>
+  %2 = msgraph.not %1 : tensor<4xi1>
+  %3 = msgraph.exp %d : tensor<?xf32>
+  %4 = msgraph.neg %3 : tensor<?xf32>
+  %5 = msgraph.exp %e : tensor<0xf32>
+  %6 = msgraph.neg %5 : tensor<0xf32>
+  return %0, %2, %4, %6 : tensor<4xf32>, tensor<4xi1>, tensor<?xf32>, tensor<0xf32>
+}
+
+// -----
+
+// Two chains meet: the op that joins them merges them into one group.
+// CHECK-LABEL: func @main
+// CHECK: msfusion.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.exp
+// CHECK-NEXT: msgraph.neg
+// CHECK-NEXT: msgraph.abs
+// CHECK-NEXT: msgraph.sqrt
+// CHECK-NEXT: msgraph.add
+// CHECK-NEXT: msfusion.yield
+// CHECK-NOT: msfusion.group
+func.func @main(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = msgraph.exp %x : tensor<8xf32>
+  %1 = msgraph.neg %0 : tensor<8xf32>
+  %2 = msgraph.abs %y : tensor<8xf32>
+  %3 = msgraph.sqrt %2 : tensor<8xf32>
+  %4 = msgraph.add %1, %3 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return %4 : tensor<8xf32>
+}

@@ -1,0 +1,105 @@
+// RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-fuse-kernel-ops))' | FileCheck %s
+
+// An elementwise chain in a fused kernel becomes one generic with the
+// scalar ops in their original order.
+// CHECK-LABEL: func @fused_chain
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<64x128xf32>, tensor<128xf32>)
+// CHECK: arith.addf
+// CHECK-NEXT: math.tanh
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: linalg.yield
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @fused_chain(%x: tensor<64x128xf32>, %b: tensor<128xf32>) -> tensor<64x128xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.add", "msgraph.tanh", "msgraph.mul"]} {
+  %e = tensor.empty() : tensor<64x128xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %b : tensor<64x128xf32>, tensor<128xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%in: f32, %in0: f32, %out: f32):
+    %s = arith.addf %in, %in0 : f32
+    linalg.yield %s : f32
+  } -> tensor<64x128xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  } -> tensor<64x128xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]} ins(%1, %x : tensor<64x128xf32>, tensor<64x128xf32>) outs(%e : tensor<64x128xf32>) {
+  ^bb0(%in: f32, %in0: f32, %out: f32):
+    %m = arith.mulf %in, %in0 : f32
+    linalg.yield %m : f32
+  } -> tensor<64x128xf32>
+  return %2 : tensor<64x128xf32>
+}
+
+// -----
+
+// A reduction absorbs its elementwise producer; a transpose folds into the
+// producer's indexing.
+// CHECK: #[[$T:.+]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func @fused_reduce
+// CHECK: linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[$T]], #{{.*}}], iterator_types = ["parallel", "reduction"]}
+// CHECK-SAME: ins(%{{.*}} : tensor<16x4xf32>)
+// CHECK: math.exp
+// CHECK-NEXT: arith.addf
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: linalg.transpose
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#red = affine_map<(d0, d1) -> (d0)>
+func.func @fused_reduce(%x: tensor<16x4xf32>) -> tensor<4xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.transpose", "msgraph.exp", "msgraph.reduce_sum"]} {
+  %et = tensor.empty() : tensor<4x16xf32>
+  %t = linalg.transpose ins(%x : tensor<16x4xf32>) outs(%et : tensor<4x16xf32>) permutation = [1, 0]
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%t : tensor<4x16xf32>) outs(%et : tensor<4x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  } -> tensor<4x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<4xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%er : tensor<4xf32>) -> tensor<4xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<4x16xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %1 : tensor<4xf32>
+}
+
+// -----
+
+// A producer with another user stays (the fused op would recompute it), and
+// a kernel without msfusion.ops is left alone.
+// CHECK-LABEL: func @shared
+// CHECK-COUNT-2: linalg.generic
+// CHECK-LABEL: func @kernel_0
+// CHECK-COUNT-2: linalg.generic
+#id = affine_map<(d0) -> (d0)>
+func.func @shared(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) attributes {ms.kernel, msfusion.ops = ["msgraph.exp", "msgraph.neg"]} {
+  %e = tensor.empty() : tensor<8xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%0 : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.negf %in : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
+}
+func.func @kernel_0(%x: tensor<8xf32>) -> tensor<8xf32> attributes {ms.kernel} {
+  %e = tensor.empty() : tensor<8xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%0 : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.negf %in : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  return %1 : tensor<8xf32>
+}

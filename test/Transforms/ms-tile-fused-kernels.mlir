@@ -1,0 +1,111 @@
+// RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-tile-fused-kernels{tile-elements=64}))' | FileCheck %s
+
+// A row-wise reduction and its elementwise producer and consumer: rows are
+// tiled (64 elements per tile: 2 rows of 32), every producer is fused into
+// the parallel tile loop, and the reduction loop stays whole.
+// CHECK-LABEL: func @rows
+// CHECK: scf.forall (%[[I:.+]]) = (0) to (16) step (2) shared_outs(%{{.*}} = %{{.*}}) -> (tensor<16x32xf32>)
+// CHECK: tensor.extract_slice %{{.*}}[%[[I]], 0] [2, 32] [1, 1] : tensor<16x32xf32> to tensor<2x32xf32>
+// CHECK: math.exp
+// CHECK: linalg.fill {{.*}} -> tensor<2xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK-SAME: ins(%{{.*}} : tensor<2x32xf32>)
+// CHECK: arith.divf
+// CHECK: scf.forall.in_parallel
+// CHECK: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[I]], 0] [2, 32] [1, 1]
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @rows(%x: tensor<16x32xf32>) -> tensor<16x32xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.exp", "msgraph.reduce_sum", "msgraph.div"]} {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<16x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<16x32xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %2 = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%0, %1 : tensor<16x32xf32>, tensor<16xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %d = arith.divf %in, %s : f32
+    linalg.yield %d : f32
+  } -> tensor<16x32xf32>
+  return %2 : tensor<16x32xf32>
+}
+
+// -----
+
+// A reduction over the leading dimension: no loop is parallel in every op,
+// so the kernel stays untiled.
+// CHECK-LABEL: func @columns
+// CHECK-NOT: scf.forall
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#t = affine_map<(d0, d1) -> (d1, d0)>
+#col = affine_map<(d0, d1) -> (d0)>
+func.func @columns(%x: tensor<16x32xf32>) -> tensor<32xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.exp", "msgraph.reduce_sum"]} {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<16x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<32xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%er : tensor<32xf32>) -> tensor<32xf32>
+  %1 = linalg.generic {indexing_maps = [#t, #col], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<16x32xf32>) outs(%init : tensor<32xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<32xf32>
+  return %1 : tensor<32xf32>
+}
+
+// -----
+
+// Kernels without msfusion.ops (O0), with two results, or with a reshape
+// between their ops are left alone.
+// CHECK-LABEL: func @kernel_0
+// CHECK-NOT: scf.forall
+// CHECK-LABEL: func @two_results
+// CHECK-NOT: scf.forall
+// CHECK-LABEL: func @reshape
+// CHECK-NOT: scf.forall
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @kernel_0(%x: tensor<16x32xf32>) -> tensor<16x32xf32> attributes {ms.kernel} {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<16x32xf32>
+  return %0 : tensor<16x32xf32>
+}
+func.func @two_results(%x: tensor<16x32xf32>) -> (tensor<16x32xf32>, tensor<16x32xf32>) attributes {ms.kernel, msfusion.ops = ["msgraph.exp", "msgraph.neg"]} {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<16x32xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.negf %in : f32
+    linalg.yield %v : f32
+  } -> tensor<16x32xf32>
+  return %0, %1 : tensor<16x32xf32>, tensor<16x32xf32>
+}
+func.func @reshape(%x: tensor<16x32xf32>) -> tensor<512xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.exp", "msgraph.reshape"]} {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<16x32xf32>
+  %1 = tensor.collapse_shape %0 [[0, 1]] : tensor<16x32xf32> into tensor<512xf32>
+  return %1 : tensor<512xf32>
+}
