@@ -49,6 +49,8 @@ FusionRole mlir::ms::fusion::getFusionRole(Operation *op) {
             graph::LayerNormOp, graph::InstanceNormOp, graph::LRNOp,
             graph::MaxPoolOp, graph::AvgPoolOp>(
           [](Operation *) { return FusionRole::Root; })
+      .Case<graph::ReshapeOp, graph::TransposeOp>(
+          [](Operation *) { return FusionRole::Movement; })
       .Default([](Operation *) { return FusionRole::Opaque; });
 }
 

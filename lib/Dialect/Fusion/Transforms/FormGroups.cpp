@@ -137,7 +137,8 @@ bool Grouping::isCandidate(Operation *op) const {
       op->hasTrait<OpTrait::ConstantLike>() || op->getNumResults() == 0)
     return false;
   FusionRole role = getFusionRole(op);
-  if (role != FusionRole::Elementwise && role != FusionRole::Root)
+  if (role != FusionRole::Elementwise && role != FusionRole::Root &&
+      role != FusionRole::Movement)
     return false;
   return llvm::all_of(op->getOperandTypes(), isKernelTensor) &&
          llvm::all_of(op->getResultTypes(), isKernelTensor);
@@ -214,8 +215,15 @@ void Grouping::growConsumers(int group, ArrayRef<int64_t> shape) {
   // Members are appended while the loop runs; index, do not iterate.
   for (size_t i = 0; i < members[group].size(); ++i) {
     Operation *member = members[group][i];
+    bool moved = getFusionRole(member) == FusionRole::Movement;
     for (Value result : member->getResults()) {
-      if (shapeOf(result) != shape)
+      // A reshape or transpose of a member joins and ends the growth on
+      // its side: the group writes that value in the new layout.
+      for (Operation *user : result.getUsers())
+        if (isFree(user, FusionRole::Movement) &&
+            user->getOperand(0) == result)
+          tryAdd(group, user);
+      if (moved || shapeOf(result) != shape)
         continue;
       for (Operation *user : result.getUsers()) {
         if (!isFree(user, FusionRole::Elementwise) ||

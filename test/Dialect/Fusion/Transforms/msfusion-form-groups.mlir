@@ -187,3 +187,27 @@ func.func @main(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
   %4 = msgraph.add %1, %3 : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
   return %4 : tensor<8xf32>
 }
+
+// -----
+
+// Attention heads: the projection's bias add, the split into heads
+// (reshape) and the transpose join the matmul's group, which writes the
+// heads' layout directly; an elementwise op after the transpose does not
+// (another shape).
+// CHECK-LABEL: func @main
+// CHECK: %[[G:.+]] = msfusion.group(%{{.*}}, %{{.*}}, %{{.*}} : tensor<128x96xf32>, tensor<96x96xf32>, tensor<96xf32>) -> (tensor<4x128x24xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.matmul
+// CHECK-NEXT: msgraph.add
+// CHECK-NEXT: msgraph.reshape
+// CHECK-NEXT: msgraph.transpose
+// CHECK-NEXT: msfusion.yield
+// CHECK: msgraph.exp %[[G]]
+func.func @main(%x: tensor<128x96xf32>, %w: tensor<96x96xf32>, %b: tensor<96xf32>) -> tensor<4x128x24xf32> {
+  %0 = msgraph.matmul %x, %w : (tensor<128x96xf32>, tensor<96x96xf32>) -> tensor<128x96xf32>
+  %1 = msgraph.add %0, %b : (tensor<128x96xf32>, tensor<96xf32>) -> tensor<128x96xf32>
+  %2 = msgraph.reshape %1 : (tensor<128x96xf32>) -> tensor<128x4x24xf32>
+  %3 = msgraph.transpose %2 {permutation = array<i64: 1, 0, 2>} : (tensor<128x4x24xf32>) -> tensor<4x128x24xf32>
+  %4 = msgraph.exp %3 : tensor<4x128x24xf32>
+  return %4 : tensor<4x128x24xf32>
+}

@@ -28,6 +28,9 @@ enum class FusionRole {
   /// normalization, pooling): at most one per group; elementwise producers
   /// and consumers gather around it.
   Root,
+  /// A reshape or transpose: joins the group that computes its operand,
+  /// which then writes its result in the new layout (no copy kernel).
+  Movement,
   /// Computed in a kernel of its own, as at O0 (data movement whose
   /// lowering reads its operands at computed indices, big constants).
   Opaque,

@@ -15,7 +15,9 @@ def FormGroupsPass : Pass<"msfusion-form-groups", "::mlir::ModuleOp"> {
   let description = [{
     The O1 partitioning, run before kernel outlining. Each heavy op (a
     root: matmul, convolution, reduction, softmax, normalization, pooling)
-    starts a group; its elementwise consumers of the same shape join it, and
+    starts a group; its elementwise consumers of the same shape join it, as
+    do reshapes and transposes of its values (the kernel writes them in the
+    new layout), and
     a reduction, softmax or normalization also takes the elementwise
     producers of its data operand whose users are all in the group. The remaining elementwise ops form chains: an op
     joins the chain of an operand of its own shape. A group never creates a
