@@ -80,7 +80,20 @@ struct FuseKernelOpsPass final
                  GeneralizeMovement<linalg::BroadcastOp>, PowToMultiply>(
         context);
     linalg::populateElementwiseOpsFusionPatterns(patterns, onlyUser);
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, onlyUser);
+    // Reshapes move through elementwise ops but not into contractions and
+    // reductions, whose loop order the CPU lowering chooses for a 2-D
+    // operand (splitting a matmul's columns into heads makes its inner
+    // loop short).
+    linalg::ControlFusionFn notIntoReductions = [](OpOperand *fused) {
+      auto hasReduction = [](Operation *op) {
+        auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
+        return linalgOp && linalgOp.getNumReductionLoops() > 0;
+      };
+      return !hasReduction(fused->getOwner()) &&
+             !hasReduction(fused->get().getDefiningOp());
+    };
+    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
+                                                      notIntoReductions);
     tensor::populateFoldTensorEmptyPatterns(patterns);
     linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
     tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, context);

@@ -23,53 +23,93 @@ namespace mlir::ms {
 using namespace mlir;
 using namespace mlir::ms;
 
-/// True when result `expr` of `map` is loop `dim`.
-static bool isDim(AffineMap map, unsigned expr, unsigned dim) {
-  if (expr >= map.getNumResults())
-    return false;
-  auto d = dyn_cast<AffineDimExpr>(map.getResult(expr));
-  return d && d.getPosition() == dim;
+/// Returns the result position of `map` that is exactly loop `loop`, or -1.
+static int positionOf(AffineMap map, int64_t loop) {
+  for (unsigned i = 0; i < map.getNumResults(); ++i)
+    if (auto d = dyn_cast<AffineDimExpr>(map.getResult(i));
+        d && d.getPosition() == loop)
+      return i;
+  return -1;
 }
 
-/// The number of leading loops along which every linalg op of `kernel` can
-/// be tiled together: parallel in each op, and each op's results and
-/// operands produced inside the kernel indexed by those loops, in order, in
-/// their leading dimensions. Returns 0 if the kernel holds tensor ops other
-/// than linalg ops, tensor.empty and constants (reshapes, extracts).
-static unsigned countTileableLoops(func::FuncOp kernel) {
-  unsigned count = std::numeric_limits<unsigned>::max();
+/// Returns which loops of `anchor` can be tiled with every linalg op of the
+/// kernel fused into the tile loop: anchor loop `a` qualifies if, following
+/// the indexing maps from the anchor to each producer (inputs and inits
+/// computed by linalg ops of the kernel), it is one parallel loop of every
+/// op, reached the same way on every path. Nothing qualifies if the kernel
+/// holds tensor ops other than linalg ops, tensor.empty, constants and
+/// reshapes of the kernel's arguments (extracts, reshapes between ops).
+static SmallVector<bool> findTileableLoops(func::FuncOp kernel,
+                                           linalg::LinalgOp anchor) {
+  unsigned rank = anchor.getNumLoops();
+  SmallVector<bool> tileable(rank, false);
   WalkResult walk = kernel.walk([&](Operation *op) {
     if (isa<func::FuncOp, func::ReturnOp, tensor::EmptyOp>(op) ||
         op->hasTrait<OpTrait::ConstantLike>() ||
         op->getParentOfType<linalg::LinalgOp>())
       return WalkResult::advance();
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(op) &&
+        isa<BlockArgument>(op->getOperand(0)))
+      return WalkResult::advance();
     auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
     if (!linalgOp || !linalgOp.hasPureTensorSemantics())
       return WalkResult::interrupt();
-    SmallVector<utils::IteratorType> iterators =
-        linalgOp.getIteratorTypesArray();
-    unsigned n = 0;
-    while (n < iterators.size() &&
-           iterators[n] == utils::IteratorType::parallel) {
-      bool aligned = true;
-      for (OpOperand &operand : linalgOp->getOpOperands()) {
-        bool inKernel = isa_and_nonnull<linalg::LinalgOp>(
-            operand.get().getDefiningOp());
-        if (!linalgOp.isDpsInit(&operand) && !inKernel)
-          continue;
-        AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
-        aligned &= isDim(map, n, n);
-      }
-      if (!aligned)
-        break;
-      ++n;
-    }
-    count = std::min(count, n);
     return WalkResult::advance();
   });
-  if (walk.wasInterrupted() || count == std::numeric_limits<unsigned>::max())
-    return 0;
-  return count;
+  if (walk.wasInterrupted())
+    return tileable;
+
+  // loopOf[op][a]: the loop of `op` that anchor loop `a` becomes, or -1.
+  DenseMap<Operation *, SmallVector<int64_t>> loopOf;
+  SmallVector<linalg::LinalgOp> worklist = {anchor};
+  SmallVector<int64_t> identity;
+  for (unsigned a = 0; a < rank; ++a)
+    identity.push_back(a);
+  loopOf[anchor] = identity;
+  SmallVector<bool> ok(rank, true);
+  while (!worklist.empty()) {
+    linalg::LinalgOp consumer = worklist.pop_back_val();
+    SmallVector<int64_t> loops = loopOf[consumer];
+    SmallVector<utils::IteratorType> iterators =
+        consumer.getIteratorTypesArray();
+    for (unsigned a = 0; a < rank; ++a)
+      if (loops[a] < 0 || iterators[loops[a]] != utils::IteratorType::parallel)
+        ok[a] = false;
+    for (OpOperand &operand : consumer->getOpOperands()) {
+      auto producer = operand.get().getDefiningOp<linalg::LinalgOp>();
+      if (!producer)
+        continue;
+      AffineMap map = consumer.getMatchingIndexingMap(&operand);
+      AffineMap producerMap = producer.getIndexingMapMatchingResult(
+          cast<OpResult>(operand.get()));
+      SmallVector<int64_t> mapped(rank, -1);
+      for (unsigned a = 0; a < rank; ++a) {
+        int position = loops[a] < 0 ? -1 : positionOf(map, loops[a]);
+        if (position < 0)
+          continue;
+        if (auto d = dyn_cast<AffineDimExpr>(producerMap.getResult(position)))
+          mapped[a] = d.getPosition();
+      }
+      auto [it, inserted] = loopOf.try_emplace(producer, mapped);
+      if (inserted) {
+        worklist.push_back(producer);
+        continue;
+      }
+      // Another path reaches the producer: the loops must agree.
+      for (unsigned a = 0; a < rank; ++a)
+        if (it->second[a] != mapped[a])
+          ok[a] = false;
+    }
+  }
+  // Every linalg op must be reached (it is then fused into the loop).
+  bool all = true;
+  kernel.walk([&](linalg::LinalgOp op) {
+    if (!op->getParentOfType<linalg::LinalgOp>() && !loopOf.count(op))
+      all = false;
+  });
+  if (!all)
+    return tileable;
+  return ok;
 }
 
 namespace {
@@ -88,20 +128,22 @@ struct TileFusedKernelsPass final
     auto anchor = ret.getOperand(0).getDefiningOp<linalg::LinalgOp>();
     if (!anchor || anchor->getNumResults() != 1)
       return;
-    unsigned tileable = countTileableLoops(kernel);
-    // The innermost loop stays whole (contiguous, vectorizable).
     SmallVector<int64_t> ranges = anchor.getStaticLoopRanges();
-    tileable = std::min<unsigned>(tileable, ranges.size() - 1);
-    if (tileable == 0 || ShapedType::isDynamicShape(ranges))
+    if (ranges.size() < 2 || ShapedType::isDynamicShape(ranges))
       return;
-    // Leading loops get tile size 1 until the rest fits the budget; the
-    // last tiled loop takes the largest divisor that fits.
+    SmallVector<bool> tileable = findTileableLoops(kernel, anchor);
+    // The innermost loop stays whole (contiguous, vectorizable); so do
+    // reduction loops. From the inside out, each tileable loop takes the
+    // largest divisor of its extent that keeps a tile within the budget.
     SmallVector<int64_t> sizes(ranges.size(), 0);
-    int64_t inner = 1;
-    for (int64_t range : ArrayRef(ranges).drop_front(tileable))
-      inner *= range;
-    int64_t budget = std::max<int64_t>(1, tileElements / inner);
-    for (int i = tileable - 1; i >= 0; --i) {
+    int64_t tile = ranges.back();
+    int64_t tiles = 1;
+    for (int i = ranges.size() - 2; i >= 0; --i) {
+      if (!tileable[i]) {
+        tile *= ranges[i];
+        continue;
+      }
+      int64_t budget = std::max<int64_t>(1, tileElements / tile);
       int64_t size = 1;
       for (int64_t d = std::min(ranges[i], budget); d >= 1; --d)
         if (ranges[i] % d == 0) {
@@ -109,11 +151,9 @@ struct TileFusedKernelsPass final
           break;
         }
       sizes[i] = size;
-      budget = std::max<int64_t>(1, budget / ranges[i]);
+      tile *= size;
+      tiles *= ranges[i] / size;
     }
-    int64_t tiles = 1;
-    for (unsigned i = 0; i < tileable; ++i)
-      tiles *= ranges[i] / sizes[i];
     if (tiles < 2)
       return;
 

@@ -40,10 +40,14 @@ func.func @rows(%x: tensor<16x32xf32>) -> tensor<16x32xf32> attributes {ms.kerne
 
 // -----
 
-// A reduction over the leading dimension: no loop is parallel in every op,
-// so the kernel stays untiled.
+// A reduction over the leading dimension of its producer: the result's
+// columns are tiled (the loop that is parallel in both ops), each tile
+// reducing whole columns of the transposed slice.
 // CHECK-LABEL: func @columns
-// CHECK-NOT: scf.forall
+// CHECK: scf.forall (%[[J:.+]]) = (0) to (32) step (4)
+// CHECK: tensor.extract_slice %{{.*}}[0, %[[J]]] [16, 4] [1, 1] : tensor<16x32xf32> to tensor<16x4xf32>
+// CHECK: math.exp
+// CHECK: iterator_types = ["parallel", "reduction"]
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #t = affine_map<(d0, d1) -> (d1, d0)>
 #col = affine_map<(d0, d1) -> (d0)>
@@ -67,8 +71,31 @@ func.func @columns(%x: tensor<16x32xf32>) -> tensor<32xf32> attributes {ms.kerne
 
 // -----
 
+// A value read both as is and transposed: a tile of rows of the result
+// needs all of the producer, so nothing is tiled.
+// CHECK-LABEL: func @both_layouts
+// CHECK-NOT: scf.forall
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#t = affine_map<(d0, d1) -> (d1, d0)>
+func.func @both_layouts(%x: tensor<32x32xf32>) -> tensor<32x32xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.exp", "msgraph.transpose", "msgraph.add"]} {
+  %e = tensor.empty() : tensor<32x32xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<32x32xf32>) outs(%e : tensor<32x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<32x32xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #t, #id], iterator_types = ["parallel", "parallel"]} ins(%0, %0 : tensor<32x32xf32>, tensor<32x32xf32>) outs(%e : tensor<32x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %v = arith.addf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<32x32xf32>
+  return %1 : tensor<32x32xf32>
+}
+
+// -----
+
 // Kernels without msfusion.ops (O0), with two results, or with a reshape
-// between their ops are left alone.
+// between their ops (a reshape of an argument is allowed) are left alone.
 // CHECK-LABEL: func @kernel_0
 // CHECK-NOT: scf.forall
 // CHECK-LABEL: func @two_results

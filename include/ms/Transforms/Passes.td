@@ -180,14 +180,15 @@ def TileFusedKernelsPass : Pass<"ms-tile-fused-kernels",
     is fused into the loop (`scf::tileConsumerAndFuseProducersUsingSCF`):
     each iteration computes its rows through the whole group, so the
     group's intermediates live in per-tile buffers that stay in cache
-    instead of full-size temporaries. A loop is tiled only if it is
-    parallel in every linalg op of the kernel and each op reads its
-    producers' values at the same index along it (rows of a row-wise
-    reduction, of a matmul, of an elementwise chain); reduction loops are
-    never tiled, so each result element is computed as without tiling.
-    Tiles hold about `tile-elements` elements of the result; the tile sizes
-    divide the loop extents. A kernel with another shape is left as is.
-    The target sets the budget.
+    instead of full-size temporaries. A loop of the result is tiled only
+    if, followed through the indexing maps into every producer, it is one
+    parallel loop of each op, the same on every path (rows of a row-wise
+    reduction or of a matmul, heads of a transposed projection, columns of
+    a column sum); reduction loops are never tiled, so each result element
+    is computed as without tiling. The innermost loop stays whole. Tiles
+    hold about `tile-elements` elements of the result; the tile sizes
+    divide the loop extents. Kernels with other tensor ops between their
+    linalg ops are left as they are. The target sets the budget.
 
     ```mlir
     %r = linalg.generic ... ins(%t : tensor<64x4096xf32>) ...   // uses %t = exp(x)

@@ -72,14 +72,20 @@ static Results convertReshape(NodeContext &c) {
     if (d < -1)
       return c.error() << "expected shape entries >= -1, but found " << d;
     out.push_back(d);
-    if (!ShapedType::isDynamic(d))
-      known *= d;
+    if (!ShapedType::isDynamic(d) && llvm::MulOverflow(known, d, known))
+      return c.error() << "expected a shape with fewer than 2^63 elements, "
+                          "but the shape entries multiply beyond";
   }
   if (inferred >= 0 && in.hasStaticShape()) {
     if (known == 0 || in.getNumElements() % known != 0)
       return c.error() << "cannot infer the -1 dimension: " << in.getNumElements()
                        << " elements do not divide by " << known;
     out[inferred] = in.getNumElements() / known;
+  } else if (inferred < 0 && in.hasStaticShape() &&
+             llvm::none_of(out, ShapedType::isDynamic) &&
+             known != in.getNumElements()) {
+    return c.error() << "expected a shape of " << in.getNumElements()
+                     << " elements (the input's), but found " << known;
   }
   return one(c.create<graph::ReshapeOp>(in.clone(out), c.input(0), Value()));
 }
