@@ -78,6 +78,10 @@ def attr_int(name, v):
     return f_bytes(5, f_bytes(1, name) + f_int(20, 2) + f_int(3, v))
 
 
+def attr_ints(name, vs):
+    return f_bytes(5, f_bytes(1, name) + f_int(20, 7) + b"".join(f_int(8, v) for v in vs))
+
+
 def attr_string(name, v):
     return f_bytes(5, f_bytes(1, name) + f_int(20, 3) + f_bytes(4, v))
 
@@ -256,6 +260,29 @@ def main():
         4, struct.pack("<3f", 1, 2, 3))
     write("crash-huge-constant.onnx", model(graph(
         [node("Add", ["x", "w"], ["y"], "add0")], [x], [y4], [huge])))
+
+    # Window attributes the converters compute with before any verifier:
+    # a zero stride under auto_pad, sizes that overflow int64, an output
+    # beyond the size limit, a short output_padding list.
+    wt = tensor("wt", FLOAT, [8, 8, 1, 1], struct.pack("<64f", *([0.0] * 64)))
+    same = attr_string("auto_pad", "SAME_UPPER")
+    for name, attrs in (
+            ("crash-conv-zero-stride.onnx", same + attr_ints("strides", [0, 0])),
+            ("crash-conv-huge-strides.onnx",
+             same + attr_ints("strides", [1 << 62] * 2) +
+             attr_ints("dilations", [1 << 62] * 2)),
+            ("crash-conv-huge-output.onnx",
+             attr_ints("pads", [1 << 30] * 4))):
+        write(name, model(graph([node("Conv", ["x", "wt"], ["y"], "conv0", "", attrs)],
+                                [x], [y4], [wt])))
+    write("crash-pool-window-overflow.onnx", model(graph(
+        [node("MaxPool", ["x"], ["y"], "pool0", "",
+              same + attr_ints("kernel_shape", [3, 3]) +
+              attr_ints("dilations", [1 << 62] * 2))], [x], [y4])))
+    write("crash-convtranspose-short-padding.onnx", model(graph(
+        [node("ConvTranspose", ["x", "wt"], ["y"], "convt0", "",
+              attr_ints("output_padding", [1]) + attr_ints("output_shape", [3, 3]))],
+        [x], [y4], [wt])))
 
     def external(location):
         entry = f_bytes(13, f_bytes(1, "location") + f_bytes(2, location))

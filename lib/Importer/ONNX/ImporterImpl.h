@@ -28,6 +28,15 @@ namespace onnx = ::ms::onnx;
 /// returns null for strings, complex, sub-byte and unknown types.
 Type convertElementType(MLIRContext *ctx, int32_t code, Location loc);
 
+/// Tensors larger than this many bytes are refused: a constant would not fit
+/// beside the compiler, and a value this large is a malformed model.
+constexpr uint64_t kMaxTensorBytes = uint64_t(16) << 30;
+
+/// Whether `shape` of `elem` fits kMaxTensorBytes (dynamic dims count as 1).
+/// Every value the importer creates is held to it, so the converters' size
+/// arithmetic on static dims cannot overflow.
+bool fitsTensorLimit(ArrayRef<int64_t> shape, Type elem);
+
 /// Builds a dense constant from a TensorProto.
 FailureOr<ElementsAttr> convertTensor(const onnx::TensorProto &tensor,
                                       MLIRContext *ctx, Location loc,

@@ -10,6 +10,8 @@
 
 #include "ImporterImpl.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 #include <random>
 
 using namespace mlir;
@@ -40,12 +42,26 @@ resolvePads(NodeContext &c, RankedTensorType input, ArrayRef<int64_t> kernel,
                      << autoPad << "'";
   for (int64_t i = 0; i < k; ++i) {
     int64_t in = input.getDimSize(i + 2);
-    if (ShapedType::isDynamic(in))
+    if (ShapedType::isDynamic(in) || ShapedType::isDynamic(kernel[i]))
       return c.error() << "auto_pad " << autoPad
                        << " needs static spatial dimensions";
-    int64_t out = (in + strides[i] - 1) / strides[i];
-    int64_t total = std::max<int64_t>(
-        0, (out - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - in);
+    if (kernel[i] <= 0)
+      return c.error() << "expected positive kernel sizes, but found "
+                       << kernel[i] << " along spatial dimension " << i;
+    // out = ceil(in / stride); total = (out - 1) * stride
+    //   + (kernel - 1) * dilation + 1 - in, checked: all are user input.
+    int64_t out = in / strides[i] + (in % strides[i] != 0);
+    std::optional<int64_t> covered =
+        llvm::checkedMul<int64_t>(std::max<int64_t>(out - 1, 0), strides[i]);
+    std::optional<int64_t> dilated =
+        llvm::checkedMulAdd<int64_t>(kernel[i] - 1, dilations[i], 1);
+    if (covered && dilated)
+      covered = llvm::checkedAdd(*covered, *dilated);
+    if (!covered || !dilated)
+      return c.error() << "expected window sizes within int64, but auto_pad "
+                       << autoPad << " overflows along spatial dimension "
+                       << i;
+    int64_t total = std::max<int64_t>(0, *covered - in);
     int64_t small = total / 2, big = total - small;
     pads[i] = autoPad == "SAME_UPPER" ? small : big;
     pads[i + k] = autoPad == "SAME_UPPER" ? big : small;
@@ -59,6 +75,21 @@ static SmallVector<int64_t> intsOr(NodeContext &c, StringRef name,
   return v ? *v : SmallVector<int64_t>(count, fill);
 }
 
+/// A window attribute (strides, dilations): `count` positive values, `fill`
+/// each when absent. Checked here because the converters compute with them
+/// before the op's verifier sees them.
+static FailureOr<SmallVector<int64_t>>
+positiveInts(NodeContext &c, StringRef name, int64_t count, int64_t fill) {
+  SmallVector<int64_t> v = intsOr(c, name, count, fill);
+  if ((int64_t)v.size() != count)
+    return c.error() << "expected " << count << " " << name
+                     << " (one per spatial dimension), but found " << v.size();
+  for (int64_t x : v)
+    if (x <= 0)
+      return c.error() << "expected positive " << name << ", but found " << x;
+  return v;
+}
+
 static Results convertConv(NodeContext &c) {
   RankedTensorType in = c.inputType(0), w = c.inputType(1);
   if (in.getRank() < 3 || w.getRank() != in.getRank())
@@ -66,8 +97,11 @@ static Results convertConv(NodeContext &c) {
                      << in << " and " << w;
   int64_t k = in.getRank() - 2;
   SmallVector<int64_t> kernel(w.getShape().drop_front(2));
-  auto strides = intsOr(c, "strides", k, 1);
-  auto dilations = intsOr(c, "dilations", k, 1);
+  auto strideList = positiveInts(c, "strides", k, 1);
+  auto dilationList = positiveInts(c, "dilations", k, 1);
+  if (failed(strideList) || failed(dilationList))
+    return failure();
+  SmallVector<int64_t> strides = *strideList, dilations = *dilationList;
   auto pads = resolvePads(c, in, kernel, strides, dilations);
   if (failed(pads))
     return failure();
@@ -83,26 +117,59 @@ static Results convertConvTranspose(NodeContext &c) {
     return c.error() << "expected input and weight of one rank >= 3, but found "
                      << in << " and " << w;
   int64_t k = in.getRank() - 2;
-  auto strides = intsOr(c, "strides", k, 1);
-  auto dilations = intsOr(c, "dilations", k, 1);
+  auto strideList = positiveInts(c, "strides", k, 1);
+  auto dilationList = positiveInts(c, "dilations", k, 1);
+  if (failed(strideList) || failed(dilationList))
+    return failure();
+  SmallVector<int64_t> strides = *strideList, dilations = *dilationList;
   auto outputPadding = intsOr(c, "output_padding", k, 0);
+  if ((int64_t)outputPadding.size() != k)
+    return c.error() << "expected " << k
+                     << " output_padding values (one per spatial dimension), "
+                        "but found "
+                     << outputPadding.size();
   SmallVector<int64_t> pads = intsOr(c, "pads", 2 * k, 0);
   std::string autoPad = c.getString("auto_pad", "NOTSET");
   auto outputShape = c.getInts("output_shape");
+  if (outputShape && (int64_t)outputShape->size() < k)
+    return c.error() << "expected at least " << k
+                     << " output_shape values, but found "
+                     << outputShape->size();
   if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
     // Pads follow from the requested output size.
     for (int64_t i = 0; i < k; ++i) {
       int64_t x = in.getDimSize(i + 2), kk = w.getDimSize(i + 2);
       if (ShapedType::isDynamic(x) || ShapedType::isDynamic(kk))
         return c.error() << "output_shape/auto_pad need static sizes";
-      int64_t target = outputShape
-                           ? (*outputShape)[outputShape->size() - k + i]
-                           : x * strides[i];
-      int64_t total = strides[i] * (x - 1) + outputPadding[i] +
-                      (kk - 1) * dilations[i] + 1 - target;
+      // total = stride * (x - 1) + output_padding + (kk - 1) * dilation + 1
+      //   - target, checked: all are user input.
+      std::optional<int64_t> target =
+          outputShape ? std::optional<int64_t>(
+                            (*outputShape)[outputShape->size() - k + i])
+                      : llvm::checkedMul(x, strides[i]);
+      std::optional<int64_t> covered = llvm::checkedMulAdd<int64_t>(
+          strides[i], std::max<int64_t>(x - 1, 0), outputPadding[i]);
+      std::optional<int64_t> dilated = llvm::checkedMulAdd<int64_t>(
+          std::max<int64_t>(kk - 1, 0), dilations[i], 1);
+      if (covered && dilated)
+        covered = llvm::checkedAdd(*covered, *dilated);
+      if (covered && target)
+        covered = llvm::checkedSub(*covered, *target);
+      if (!covered || !dilated || !target ||
+          *covered == std::numeric_limits<int64_t>::min())
+        return c.error() << "expected window sizes within int64, but the "
+                            "output size along spatial dimension "
+                         << i << " overflows";
+      int64_t total = *covered;
       if (total < 0) {
         // A larger output than the kernel covers: extend output_padding.
-        outputPadding[i] -= total;
+        std::optional<int64_t> extended =
+            llvm::checkedSub(outputPadding[i], total);
+        if (!extended)
+          return c.error() << "expected window sizes within int64, but the "
+                              "output padding along spatial dimension "
+                           << i << " overflows";
+        outputPadding[i] = *extended;
         total = 0;
       }
       bool upper = autoPad != "SAME_LOWER";
@@ -126,8 +193,11 @@ static Results convertPool(NodeContext &c) {
   if (in.getRank() != k + 2)
     return c.error() << "expected input of rank " << k + 2
                      << " for a " << k << "-d kernel, but found " << in;
-  auto strides = intsOr(c, "strides", k, 1);
-  auto dilations = intsOr(c, "dilations", k, 1);
+  auto strideList = positiveInts(c, "strides", k, 1);
+  auto dilationList = positiveInts(c, "dilations", k, 1);
+  if (failed(strideList) || failed(dilationList))
+    return failure();
+  SmallVector<int64_t> strides = *strideList, dilations = *dilationList;
   auto pads = resolvePads(c, in, *kernel, strides, dilations);
   if (failed(pads))
     return failure();

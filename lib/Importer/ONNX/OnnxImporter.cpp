@@ -166,9 +166,23 @@ static int64_t typedValueCount(const onnx::TensorProto &tensor) {
   }
 }
 
-/// Constants larger than this are refused (they would not fit in memory
-/// beside the compiler, and the module file stores weights in one section).
-static constexpr uint64_t kMaxTensorBytes = uint64_t(16) << 30;
+bool mlir::ms::onnx_importer::fitsTensorLimit(ArrayRef<int64_t> shape,
+                                              Type elem) {
+  uint64_t bytes = 1;
+  if (elem.isIntOrFloat())
+    bytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
+  else if (auto complex = dyn_cast<ComplexType>(elem))
+    bytes = std::max(1u, complex.getElementType().getIntOrFloatBitWidth() / 4);
+  int64_t count = 1;
+  for (int64_t d : shape) {
+    if (ShapedType::isDynamic(d))
+      continue;
+    if (d < 0 || llvm::MulOverflow(count, d, count) ||
+        uint64_t(count) > kMaxTensorBytes / bytes)
+      return false;
+  }
+  return true;
+}
 
 FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
     const onnx::TensorProto &tensor, MLIRContext *ctx, Location loc,
@@ -181,21 +195,20 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
            << tensor.name()
            << "' holds strings; string constants are not supported yet";
   SmallVector<int64_t> shape;
-  int64_t count = 1;
-  unsigned width = elem.getIntOrFloatBitWidth();
-  uint64_t bytes = width == 1 ? 1 : width / 8;
   for (int64_t d : tensor.dims()) {
     if (d < 0)
       return emitError(loc, "tensor '")
              << tensor.name() << "' has a negative dimension " << d;
     shape.push_back(d);
-    if (llvm::MulOverflow(count, d, count) ||
-        uint64_t(count) > kMaxTensorBytes / bytes)
-      return emitError(loc, "tensor '")
-             << tensor.name() << "' is too large: its dims need more than "
-             << (kMaxTensorBytes >> 30) << " GiB";
   }
+  if (!fitsTensorLimit(shape, elem))
+    return emitError(loc, "tensor '")
+           << tensor.name() << "' is too large: its dims need more than "
+           << (kMaxTensorBytes >> 30) << " GiB";
   auto type = RankedTensorType::get(shape, elem);
+  int64_t count = type.getNumElements();
+  unsigned width = elem.getIntOrFloatBitWidth();
+  uint64_t bytes = width == 1 ? 1 : width / 8;
 
   std::string raw;
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
@@ -598,18 +611,11 @@ FailureOr<Type> GraphImporter::valueType(const onnx::ValueInfoProto &info,
   }
   // Static dims whose product overflows would wrap in every size
   // computation after this one.
-  int64_t count = 1;
-  uint64_t bytes = isa<graph::StringType>(elem)
-                       ? 1
-                       : std::max(1u, elem.getIntOrFloatBitWidth() / 8);
-  for (int64_t d : shape)
-    if (!ShapedType::isDynamic(d) &&
-        (llvm::MulOverflow(count, d, count) ||
-         uint64_t(count) > kMaxTensorBytes / bytes))
-      return emitError(loc, "graph ")
-             << (isInput ? "input" : "output") << " '" << info.name()
-             << "' is too large: its dims need more than "
-             << (kMaxTensorBytes >> 30) << " GiB";
+  if (!fitsTensorLimit(shape, elem))
+    return emitError(loc, "graph ")
+           << (isInput ? "input" : "output") << " '" << info.name()
+           << "' is too large: its dims need more than "
+           << (kMaxTensorBytes >> 30) << " GiB";
   return Type(RankedTensorType::get(shape, elem));
 }
 
@@ -780,6 +786,16 @@ GraphImporter::importNodes(OpBuilder &b,
                            : (*table.lookup(node.op_type(), opset))(c);
     if (failed(results))
       return failure();
+    // Every value keeps the size limit, so no converter's arithmetic on the
+    // static dims of its operands can overflow.
+    for (auto [i, result] : llvm::enumerate(*results)) {
+      auto type = result ? dyn_cast<RankedTensorType>(result.getType())
+                         : RankedTensorType();
+      if (type && !fitsTensorLimit(type.getShape(), type.getElementType()))
+        return c.error() << "output #" << i << " would be too large: "
+                         << type << " needs more than "
+                         << (kMaxTensorBytes >> 30) << " GiB";
+    }
     for (auto [i, name] : llvm::enumerate(node.output())) {
       if (name.empty())
         continue;

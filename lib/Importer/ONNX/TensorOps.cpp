@@ -837,6 +837,9 @@ static Results convertOneHot(NodeContext &c) {
   index = m.reshapeTo(index, indexShape);
   SmallVector<int64_t> positionsShape(rank, 1);
   positionsShape[axis] = depth;
+  if (!fitsTensorLimit(positionsShape, c.b.getI64Type()))
+    return c.error() << "expected a depth whose one-hot table fits "
+                     << (kMaxTensorBytes >> 30) << " GiB, but found " << depth;
   SmallVector<double> positions;
   for (int64_t i = 0; i < depth; ++i)
     positions.push_back(i);

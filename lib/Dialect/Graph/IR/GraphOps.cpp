@@ -18,6 +18,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::ms::graph;
@@ -451,27 +452,51 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
 }
 GRAPH_COMPATIBLE_RETURN_TYPES(MatMulOp)
 
-/// Computes a windowed output size, dynamic if the input is dynamic.
-static int64_t windowOutputSize(int64_t in, int64_t kernel, int64_t stride,
-                                int64_t padBegin, int64_t padEnd,
-                                int64_t dilation, bool ceilMode) {
+/// Computes a windowed output size, dynamic if the input is dynamic, -1 if
+/// the dilated kernel does not fit the padded input; std::nullopt if an
+/// intermediate overflows int64 (huge attributes are user input).
+static std::optional<int64_t>
+windowOutputSize(int64_t in, int64_t kernel, int64_t stride, int64_t padBegin,
+                 int64_t padEnd, int64_t dilation, bool ceilMode) {
   if (ShapedType::isDynamic(in) || ShapedType::isDynamic(kernel))
     return ShapedType::kDynamic;
-  int64_t effective = (kernel - 1) * dilation + 1;
-  int64_t span = in + padBegin + padEnd - effective;
+  std::optional<int64_t> effective =
+      llvm::checkedMulAdd<int64_t>(kernel - 1, dilation, 1);
+  std::optional<int64_t> padded = llvm::checkedAdd(in, padBegin);
+  if (!effective || !padded || !(padded = llvm::checkedAdd(*padded, padEnd)))
+    return std::nullopt;
+  int64_t span = *padded - *effective;
   if (span < 0)
     return -1;
-  int64_t out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+  // span >= 0 and stride >= 1: these cannot overflow.
+  int64_t out = (ceilMode ? span / stride + (span % stride != 0)
+                          : span / stride) +
+                1;
   // With ceil_mode a last window must start inside the input or the begin
   // padding (ONNX and PyTorch agree on this).
-  if (ceilMode && (out - 1) * stride >= in + padBegin)
-    --out;
+  if (ceilMode) {
+    std::optional<int64_t> start = llvm::checkedMul(out - 1, stride);
+    if (!start || *start >= in + padBegin)
+      --out;
+  }
   return out;
 }
 
+/// The error for window sizes beyond int64.
+static LogicalResult emitWindowOverflow(std::optional<Location> loc,
+                                        int64_t dim) {
+  return emitOptionalError(loc,
+                           "expected window sizes within int64, but the "
+                           "output size along spatial dimension ",
+                           dim, " overflows");
+}
+
+/// The largest stride, dilation or pad a window op takes (window_c4).
+static constexpr int64_t kMaxWindowValue = (int64_t(1) << 31) - 1;
+
 /// Checks the window attributes shared by conv, conv_transpose and pooling:
 /// window_c1 (attribute lengths), window_c2 (positive values), window_c3
-/// (non-negative pads).
+/// (non-negative pads), window_c4 (each below 2^31).
 static LogicalResult
 verifyWindowAttrs(std::optional<Location> loc, int64_t spatialRank,
                   ArrayRef<int64_t> strides, ArrayRef<int64_t> pads,
@@ -498,6 +523,14 @@ verifyWindowAttrs(std::optional<Location> loc, int64_t spatialRank,
   if (llvm::any_of(pads, [](int64_t v) { return v < 0; }))
     return emitOptionalError(loc, "expected non-negative pads, but found ",
                              formatList(pads));
+  // window_c4: beyond this, index arithmetic in the kernels would overflow.
+  auto huge = [](int64_t v) { return v > kMaxWindowValue; };
+  for (auto [name, values] :
+       {std::pair{"strides", strides}, {"dilations", dilations},
+        {"pads", pads}})
+    if (llvm::any_of(values, huge))
+      return emitOptionalError(loc, "expected ", name, " below 2^31, but found ",
+                               formatList(values));
   return success();
 }
 
@@ -572,9 +605,12 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
     return failure();
   SmallVector<int64_t> shape = {input.getDimSize(0), outChannels};
   for (int64_t i = 0; i < k; ++i) {
-    int64_t size =
+    std::optional<int64_t> window =
         windowOutputSize(input.getDimSize(i + 2), weight.getDimSize(i + 2),
                          strides[i], pads[i], pads[i + k], dilations[i], false);
+    if (!window)
+      return emitWindowOverflow(loc, i);
+    int64_t size = *window;
     if (size < 0 && !ShapedType::isDynamic(size))
       return emitOptionalError(
           loc, "expected the dilated kernel to fit in the padded input along "
@@ -636,13 +672,24 @@ ConvTransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc,
       shape.push_back(ShapedType::kDynamic);
       continue;
     }
-    int64_t size = strides[i] * (in - 1) + outputPadding[i] +
-                   (kern - 1) * dilations[i] + 1 - pads[i] - pads[i + k];
-    if (size <= 0)
+    // strides * (in - 1) + output_padding + (kern - 1) * dilations + 1
+    //   - pad_begin - pad_end, checked: every term is user input.
+    std::optional<int64_t> size =
+        llvm::checkedMulAdd<int64_t>(strides[i], in - 1, outputPadding[i]);
+    std::optional<int64_t> span =
+        llvm::checkedMulAdd<int64_t>(kern - 1, dilations[i], 1);
+    std::optional<int64_t> pad = llvm::checkedAdd(pads[i], pads[i + k]);
+    if (size && span)
+      size = llvm::checkedAdd(*size, *span);
+    if (size && pad)
+      size = llvm::checkedSub(*size, *pad);
+    if (!size || !span || !pad)
+      return emitWindowOverflow(loc, i);
+    if (*size <= 0)
       return emitOptionalError(
           loc, "expected a positive output size along spatial dimension ", i,
-          ", but found ", size);
-    shape.push_back(size);
+          ", but found ", *size);
+    shape.push_back(*size);
   }
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
@@ -676,7 +723,11 @@ static LogicalResult inferPool(std::optional<Location> loc, Value inputValue,
   if (failed(verifyWindowAttrs(loc, k, strides, pads, dilations)))
     return failure();
   for (int64_t i = 0; i < k; ++i) {
-    int64_t effective = (kernel[i] - 1) * dilations[i] + 1;
+    std::optional<int64_t> dilated =
+        llvm::checkedMulAdd<int64_t>(kernel[i] - 1, dilations[i], 1);
+    if (!dilated)
+      return emitWindowOverflow(loc, i);
+    int64_t effective = *dilated;
     if (pads[i] >= effective || pads[i + k] >= effective)
       return emitOptionalError(
           loc, "expected pads smaller than the dilated kernel (", effective,
@@ -684,9 +735,12 @@ static LogicalResult inferPool(std::optional<Location> loc, Value inputValue,
   }
   SmallVector<int64_t> shape = {input.getDimSize(0), input.getDimSize(1)};
   for (int64_t i = 0; i < k; ++i) {
-    int64_t size = windowOutputSize(input.getDimSize(i + 2), kernel[i],
-                                    strides[i], pads[i], pads[i + k],
-                                    dilations[i], ceilMode);
+    std::optional<int64_t> window = windowOutputSize(
+        input.getDimSize(i + 2), kernel[i], strides[i], pads[i], pads[i + k],
+        dilations[i], ceilMode);
+    if (!window)
+      return emitWindowOverflow(loc, i);
+    int64_t size = *window;
     if (size < 0 && !ShapedType::isDynamic(size))
       return emitOptionalError(
           loc, "expected the dilated kernel to fit in the padded input along "
@@ -813,8 +867,8 @@ LogicalResult LayerNormOp::verify() {
 
 /// lrn_c1, lrn_c2
 LogicalResult LRNOp::verify() {
-  if (getSize() < 1)
-    return emitOpError("expected size >= 1, but found ") << getSize();
+  if (getSize() < 1 || getSize() > kMaxWindowValue)
+    return emitOpError("expected size in [1, 2^31), but found ") << getSize();
   if (getTensorType(getInput()).getRank() < 2)
     return emitOpError("expected input of rank at least 2, but found ")
            << getInput().getType();
@@ -1123,7 +1177,15 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *,
       shape.push_back(dim);
       continue;
     }
-    int64_t size = dim + pads[i] + pads[i + rank];
+    std::optional<int64_t> padded = llvm::checkedAdd(dim, pads[i]);
+    if (padded)
+      padded = llvm::checkedAdd(*padded, pads[i + rank]);
+    if (!padded)
+      return emitOptionalError(loc, "expected a padded size within int64 "
+                                    "along dimension ",
+                               i, ", but found pads ", pads[i], " and ",
+                               pads[i + rank]);
+    int64_t size = *padded;
     if (size < 0)
       return emitOptionalError(loc, "expected a non-negative size along "
                                     "dimension ",

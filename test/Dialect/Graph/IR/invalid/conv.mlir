@@ -119,3 +119,19 @@ func.func @invalid(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
   %r = msgraph.conv %x, %w : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x8x8xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{expected strides below 2^31, but found [4611686018427387904, 1]}}
+  %r = msgraph.conv %x, %w {strides = array<i64: 4611686018427387904, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x9223372036854775807x3xf32>) {
+  // expected-error @+1 {{expected window sizes within int64, but the output size along spatial dimension 0 overflows}}
+  %r = msgraph.conv %x, %w {dilations = array<i64: 2, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x9223372036854775807x3xf32>) -> tensor<1x4x6x6xf32>
+  return
+}

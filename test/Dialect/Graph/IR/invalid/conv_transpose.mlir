@@ -79,3 +79,11 @@ func.func @invalid(%x: tensor<1x8x4x4xf32>, %w: tensor<8x4x3x3xf32>) {
   %r = msgraph.conv_transpose %x, %w {strides = array<i64: 1, 1, 1>} : (tensor<1x8x4x4xf32>, tensor<8x4x3x3xf32>) -> tensor<1x4x6x6xf32>
   return
 }
+
+// -----
+
+func.func @invalid(%x: tensor<1x4x9223372036854775807x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{expected window sizes within int64, but the output size along spatial dimension 0 overflows}}
+  %r = msgraph.conv_transpose %x, %w {strides = array<i64: 2, 1>} : (tensor<1x4x9223372036854775807x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x3x10x10xf32>
+  return
+}

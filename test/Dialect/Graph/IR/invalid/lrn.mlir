@@ -3,7 +3,7 @@
 // Verifier errors of msgraph.lrn.
 
 func.func @invalid(%x: tensor<1x8x4x4xf32>) {
-  // expected-error @+1 {{'msgraph.lrn' op expected size >= 1, but found 0}}
+  // expected-error @+1 {{'msgraph.lrn' op expected size in [1, 2^31), but found 0}}
   %r = msgraph.lrn %x {size = 0 : i64} : tensor<1x8x4x4xf32>
   return
 }

@@ -27,6 +27,14 @@ func.func @invalid(%x: tensor<2x3xf32>) {
 // -----
 
 func.func @invalid(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{expected a padded size within int64 along dimension 0, but found pads 4611686018427387904 and 4611686018427387904}}
+  %r = msgraph.pad %x {pads = array<i64: 4611686018427387904, 0, 4611686018427387904, 0>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @invalid(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{expected reflect pads smaller than dimension 1 (3), but found 3 and 0}}
   %r = msgraph.pad %x {mode = "reflect", pads = array<i64: 0, 3, 0, 0>} : (tensor<2x3xf32>) -> tensor<2x6xf32>
   return
