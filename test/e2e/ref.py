@@ -356,3 +356,30 @@ def cumulative(x, axis, exclusive=False, reverse=False, prod=False):
             acc = nxt.astype(x.dtype)
     out = np.moveaxis(out, 0, axis)
     return np.flip(out, axis) if reverse else out
+
+
+def attention(q, k, v, mask=None, scale=None, is_causal=False, causal_offset=0,
+              softcap=0.0):
+    """softmax(Q K^T * scale (softcapped) + mask, causal) V in float64, the
+    whole score matrix at once; a query that sees no key gets zeros."""
+    q64, k64, v64 = (t.astype(np.float64) for t in (q, k, v))
+    group = q.shape[1] // k.shape[1]
+    k64 = np.repeat(k64, group, axis=1)
+    v64 = np.repeat(v64, group, axis=1)
+    if scale is None:
+        scale = 1 / np.sqrt(q.shape[-1])
+    s = q64 @ np.swapaxes(k64, -1, -2) * scale
+    if softcap > 0:
+        s = softcap * np.tanh(s / softcap)
+    if mask is not None:
+        s = s + mask.astype(np.float64)
+    if is_causal:
+        rows = np.arange(q.shape[2])[:, None] + causal_offset
+        cols = np.arange(k.shape[2])[None, :]
+        s = np.where(cols > rows, -np.inf, s)
+    m = s.max(axis=-1, keepdims=True)
+    seen = np.isfinite(m)
+    e = np.where(seen, np.exp(s - np.where(seen, m, 0)), 0)
+    total = e.sum(axis=-1, keepdims=True)
+    p = np.where(total > 0, e / np.where(total > 0, total, 1), 0)
+    return (p @ v64).astype(q.dtype)

@@ -49,6 +49,7 @@ void mlir::ms::populateGraphToLinalgConversionPatterns(
   populateGraphElementwiseToLinalgPatterns(converter, patterns);
   populateGraphReductionToLinalgPatterns(converter, patterns);
   populateGraphLinearToLinalgPatterns(converter, patterns);
+  populateGraphAttentionToLinalgPatterns(converter, patterns);
   populateGraphDataMovementToLinalgPatterns(converter, patterns);
 }
 

@@ -12,6 +12,7 @@
 
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <cmath>
 #include <random>
 
 using namespace mlir;
@@ -240,6 +241,117 @@ static Results convertGlobalPool(NodeContext &c) {
     axes.push_back(i);
   return one(c.create<ReduceOpTy>(Type(), c.input(0), i64s(c, axes),
                                   c.b.getBoolAttr(true)));
+}
+
+/// Attention (opset 23+): Q, K, V either 4-D (batch x heads x sequence x
+/// head size) or 3-D (batch x sequence x heads * head size, with
+/// q_num_heads / kv_num_heads), an optional boolean (true attends) or
+/// additive mask, an optional past key/value that the new ones extend (the
+/// present_key/present_value outputs), is_causal aligned after the past,
+/// scale and softcap. One msgraph.attention; qk_matmul_output and
+/// nonpad_kv_seqlen are not supported.
+static Results convertAttention(NodeContext &c) {
+  Composer m(c);
+  RankedTensorType qt = c.inputType(0), kt = c.inputType(1),
+                   vt = c.inputType(2);
+  int64_t rank = qt.getRank();
+  if ((rank != 3 && rank != 4) || kt.getRank() != rank ||
+      vt.getRank() != rank)
+    return c.error() << "expected Q, K and V all of rank 3 or all of rank 4, "
+                        "but found "
+                     << qt << ", " << kt << " and " << vt;
+  if (!qt.hasStaticShape() || !kt.hasStaticShape() || !vt.hasStaticShape())
+    return c.error() << "expected static shapes, but found " << qt << ", "
+                     << kt << " and " << vt;
+  if (c.hasInput(6))
+    return c.error() << "input nonpad_kv_seqlen is not supported";
+  if (c.getInt("left_window_size", -1) != -1 ||
+      c.getInt("right_window_size", -1) != -1)
+    return c.error() << "sliding-window attention (left_window_size, "
+                        "right_window_size) is not supported";
+  Value q = c.input(0), k = c.input(1), v = c.input(2);
+  int64_t batch = qt.getDimSize(0);
+  if (rank == 3) {
+    int64_t qHeads = c.getInt("q_num_heads", 0),
+            kvHeads = c.getInt("kv_num_heads", 0);
+    if (qHeads <= 0 || kvHeads <= 0)
+      return c.error() << "expected positive q_num_heads and kv_num_heads "
+                          "for 3-D inputs, but found "
+                       << qHeads << " and " << kvHeads;
+    for (auto [type, heads] :
+         {std::pair{qt, qHeads}, {kt, kvHeads}, {vt, kvHeads}})
+      if (type.getDimSize(2) % heads != 0)
+        return c.error() << "expected a hidden size divisible by " << heads
+                         << " heads, but found " << type;
+    // batch x sequence x (heads * size) -> batch x heads x sequence x size
+    auto split = [&](Value x, RankedTensorType type, int64_t heads) {
+      Value r = m.reshapeTo(x, {type.getDimSize(0), type.getDimSize(1), heads,
+                                type.getDimSize(2) / heads});
+      return m.transpose(r, {0, 2, 1, 3});
+    };
+    q = split(q, qt, qHeads);
+    k = split(k, kt, kvHeads);
+    v = split(v, vt, kvHeads);
+  }
+  if (c.hasInput(4) != c.hasInput(5))
+    return c.error() << "expected past_key and past_value together";
+  int64_t past = 0;
+  if (c.hasInput(4)) {
+    past = c.inputType(4).getRank() == 4 ? c.inputType(4).getDimSize(2) : 0;
+    auto concat = [&](Value pastValue, Value now) -> Value {
+      if (!now)
+        return {};
+      auto r = c.create<graph::ConcatOp>(
+          Type(), ValueRange{pastValue, now}, c.b.getI64IntegerAttr(2));
+      return succeeded(r) ? *r : Value();
+    };
+    k = concat(c.input(4), k);
+    v = concat(c.input(5), v);
+    if (!k || !v)
+      return failure();
+  }
+  Value mask;
+  if (c.hasInput(3)) {
+    mask = c.input(3);
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    if (maskType.getRank() > 4)
+      return c.error() << "expected attn_mask of rank at most 4, but found "
+                       << maskType;
+    // A boolean mask says which keys attend; others add to the scores.
+    if (maskType.getElementType().isInteger(1))
+      mask = m.where(mask, m.scalarLike(q, 0), m.scalarLike(q, -INFINITY));
+    else
+      mask = m.castTo(mask, qt.getElementType());
+    SmallVector<int64_t> shape(4 - maskType.getRank(), 1);
+    llvm::append_range(shape, maskType.getShape());
+    mask = m.reshapeTo(mask, shape);
+  }
+  if (!q || !k || !v || (c.hasInput(3) && !mask))
+    return failure();
+  FloatAttr scale;
+  if (c.attr("scale"))
+    scale = c.b.getF64FloatAttr(c.getFloat("scale", 1.0f));
+  auto y = c.create<graph::AttentionOp>(
+      Type(), q, k, v, mask, scale,
+      c.b.getBoolAttr(c.getInt("is_causal", 0) != 0),
+      c.b.getI64IntegerAttr(past),
+      c.b.getF64FloatAttr(c.getFloat("softcap", 0.0f)));
+  if (failed(y))
+    return failure();
+  Value out = *y;
+  if (rank == 3) {
+    auto type = cast<RankedTensorType>(out.getType());
+    out = m.reshapeTo(m.transpose(out, {0, 2, 1, 3}),
+                      {batch, type.getDimSize(2),
+                       type.getDimSize(1) * type.getDimSize(3)});
+  }
+  // present_key/present_value keep the 4-D layout.
+  Results results = m.result(out);
+  if (succeeded(results)) {
+    results->push_back(k);
+    results->push_back(v);
+  }
+  return results;
 }
 
 /// Softmax-like ops. Before opset 13 the input is coerced to 2-D at `axis`
@@ -623,6 +735,7 @@ void mlir::ms::onnx_importer::populateNeuralNetworkOps(OpTable &t) {
   });
   t.onOp("Gemm", 1, convertGemm);
   t.onOp("RMSNormalization", 23, convertRMSNormalization);
+  t.onOp("Attention", 23, convertAttention);
   t.onOp("Softmax", 1, softmax<graph::SoftmaxOp>(true));
   t.onOp("Softmax", 13, softmax<graph::SoftmaxOp>(false));
   t.onOp("LogSoftmax", 1, softmax<graph::LogSoftmaxOp>(true));

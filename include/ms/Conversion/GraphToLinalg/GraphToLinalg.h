@@ -32,6 +32,9 @@ void populateGraphReductionToLinalgPatterns(const TypeConverter &converter,
 /// matmul, conv, conv_transpose, pooling and the normalizations.
 void populateGraphLinearToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
+/// attention as a tiled online-softmax loop nest (flash attention).
+void populateGraphAttentionToLinalgPatterns(const TypeConverter &converter,
+                                            RewritePatternSet &patterns);
 /// Data movement and constants: reshape, transpose, concat, slice, gather,
 /// expand, tile, pad, resize, shape, constant, constant_of_shape, range.
 void populateGraphDataMovementToLinalgPatterns(const TypeConverter &converter,

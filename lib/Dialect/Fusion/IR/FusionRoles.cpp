@@ -42,7 +42,8 @@ FusionRole mlir::ms::fusion::getFusionRole(Operation *op) {
             graph::GreaterOp, graph::GreaterEqualOp, graph::WhereOp,
             graph::CastOp, graph::ExpandOp>(
           [](Operation *) { return FusionRole::Elementwise; })
-      .Case<graph::MatMulOp, graph::ConvOp, graph::ReduceSumOp,
+      .Case<graph::MatMulOp, graph::AttentionOp, graph::ConvOp,
+            graph::ReduceSumOp,
             graph::ReduceMeanOp, graph::ReduceMaxOp, graph::ReduceMinOp,
             graph::ReduceProdOp, graph::ArgMaxOp, graph::ArgMinOp,
             graph::SoftmaxOp, graph::LogSoftmaxOp, graph::BatchNormOp,

@@ -20,6 +20,8 @@
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::ms::graph;
 
@@ -451,6 +453,93 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 GRAPH_COMPATIBLE_RETURN_TYPES(MatMulOp)
+
+/// attention_c1 .. attention_c5
+LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &inferred) {
+  auto q = getTensorType(adaptor.getQuery());
+  auto k = getTensorType(adaptor.getKey());
+  auto v = getTensorType(adaptor.getValue());
+  // attention_c1: rank-4 operands of one element type.
+  for (auto [name, type] : {std::pair{"query", q}, {"key", k}, {"value", v}}) {
+    if (type.getRank() != 4)
+      return emitOptionalError(loc, "expected ", name,
+                               " of rank 4 (batch x heads x sequence x "
+                               "head size), but found ",
+                               type);
+    if (type.getElementType() != q.getElementType())
+      return emitOptionalError(loc, "expected ", name, " element type ",
+                               q.getElementType(), ", but found ",
+                               type.getElementType());
+  }
+  auto mismatch = [](int64_t a, int64_t b) {
+    return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+  };
+  // attention_c2: one batch, key and value heads and lengths agree, and the
+  // query heads are a multiple of the key/value heads.
+  if (mismatch(q.getDimSize(0), k.getDimSize(0)) ||
+      mismatch(q.getDimSize(0), v.getDimSize(0)))
+    return emitOptionalError(loc, "expected one batch size, but found ", q,
+                             ", ", k, " and ", v);
+  if (mismatch(k.getDimSize(1), v.getDimSize(1)) ||
+      mismatch(k.getDimSize(2), v.getDimSize(2)))
+    return emitOptionalError(
+        loc, "expected key and value of the same heads and length, but found ",
+        k, " and ", v);
+  int64_t hq = q.getDimSize(1), hkv = k.getDimSize(1);
+  if (!ShapedType::isDynamic(hq) && !ShapedType::isDynamic(hkv) &&
+      (hkv == 0 || hq % hkv != 0))
+    return emitOptionalError(loc, "expected query heads (", hq,
+                             ") to be a multiple of key/value heads (", hkv,
+                             ")");
+  // attention_c3: query and key head sizes agree.
+  if (mismatch(q.getDimSize(3), k.getDimSize(3)))
+    return emitOptionalError(loc,
+                             "expected query and key of one head size, but "
+                             "found ",
+                             q.getDimSize(3), " and ", k.getDimSize(3));
+  SmallVector<int64_t> full = {q.getDimSize(0), hq, q.getDimSize(2),
+                               k.getDimSize(2)};
+  // attention_c4: the mask broadcasts to batch x heads x S x T.
+  if (Value maskValue = adaptor.getMask()) {
+    auto mask = getTensorType(maskValue);
+    if (mask.getElementType() != q.getElementType())
+      return emitOptionalError(loc, "expected mask element type ",
+                               q.getElementType(), ", but found ",
+                               mask.getElementType());
+    bool fits = mask.getRank() == 4;
+    for (int64_t i = 0; fits && i < 4; ++i)
+      fits = mask.getDimSize(i) == 1 || !mismatch(mask.getDimSize(i), full[i]);
+    if (!fits)
+      return emitOptionalError(
+          loc, "expected a rank-4 mask whose dims are 1 or ",
+          formatList(full), ", but found ", mask);
+  }
+  // attention_c5: a finite non-zero scale, a non-negative softcap and
+  // causal offset.
+  if (std::optional<APFloat> scaleAttr = adaptor.getScale()) {
+    double scale = scaleAttr->convertToDouble();
+    if (!std::isfinite(scale) || scale == 0)
+      return emitOptionalError(loc, "expected a finite non-zero scale, but "
+                                    "found ",
+                               scale);
+  }
+  double softcap = adaptor.getSoftcap().convertToDouble();
+  if (!(softcap >= 0) || std::isinf(softcap))
+    return emitOptionalError(loc, "expected a finite non-negative softcap, "
+                                  "but found ",
+                             softcap);
+  if (adaptor.getCausalOffset() < 0)
+    return emitOptionalError(loc, "expected a non-negative causal_offset, "
+                                  "but found ",
+                             adaptor.getCausalOffset());
+  inferred.push_back(RankedTensorType::get(
+      {full[0], hq, full[2], v.getDimSize(3)}, q.getElementType()));
+  return success();
+}
+GRAPH_COMPATIBLE_RETURN_TYPES(AttentionOp)
 
 /// Computes a windowed output size, dynamic if the input is dynamic, -1 if
 /// the dilated kernel does not fit the padded input; std::nullopt if an

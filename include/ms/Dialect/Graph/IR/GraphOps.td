@@ -636,6 +636,44 @@ def Graph_MatMulOp : Graph_Op<"matmul",
       "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_AttentionOp : Graph_Op<"attention",
+    [Pure, InferTypeOpAdaptorWithIsCompatible]> {
+  // Verified by running the type inference (GraphOps.cpp).
+  let hasVerifier = 1;
+  let summary = "scaled dot-product attention: softmax(Q K^T s + mask) V";
+  let description = [{
+    Multi-head attention over `query` (B x Hq x S x D), `key`
+    (B x Hkv x T x D) and `value` (B x Hkv x T x Dv); query head `h` reads
+    key/value head `h / (Hq / Hkv)` (grouped-query attention when
+    Hkv < Hq). Scores are `Q K^T * scale` (default `1 / sqrt(D)`), capped
+    as `softcap * tanh(score / softcap)` when `softcap > 0`, plus the
+    optional additive `mask` (rank 4, each dim 1 or the full
+    B x Hq x S x T), with key `j` hidden from query `i` when `is_causal` and
+    `j > i + causal_offset`. The result (B x Hq x S x Dv) is
+    `softmax(scores) V` over the keys; a query that sees no key (every
+    score `-inf`) gets zeros. Kernels compute it in tiles with an online
+    softmax and never materialize the S x T score matrix.
+
+    ```mlir
+    %y = msgraph.attention %q, %k, %v {is_causal = true}
+        : (tensor<1x12x128x64xf32>, tensor<1x12x128x64xf32>,
+           tensor<1x12x128x64xf32>) -> tensor<1x12x128x64xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$query, Graph_FloatTensor:$key,
+                       Graph_FloatTensor:$value,
+                       Optional<Graph_FloatTensor>:$mask,
+                       OptionalAttr<F64Attr>:$scale,
+                       DefaultValuedAttr<BoolAttr, "false">:$is_causal,
+                       DefaultValuedAttr<I64Attr, "0">:$causal_offset,
+                       DefaultValuedAttr<F64Attr, "0.0">:$softcap);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $query `,` $key `,` $value (`,` $mask^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 def Graph_ConvOp : Graph_Op<"conv",
     [Pure, InferTypeOpAdaptorWithIsCompatible]> {
   // Verified by running the type inference (GraphOps.cpp).
