@@ -71,8 +71,10 @@ LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
       pm.addPass(createRefineEntrySignaturePass({options.entry}));
     } else if (phase == "fusion") {
       // O1 compiles each group as one kernel; O2 offloads those kernels.
-      if (options.optLevel >= 1)
+      if (options.optLevel >= 1) {
+        pm.addNestedPass<func::FuncOp>(fusion::createRaiseAttentionPass());
         pm.addPass(fusion::createFormGroupsPass({options.entry}));
+      }
     } else if (phase == "kernels") {
       pm.addPass(createOutlineKernelsPass({options.entry}));
     } else if (phase == "plan") {

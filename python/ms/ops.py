@@ -25,7 +25,7 @@ from ._tracing import (Tensor, boolean, compile_error, current_trace, f32,
 
 __all__ = [
     "abs", "add", "arccos", "arccosh", "arcsin", "arcsinh", "arctan",
-    "arctanh", "argmax", "argmin", "avg_pool2d", "batch_norm",
+    "arctanh", "argmax", "argmin", "attention", "avg_pool2d", "batch_norm",
     "bitwise_and", "bitwise_or", "bitwise_xor", "broadcast_to", "cast",
     "ceil", "clip", "concat", "constant", "conv2d", "conv_transpose2d",
     "cos", "cosh", "cumprod", "cumsum", "divide", "equal", "erf", "exp",
@@ -36,7 +36,8 @@ __all__ = [
     "logical_or", "logical_xor", "matmul", "max", "max_pool2d", "maximum",
     "mean", "min", "minimum", "multiply", "negative", "not_equal", "pad",
     "power", "prelu", "prod", "reciprocal", "relu", "reshape",
-    "right_shift", "round", "sigmoid", "sin", "sinh", "softmax", "sqrt",
+    "right_shift", "round", "scaled_dot_product_attention", "sigmoid",
+    "sin", "sinh", "softmax", "sqrt",
     "squeeze", "stack", "subtract", "sum", "take", "tan", "tanh", "tile",
     "transpose", "where",
 ]
@@ -553,6 +554,48 @@ def linear(x, weight, bias=None):
     """x @ weight.T + bias, with weight stored [out, in] as in PyTorch."""
     y = matmul(x, transpose(_tensor(weight, x)))
     return y if bias is None else add(y, bias)
+
+
+@_eager
+def attention(query, key, value, mask=None, is_causal=False, scale=None,
+              softcap=0.0, causal_offset=0):
+    """softmax(query @ key^T * scale + mask) @ value over [B, H, S, D]
+    tensors, one fused kernel (msgraph.attention). `key`/`value` may have
+    fewer heads than `query` (grouped-query attention). `mask` is boolean
+    (True attends, as in PyTorch) or additive, broadcast to
+    [B, Hq, S, T]; `is_causal` hides key j from query i when
+    j > i + causal_offset; `scale` defaults to 1/sqrt(D); `softcap > 0`
+    caps scores as softcap * tanh(score / softcap)."""
+    if not isinstance(query, Tensor):
+        raise TypeError("attention: expected a tensor or a NumPy array for "
+                        f"query, but found {type(query).__name__}")
+    key, value = _tensor(key, query), _tensor(value, query)
+    operands = [query, key, value]
+    if mask is not None:
+        mask = _tensor(mask, query)
+        if mask.dtype == np.bool_:
+            mask = where(mask, 0.0, -np.inf)
+            mask = cast(mask, query.dtype)
+        if mask.ndim > 4:
+            raise compile_error(
+                f"attention: expected a mask of rank at most 4, but found "
+                f"shape {mask.shape}")
+        mask = reshape(mask, (1,) * (4 - mask.ndim) + mask.shape)
+        operands.append(mask)
+    attributes = {"is_causal": boolean(is_causal),
+                  "causal_offset": i64(causal_offset),
+                  "softcap": f64(softcap)}
+    if scale is not None:
+        attributes["scale"] = f64(scale)
+    return query.trace.op("msgraph.attention", operands, attributes)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None,
+                                 is_causal=False, scale=None):
+    """PyTorch's torch.nn.functional.scaled_dot_product_attention (no
+    dropout): `attention` with PyTorch's argument names."""
+    return attention(query, key, value, mask=attn_mask, is_causal=is_causal,
+                     scale=scale)
 
 
 @_eager

@@ -107,6 +107,20 @@ def ref_pool(x, k, stride, padding, mode, count_include_pad=True):
     return y
 
 
+def ref_attention(q, k, v, mask=None, is_causal=False, scale=None):
+    group = q.shape[1] // k.shape[1]
+    k, v = np.repeat(k, group, axis=1), np.repeat(v, group, axis=1)
+    scale = 1 / np.sqrt(q.shape[-1]) if scale is None else scale
+    s = q @ np.swapaxes(k, -1, -2) * scale
+    if mask is not None:
+        s = s + (np.where(mask, 0, -np.inf) if mask.dtype == np.bool_
+                 else mask)
+    if is_causal:
+        s = np.where(np.arange(k.shape[2]) > np.arange(q.shape[2])[:, None],
+                     -np.inf, s)
+    return ref_softmax(s) @ v
+
+
 def ref_layer_norm(x, w, b, axis=-1, eps=1e-5):
     x = x.astype(np.float64)
     axes = tuple(range(axis % x.ndim, x.ndim))
@@ -270,6 +284,20 @@ CASES = [
      lambda x, w, b: ref_layer_norm(
          x.reshape(8, 49), 1, 0).reshape(2, 4, 7, 7) * w.reshape(1, -1, 1, 1)
      + b.reshape(1, -1, 1, 1), (img, f32(4), f32(4)), 1e-4, 1e-5),
+    ("attention", lambda q, k, v: ops.attention(q, k, v, is_causal=True),
+     lambda q, k, v: ref_attention(q, k, v, is_causal=True),
+     (f32(2, 4, 10, 8), f32(2, 2, 12, 8), f32(2, 2, 12, 6)), 1e-5, 1e-6),
+    ("attention_bool_mask",
+     lambda q, k, v, m: ops.attention(q, k, v, m, scale=0.5),
+     lambda q, k, v, m: ref_attention(q, k, v, m, scale=0.5),
+     (f32(1, 2, 5, 8), f32(1, 2, 7, 8), f32(1, 2, 7, 8),
+      np.arange(35).reshape(5, 7) % 3 != 1), 1e-5, 1e-6),
+    ("scaled_dot_product_attention",
+     lambda q, k, v, m: ops.scaled_dot_product_attention(q, k, v,
+                                                         attn_mask=m),
+     lambda q, k, v, m: ref_attention(q, k, v, m),
+     (f32(1, 3, 6, 4), f32(1, 3, 6, 4), f32(1, 3, 6, 4), f32(6, 6)), 1e-5,
+     1e-6),
     ("reshape", lambda x: ops.reshape(x, (2, -1)),
      lambda x: x.reshape(2, -1), (x34,), 0, 0),
     ("transpose", lambda x: ops.transpose(x, (1, 0, 2)),

@@ -118,6 +118,13 @@ struct AttentionToLinalg final : OpConversionPattern<graph::AttentionOp> {
                                             strides);
     };
 
+    // K transposed once (B x Hkv x D x T): the score product then walks a
+    // key row contiguously in its innermost loop, as a matmul does.
+    Value keyT = generic(
+        rewriter, {key},
+        emptyTensor(rewriter, loc, {batch, kvHeads, headSize, kvSeq}, elem),
+        {map(4, {0, 1, 3, 2}), map(4, {0, 1, 2, 3})}, 4, 0,
+        [](OpBuilder &, Location, ValueRange a) -> Value { return a[0]; });
     Value init = emptyTensor(rewriter, loc, {batch, heads, seq, valueSize},
                              elem);
     SmallVector<OpFoldResult> bounds = {rewriter.getIndexAttr(batch),
@@ -148,13 +155,13 @@ struct AttentionToLinalg final : OpConversionPattern<graph::AttentionOp> {
           Value m = carried[0], l = carried[1], accIn = carried[2];
           Value k0 = arith::MulIOp::create(b, loc, kj, idx(b, kTile));
           Value kSlice =
-              slice2d(b, key, {bi, kvHead, k0, idx(b, 0)}, kTile, headSize);
+              slice2d(b, keyT, {bi, kvHead, idx(b, 0), k0}, headSize, kTile);
           Value vSlice =
               slice2d(b, value, {bi, kvHead, k0, idx(b, 0)}, kTile, valueSize);
-          // s[i, j] = sum_d q[i, d] k[j, d]
+          // s[i, j] = sum_d q[i, d] kT[d, j]
           Value dots = generic(
               b, {qSlice, kSlice}, scoresInit,
-              {map(3, {0, 2}), map(3, {1, 2}), map(3, {0, 1})}, 2, 1,
+              {map(3, {0, 2}), map(3, {2, 1}), map(3, {0, 1})}, 2, 1,
               [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
                 return arith::AddFOp::create(
                     nb, l, a[2],

@@ -32,7 +32,8 @@ Type convertElementType(MLIRContext *ctx, int32_t code, Location loc);
 /// beside the compiler, and a value this large is a malformed model.
 constexpr uint64_t kMaxTensorBytes = uint64_t(16) << 30;
 
-/// Whether `shape` of `elem` fits kMaxTensorBytes (dynamic dims count as 1).
+/// Whether `shape` of `elem` fits kMaxTensorBytes, and each dim does
+/// (dynamic dims count as 1).
 /// Every value the importer creates is held to it, so the converters' size
 /// arithmetic on static dims cannot overflow.
 bool fitsTensorLimit(ArrayRef<int64_t> shape, Type elem);

@@ -265,6 +265,8 @@ static Results convertAttention(NodeContext &c) {
                      << kt << " and " << vt;
   if (c.hasInput(6))
     return c.error() << "input nonpad_kv_seqlen is not supported";
+  if (c.node.output_size() > 3 && !c.node.output(3).empty())
+    return c.error() << "output qk_matmul_output is not supported";
   if (c.getInt("left_window_size", -1) != -1 ||
       c.getInt("right_window_size", -1) != -1)
     return c.error() << "sliding-window attention (left_window_size, "

@@ -177,7 +177,10 @@ bool mlir::ms::onnx_importer::fitsTensorLimit(ArrayRef<int64_t> shape,
   for (int64_t d : shape) {
     if (ShapedType::isDynamic(d))
       continue;
-    if (d < 0 || llvm::MulOverflow(count, d, count) ||
+    // A zero-size tensor may not have huge dims either: converters loop
+    // over dims.
+    if (d < 0 || uint64_t(d) > kMaxTensorBytes ||
+        llvm::MulOverflow(count, d, count) ||
         uint64_t(count) > kMaxTensorBytes / bytes)
       return false;
   }

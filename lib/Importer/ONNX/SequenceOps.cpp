@@ -14,8 +14,6 @@
 
 #include "ImporterImpl.h"
 
-#include <numeric>
-
 using namespace mlir;
 using namespace mlir::ms;
 using namespace mlir::ms::onnx_importer;
@@ -69,6 +67,9 @@ static FailureOr<Value> copy(NodeContext &c, Value value) {
   return c.create<graph::IdentityOp>(Type(), value);
 }
 
+/// The longest sequence the importer builds (each element is one value).
+static constexpr int64_t kMaxSequenceLength = 65536;
+
 static FailureOr<SmallVector<Value>> splitToSequence(NodeContext &c) {
   RankedTensorType type = c.inputType(0);
   int64_t rank = type.getRank();
@@ -79,6 +80,12 @@ static FailureOr<SmallVector<Value>> splitToSequence(NodeContext &c) {
   int64_t dim = type.getDimSize(axis);
   if (ShapedType::isDynamic(dim))
     return c.error() << "cannot split a dynamic dimension";
+  // Each part is one value: a sequence this long is a malformed model (and
+  // a zero-size tensor may have any dim).
+  auto tooMany = [&](int64_t parts) {
+    return c.error() << "expected at most " << kMaxSequenceLength
+                     << " parts, but the split makes " << parts;
+  };
   SmallVector<int64_t> sizes;
   bool squeeze = false;
   if (c.hasInput(1)) {
@@ -90,16 +97,27 @@ static FailureOr<SmallVector<Value>> splitToSequence(NodeContext &c) {
       if (chunk <= 0)
         return c.error() << "expected a positive split size, but found "
                          << chunk;
+      int64_t parts = dim / chunk + (dim % chunk != 0);
+      if (parts > kMaxSequenceLength)
+        return tooMany(parts);
       for (int64_t offset = 0; offset < dim; offset += chunk)
         sizes.push_back(std::min(chunk, dim - offset));
     } else {
       sizes = *split;
-      if (llvm::any_of(sizes, [](int64_t s) { return s < 0; }) ||
-          std::accumulate(sizes.begin(), sizes.end(), int64_t(0)) != dim)
+      int64_t total = 0;
+      for (int64_t s : sizes)
+        if (s < 0 || llvm::AddOverflow(total, s, total))
+          return c.error() << "split sizes do not add up to dimension "
+                           << axis << " (" << dim << ")";
+      if (total != dim)
         return c.error() << "split sizes do not add up to dimension " << axis
                          << " (" << dim << ")";
+      if ((int64_t)sizes.size() > kMaxSequenceLength)
+        return tooMany(sizes.size());
     }
   } else {
+    if (dim > kMaxSequenceLength)
+      return tooMany(dim);
     sizes.assign(dim, 1);
     squeeze = c.getInt("keepdims", 1) == 0;
   }

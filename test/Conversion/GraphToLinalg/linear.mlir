@@ -129,3 +129,29 @@ func.func @conv_bf16_accumulates_in_f32(%x: tensor<1x2x5x5xbf16>, %w: tensor<3x2
   %0 = msgraph.conv %x, %w, %b : (tensor<1x2x5x5xbf16>, tensor<3x2x3x3xbf16>, tensor<3xbf16>) -> tensor<1x3x3x3xbf16>
   return %0 : tensor<1x3x3x3xbf16>
 }
+
+// -----
+
+// Attention is one loop nest: a forall over (batch, head, query tile of 32),
+// a loop over key tiles of 128 carrying the row maximum, normalizer and
+// output; the 2 query heads per key/value head read head h / 2; no 256x256
+// score tensor exists, only 32x128 tiles.
+// CHECK-LABEL: func @attention_tiles
+// CHECK-NOT: tensor<{{.*}}256x256
+// CHECK: scf.forall (%[[B:.+]], %[[H:.+]], %[[QI:.+]]) in (1, 4, 8)
+// CHECK: arith.divui %[[H]], %{{.+}}
+// CHECK: tensor.extract_slice %{{.+}} [1, 1, 32, 64] [1, 1, 1, 1] : tensor<1x4x256x64xf32> to tensor<32x64xf32>
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<32xf32>, tensor<32xf32>, tensor<32x64xf32>)
+// CHECK: tensor.extract_slice %{{.+}} [1, 1, 128, 64] [1, 1, 1, 1] : tensor<1x2x256x64xf32> to tensor<128x64xf32>
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK: arith.cmpi ugt
+// CHECK: arith.maximumf
+// CHECK: math.exp
+// CHECK: scf.yield
+// CHECK: arith.divf
+// CHECK: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%[[B]], %[[H]], %{{.+}}, 0] [1, 1, 32, 64]
+// CHECK-NOT: tensor<{{.*}}256x256
+func.func @attention_tiles(%q: tensor<1x4x256x64xf32>, %k: tensor<1x2x256x64xf32>, %v: tensor<1x2x256x64xf32>) -> tensor<1x4x256x64xf32> {
+  %y = msgraph.attention %q, %k, %v {is_causal = true} : (tensor<1x4x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32>) -> tensor<1x4x256x64xf32>
+  return %y : tensor<1x4x256x64xf32>
+}

@@ -531,10 +531,12 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(loc, "expected a finite non-negative softcap, "
                                   "but found ",
                              softcap);
-  if (adaptor.getCausalOffset() < 0)
+  // (I64Attr reads back as uint64_t.)
+  int64_t causalOffset = adaptor.getCausalOffset();
+  if (causalOffset < 0)
     return emitOptionalError(loc, "expected a non-negative causal_offset, "
                                   "but found ",
-                             adaptor.getCausalOffset());
+                             causalOffset);
   inferred.push_back(RankedTensorType::get(
       {full[0], hq, full[2], v.getDimSize(3)}, q.getElementType()));
   return success();

@@ -9,13 +9,18 @@
 
 #include "ms/Dialect/Fusion/IR/FusionOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::ms::fusion {
 
 #define GEN_PASS_DECL
 #include "ms/Dialect/Fusion/Transforms/Passes.h.inc"
+
+/// Rewrites matmul/scale/mask/softmax/matmul chains into msgraph.attention.
+void populateRaiseAttentionPatterns(RewritePatternSet &patterns);
 
 #define GEN_PASS_REGISTRATION
 #include "ms/Dialect/Fusion/Transforms/Passes.h.inc"

@@ -9,6 +9,33 @@
 
 include "mlir/Pass/PassBase.td"
 
+def RaiseAttentionPass : Pass<"msfusion-raise-attention", "::mlir::func::FuncOp"> {
+  let summary = "rewrites attention written op by op into msgraph.attention";
+  let description = [{
+    Run at O1 before grouping, so that attention as exporters write it
+    becomes one kernel that never materializes the score matrix. Matches
+    `matmul(softmax(mask(scale(matmul(Q, K^T)))), V)` on rank-4 tensors
+    (batch x heads x sequence x head size), where `K^T` is any value with
+    the key's last two dims swapped, the scale is an optional `mul` or `div`
+    by a scalar constant, and the mask is an optional `add` of a tensor
+    that broadcasts to the scores and/or a `where` choosing `-inf` (or the
+    scores) under a boolean condition; a constant condition that hides
+    exactly the keys after each query's diagonal becomes `is_causal`. Each
+    intermediate must have no other user. Rules: docs/spec/msfusion.md.
+
+    ```mlir
+    %kt = msgraph.transpose %k {permutation = array<i64: 0, 1, 3, 2>} : ...
+    %s = msgraph.matmul %q, %kt : ...
+    %d = msgraph.div %s, %c8 : ...
+    %p = msgraph.softmax %d : ...
+    %y = msgraph.matmul %p, %v : ...
+    // becomes
+    %y = msgraph.attention %q, %k, %v {scale = 1.250000e-01 : f64} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::ms::graph::GraphDialect"];
+}
+
 def FormGroupsPass : Pass<"msfusion-form-groups", "::mlir::ModuleOp"> {
   let summary = "groups the msgraph ops of the entry function into fused "
                 "kernels";
