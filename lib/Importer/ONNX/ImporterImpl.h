@@ -32,6 +32,10 @@ Type convertElementType(MLIRContext *ctx, int32_t code, Location loc);
 /// beside the compiler, and a value this large is a malformed model.
 constexpr uint64_t kMaxTensorBytes = uint64_t(16) << 30;
 
+/// The most elements a converter materializes as a constant from its own
+/// loop (EyeLike's identity, OneHot's positions).
+constexpr int64_t kMaxBuiltConstantElements = int64_t(1) << 26;
+
 /// Whether `shape` of `elem` fits kMaxTensorBytes, and each dim does
 /// (dynamic dims count as 1).
 /// Every value the importer creates is held to it, so the converters' size
@@ -294,6 +298,12 @@ inline Value Composer::constant(RankedTensorType type,
   if (failedOnce)
     return {};
   Type elem = type.getElementType();
+  if (!elem.isIntOrFloat()) {
+    c.error() << "expected a numeric element type for a constant, but found "
+              << elem;
+    failedOnce = true;
+    return {};
+  }
   SmallVector<Attribute> attrs;
   for (double v : values)
     attrs.push_back(isa<FloatType>(elem)

@@ -796,6 +796,13 @@ static Results convertEyeLike(NodeContext &c) {
     if (!elem)
       return failure();
   }
+  if (!elem.isIntOrFloat())
+    return c.error() << "expected a numeric dtype, but found " << elem;
+  // The identity is built as a constant now: keep it to what fits.
+  if ((*shape)[0] * (*shape)[1] > kMaxBuiltConstantElements)
+    return c.error() << "expected at most " << kMaxBuiltConstantElements
+                     << " elements for the identity, but found "
+                     << (*shape)[0] << "x" << (*shape)[1];
   int64_t k = c.getInt("k", 0);
   SmallVector<double> values;
   for (int64_t i = 0; i < (*shape)[0]; ++i)
@@ -837,9 +844,9 @@ static Results convertOneHot(NodeContext &c) {
   index = m.reshapeTo(index, indexShape);
   SmallVector<int64_t> positionsShape(rank, 1);
   positionsShape[axis] = depth;
-  if (!fitsTensorLimit(positionsShape, c.b.getI64Type()))
-    return c.error() << "expected a depth whose one-hot table fits "
-                     << (kMaxTensorBytes >> 30) << " GiB, but found " << depth;
+  if (depth > kMaxBuiltConstantElements)
+    return c.error() << "expected a depth of at most "
+                     << kMaxBuiltConstantElements << ", but found " << depth;
   SmallVector<double> positions;
   for (int64_t i = 0; i < depth; ++i)
     positions.push_back(i);
