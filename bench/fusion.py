@@ -12,6 +12,9 @@ Models (float32, batch 1, weights as initializers, ONNX opset 17):
           FFN 3072 with GELU, post-LayerNorm, residuals
   gpt2    a GPT-2 block, sequence 128: pre-LayerNorm, 12 heads with a causal
           mask, tanh GELU, FFN 3072, residuals
+  llama   a LLaMA-style block, sequence 128, as its reference code writes
+          it: RMSNorm (x * rsqrt(mean(x^2) + eps) * w), 12 heads with a
+          -inf causal triangle, SwiGLU FFN 2048, residuals
 
 Every model is compiled with `ms-compile -O<n> --target-cpu native`; each
 level and ORT run once on the same input and their outputs are compared
@@ -28,7 +31,7 @@ with a note when missing). Threads: ms uses OpenMP (OMP_NUM_THREADS, default
 all cores); ORT gets the same count.
 
 Usage: bench/fusion.py [--build-dir build] [--rounds 5] [--min-time 0.5]
-                       [--models chain,mlp,bert,gpt2] [--levels O0,O1,O2]
+                       [--models chain,mlp,bert,gpt2,llama] [--levels O0,O1,O2]
                        [--threads N] [--keep DIR]
 """
 import argparse
@@ -123,12 +126,51 @@ def build_models():
             x = x + self.attn(self.norm1(x))
             return x + self.fc2(gelu_tanh(self.fc1(self.norm2(x))))
 
+    class RMSNorm(nn.Module):
+        # As LLaMA's reference code writes it (torch 1.13 has none).
+        def __init__(self, dim, eps=1e-6):
+            super().__init__()
+            self.eps = eps
+            self.weight = nn.Parameter(torch.rand(dim) + 0.5)
+
+        def forward(self, x):
+            return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) +
+                                   self.eps) * self.weight
+
+    class Llama(nn.Module):
+        def __init__(self, dim=768, heads=12, hidden=2048, seq=128):
+            super().__init__()
+            self.heads, self.head_dim = heads, dim // heads
+            self.wq, self.wk, self.wv, self.wo = (
+                nn.Linear(dim, dim, bias=False) for _ in range(4))
+            self.w1, self.w3 = (nn.Linear(dim, hidden, bias=False)
+                                for _ in range(2))
+            self.w2 = nn.Linear(hidden, dim, bias=False)
+            self.norm1, self.norm2 = RMSNorm(dim), RMSNorm(dim)
+            self.register_buffer(
+                "mask", torch.triu(torch.full((seq, seq), float("-inf")), 1))
+
+        def split(self, t):
+            b, s, _ = t.shape
+            return t.view(b, s, self.heads, self.head_dim).transpose(1, 2)
+
+        def forward(self, x):
+            b, s, d = x.shape
+            h = self.norm1(x)
+            q, k, v = self.split(self.wq(h)), self.split(self.wk(h)), self.split(self.wv(h))
+            scores = q @ k.transpose(2, 3) / math.sqrt(self.head_dim) + self.mask
+            o = torch.softmax(scores, dim=-1) @ v
+            x = x + self.wo(o.transpose(1, 2).reshape(b, s, d))
+            h = self.norm2(x)
+            return x + self.w2(nn.functional.silu(self.w1(h)) * self.w3(h))
+
     torch.manual_seed(0)
     return {
         "chain": (Chain(), (64, 4096)),
         "mlp": (Mlp(), (128, 768)),
         "bert": (Bert(), (1, 128, 768)),
         "gpt2": (Gpt2(), (1, 128, 768)),
+        "llama": (Llama(), (1, 128, 768)),
     }
 
 
@@ -137,6 +179,7 @@ LABELS = {
     "mlp": "mlp (128x768, 3072 GELU)",
     "bert": "bert (BERT-base layer, seq 128)",
     "gpt2": "gpt2 (GPT-2 block, causal, seq 128)",
+    "llama": "llama (LLaMA block, RMSNorm, SwiGLU, seq 128)",
 }
 
 
@@ -166,7 +209,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--min-time", type=float, default=0.5,
                     help="seconds one timing of one level should take")
-    ap.add_argument("--models", default="chain,mlp,bert,gpt2")
+    ap.add_argument("--models", default="chain,mlp,bert,gpt2,llama")
     ap.add_argument("--levels", default="O0,O1,O2")
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--target-cpu", default="native")

@@ -15,7 +15,8 @@ torch. Rerun it after changing a model and commit the regenerated files:
     /usr/bin/python3 utils/export-torch-models.py [--out test/e2e/torch]
 
 Everything is deterministic (fixed seeds, eval mode, static shapes, opset
-17, constant folding), and the models are kept small (well under 1 MB each).
+17 unless a model says otherwise, constant folding), and the models are kept
+small (well under 1 MB each).
 
 The transformer layer exercises two things the importer and the CPU path
 handle: torch lowers the `chunk(3)` of MultiheadAttention's packed q/k/v
@@ -101,11 +102,68 @@ def make_mlp():
     return MLP(), (8, 32)
 
 
-# name -> (factory, post-export rewrite of the ONNX model or None)
+class RMSNorm(nn.Module):
+    """LLaMA's RMSNorm as its reference code writes it (torch has none)."""
+
+    def __init__(self, dim, eps=1e-6):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.empty(dim).uniform_(0.5, 1.5))
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * \
+            self.weight
+
+
+class LlamaBlock(nn.Module):
+    """A LLaMA-style decoder block written as its reference code does:
+    RMSNorm, causal multi-head attention from matmuls, a -inf triangle and
+    softmax, SwiGLU feed-forward, residuals: 2x16x64 -> 2x16x64. Nothing in
+    it is a fused ONNX op; fusion has to find the norms and the attention.
+    """
+
+    def __init__(self, dim=64, heads=4, hidden=128, seq=16):
+        super().__init__()
+        self.heads = heads
+        self.attn_norm = RMSNorm(dim)
+        self.wq = nn.Linear(dim, dim, bias=False)
+        self.wk = nn.Linear(dim, dim, bias=False)
+        self.wv = nn.Linear(dim, dim, bias=False)
+        self.wo = nn.Linear(dim, dim, bias=False)
+        self.ffn_norm = RMSNorm(dim)
+        self.w1 = nn.Linear(dim, hidden, bias=False)
+        self.w2 = nn.Linear(hidden, dim, bias=False)
+        self.w3 = nn.Linear(dim, hidden, bias=False)
+        self.register_buffer(
+            "mask", torch.triu(torch.full((seq, seq), float("-inf")), 1))
+
+    def forward(self, x):
+        b, s, d = x.shape
+        hd = d // self.heads
+        h = self.attn_norm(x)
+        q = self.wq(h).view(b, s, self.heads, hd).transpose(1, 2)
+        k = self.wk(h).view(b, s, self.heads, hd).transpose(1, 2)
+        v = self.wv(h).view(b, s, self.heads, hd).transpose(1, 2)
+        scores = q @ k.transpose(2, 3) / (hd ** 0.5) + self.mask
+        o = torch.softmax(scores, dim=-1) @ v
+        x = x + self.wo(o.transpose(1, 2).reshape(b, s, d))
+        h = self.ffn_norm(x)
+        return x + self.w2(nn.functional.silu(self.w1(h)) * self.w3(h))
+
+
+def make_llama_block():
+    return LlamaBlock(), (2, 16, 64)
+
+
+# name -> (factory, post-export rewrite of the ONNX model or None, opset)
 MODELS = {
-    "cnn": (make_cnn, None),
-    "transformer_encoder": (make_transformer, None),
-    "mlp": (make_mlp, None),
+    "cnn": (make_cnn, None, OPSET),
+    "transformer_encoder": (make_transformer, None, OPSET),
+    # The same layer as exporters before opset 17 write it: each LayerNorm
+    # as ReduceMean/Sub/Pow/ReduceMean/Add/Sqrt/Div/Mul/Add.
+    "transformer_encoder_opset14": (make_transformer, None, 14),
+    "mlp": (make_mlp, None, OPSET),
+    "llama_block": (make_llama_block, None, OPSET),
 }
 
 
@@ -120,7 +178,7 @@ def disable_fast_paths():
         mha.set_fastpath_enabled(False)
 
 
-def export(name, factory, rewrite, out_root):
+def export(name, factory, rewrite, opset, out_root):
     torch.manual_seed(0)
     model, shape = factory()
     model.eval()
@@ -133,7 +191,7 @@ def export(name, factory, rewrite, out_root):
     d = os.path.join(out_root, name)
     os.makedirs(d, exist_ok=True)
     path = os.path.join(d, "model.onnx")
-    torch.onnx.export(model, (xt,), path, opset_version=OPSET,
+    torch.onnx.export(model, (xt,), path, opset_version=opset,
                       do_constant_folding=True, input_names=["input_0"],
                       output_names=["output_0"], dynamic_axes=None)
     if rewrite is not None:

@@ -103,3 +103,49 @@ func.func @kernel_0(%x: tensor<8xf32>) -> tensor<8xf32> attributes {ms.kernel} {
   } -> tensor<8xf32>
   return %1 : tensor<8xf32>
 }
+
+// -----
+
+// A row statistic read by every element of its row is not fused into the
+// reader (it would be recomputed per element): the square root keeps its
+// own loop over the rows. The reshape that kept the reduced axis is read
+// through (the unit dim dropped from the reader's map), and so is the
+// reader's collapse of that axis (read as index 0): no reshape is left
+// between the ops, so the kernel can be tiled by rows.
+// CHECK-DAG: #[[$ROW:.+]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG: #[[$ZERO:.+]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK-LABEL: func @row_statistic
+// CHECK-NOT: tensor.expand_shape
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: %[[ROOT:.+]] = linalg.generic {indexing_maps = [#[[$ROW]], #{{.*}}], iterator_types = ["parallel", "parallel"]} ins(%[[SUM]] : tensor<16xf32>) outs(%{{.*}} : tensor<16x1xf32>)
+// CHECK: math.sqrt
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[$ZERO]], #{{.*}}], iterator_types = ["parallel", "parallel"]} ins(%{{.*}}, %[[ROOT]] : tensor<16x32xf32>, tensor<16x1xf32>)
+// CHECK: arith.divf
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+func.func @row_statistic(%x: tensor<16x32xf32>) -> tensor<16x32xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.reduce_sum", "msgraph.sqrt", "msgraph.div"]} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<16x32xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<16xf32>
+  %kept = tensor.expand_shape %sum [[0, 1]] output_shape [16, 1] : tensor<16xf32> into tensor<16x1xf32>
+  %e1 = tensor.empty() : tensor<16x1xf32>
+  %root = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%kept : tensor<16x1xf32>) outs(%e1 : tensor<16x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = math.sqrt %in : f32
+    linalg.yield %s : f32
+  } -> tensor<16x1xf32>
+  %flat = tensor.collapse_shape %root [[0, 1]] : tensor<16x1xf32> into tensor<16xf32>
+  %e2 = tensor.empty() : tensor<16x32xf32>
+  %div = linalg.generic {indexing_maps = [#id, #rows, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %flat : tensor<16x32xf32>, tensor<16xf32>) outs(%e2 : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %in0: f32, %out: f32):
+    %d = arith.divf %in, %in0 : f32
+    linalg.yield %d : f32
+  } -> tensor<16x32xf32>
+  return %div : tensor<16x32xf32>
+}

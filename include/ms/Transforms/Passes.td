@@ -148,13 +148,17 @@ def FuseKernelOpsPass : Pass<"ms-fuse-kernel-ops", "::mlir::func::FuncOp"> {
     Runs on kernels outlined from an `msfusion.group` (those with the
     `msfusion.ops` attribute; others are left alone) after conversion to
     linalg. An all-parallel producer fuses into the linalg.generic that
-    consumes it when that consumer is its only user: an elementwise chain
-    becomes one loop nest, and a reduction absorbs the elementwise ops that
-    feed it. Transposes and broadcasts are generalized first so they fold
-    into the indexing; fills and splat constants fold into the ops that use
-    them; reshapes move out of the way (fusion by expansion). Each result
-    element is computed by the same scalar operations in the same order as
-    without fusion.
+    consumes it when that consumer is its only user and reads each of its
+    elements once: an elementwise chain becomes one loop nest, and a
+    reduction absorbs the elementwise ops that feed it, while a row's
+    statistic read by every element of the row keeps its own loop.
+    Transposes and broadcasts are generalized first so they fold into the
+    indexing; fills and splat constants fold into the ops that use them;
+    reshapes move out of the way (fusion by expansion), except reshapes
+    that only insert or remove unit dims (a kept reduction axis), which
+    their readers read through (the unit dims dropped from or added to the
+    indexing map). Each result element is computed by the same scalar
+    operations in the same order as without fusion.
 
     ```mlir
     %1 = linalg.generic {...} ins(%x : tensor<64xf32>) outs(%e : tensor<64xf32>) { math.tanh }

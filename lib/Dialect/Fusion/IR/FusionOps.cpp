@@ -87,6 +87,7 @@ LogicalResult GroupOp::verifyRegions() {
   // (C4) members are side-effect-free msgraph ops run on the device.
   auto *graphDialect = getContext()->getLoadedDialect<graph::GraphDialect>();
   int computing = 0, roots = 0;
+  SmallVector<Operation *> rowReductions;
   for (Operation &op : body.without_terminator()) {
     if (op.getDialect() != graphDialect)
       return op.emitOpError("expected only msgraph ops in an msfusion.group "
@@ -97,16 +98,26 @@ LogicalResult GroupOp::verifyRegions() {
                             "in an msfusion.group (group_c4)");
     if (role != FusionRole::Cheap && !op.hasTrait<OpTrait::ConstantLike>())
       ++computing;
-    if (role == FusionRole::Root)
+    if (role == FusionRole::Root) {
       ++roots;
+      if (isRowReduction(&op))
+        rowReductions.push_back(&op);
+    }
   }
   // (C5) something to compute.
   if (computing == 0)
     return emitOpError("expected at least one op other than a constant "
                        "(group_c5)");
-  // (C6) one heavy op at most.
-  if (roots > 1)
-    return emitOpError("expected at most one root op, but found ")
+  // (C6) one heavy op at most, or row reductions of the same rows.
+  auto sameRows = [&](Operation *op) {
+    Operation *first = rowReductions.front();
+    return op->getOperand(0).getType() == first->getOperand(0).getType() &&
+           op->getResult(0).getType() == first->getResult(0).getType();
+  };
+  if (roots > 1 && (roots != static_cast<int>(rowReductions.size()) ||
+                    !llvm::all_of(rowReductions, sameRows)))
+    return emitOpError("expected at most one root op, or row reductions "
+                       "of one shape, but found ")
            << roots << " (group_c6)";
   // (C7) no empty tensors at the boundary: the kernel ABI has no zero-size
   // buffer.

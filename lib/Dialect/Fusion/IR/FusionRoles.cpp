@@ -62,3 +62,20 @@ bool mlir::ms::fusion::absorbsProducers(Operation *root) {
              graph::BatchNormOp, graph::LayerNormOp, graph::InstanceNormOp>(
       root);
 }
+
+bool mlir::ms::fusion::isRowReduction(Operation *op) {
+  if (!isa<graph::ReduceSumOp, graph::ReduceMeanOp, graph::ReduceMaxOp,
+           graph::ReduceMinOp>(op))
+    return false;
+  auto input = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!input || !result || input.getRank() != result.getRank() ||
+      input.getShape() == result.getShape())
+    return false;
+  int64_t kept = 0;
+  while (kept < input.getRank() &&
+         input.getDimSize(kept) == result.getDimSize(kept))
+    ++kept;
+  return llvm::all_of(result.getShape().drop_front(kept),
+                      [](int64_t dim) { return dim == 1; });
+}

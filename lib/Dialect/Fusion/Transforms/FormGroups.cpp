@@ -66,6 +66,15 @@ static ArrayRef<int64_t> shapeOf(Value value) {
   return cast<RankedTensorType>(value.getType()).getShape();
 }
 
+/// F2b: whether `op` is a row reduction of `rows`-shaped values to `shape`
+/// (false when `rows` is empty).
+static bool isRowReductionOf(Operation *op, ArrayRef<int64_t> rows,
+                             ArrayRef<int64_t> shape) {
+  return !rows.empty() && isRowReduction(op) &&
+         shapeOf(op->getOperand(0)) == rows &&
+         shapeOf(op->getResult(0)) == shape;
+}
+
 namespace {
 /// The groups being formed over one block.
 class Grouping {
@@ -116,12 +125,28 @@ private:
     for (Operation *op : moved)
       add(into, op);
   }
+  /// F2c: returns the free root that absorbs producers (F3) if it is the
+  /// only user of `op` and reads it as its data operand, else null.
+  Operation *onlyRootUser(Operation *op) const {
+    if (!op->hasOneUse())
+      return nullptr;
+    OpOperand &use = *op->getUses().begin();
+    Operation *root = use.getOwner();
+    if (use.getOperandNumber() != 0 || !isFree(root, FusionRole::Root) ||
+        !absorbsProducers(root))
+      return nullptr;
+    return root;
+  }
   /// F3: adds the elementwise producer of `operand` once all its users are
   /// members, and recursively its producers of its own shape.
   void growProducers(int group, Value operand);
   /// F2: adds the elementwise users of the group's values that keep the
-  /// root's shape, transitively.
-  void growConsumers(int group, ArrayRef<int64_t> shape);
+  /// root's shape, transitively. For a row reduction (F2b), `rows` is the
+  /// shape of its operand: users of that shape that read the group's
+  /// reduced values broadcast along the rows join too, and so do row
+  /// reductions of such values to the root's shape.
+  void growConsumers(int group, ArrayRef<int64_t> shape,
+                     ArrayRef<int64_t> rows);
   /// F8: replaces the members of `group` by one msfusion.group.
   void materialize(ArrayRef<Operation *> group);
 
@@ -211,7 +236,15 @@ void Grouping::growProducers(int group, Value operand) {
   }
 }
 
-void Grouping::growConsumers(int group, ArrayRef<int64_t> shape) {
+void Grouping::growConsumers(int group, ArrayRef<int64_t> shape,
+                             ArrayRef<int64_t> rows) {
+  auto isGroupShape = [&](ArrayRef<int64_t> s) {
+    return s == shape || (!rows.empty() && s == rows);
+  };
+  auto inGroup = [&](Value v) {
+    auto it = groupOf.find(v.getDefiningOp());
+    return it != groupOf.end() && it->second == group;
+  };
   // Members are appended while the loop runs; index, do not iterate.
   for (size_t i = 0; i < members[group].size(); ++i) {
     Operation *member = members[group][i];
@@ -223,21 +256,42 @@ void Grouping::growConsumers(int group, ArrayRef<int64_t> shape) {
         if (isFree(user, FusionRole::Movement) &&
             user->getOperand(0) == result)
           tryAdd(group, user);
-      if (moved || shapeOf(result) != shape)
+      if (moved || !isGroupShape(shapeOf(result)))
         continue;
       for (Operation *user : result.getUsers()) {
-        if (!isFree(user, FusionRole::Elementwise) ||
-            shapeOf(user->getResult(0)) != shape)
+        // F2b: another reduction of the same rows (a variance after a
+        // mean, a sum of exponentials after a maximum).
+        if (isFree(user, FusionRole::Root) &&
+            isRowReductionOf(user, rows, shape) &&
+            user->getOperand(0) == result) {
+          tryAdd(group, user);
           continue;
-        // Every operand the user takes from the group has the group's
-        // shape: a member value read at a broadcast index would be
+        }
+        if (!isFree(user, FusionRole::Elementwise))
+          continue;
+        // F2c: a value only another root reads, computed from a group
+        // value that is written out anyway, is left to that root: it
+        // computes it in its loop instead of this group writing a second
+        // tensor (unless that root joins this group: F2b).
+        Operation *root = onlyRootUser(user);
+        if (root && !isRowReductionOf(root, rows, shape) &&
+            llvm::any_of(user->getOperands(), [&](Value v) {
+              return inGroup(v) && !v.hasOneUse();
+            }))
+          continue;
+        ArrayRef<int64_t> userShape = shapeOf(user->getResult(0));
+        if (!isGroupShape(userShape))
+          continue;
+        // Every operand the user takes from the group has the user's
+        // shape, or is a reduced value read along the rows (F2b): any
+        // other member value read at a broadcast index would be
         // recomputed per read.
-        bool sameShape = llvm::all_of(user->getOperands(), [&](Value v) {
-          auto it = groupOf.find(v.getDefiningOp());
-          return it == groupOf.end() || it->second != group ||
-                 shapeOf(v) == shape;
+        bool readsOnce = llvm::all_of(user->getOperands(), [&](Value v) {
+          ArrayRef<int64_t> s = shapeOf(v);
+          return !inGroup(v) || s == userShape ||
+                 (!rows.empty() && userShape == rows && s == shape);
         });
-        if (sameShape)
+        if (readsOnce)
           tryAdd(group, user);
       }
     }
@@ -254,9 +308,13 @@ LogicalResult Grouping::run() {
       continue;
     int group = newGroup();
     add(group, op);
+    // Consumers first: a producer whose value the consumers read too (the
+    // input of a decomposed norm) joins once they are members.
+    growConsumers(group, shapeOf(op->getResult(0)),
+                  isRowReduction(op) ? shapeOf(op->getOperand(0))
+                                     : ArrayRef<int64_t>());
     if (absorbsProducers(op))
       growProducers(group, op->getOperand(0));
-    growConsumers(group, shapeOf(op->getResult(0)));
   }
   // Chains: an elementwise op joins the root-less group of an operand of its
   // own shape, else starts one; the chains of its other operands of that

@@ -48,27 +48,21 @@ bool isNegInf(Value v) {
   return x && std::isinf(*x) && *x < 0;
 }
 
-/// The causal offset `o` if the constant boolean `hidden` (negated when
-/// `negate`; rank 2, or with leading 1s, over S x T) is exactly `j > i + o`
-/// with o >= 0.
-std::optional<int64_t> causalOffset(Value hidden, bool negate, int64_t seq,
+/// The causal offset `o` if `hidden` (the hidden keys of a constant mask
+/// of shape `shape`: rank 2, or with leading 1s, over S x T) is exactly
+/// `j > i + o` with o >= 0.
+std::optional<int64_t> causalOffset(ArrayRef<bool> hidden,
+                                    ArrayRef<int64_t> shape, int64_t seq,
                                     int64_t keys) {
-  DenseElementsAttr attr;
-  if (!matchPattern(hidden, m_Constant(&attr)) ||
-      !attr.getElementType().isInteger(1))
-    return std::nullopt;
-  auto shape = cast<ShapedType>(attr.getType()).getShape();
   if (shape.size() < 2 || shape[shape.size() - 2] != seq ||
       shape.back() != keys ||
-      llvm::any_of(shape.drop_back(2), [](int64_t d) { return d != 1; }))
+      llvm::any_of(shape.drop_back(2), [](int64_t d) { return d != 1; }) ||
+      static_cast<int64_t>(hidden.size()) != seq * keys)
     return std::nullopt;
-  SmallVector<bool> values;
-  for (bool v : attr.getValues<bool>())
-    values.push_back(v != negate);
   // Row 0 sees keys 0..o.
   int64_t offset = keys - 1;
   for (int64_t j = 0; j < keys; ++j)
-    if (values[j]) {
+    if (hidden[j]) {
       offset = j - 1;
       break;
     }
@@ -76,9 +70,43 @@ std::optional<int64_t> causalOffset(Value hidden, bool negate, int64_t seq,
     return std::nullopt;
   for (int64_t i = 0; i < seq; ++i)
     for (int64_t j = 0; j < keys; ++j)
-      if (values[i * keys + j] != (j > i + offset))
+      if (hidden[i * keys + j] != (j > i + offset))
         return std::nullopt;
   return offset;
+}
+
+/// The causal offset of a constant boolean condition `hidden` (negated
+/// when `negate`), as `causalOffset`.
+std::optional<int64_t> causalOffsetOfCondition(Value hidden, bool negate,
+                                               int64_t seq, int64_t keys) {
+  DenseElementsAttr attr;
+  if (!matchPattern(hidden, m_Constant(&attr)) ||
+      !attr.getElementType().isInteger(1))
+    return std::nullopt;
+  SmallVector<bool> values;
+  for (bool v : attr.getValues<bool>())
+    values.push_back(v != negate);
+  return causalOffset(values, attr.getType().getShape(), seq, keys);
+}
+
+/// The causal offset of a constant additive mask of 0 and -inf (the -inf
+/// triangle LLaMA's reference code adds), as `causalOffset`.
+std::optional<int64_t> causalOffsetOfAdditive(Value mask, int64_t seq,
+                                              int64_t keys) {
+  DenseElementsAttr attr;
+  if (!matchPattern(mask, m_Constant(&attr)) ||
+      !isa<FloatType>(attr.getElementType()) || attr.isSplat())
+    return std::nullopt;
+  SmallVector<bool> hidden;
+  for (const APFloat &v : attr.getValues<APFloat>()) {
+    if (v.isInfinity() && v.isNegative())
+      hidden.push_back(true);
+    else if (v.isZero())
+      hidden.push_back(false);
+    else
+      return std::nullopt;
+  }
+  return causalOffset(hidden, attr.getType().getShape(), seq, keys);
 }
 
 /// `matmul(softmax(mask(scale(matmul(Q, K^T)))), V)` -> msgraph.attention.
@@ -94,8 +122,10 @@ struct RaiseAttention final : OpRewritePattern<graph::MatMulOp> {
     // folded together (PyTorch's MultiheadAttention).
     auto probsType = cast<RankedTensorType>(softmax.getType());
     int64_t rank = probsType.getRank();
+    // I64Attr reads as uint64_t.
+    auto axis = static_cast<int64_t>(softmax.getAxis());
     if ((rank != 3 && rank != 4) || !probsType.hasStaticShape() ||
-        (softmax.getAxis() != -1 && softmax.getAxis() != rank - 1))
+        (axis != -1 && axis != rank - 1))
       return rewriter.notifyMatchFailure(out, "not a last-axis softmax");
     Value value = out.getRhs();
     auto valueType = cast<RankedTensorType>(value.getType());
@@ -215,22 +245,30 @@ struct RaiseAttention final : OpRewritePattern<graph::MatMulOp> {
       return true;
     };
     Type elem = qType.getElementType();
-    bool causal = false;
+    bool causal = false, hiddenIsCausal = false;
     int64_t offset = 0;
     if (hidden)
       if (std::optional<int64_t> o =
-              causalOffset(hidden, negateHidden, seq, keys)) {
+              causalOffsetOfCondition(hidden, negateHidden, seq, keys)) {
+        causal = hiddenIsCausal = true;
+        offset = *o;
+      }
+    // An additive -inf triangle is causal too (or repeats the condition's).
+    if (addMask)
+      if (std::optional<int64_t> o = causalOffsetOfAdditive(addMask, seq, keys);
+          o && (!causal || *o == offset)) {
         causal = true;
         offset = *o;
+        addMask = nullptr;
       }
     if ((addMask && (!broadcasts(addMask) ||
                      cast<RankedTensorType>(addMask.getType())
                              .getElementType() != elem)) ||
-        (hidden && !causal && !broadcasts(hidden)))
+        (hidden && !hiddenIsCausal && !broadcasts(hidden)))
       return rewriter.notifyMatchFailure(out, "mask does not broadcast");
     Location loc = out.getLoc();
     Value mask = addMask;
-    if (hidden && !causal) {
+    if (hidden && !hiddenIsCausal) {
       auto scalar = [&](double v) -> Value {
         auto type = RankedTensorType::get({}, elem);
         return graph::ConstantOp::create(

@@ -100,7 +100,7 @@ func.func @only_constants() -> tensor<4xf32> {
 // -----
 
 func.func @two_roots(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
-  // expected-error @+1 {{expected at most one root op, but found 2 (group_c6)}}
+  // expected-error @+1 {{expected at most one root op, or row reductions of one shape, but found 2 (group_c6)}}
   %r = msfusion.group(%x : tensor<4x4xf32>) -> (tensor<4x4xf32>) {
   ^bb0(%a: tensor<4x4xf32>):
     %0 = msgraph.matmul %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
@@ -108,6 +108,19 @@ func.func @two_roots(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
     msfusion.yield %1 : tensor<4x4xf32>
   }
   return %r : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @reduction_of_reduced_rows(%x: tensor<4x4xf32>) -> tensor<4x1xf32> {
+  // expected-error @+1 {{expected at most one root op, or row reductions of one shape, but found 2 (group_c6)}}
+  %r = msfusion.group(%x : tensor<4x4xf32>) -> (tensor<4x1xf32>) {
+  ^bb0(%a: tensor<4x4xf32>):
+    %0 = msgraph.reduce_sum %a {axes = array<i64: 1>} : (tensor<4x4xf32>) -> tensor<4x1xf32>
+    %1 = msgraph.reduce_max %0 {axes = array<i64: 1>} : (tensor<4x1xf32>) -> tensor<4x1xf32>
+    msfusion.yield %1 : tensor<4x1xf32>
+  }
+  return %r : tensor<4x1xf32>
 }
 
 // -----

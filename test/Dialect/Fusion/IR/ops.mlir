@@ -33,3 +33,22 @@ func.func @two_results() -> (tensor<4xf32>, tensor<4xf32>) {
   }
   return %r#0, %r#1 : tensor<4xf32>, tensor<4xf32>
 }
+
+// Row reductions of one shape share a group (group_c6): a softmax written
+// as ops.
+// CHECK-LABEL: func @softmax_as_ops
+// CHECK: msgraph.reduce_max
+// CHECK: msgraph.reduce_sum
+// CHECK: msfusion.yield
+func.func @softmax_as_ops(%x: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %r = msfusion.group(%x : tensor<4x16xf32>) -> (tensor<4x16xf32>) {
+  ^bb0(%a: tensor<4x16xf32>):
+    %m = msgraph.reduce_max %a {axes = array<i64: 1>} : (tensor<4x16xf32>) -> tensor<4x1xf32>
+    %d = msgraph.sub %a, %m : (tensor<4x16xf32>, tensor<4x1xf32>) -> tensor<4x16xf32>
+    %e = msgraph.exp %d : tensor<4x16xf32>
+    %s = msgraph.reduce_sum %e {axes = array<i64: 1>} : (tensor<4x16xf32>) -> tensor<4x1xf32>
+    %o = msgraph.div %e, %s : (tensor<4x16xf32>, tensor<4x1xf32>) -> tensor<4x16xf32>
+    msfusion.yield %o : tensor<4x16xf32>
+  }
+  return %r : tensor<4x16xf32>
+}

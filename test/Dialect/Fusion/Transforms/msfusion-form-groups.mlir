@@ -38,21 +38,20 @@ func.func @main(%x: tensor<8x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf32>)
 
 // -----
 
-// A reduction absorbs its single-use elementwise producers; its consumer of
-// a larger shape (which would recompute the sum per element) starts a chain
-// of its own.
+// A reduction of trailing axes absorbs its single-use elementwise
+// producers, and its consumers that read the reduced value along the rows
+// it reduced join it (F2b): one kernel computes each row's sum once, then
+// the row.
 // CHECK-LABEL: func @main
-// CHECK: %[[SUM:.+]] = msfusion.group(%{{.*}} : tensor<4x16xf32>) -> (tensor<4x1xf32>)
+// CHECK: msfusion.group(%{{.*}} : tensor<4x16xf32>) -> (tensor<4x16xf32>)
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: msgraph.neg
 // CHECK-NEXT: msgraph.exp
 // CHECK-NEXT: msgraph.reduce_sum
 // CHECK-NEXT: msgraph.sqrt
-// CHECK-NEXT: msfusion.yield
-// CHECK: msfusion.group(%{{.*}}, %[[SUM]] : tensor<4x16xf32>, tensor<4x1xf32>) -> (tensor<4x16xf32>)
-// CHECK-NEXT: ^bb0
 // CHECK-NEXT: msgraph.div
 // CHECK-NEXT: msgraph.abs
+// CHECK-NEXT: msfusion.yield
 func.func @main(%x: tensor<4x16xf32>) -> tensor<4x16xf32> {
   %0 = msgraph.neg %x : tensor<4x16xf32>
   %1 = msgraph.exp %0 : tensor<4x16xf32>
@@ -61,6 +60,123 @@ func.func @main(%x: tensor<4x16xf32>) -> tensor<4x16xf32> {
   %4 = msgraph.div %x, %3 : (tensor<4x16xf32>, tensor<4x1xf32>) -> tensor<4x16xf32>
   %5 = msgraph.abs %4 : tensor<4x16xf32>
   return %5 : tensor<4x16xf32>
+}
+
+// -----
+
+// A reduction of a leading axis is not a row reduction: its consumer of a
+// larger shape (which would recompute the sum per element) starts a chain
+// of its own.
+// CHECK-LABEL: func @main
+// CHECK: %[[SUM:.+]] = msfusion.group(%{{.*}} : tensor<4x16xf32>) -> (tensor<1x16xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.exp
+// CHECK-NEXT: msgraph.reduce_sum
+// CHECK-NEXT: msgraph.sqrt
+// CHECK-NEXT: msfusion.yield
+// CHECK: msfusion.group(%{{.*}}, %[[SUM]] : tensor<4x16xf32>, tensor<1x16xf32>) -> (tensor<4x16xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.div
+// CHECK-NEXT: msgraph.abs
+func.func @main(%x: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %1 = msgraph.exp %x : tensor<4x16xf32>
+  %2 = msgraph.reduce_sum %1 {axes = array<i64: 0>} : (tensor<4x16xf32>) -> tensor<1x16xf32>
+  %3 = msgraph.sqrt %2 : tensor<1x16xf32>
+  %4 = msgraph.div %x, %3 : (tensor<4x16xf32>, tensor<1x16xf32>) -> tensor<4x16xf32>
+  %5 = msgraph.abs %4 : tensor<4x16xf32>
+  return %5 : tensor<4x16xf32>
+}
+
+// -----
+
+// LayerNorm written as ops (PyTorch's export below opset 17): the mean,
+// the variance of the centered rows and the normalization are one group,
+// with the residual add that produces its input (all of whose users are
+// members once the consumers have joined).
+// CHECK-LABEL: func @main
+// CHECK: msfusion.group(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<2x8x32xf32>, tensor<2x8x32xf32>, tensor<32xf32>, tensor<32xf32>) -> (tensor<2x8x32xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.add
+// CHECK-NEXT: msgraph.reduce_mean
+// CHECK-NEXT: msgraph.sub
+// CHECK-NEXT: msgraph.constant
+// CHECK-NEXT: msgraph.pow
+// CHECK-NEXT: msgraph.reduce_mean
+// CHECK-NEXT: msgraph.constant
+// CHECK-NEXT: msgraph.add
+// CHECK-NEXT: msgraph.sqrt
+// CHECK-NEXT: msgraph.div
+// CHECK-NEXT: msgraph.mul
+// CHECK-NEXT: msgraph.add
+// CHECK-NEXT: msfusion.yield
+// CHECK-NOT: msfusion.group
+func.func @main(%x: tensor<2x8x32xf32>, %r: tensor<2x8x32xf32>, %g: tensor<32xf32>, %b: tensor<32xf32>) -> tensor<2x8x32xf32> {
+  %h = msgraph.add %x, %r : (tensor<2x8x32xf32>, tensor<2x8x32xf32>) -> tensor<2x8x32xf32>
+  %mean = msgraph.reduce_mean %h {axes = array<i64: -1>} : (tensor<2x8x32xf32>) -> tensor<2x8x1xf32>
+  %d = msgraph.sub %h, %mean : (tensor<2x8x32xf32>, tensor<2x8x1xf32>) -> tensor<2x8x32xf32>
+  %two = msgraph.constant dense<2.0> : tensor<f32>
+  %sq = msgraph.pow %d, %two : (tensor<2x8x32xf32>, tensor<f32>) -> tensor<2x8x32xf32>
+  %var = msgraph.reduce_mean %sq {axes = array<i64: -1>} : (tensor<2x8x32xf32>) -> tensor<2x8x1xf32>
+  %eps = msgraph.constant dense<1.0e-5> : tensor<f32>
+  %ve = msgraph.add %var, %eps : (tensor<2x8x1xf32>, tensor<f32>) -> tensor<2x8x1xf32>
+  %s = msgraph.sqrt %ve : tensor<2x8x1xf32>
+  %n = msgraph.div %d, %s : (tensor<2x8x32xf32>, tensor<2x8x1xf32>) -> tensor<2x8x32xf32>
+  %m = msgraph.mul %n, %g : (tensor<2x8x32xf32>, tensor<32xf32>) -> tensor<2x8x32xf32>
+  %o = msgraph.add %m, %b : (tensor<2x8x32xf32>, tensor<32xf32>) -> tensor<2x8x32xf32>
+  return %o : tensor<2x8x32xf32>
+}
+
+// -----
+
+// Softmax written as ops: the row maximum, the shifted exponentials, their
+// row sum and the division are one group.
+// CHECK-LABEL: func @main
+// CHECK: msfusion.group(%{{.*}} : tensor<4x16xf32>) -> (tensor<4x16xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.reduce_max
+// CHECK-NEXT: msgraph.sub
+// CHECK-NEXT: msgraph.exp
+// CHECK-NEXT: msgraph.reduce_sum
+// CHECK-NEXT: msgraph.div
+// CHECK-NEXT: msfusion.yield
+func.func @main(%x: tensor<4x16xf32>) -> tensor<4x16xf32> {
+  %m = msgraph.reduce_max %x {axes = array<i64: 1>} : (tensor<4x16xf32>) -> tensor<4x1xf32>
+  %d = msgraph.sub %x, %m : (tensor<4x16xf32>, tensor<4x1xf32>) -> tensor<4x16xf32>
+  %e = msgraph.exp %d : tensor<4x16xf32>
+  %s = msgraph.reduce_sum %e {axes = array<i64: 1>} : (tensor<4x16xf32>) -> tensor<4x1xf32>
+  %o = msgraph.div %e, %s : (tensor<4x16xf32>, tensor<4x1xf32>) -> tensor<4x16xf32>
+  return %o : tensor<4x16xf32>
+}
+
+// -----
+
+// RMSNorm as LLaMA writes it: the squares, their row mean, the reciprocal
+// square root and both scalings are one group. A reduction of other rows
+// (here a column sum of the output) does not join: it starts its own.
+// CHECK-LABEL: func @main
+// CHECK: %[[N:.+]] = msfusion.group(%{{.*}}, %{{.*}} : tensor<4x16xf32>, tensor<16xf32>) -> (tensor<4x16xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.mul
+// CHECK-NEXT: msgraph.reduce_mean
+// CHECK-NEXT: msgraph.constant
+// CHECK-NEXT: msgraph.add
+// CHECK-NEXT: msgraph.sqrt
+// CHECK-NEXT: msgraph.reciprocal
+// CHECK-NEXT: msgraph.mul
+// CHECK-NEXT: msgraph.mul
+// CHECK-NEXT: msfusion.yield
+// CHECK: msgraph.reduce_sum %[[N]]
+func.func @main(%x: tensor<4x16xf32>, %w: tensor<16xf32>) -> (tensor<4x16xf32>, tensor<1x16xf32>) {
+  %sq = msgraph.mul %x, %x : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %ms = msgraph.reduce_mean %sq {axes = array<i64: 1>} : (tensor<4x16xf32>) -> tensor<4x1xf32>
+  %eps = msgraph.constant dense<1.0e-6> : tensor<f32>
+  %a = msgraph.add %ms, %eps : (tensor<4x1xf32>, tensor<f32>) -> tensor<4x1xf32>
+  %s = msgraph.sqrt %a : tensor<4x1xf32>
+  %r = msgraph.reciprocal %s : tensor<4x1xf32>
+  %n = msgraph.mul %x, %r : (tensor<4x16xf32>, tensor<4x1xf32>) -> tensor<4x16xf32>
+  %o = msgraph.mul %n, %w : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  %c = msgraph.reduce_sum %o {axes = array<i64: 0>} : (tensor<4x16xf32>) -> tensor<1x16xf32>
+  return %o, %c : tensor<4x16xf32>, tensor<1x16xf32>
 }
 
 // -----
@@ -210,4 +326,48 @@ func.func @main(%x: tensor<128x96xf32>, %w: tensor<96x96xf32>, %b: tensor<96xf32
   %3 = msgraph.transpose %2 {permutation = array<i64: 1, 0, 2>} : (tensor<128x4x24xf32>) -> tensor<4x128x24xf32>
   %4 = msgraph.exp %3 : tensor<4x128x24xf32>
   return %4 : tensor<4x128x24xf32>
+}
+
+// -----
+
+// F2c: the residual sum after a matmul is written out anyway (the norm and
+// the next residual read it), so the square only the RMSNorm's reduction
+// reads is left to the norm's group, which computes it in its loop.
+// Without other users (next case), the matmul's group takes the consumer
+// as usual.
+// CHECK-LABEL: func @main
+// CHECK: %[[H:.+]] = msfusion.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.matmul
+// CHECK-NEXT: msgraph.add
+// CHECK-NEXT: msfusion.yield
+// CHECK: msfusion.group(%[[H]], %{{.*}} : tensor<4x16xf32>, tensor<16xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.mul
+// CHECK-NEXT: msgraph.reduce_mean
+func.func @main(%x: tensor<4x16xf32>, %w: tensor<16x16xf32>, %g: tensor<16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %m = msgraph.matmul %x, %w : (tensor<4x16xf32>, tensor<16x16xf32>) -> tensor<4x16xf32>
+  %h = msgraph.add %x, %m : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %sq = msgraph.mul %h, %h : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  %ms = msgraph.reduce_mean %sq {axes = array<i64: 1>} : (tensor<4x16xf32>) -> tensor<4x1xf32>
+  %r = msgraph.sqrt %ms : tensor<4x1xf32>
+  %n = msgraph.div %h, %r : (tensor<4x16xf32>, tensor<4x1xf32>) -> tensor<4x16xf32>
+  %o = msgraph.mul %n, %g : (tensor<4x16xf32>, tensor<16xf32>) -> tensor<4x16xf32>
+  return %h, %o : tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @main
+// CHECK: msfusion.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.matmul
+// CHECK-NEXT: msgraph.exp
+// CHECK-NEXT: msfusion.yield
+// CHECK: msgraph.reduce_sum
+func.func @main(%x: tensor<4x16xf32>, %w: tensor<16x16xf32>) -> tensor<4x1xf32> {
+  %m = msgraph.matmul %x, %w : (tensor<4x16xf32>, tensor<16x16xf32>) -> tensor<4x16xf32>
+  %e = msgraph.exp %m : tensor<4x16xf32>
+  %s = msgraph.reduce_sum %e {axes = array<i64: 1>} : (tensor<4x16xf32>) -> tensor<4x1xf32>
+  return %s : tensor<4x1xf32>
 }

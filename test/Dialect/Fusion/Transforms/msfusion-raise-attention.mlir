@@ -38,6 +38,42 @@ func.func @gpt2_causal(%q: tensor<1x2x4x4xf32>, %kt: tensor<1x2x4x4xf32>, %v: te
 
 // -----
 
+// LLaMA's reference code: the scaled scores plus a constant -inf triangle
+// (torch.triu(full(-inf), 1)) become is_causal, with no mask operand; here
+// the triangle is shifted by one key (3 queries after a cached key), which
+// gives causal_offset 1.
+// CHECK-LABEL: func @llama_causal
+// CHECK: msgraph.attention %arg0, %{{.+}}, %arg2 {causal_offset = 1 : i64, is_causal = true, scale = 5.000000e-01 : f64} : (tensor<1x2x3x4xf32>, tensor<1x2x4x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x3x4xf32>
+// CHECK-NOT: msgraph.add
+func.func @llama_causal(%q: tensor<1x2x3x4xf32>, %kt: tensor<1x2x4x4xf32>, %v: tensor<1x2x4x4xf32>) -> tensor<1x2x3x4xf32> {
+  %mask = msgraph.constant dense<[[0.0, 0.0, 0xFF800000, 0xFF800000], [0.0, 0.0, 0.0, 0xFF800000], [0.0, 0.0, 0.0, 0.0]]> : tensor<3x4xf32>
+  %s = msgraph.matmul %q, %kt : (tensor<1x2x3x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x3x4xf32>
+  %c = msgraph.constant dense<2.0> : tensor<f32>
+  %d = msgraph.div %s, %c : (tensor<1x2x3x4xf32>, tensor<f32>) -> tensor<1x2x3x4xf32>
+  %m = msgraph.add %d, %mask : (tensor<1x2x3x4xf32>, tensor<3x4xf32>) -> tensor<1x2x3x4xf32>
+  %p = msgraph.softmax %m : tensor<1x2x3x4xf32>
+  %y = msgraph.matmul %p, %v : (tensor<1x2x3x4xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x3x4xf32>
+  return %y : tensor<1x2x3x4xf32>
+}
+
+// -----
+
+// An additive constant that is not a -inf triangle stays the mask operand.
+// CHECK-LABEL: func @not_a_triangle
+// CHECK: msgraph.attention %arg0, %{{.+}}, %arg2, %{{.+}} {scale = 5.000000e-01 : f64}
+func.func @not_a_triangle(%q: tensor<1x2x2x2xf32>, %kt: tensor<1x2x2x2xf32>, %v: tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32> {
+  %mask = msgraph.constant dense<[[0.0, -1.0], [0.0, 0.0]]> : tensor<2x2xf32>
+  %s = msgraph.matmul %q, %kt : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %c = msgraph.constant dense<2.0> : tensor<f32>
+  %d = msgraph.div %s, %c : (tensor<1x2x2x2xf32>, tensor<f32>) -> tensor<1x2x2x2xf32>
+  %m = msgraph.add %d, %mask : (tensor<1x2x2x2xf32>, tensor<2x2xf32>) -> tensor<1x2x2x2xf32>
+  %p = msgraph.softmax %m : tensor<1x2x2x2xf32>
+  %y = msgraph.matmul %p, %v : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %y : tensor<1x2x2x2xf32>
+}
+
+// -----
+
 // An additive padding mask per batch and key, plus a where(visible, s, -inf)
 // that is not causal: both become one additive mask operand.
 // CHECK-LABEL: func @masks

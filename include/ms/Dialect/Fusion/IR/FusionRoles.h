@@ -46,6 +46,13 @@ FusionRole getFusionRole(Operation *op);
 /// element the root reads, which for these ops is once.
 bool absorbsProducers(Operation *root);
 
+/// True for a sum, mean, maximum or minimum that reduces trailing axes of
+/// its operand to 1 and keeps them: each row formed by those axes gives one
+/// result element. Row reductions over the same rows may share a group
+/// (norms and softmax written as ops: a mean then a variance, a maximum
+/// then a sum).
+bool isRowReduction(Operation *op);
+
 } // namespace mlir::ms::fusion
 
 #endif // MS_DIALECT_FUSION_IR_FUSIONROLES_H
