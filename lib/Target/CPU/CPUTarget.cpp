@@ -54,6 +54,9 @@ static void buildCpuLinalgPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createFuseKernelOpsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Matmuls become register-tiled kernels (before tiling: a kernel that
+  // holds one is not tiled again).
+  pm.addNestedPass<func::FuncOp>(createCPUContractionKernelsPass());
   pm.addNestedPass<func::FuncOp>(
       createTileFusedKernelsPass(TileFusedKernelsPassOptions{16384}));
   pm.addPass(createCanonicalizerPass());
@@ -117,6 +120,9 @@ static void buildCpuLLVMPipeline(OpPassManager &pm) {
   arith::ArithExpandOpsPassOptions arithExpand;
   arithExpand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(arithExpand));
+  // Vector transfers (the contraction kernels) become vector loads and
+  // stores, then LLVM vector operations.
+  pm.addPass(createConvertVectorToLLVMPass());
   // Subviews at loop-dependent offsets expand to affine.apply: lower affine
   // after them.
   pm.addPass(memref::createExpandStridedMetadataPass());

@@ -39,4 +39,46 @@ def CPUEmitEntryPointsPass : Pass<"ms-cpu-emit-entry-points",
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
+                                     "::mlir::func::FuncOp"> {
+  let summary = "register-tiled kernels for f32 matmuls and batch matmuls";
+  let description = [{
+    Rewrites each f32 contraction on tensors (a `linalg.generic` whose body
+    is `out + a * b` with one reduction loop `k`, not inside another loop)
+    whose columns are contiguous in B and C into a register-tiled kernel:
+    an `scf.forall` over the other parallel loops, blocks of `2 * lanes`
+    (or `lanes`) columns and blocks of up to `rows` rows, in that order (a
+    panel of B stays in cache while the rows of A stream by). Each
+    iteration keeps its block of C in `rows` vectors across the whole `k`
+    loop: per `k`, one vector load of B's row, and per row one broadcast of
+    A's element and one `vector.fma`. The block starts from C's initial
+    value and is written once. Each result element is the same sum in the
+    same order as the loop nest's, with fused multiply-adds.
+
+    ```mlir
+    %c = linalg.generic {iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%a, %b : tensor<64x256xf32>, tensor<256x128xf32>) outs(%init : tensor<64x128xf32>)
+    // becomes
+    %c = scf.forall (%n, %m) = (0, 0) to (128, 64) step (32, 8) shared_outs(%out = %init) {
+      %acc = scf.for %k = 0 to 256 iter_args(%r0 = ..., ..., %r7 = ...) {
+        %row = vector.transfer_read %b[%k, %n] : vector<32xf32>
+        %x = tensor.extract %a[%m, %k]  // and rows m+1 .. m+7
+        %r0n = vector.fma (vector.broadcast %x), %row, %r0
+      }
+      // the 8 vectors written to %out[%m, %n] (8x32)
+    }
+    ```
+  }];
+  let options = [
+    Option<"lanes", "lanes", "int64_t", /*default=*/"16",
+           "f32 lanes of one vector register">,
+    Option<"rows", "rows", "int64_t", /*default=*/"8",
+           "most rows of C a register block holds">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 #endif // MS_TARGET_CPU_PASSES_TD
