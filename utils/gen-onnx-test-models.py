@@ -284,6 +284,17 @@ def main():
               attr_ints("output_padding", [1]) + attr_ints("output_shape", [3, 3]))],
         [x], [y4], [wt])))
 
+    # Expand to a negative dim, and to dims whose product overflows int64
+    # (each within the per-dim limit): folding the Expand counted elements.
+    for name, dims in (("crash-expand-negative-dim.onnx", [-3, 2]),
+                       ("crash-expand-overflowing-dims.onnx", [1 << 33, 1 << 33, 2])):
+        shape = tensor("shape", INT64, [len(dims)],
+                       struct.pack("<%dq" % len(dims), *dims))
+        write(name, model(graph(
+            [node("Expand", ["c", "shape"], ["y"], "expand0")], [],
+            [value_info("y", FLOAT, [1, 1])],
+            [tensor("c", FLOAT, [2], struct.pack("<2f", 1, 2)), shape])))
+
     def external(location):
         entry = f_bytes(13, f_bytes(1, "location") + f_bytes(2, location))
         return (f_int(1, 4) + f_int(2, FLOAT) + f_bytes(8, "w") + entry +

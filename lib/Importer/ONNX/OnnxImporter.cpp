@@ -448,6 +448,19 @@ FailureOr<Value> NodeContext::finish(Operation *op) {
     op->erase();
     return error() << messages;
   }
+  // The size limit before folding: folders count elements of result types.
+  for (Type type : op->getResultTypes())
+    if (auto tensor = dyn_cast<RankedTensorType>(type);
+        tensor && !fitsTensorLimit(tensor.getShape(), tensor.getElementType())) {
+      op->erase();
+      if (llvm::any_of(tensor.getShape(), [](int64_t d) {
+            return d < 0 && !ShapedType::isDynamic(d);
+          }))
+        return error() << "a result has a negative dim: " << tensor;
+      return error() << "a result would be too large: " << tensor
+                     << " needs more than " << (kMaxTensorBytes >> 30)
+                     << " GiB";
+    }
   // Fold right away (shape arithmetic on constants, and ops such as
   // msgraph.shape that fold from static types alone) so that later nodes
   // see constants.

@@ -339,6 +339,11 @@ static Results convertExpand(NodeContext &c) {
   auto shape = c.constantInts(1, "the target shape");
   if (failed(shape))
     return failure();
+  for (int64_t dim : *shape)
+    if (dim < 0)
+      return c.error() << "expected non-negative dims in the target shape, "
+                          "but found "
+                       << dim;
   RankedTensorType in = c.inputType(0);
   auto out = graph::broadcastShapes(in.getShape(), *shape);
   if (failed(out))

@@ -196,10 +196,21 @@ static SmallVector<int64_t> broadcastMap(ArrayRef<int64_t> inShape,
   return map;
 }
 
+/// True if `type` is a static tensor of at most kMaxFoldElements elements,
+/// counted without overflow (a result type's dims can multiply past int64).
 static bool isStaticTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  return tensor && tensor.hasStaticShape() &&
-         tensor.getNumElements() <= kMaxFoldElements;
+  if (!tensor || !tensor.hasStaticShape())
+    return false;
+  if (llvm::is_contained(tensor.getShape(), 0))
+    return true;
+  int64_t count = 1;
+  for (int64_t dim : tensor.getShape()) {
+    if (dim < 0 || dim > kMaxFoldElements / count)
+      return false;
+    count *= dim;
+  }
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -235,7 +246,11 @@ OpFoldResult RangeOp::fold(FoldAdaptor adaptor) {
   double d = delta->isFloat ? delta->f[0] : (double)delta->i[0];
   if (d == 0)
     return {};
-  int64_t n = std::max<int64_t>((int64_t)std::ceil((l - s) / d), 0);
+  // The count as a double first: a huge or NaN count is no int64.
+  double count = std::ceil((l - s) / d);
+  if (!(count <= static_cast<double>(kMaxFoldElements)))
+    return {};
+  int64_t n = count < 0 ? 0 : static_cast<int64_t>(count);
   if (n > kMaxFoldElements ||
       (!type.isDynamicDim(0) && type.getDimSize(0) != n))
     return {};
