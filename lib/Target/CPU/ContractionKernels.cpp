@@ -47,6 +47,8 @@ struct ContractionPlan {
   unsigned a, b;
   /// Rows and columns of one register block.
   int64_t rows, columns;
+  /// The reduction's block size when it is split into blocks, else 0.
+  int64_t kBlock = 0;
   /// The elementwise op applied to the result in registers, if any.
   linalg::GenericOp epilogue;
 };
@@ -88,7 +90,8 @@ static bool isMultiplyAccumulate(linalg::GenericOp op) {
 /// kernel covers.
 static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
                                                       int64_t lanes,
-                                                      int64_t maxRows) {
+                                                      int64_t maxRows,
+                                                      int64_t maxK) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !op.hasPureTensorSemantics() || !isMultiplyAccumulate(op))
     return std::nullopt;
@@ -156,6 +159,14 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
       plan.rows = r;
       break;
     }
+  // A reduction longer than maxK runs in blocks: the largest divisor of
+  // its length from maxK / 4 to maxK (none: one block).
+  if (maxK > 0 && ranges[plan.k] > maxK)
+    for (int64_t kb = maxK; kb >= std::max<int64_t>(1, maxK / 4); --kb)
+      if (ranges[plan.k] % kb == 0) {
+        plan.kBlock = kb;
+        break;
+      }
   return plan;
 }
 
@@ -243,150 +254,186 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
   steps.append({rewriter.getIndexAttr(plan.columns),
                 rewriter.getIndexAttr(plan.rows)});
 
-  auto forall = scf::ForallOp::create(rewriter, loc, lbs, ubs, steps,
-                                      ValueRange{destInit}, std::nullopt);
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(forall.getBody());
-  OpBuilder &b = rewriter;
-  Location l = loc;
-  SmallVector<Value> ivs = forall.getInductionVars();
-  Value dest = forall.getRegionOutArgs()[0];
-  Value n0 = ivs[plan.outer.size()], m0 = ivs[plan.outer.size() + 1];
-  // The index of loop `loop` for row `row` of the block at `k`.
-  auto loopValue = [&](unsigned loop, int64_t row, Value k) -> Value {
-    if (loop == plan.k)
-      return k;
-    if (loop == plan.n)
-      return n0;
-    if (loop == plan.m)
-      return row == 0 ? m0
-                      : Value(arith::AddIOp::create(
-                            b, l, m0,
-                            arith::ConstantIndexOp::create(b, l, row)));
-    return ivs[llvm::find(plan.outer, loop) - plan.outer.begin()];
-  };
-  auto indices = [&](AffineMap map, int64_t row, Value k) {
-    SmallVector<Value> values;
-    for (unsigned i = 0; i < map.getNumResults(); ++i)
-      values.push_back(loopValue(loopAt(map, i), row, k));
-    return values;
-  };
-  Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
-  // The block of C starts from its initial value.
-  SmallVector<Value> accs;
-  Value filled;
-  if (fill)
-    filled = vector::BroadcastOp::create(b, l, vecType, fill.getInputs()[0]);
-  for (int64_t r = 0; r < plan.rows; ++r)
-    accs.push_back(
-        fill ? filled
-             : Value(vector::TransferReadOp::create(
-                   b, l, vecType, epilogue ? init : dest,
-                   indices(maps[2], r, Value()), zero,
-                   ArrayRef<bool>{true})));
-  Value c0 = arith::ConstantIndexOp::create(b, l, 0);
-  Value kEnd = arith::ConstantIndexOp::create(b, l, ranges[plan.k]);
-  Value c1 = arith::ConstantIndexOp::create(b, l, 1);
-  auto kLoop = scf::ForOp::create(
-      b, l, c0, kEnd, c1, accs,
-      [&](OpBuilder &kb, Location kl, Value k, ValueRange carried) {
-        Value bVec = vector::TransferReadOp::create(
-            kb, kl, vecType, bTensor, indices(maps[plan.b], 0, k), zero,
-            ArrayRef<bool>{true});
-        SmallVector<Value> next;
-        for (int64_t r = 0; r < plan.rows; ++r) {
-          Value a = tensor::ExtractOp::create(
-              kb, kl, aTensor, indices(maps[plan.a], r, k));
-          Value aVec = vector::BroadcastOp::create(kb, kl, vecType, a);
-          next.push_back(
-              vector::FMAOp::create(kb, kl, aVec, bVec, carried[r]));
-        }
-        scf::YieldOp::create(kb, kl, next);
-      });
-  // Write the block into its slice of C (rank-reduced to rows x
-  // columns).
-  SmallVector<OpFoldResult> offsets, sizes, strides;
-  for (unsigned i = 0; i < maps[2].getNumResults(); ++i) {
-    unsigned loop = loopAt(maps[2], i);
-    offsets.push_back(loopValue(loop, 0, Value()));
-    sizes.push_back(b.getIndexAttr(loop == plan.m   ? plan.rows
-                                   : loop == plan.n ? plan.columns
-                                                    : 1));
-    strides.push_back(b.getIndexAttr(1));
-  }
-  auto tileType = RankedTensorType::get({plan.rows, plan.columns}, f32);
-  Value tile = tensor::ExtractSliceOp::create(b, l, tileType, dest,
-                                              offsets, sizes, strides);
-  // The epilogue on row `r`'s registers: its body cloned on vectors, its
-  // other operands read along the columns or broadcast.
-  IRMapping captured; // values from above the body, broadcast once
-  auto applyEpilogue = [&](int64_t r, Value acc) -> Value {
-    IRMapping mapping;
-    Block &body = epilogue.getRegion().front();
-    unsigned rank = epilogue.getNumLoops();
-    for (OpOperand *input : epilogue.getDpsInputOperands()) {
-      BlockArgument arg = body.getArgument(input->getOperandNumber());
-      if (input->get() == op->getResult(0)) {
-        mapping.map(arg, acc);
-        continue;
-      }
-      AffineMap map = epilogue.getMatchingIndexingMap(input);
-      SmallVector<Value> idx;
-      for (unsigned j = 0; j < map.getNumResults(); ++j) {
-        int64_t loop = loopAt(map, j);
-        idx.push_back(loop < 0 ? c0
-                               : loopValue(loopAt(outMap, loop), r, Value()));
-      }
-      Type elem = getElementTypeOrSelf(input->get());
-      auto type = VectorType::get({plan.columns}, elem);
-      Value value;
-      if (map.isFunctionOfDim(rank - 1)) {
-        Value pad = arith::ConstantOp::create(
-            b, l, cast<TypedAttr>(b.getZeroAttr(elem)));
-        value = vector::TransferReadOp::create(b, l, type, input->get(), idx,
-                                               pad, ArrayRef<bool>{true});
-      } else {
-        value = vector::BroadcastOp::create(
-            b, l, type, tensor::ExtractOp::create(b, l, input->get(), idx));
-      }
-      mapping.map(arg, value);
+  // One forall over the blocks of C for k in [kStart, kStart + kLength):
+  // the first block of k starts from C's initial value, the last applies
+  // the epilogue; partial sums in between live in the destination (the
+  // epilogue's result has C's shape and type).
+  auto emitBlock = [&](Value destIn, Value kStart, int64_t kLength,
+                       bool first, bool last) -> Value {
+    auto forall = scf::ForallOp::create(rewriter, loc, lbs, ubs, steps,
+                                        ValueRange{destIn}, std::nullopt);
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(forall.getBody());
+    OpBuilder &b = rewriter;
+    Location l = loc;
+    SmallVector<Value> ivs = forall.getInductionVars();
+    Value dest = forall.getRegionOutArgs()[0];
+    Value n0 = ivs[plan.outer.size()], m0 = ivs[plan.outer.size() + 1];
+    // The index of loop `loop` for row `row` of the block at `k`.
+    auto loopValue = [&](unsigned loop, int64_t row, Value k) -> Value {
+      if (loop == plan.k)
+        return k;
+      if (loop == plan.n)
+        return n0;
+      if (loop == plan.m)
+        return row == 0 ? m0
+                        : Value(arith::AddIOp::create(
+                              b, l, m0,
+                              arith::ConstantIndexOp::create(b, l, row)));
+      return ivs[llvm::find(plan.outer, loop) - plan.outer.begin()];
+    };
+    auto indices = [&](AffineMap map, int64_t row, Value k) {
+      SmallVector<Value> values;
+      for (unsigned i = 0; i < map.getNumResults(); ++i)
+        values.push_back(loopValue(loopAt(map, i), row, k));
+      return values;
+    };
+    Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
+    // The block of C starts from its initial value (the first block of k),
+    // else from the partial sums of the blocks before.
+    SmallVector<Value> accs;
+    Value filled;
+    if (first && fill)
+      filled = vector::BroadcastOp::create(b, l, vecType, fill.getInputs()[0]);
+    for (int64_t r = 0; r < plan.rows; ++r)
+      accs.push_back(
+          filled ? filled
+                 : Value(vector::TransferReadOp::create(
+                       b, l, vecType, first && epilogue ? init : dest,
+                       indices(maps[2], r, Value()), zero,
+                       ArrayRef<bool>{true})));
+    Value c0 = arith::ConstantIndexOp::create(b, l, 0);
+    Value kEnd = arith::AddIOp::create(
+        b, l, kStart, arith::ConstantIndexOp::create(b, l, kLength));
+    Value c1 = arith::ConstantIndexOp::create(b, l, 1);
+    auto kLoop = scf::ForOp::create(
+        b, l, kStart, kEnd, c1, accs,
+        [&](OpBuilder &kb, Location kl, Value k, ValueRange carried) {
+          Value bVec = vector::TransferReadOp::create(
+              kb, kl, vecType, bTensor, indices(maps[plan.b], 0, k), zero,
+              ArrayRef<bool>{true});
+          SmallVector<Value> next;
+          for (int64_t r = 0; r < plan.rows; ++r) {
+            Value a = tensor::ExtractOp::create(
+                kb, kl, aTensor, indices(maps[plan.a], r, k));
+            Value aVec = vector::BroadcastOp::create(kb, kl, vecType, a);
+            next.push_back(
+                vector::FMAOp::create(kb, kl, aVec, bVec, carried[r]));
+          }
+          scf::YieldOp::create(kb, kl, next);
+        });
+    // Write the block into its slice of C (rank-reduced to rows x
+    // columns).
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    for (unsigned i = 0; i < maps[2].getNumResults(); ++i) {
+      unsigned loop = loopAt(maps[2], i);
+      offsets.push_back(loopValue(loop, 0, Value()));
+      sizes.push_back(b.getIndexAttr(loop == plan.m   ? plan.rows
+                                     : loop == plan.n ? plan.columns
+                                                      : 1));
+      strides.push_back(b.getIndexAttr(1));
     }
-    for (Operation &bodyOp : body.without_terminator()) {
-      for (Value operand : bodyOp.getOperands()) {
-        if (mapping.contains(operand))
+    auto tileType = RankedTensorType::get({plan.rows, plan.columns}, f32);
+    Value tile = tensor::ExtractSliceOp::create(b, l, tileType, dest,
+                                                offsets, sizes, strides);
+    // The epilogue on row `r`'s registers: its body cloned on vectors, its
+    // other operands read along the columns or broadcast.
+    IRMapping captured; // values from above the body, broadcast once
+    auto applyEpilogue = [&](int64_t r, Value acc) -> Value {
+      IRMapping mapping;
+      Block &body = epilogue.getRegion().front();
+      unsigned rank = epilogue.getNumLoops();
+      for (OpOperand *input : epilogue.getDpsInputOperands()) {
+        BlockArgument arg = body.getArgument(input->getOperandNumber());
+        if (input->get() == op->getResult(0)) {
+          mapping.map(arg, acc);
           continue;
-        if (!captured.contains(operand))
-          captured.map(operand,
-                       vector::BroadcastOp::create(
-                           b, l,
-                           VectorType::get({plan.columns}, operand.getType()),
-                           operand));
-        mapping.map(operand, captured.lookup(operand));
+        }
+        AffineMap map = epilogue.getMatchingIndexingMap(input);
+        SmallVector<Value> idx;
+        for (unsigned j = 0; j < map.getNumResults(); ++j) {
+          int64_t loop = loopAt(map, j);
+          idx.push_back(loop < 0 ? c0
+                                 : loopValue(loopAt(outMap, loop), r, Value()));
+        }
+        Type elem = getElementTypeOrSelf(input->get());
+        auto type = VectorType::get({plan.columns}, elem);
+        Value value;
+        if (map.isFunctionOfDim(rank - 1)) {
+          Value pad = arith::ConstantOp::create(
+              b, l, cast<TypedAttr>(b.getZeroAttr(elem)));
+          value = vector::TransferReadOp::create(b, l, type, input->get(), idx,
+                                                 pad, ArrayRef<bool>{true});
+        } else {
+          value = vector::BroadcastOp::create(
+              b, l, type, tensor::ExtractOp::create(b, l, input->get(), idx));
+        }
+        mapping.map(arg, value);
       }
-      Operation *clone = b.clone(bodyOp, mapping);
-      for (OpResult result : clone->getResults())
-        result.setType(VectorType::get({plan.columns}, result.getType()));
+      for (Operation &bodyOp : body.without_terminator()) {
+        for (Value operand : bodyOp.getOperands()) {
+          if (mapping.contains(operand))
+            continue;
+          if (!captured.contains(operand))
+            captured.map(operand,
+                         vector::BroadcastOp::create(
+                             b, l,
+                             VectorType::get({plan.columns}, operand.getType()),
+                             operand));
+          mapping.map(operand, captured.lookup(operand));
+        }
+        Operation *clone = b.clone(bodyOp, mapping);
+        for (OpResult result : clone->getResults())
+          result.setType(VectorType::get({plan.columns}, result.getType()));
+      }
+      return mapping.lookup(body.getTerminator()->getOperand(0));
+    };
+    for (int64_t r = 0; r < plan.rows; ++r) {
+      Value row = arith::ConstantIndexOp::create(b, l, r);
+      Value value = kLoop.getResult(r);
+      if (last && epilogue)
+        value = applyEpilogue(r, value);
+      tile = vector::TransferWriteOp::create(b, l, value, tile,
+                                             ValueRange{row, c0},
+                                             ArrayRef<bool>{true})
+                 .getResult();
     }
-    return mapping.lookup(body.getTerminator()->getOperand(0));
+    b.setInsertionPointToEnd(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(b, l, tile, dest, offsets,
+                                          sizes, strides);
+    return forall.getResult(0);
   };
-  for (int64_t r = 0; r < plan.rows; ++r) {
-    Value row = arith::ConstantIndexOp::create(b, l, r);
-    Value value = kLoop.getResult(r);
-    if (epilogue)
-      value = applyEpilogue(r, value);
-    tile = vector::TransferWriteOp::create(b, l, value, tile,
-                                           ValueRange{row, c0},
-                                           ArrayRef<bool>{true})
-               .getResult();
+  int64_t kSize = ranges[plan.k];
+  Value result;
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+  };
+  if (plan.kBlock == 0 || plan.kBlock >= kSize) {
+    result = emitBlock(destInit, index(0), kSize, true, true);
+  } else {
+    // Blocks of k outside the forall: a block of A's rows and a panel of
+    // B stay in cache across the column and row blocks.
+    result = emitBlock(destInit, index(0), plan.kBlock, true, false);
+    if (kSize / plan.kBlock > 2) {
+      auto blocks = scf::ForOp::create(rewriter, loc, index(plan.kBlock),
+                                       index(kSize - plan.kBlock),
+                                       index(plan.kBlock), ValueRange{result});
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointToStart(blocks.getBody());
+      Value next = emitBlock(blocks.getRegionIterArgs()[0],
+                             blocks.getInductionVar(), plan.kBlock, false,
+                             false);
+      scf::YieldOp::create(rewriter, loc, next);
+      result = blocks.getResult(0);
+    }
+    result = emitBlock(result, index(kSize - plan.kBlock), plan.kBlock, false,
+                       true);
   }
-  b.setInsertionPointToEnd(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(b, l, tile, dest, offsets,
-                                        sizes, strides);
   if (epilogue) {
-    rewriter.replaceOp(epilogue, forall.getResults());
+    rewriter.replaceOp(epilogue, result);
     rewriter.eraseOp(op);
   } else {
-    rewriter.replaceOp(op, forall.getResults());
+    rewriter.replaceOp(op, result);
   }
   if (fill && fill->use_empty())
     rewriter.eraseOp(fill);
@@ -412,7 +459,7 @@ struct CPUContractionKernelsPass final
     }
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<ContractionPlan> plan =
-              planContraction(op, lanes, rows)) {
+              planContraction(op, lanes, rows, kBlock)) {
         plan->epilogue = findEpilogue(op, *plan);
         planned.emplace_back(op, *plan);
       }

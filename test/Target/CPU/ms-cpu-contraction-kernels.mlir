@@ -111,3 +111,35 @@ func.func @not_covered(%a: tensor<8x32xf32>, %bt: tensor<32x32xf32>, %b: tensor<
   %2 = linalg.matmul ins(%ah, %bh : tensor<8x32xf16>, tensor<32x32xf16>) outs(%ch : tensor<8x32xf16>) -> tensor<8x32xf16>
   return %0, %1, %2 : tensor<8x32xf32>, tensor<8x24xf32>, tensor<8x32xf16>
 }
+
+// -----
+
+// A reduction of 2048 runs in blocks of 512: the first forall starts from
+// the fill's value, the middle blocks (an scf.for around the forall) and
+// the last start from the partial sums in the destination, and only the
+// last applies the epilogue.
+// CHECK-LABEL: func @blocked
+// CHECK: %[[FIRST:.+]] = scf.forall {{.*}} shared_outs(%[[D0:.+]] = %{{.+}})
+// CHECK: vector.broadcast %{{.+}} : f32 to vector<32xf32>
+// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK-NOT: math.exp
+// CHECK: %[[MIDDLE:.+]] = scf.for %[[KB:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[D1:.+]] = %[[FIRST]])
+// CHECK: scf.forall {{.*}} shared_outs(%[[D2:.+]] = %[[D1]])
+// CHECK: vector.transfer_read %[[D2]]
+// CHECK-NOT: math.exp
+// CHECK: scf.yield
+// CHECK: scf.forall {{.*}} shared_outs(%[[D3:.+]] = %[[MIDDLE]])
+// CHECK: vector.transfer_read %[[D3]]
+// CHECK: math.exp %{{.+}} : vector<32xf32>
+func.func @blocked(%a: tensor<8x2048xf32>, %b: tensor<2048x32xf32>) -> tensor<8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<8x2048xf32>, tensor<2048x32xf32>) outs(%c : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m : tensor<8x32xf32>) outs(%e : tensor<8x32xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<8x32xf32>
+  return %r : tensor<8x32xf32>
+}

@@ -52,8 +52,11 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     iteration keeps its block of C in `rows` vectors across the whole `k`
     loop: per `k`, one vector load of B's row, and per row one broadcast of
     A's element and one `vector.fma`. The block starts from C's initial
-    value and is written once. Each result element is the same sum in the
-    same order as the loop nest's, with fused multiply-adds.
+    value and is written once. A reduction longer than `k-block` runs in
+    blocks (an `scf.for` around the forall, partial sums in the
+    destination), so that a block of A's rows stays in cache across the
+    column blocks. Each result element is the same sum in the same order as
+    the loop nest's, with fused multiply-adds.
 
     ```mlir
     %c = linalg.generic {iterator_types = ["parallel", "parallel", "reduction"]}
@@ -74,6 +77,9 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
            "f32 lanes of one vector register">,
     Option<"rows", "rows", "int64_t", /*default=*/"8",
            "most rows of C a register block holds">,
+    Option<"kBlock", "k-block", "int64_t", /*default=*/"512",
+           "longest reduction run in one pass over C (longer ones run in "
+           "blocks, 0: never)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
