@@ -277,16 +277,18 @@ public:
     return SmallVector<Value>{v};
   }
 
-private:
-  bool ready(std::initializer_list<Value> values) {
-    return !failedOnce && llvm::all_of(values, [](Value v) { return !!v; });
-  }
+  /// `v`'s value, or null (and every later step yields null) on failure.
   Value take(FailureOr<Value> v) {
     if (failed(v)) {
       failedOnce = true;
       return {};
     }
     return *v;
+  }
+
+private:
+  bool ready(std::initializer_list<Value> values) {
+    return !failedOnce && llvm::all_of(values, [](Value v) { return !!v; });
   }
 
   NodeContext &c;
@@ -304,12 +306,25 @@ inline Value Composer::constant(RankedTensorType type,
     failedOnce = true;
     return {};
   }
-  SmallVector<Attribute> attrs;
+  // Raw values, not one uniqued attribute per element (large constants).
+  if (auto floatType = dyn_cast<FloatType>(elem)) {
+    SmallVector<APFloat> floats;
+    floats.reserve(values.size());
+    for (double v : values) {
+      APFloat f(v);
+      bool lost;
+      f.convert(floatType.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+                &lost);
+      floats.push_back(f);
+    }
+    return c.constant(DenseElementsAttr::get(type, floats));
+  }
+  SmallVector<APInt> ints;
+  ints.reserve(values.size());
   for (double v : values)
-    attrs.push_back(isa<FloatType>(elem)
-                        ? Attribute(c.b.getFloatAttr(elem, v))
-                        : Attribute(c.b.getIntegerAttr(elem, (int64_t)v)));
-  return c.constant(DenseElementsAttr::get(type, attrs));
+    ints.push_back(APInt(elem.getIntOrFloatBitWidth(), (int64_t)v,
+                         /*isSigned=*/true, /*implicitTrunc=*/true));
+  return c.constant(DenseElementsAttr::get(type, ints));
 }
 
 /// Casts `value` to element type `elem` (no op when it already has it).

@@ -847,18 +847,17 @@ static Results convertOneHot(NodeContext &c) {
   SmallVector<int64_t> indexShape(*shape);
   indexShape.insert(indexShape.begin() + axis, 1);
   index = m.reshapeTo(index, indexShape);
+  // The positions along the new axis are a range, not a constant: a deep
+  // one-hot axis would otherwise be built (and stored) element by element.
   SmallVector<int64_t> positionsShape(rank, 1);
   positionsShape[axis] = depth;
-  if (depth > kMaxBuiltConstantElements)
-    return c.error() << "expected a depth of at most "
-                     << kMaxBuiltConstantElements << ", but found " << depth;
-  SmallVector<double> positions;
-  for (int64_t i = 0; i < depth; ++i)
-    positions.push_back(i);
-  Value hot = m.binary<graph::EqualOp>(
-      index, m.constant(RankedTensorType::get(positionsShape,
-                                              c.b.getI64Type()),
-                        positions));
+  Type i64 = c.b.getI64Type();
+  Value positions = m.reshapeTo(
+      m.take(c.create<graph::RangeOp>(RankedTensorType::get({depth}, i64),
+                                      scalar(c, i64, 0), scalar(c, i64, depth),
+                                      scalar(c, i64, 1))),
+      positionsShape);
+  Value hot = m.binary<graph::EqualOp>(index, positions);
   Value values = m.reshapeTo(c.input(2), {2});
   auto pick = [&](int64_t i) -> Value {
     if (!values)

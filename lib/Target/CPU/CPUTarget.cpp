@@ -226,7 +226,7 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
   if (llvm::sys::fs::createTemporaryFile("ms-kernels", "o", objPath) ||
       llvm::sys::fs::createTemporaryFile("ms-kernels", "so", soPath))
     return module.emitError("cannot create temporary files for linking");
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     llvm::sys::fs::remove(objPath);
     llvm::sys::fs::remove(soPath);
   });
