@@ -15,6 +15,8 @@ Models (float32, batch 1, weights as initializers, ONNX opset 17):
   llama   a LLaMA-style block, sequence 128, as its reference code writes
           it: RMSNorm (x * rsqrt(mean(x^2) + eps) * w), 12 heads with a
           -inf causal triangle, SwiGLU FFN 2048, residuals
+  resnet18  torchvision's ResNet-18 (written out), batch 1, 224x224, 1000
+          classes; BatchNorm folded into the convs by the exporter
 
 Every model is compiled with `ms-compile -O<n> --target-cpu native`; each
 level and ORT run once on the same input and their outputs are compared
@@ -31,7 +33,7 @@ with a note when missing). Threads: ms uses OpenMP (OMP_NUM_THREADS, default
 all cores); ORT gets the same count.
 
 Usage: bench/fusion.py [--build-dir build] [--rounds 5] [--min-time 0.5]
-                       [--models chain,mlp,bert,gpt2,llama] [--levels O0,O1,O2]
+                       [--models chain,mlp,bert,gpt2,llama,resnet18] [--levels O0,O1,O2]
                        [--threads N] [--keep DIR]
 """
 import argparse
@@ -164,8 +166,52 @@ def build_models():
             h = self.norm2(x)
             return x + self.w2(nn.functional.silu(self.w1(h)) * self.w3(h))
 
+    class BasicBlock(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(cout)
+            self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(cout)
+            self.down = None
+            if stride != 1 or cin != cout:
+                self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
+                                          nn.BatchNorm2d(cout))
+
+        def forward(self, x):
+            y = torch.relu(self.bn1(self.conv1(x)))
+            y = self.bn2(self.conv2(y))
+            return torch.relu(y + (x if self.down is None else self.down(x)))
+
+    class ResNet18(nn.Module):
+        """torchvision's resnet18, written out (no torchvision in Debian's
+        python3-torch); BatchNorm statistics randomized so that folding them
+        into the convs is not a no-op."""
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(nn.Conv2d(3, 64, 7, 2, 3, bias=False),
+                                      nn.BatchNorm2d(64), nn.ReLU(),
+                                      nn.MaxPool2d(3, 2, 1))
+            blocks, cin = [], 64
+            for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+                blocks += [BasicBlock(cin, cout, stride), BasicBlock(cout, cout, 1)]
+                cin = cout
+            self.blocks = nn.Sequential(*blocks)
+            self.fc = nn.Linear(512, 1000)
+            for m in self.modules():
+                if isinstance(m, nn.BatchNorm2d):
+                    m.running_mean.uniform_(-0.1, 0.1)
+                    m.running_var.uniform_(0.5, 1.5)
+                    m.weight.data.uniform_(0.5, 1.5)
+                    m.bias.data.uniform_(-0.1, 0.1)
+
+        def forward(self, x):
+            x = self.blocks(self.stem(x))
+            return self.fc(torch.flatten(nn.functional.adaptive_avg_pool2d(x, 1), 1))
+
     torch.manual_seed(0)
     return {
+        "resnet18": (ResNet18(), (1, 3, 224, 224)),
         "chain": (Chain(), (64, 4096)),
         "mlp": (Mlp(), (128, 768)),
         "bert": (Bert(), (1, 128, 768)),
@@ -180,6 +226,7 @@ LABELS = {
     "bert": "bert (BERT-base layer, seq 128)",
     "gpt2": "gpt2 (GPT-2 block, causal, seq 128)",
     "llama": "llama (LLaMA block, RMSNorm, SwiGLU, seq 128)",
+    "resnet18": "resnet18 (ResNet-18, batch 1, 224x224)",
 }
 
 
@@ -267,7 +314,7 @@ def main():
             try:
                 run(jobs[name, "ort"] + ["--min-time", "0"])
                 outputs[name, "ort"] = np.fromfile(os.path.join(out, "y.f32"),
-                                                   np.float32).reshape(shape)
+                                                   np.float32)
             except RuntimeError as e:
                 notes.append("%s on ORT: %s" % (name, e))
                 del jobs[name, "ort"]
@@ -275,7 +322,8 @@ def main():
         for key in ("ort", *levels[1:]):
             if base is not None and (name, key) in outputs:
                 diffs[name, key] = float(np.max(np.abs(
-                    outputs[name, key].astype(np.float64) - base.astype(np.float64))))
+                    outputs[name, key].astype(np.float64).ravel() -
+                    base.astype(np.float64).ravel())))
 
     def time_ms(key):
         cmd = jobs[key]

@@ -171,12 +171,62 @@ struct SerializeNestedParallel final : OpRewritePattern<scf::ParallelOp> {
   int64_t minWork;
 };
 
+/// Outermost scf.parallel over several dims -> scf.parallel over its
+/// leading dims that give `minIterations` iterations, an scf.for nest over
+/// the others inside.
+struct SplitParallelDims final : OpRewritePattern<scf::ParallelOp> {
+  SplitParallelDims(MLIRContext *context, int64_t minIterations)
+      : OpRewritePattern(context), minIterations(minIterations) {}
+
+  LogicalResult matchAndRewrite(scf::ParallelOp op,
+                                PatternRewriter &rewriter) const override {
+    if (minIterations <= 0 || op.getNumReductions() != 0 ||
+        op->getParentOfType<scf::ParallelOp>())
+      return rewriter.notifyMatchFailure(op, "nested or reducing");
+    ValueRange lbs = op.getLowerBound(), ubs = op.getUpperBound(),
+               steps = op.getStep();
+    unsigned dims = lbs.size(), keep = 0;
+    int64_t product = 1;
+    while (keep < dims && product < minIterations) {
+      std::optional<int64_t> count = staticTripCount(
+          lbs.slice(keep, 1), ubs.slice(keep, 1), steps.slice(keep, 1));
+      if (!count)
+        return rewriter.notifyMatchFailure(op, "dynamic trip count");
+      product *= *count;
+      ++keep;
+    }
+    if (keep >= dims)
+      return rewriter.notifyMatchFailure(op, "every dim needed");
+    Location loc = op.getLoc();
+    auto outer = scf::ParallelOp::create(rewriter, loc, lbs.take_front(keep),
+                                         ubs.take_front(keep),
+                                         steps.take_front(keep));
+    rewriter.setInsertionPoint(outer.getBody()->getTerminator());
+    scf::LoopNest nest =
+        scf::buildLoopNest(rewriter, loc, lbs.drop_front(keep),
+                           ubs.drop_front(keep), steps.drop_front(keep));
+    SmallVector<Value> ivs(outer.getInductionVars());
+    for (scf::ForOp loop : nest.loops)
+      ivs.push_back(loop.getInductionVar());
+    Block &source = op.getRegion().front();
+    rewriter.eraseOp(source.getTerminator());
+    rewriter.inlineBlockBefore(&source,
+                               nest.loops.back().getBody()->getTerminator(),
+                               ivs);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  int64_t minIterations;
+};
+
 struct SerializeNestedParallelPass final
     : ms::impl::SerializeNestedParallelPassBase<SerializeNestedParallelPass> {
   using SerializeNestedParallelPassBase::SerializeNestedParallelPassBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<SerializeNestedParallel>(&getContext(), minParallelWork);
+    patterns.add<SplitParallelDims>(&getContext(), minParallelIterations);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

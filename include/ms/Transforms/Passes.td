@@ -121,6 +121,12 @@ def SerializeNestedParallelPass : Pass<"ms-serialize-nested-parallel"> {
     nest runs its innermost body fewer than N times (all trip counts
     static) is serialized too: forking and joining threads costs more than
     such a loop (tiny kernels, the per-call overhead of small models).
+    With `min-parallel-iterations` N > 0, an outermost loop over several
+    dims keeps as parallel only its leading dims whose trip counts multiply
+    to at least N (all static); the others become an `scf.for` nest inside
+    it: OpenMP would otherwise run one flattened loop whose every iteration
+    recomputes each index by division, and whose innermost loop no longer
+    vectorizes.
 
     ```mlir
     scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
@@ -137,6 +143,11 @@ def SerializeNestedParallelPass : Pass<"ms-serialize-nested-parallel"> {
            /*default=*/"0",
            "Serialize outermost parallel loops whose nest runs fewer "
            "innermost iterations than this (0: never)">,
+    Option<"minParallelIterations", "min-parallel-iterations", "int64_t",
+           /*default=*/"0",
+           "Keep parallel only the leading dims of an outermost loop that "
+           "give this many iterations; the rest run as scf.for (0: all "
+           "dims stay parallel)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect"];
 }

@@ -39,14 +39,22 @@ namespace {
 /// How a contraction maps onto the register-tiled kernel.
 struct ContractionPlan {
   /// The loops: the reduction, the row loop (in A and C, not in B), the
-  /// column loop (innermost in B and C, not in A), and the other parallel
-  /// loops (one iteration each).
+  /// first column loop, and the other parallel loops (one iteration each).
   unsigned k, m, n;
   SmallVector<unsigned> outer;
+  /// The column loops: C's trailing loops, B's trailing loops in the same
+  /// order, not in A; the kernel sees them as one loop (their dims merged).
+  SmallVector<unsigned> columnLoops;
+  /// The number of columns (the column loops' extents multiplied).
+  int64_t columnCount = 0;
   /// The operand numbers of A (has m and k) and B (has n and k).
   unsigned a, b;
   /// Rows and columns of one register block.
   int64_t rows, columns;
+  /// Whether the row blocks are the outer forall dim: with few column
+  /// blocks (a conv's small output), A is the larger operand, and each of
+  /// its row blocks is then read once, not once per column block.
+  bool rowsOuter = false;
   /// The reduction's block size when it is split into blocks, else 0.
   int64_t kBlock = 0;
   /// The elementwise op applied to the result in registers, if any.
@@ -114,27 +122,45 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
       ++reductions;
     }
   AffineMap out = maps[2];
-  if (reductions != 1 || out.getNumResults() != ranges.size() - 1 ||
-      out.getNumResults() < 2)
+  unsigned outRank = out.getNumResults();
+  if (reductions != 1 || outRank != ranges.size() - 1 || outRank < 2)
     return std::nullopt;
-  // Columns: C's innermost loop, innermost in B too and not in A.
-  plan.n = loopAt(out, out.getNumResults() - 1);
+  // Columns: C's innermost loop, innermost in B too, and the loops before
+  // it in both (a conv's output rows and columns), not in A.
+  int64_t last = loopAt(out, outRank - 1);
   plan.b = 2;
   for (unsigned i = 0; i < 2; ++i) {
     AffineMap map = maps[i];
     if (map.getNumResults() > 0 &&
-        loopAt(map, map.getNumResults() - 1) == plan.n)
+        loopAt(map, map.getNumResults() - 1) == last)
       plan.b = i;
   }
-  if (plan.b == 2)
+  if (plan.b == 2 || last < 0)
     return std::nullopt;
   plan.a = 1 - plan.b;
   AffineMap aMap = maps[plan.a], bMap = maps[plan.b];
-  if (reads(aMap, plan.n) || !reads(aMap, plan.k) || !reads(bMap, plan.k))
+  if (!reads(aMap, plan.k) || !reads(bMap, plan.k))
     return std::nullopt;
+  unsigned bRank = bMap.getNumResults();
+  unsigned run = 0;
+  while (run + 1 < outRank && run < bRank) {
+    int64_t loop = loopAt(out, outRank - 1 - run);
+    if (loop < 0 || loop != loopAt(bMap, bRank - 1 - run) ||
+        reads(aMap, loop))
+      break;
+    ++run;
+  }
+  if (run == 0)
+    return std::nullopt;
+  plan.columnCount = 1;
+  for (unsigned i = outRank - run; i < outRank; ++i) {
+    plan.columnLoops.push_back(loopAt(out, i));
+    plan.columnCount *= ranges[loopAt(out, i)];
+  }
+  plan.n = plan.columnLoops.front();
   // Rows: the loop of C closest to the columns that A reads and B does not.
   int64_t m = -1;
-  for (int64_t i = out.getNumResults() - 2; i >= 0 && m < 0; --i) {
+  for (int64_t i = outRank - run - 1; i >= 0 && m < 0; --i) {
     unsigned loop = loopAt(out, i);
     if (reads(aMap, loop) && !reads(bMap, loop))
       m = loop;
@@ -143,22 +169,24 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
     return std::nullopt;
   plan.m = m;
   for (unsigned i = 0; i < ranges.size(); ++i)
-    if (i != plan.k && i != plan.m && i != plan.n)
+    if (i != plan.k && i != plan.m && !llvm::is_contained(plan.columnLoops, i))
       plan.outer.push_back(i);
-  // The widest block of columns (up to two vectors) and the tallest block
-  // of rows that divide the extents.
-  if (ranges[plan.n] % (2 * lanes) == 0)
+  // Blocks of two vectors of columns, one vector when that divides the
+  // count and two do not or when there are at most one vector's worth (the
+  // last block is partial when neither divides); the tallest block of
+  // rows that divides the extent.
+  if (plan.columnCount % (2 * lanes) == 0 ||
+      (plan.columnCount % lanes != 0 && plan.columnCount > lanes))
     plan.columns = 2 * lanes;
-  else if (ranges[plan.n] % lanes == 0)
-    plan.columns = lanes;
   else
-    return std::nullopt;
+    plan.columns = lanes;
   plan.rows = 1;
   for (int64_t r = maxRows; r >= 1; --r)
     if (ranges[plan.m] % r == 0) {
       plan.rows = r;
       break;
     }
+  plan.rowsOuter = llvm::divideCeil(plan.columnCount, plan.columns) <= 4;
   // A reduction longer than maxK runs in blocks: the largest divisor of
   // its length from maxK / 4 to maxK (none: one block).
   if (maxK > 0 && ranges[plan.k] > maxK)
@@ -170,10 +198,366 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
   return plan;
 }
 
+//===----------------------------------------------------------------------===//
+// Convolutions as contractions
+//===----------------------------------------------------------------------===//
+
+/// Appends the loops of `expr` (a loop, or a sum of loops times constants)
+/// to `loops`; false if it is anything else.
+static bool windowTerms(AffineExpr expr, SmallVectorImpl<unsigned> &loops) {
+  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
+    loops.push_back(d.getPosition());
+    return true;
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return false;
+  if (bin.getKind() == AffineExprKind::Add)
+    return windowTerms(bin.getLHS(), loops) &&
+           windowTerms(bin.getRHS(), loops);
+  if (bin.getKind() == AffineExprKind::Mul &&
+      isa<AffineConstantExpr>(bin.getRHS()))
+    return windowTerms(bin.getLHS(), loops);
+  return false;
+}
+
+/// The coefficient of loop `loop` in `expr` (a sum of loops times
+/// constants), 0 if it does not occur.
+static int64_t coefficientOf(AffineExpr expr, unsigned loop) {
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return d.getPosition() == loop ? 1 : 0;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return 0;
+  if (bin.getKind() == AffineExprKind::Add)
+    return coefficientOf(bin.getLHS(), loop) +
+           coefficientOf(bin.getRHS(), loop);
+  if (bin.getKind() == AffineExprKind::Mul)
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+      return coefficientOf(bin.getLHS(), loop) * c.getValue();
+  return 0;
+}
+
+/// Emits `expr` (loops, constants, sums and products by constants) on the
+/// index values `loops`; a null loop value counts as 0.
+static Value emitIndex(OpBuilder &b, Location loc, AffineExpr expr,
+                       ArrayRef<Value> loops) {
+  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
+    Value v = loops[d.getPosition()];
+    return v ? v : arith::ConstantIndexOp::create(b, loc, 0).getResult();
+  }
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return arith::ConstantIndexOp::create(b, loc, c.getValue());
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  Value lhs = emitIndex(b, loc, bin.getLHS(), loops);
+  Value rhs = emitIndex(b, loc, bin.getRHS(), loops);
+  if (bin.getKind() == AffineExprKind::Add)
+    return arith::AddIOp::create(b, loc, lhs, rhs);
+  return arith::MulIOp::create(b, loc, lhs, rhs);
+}
+
+/// The im2col copy `col[colLoops...] = input[inMap(loops)]` as an
+/// scf.forall over all col dims but the last (the innermost window loop,
+/// read with stride `stride` from the input's innermost dim), each
+/// iteration copying one row of output positions as a vector: a contiguous
+/// read (every `stride`-th element kept by a shuffle) and a write.
+static Value buildIm2Col(OpBuilder &b, Location loc, Value input,
+                         AffineMap inMap, ArrayRef<unsigned> colLoops,
+                         ArrayRef<int64_t> ranges, int64_t stride) {
+  Type f32 = b.getF32Type();
+  SmallVector<int64_t> shape;
+  for (unsigned loop : colLoops)
+    shape.push_back(ranges[loop]);
+  int64_t width = shape.back();
+  Value init = tensor::EmptyOp::create(b, loc, shape, f32);
+  SmallVector<OpFoldResult> lbs, ubs, steps;
+  for (int64_t size : ArrayRef<int64_t>(shape).drop_back()) {
+    lbs.push_back(b.getIndexAttr(0));
+    ubs.push_back(b.getIndexAttr(size));
+    steps.push_back(b.getIndexAttr(1));
+  }
+  auto forall = scf::ForallOp::create(b, loc, lbs, ubs, steps,
+                                      ValueRange{init}, std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(forall.getBody());
+  SmallVector<Value> loopValues(ranges.size());
+  for (auto [i, iv] : llvm::enumerate(forall.getInductionVars()))
+    loopValues[colLoops[i]] = iv;
+  SmallVector<Value> idx;
+  for (AffineExpr expr : inMap.getResults())
+    idx.push_back(emitIndex(b, loc, expr, loopValues));
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+  // The row read whole: from its first to its last element, which the
+  // convolution reads (in bounds).
+  int64_t span = (width - 1) * stride + 1;
+  Value row = vector::TransferReadOp::create(
+      b, loc, VectorType::get({span}, f32), input, idx, zero,
+      ArrayRef<bool>{true});
+  if (stride != 1) {
+    SmallVector<int64_t> picks;
+    for (int64_t i = 0; i < width; ++i)
+      picks.push_back(i * stride);
+    row = vector::ShuffleOp::create(b, loc, row, row, picks);
+  }
+  Value dest = forall.getRegionOutArgs()[0];
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  for (Value iv : forall.getInductionVars()) {
+    offsets.push_back(iv);
+    sizes.push_back(b.getIndexAttr(1));
+    strides.push_back(b.getIndexAttr(1));
+  }
+  offsets.push_back(b.getIndexAttr(0));
+  sizes.push_back(b.getIndexAttr(width));
+  strides.push_back(b.getIndexAttr(1));
+  // The row's slice keeps its unit dims: rank-reduced to one dim, a row of
+  // one element could keep a unit dim other than the contiguous one.
+  SmallVector<int64_t> rowShape(shape.size(), 1);
+  rowShape.back() = width;
+  auto rowType = RankedTensorType::get(rowShape, f32);
+  Value tile = tensor::ExtractSliceOp::create(b, loc, rowType, dest, offsets,
+                                              sizes, strides);
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  tile = vector::TransferWriteOp::create(
+             b, loc, row, tile, SmallVector<Value>(shape.size(), c0),
+             ArrayRef<bool>{true})
+             .getResult();
+  b.setInsertionPointToEnd(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, tile, dest, offsets, sizes,
+                                        strides);
+  return forall.getResult(0);
+}
+
+/// Rewrites a convolution (`out[p..., o...] += in[.., o * s + w * d, ..] *
+/// weight[.., r...]`: a multiply-accumulate whose input reads window sums
+/// of output loops `o` and reduction loops) into an im2col copy
+/// (`col[p_in..., r..., o...]`, the input's other loops, the reductions,
+/// the output positions) and a contraction of the weight over the merged
+/// reductions with it (`out[p..., o...] += weight[.., K] * col[p_in..., K,
+/// o...]`), which the register-tiled kernel covers with the output
+/// positions as its columns. Unit output loops that only the output reads
+/// (a group of one) are dropped from the contraction, and an elementwise
+/// user that reads them at index 0 reads the contraction directly.
+/// Returns the contraction, or null if `op` is no such convolution.
+static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
+                                      linalg::GenericOp op, int64_t minRows) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() || !isMultiplyAccumulate(op))
+    return nullptr;
+  for (Type type : op->getOperandTypes())
+    if (!cast<ShapedType>(type).getElementType().isF32())
+      return nullptr;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ShapedType::isDynamicShape(ranges))
+    return nullptr;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap inMap = maps[0], wMap = maps[1], outMap = maps[2];
+  unsigned loops = ranges.size(), parallel = outMap.getNumResults();
+  // The output: the parallel loops 0 .. p-1, in order; the reductions
+  // after them.
+  if (parallel == 0 || parallel >= loops ||
+      op.getNumParallelLoops() != parallel ||
+      !wMap.isProjectedPermutation() || inMap.isProjectedPermutation())
+    return nullptr;
+  for (unsigned i = 0; i < parallel; ++i)
+    if (loopAt(outMap, i) != i)
+      return nullptr;
+  // The input: plain loops and window sums; the window's output loops must
+  // be the trailing output loops, in order.
+  SmallVector<unsigned> windows, inputLoops;
+  for (AffineExpr expr : inMap.getResults()) {
+    SmallVector<unsigned> terms;
+    if (!windowTerms(expr, terms))
+      return nullptr;
+    for (unsigned loop : terms) {
+      if (llvm::is_contained(inputLoops, loop))
+        return nullptr;
+      inputLoops.push_back(loop);
+      if (terms.size() > 1 && loop < parallel)
+        windows.push_back(loop);
+    }
+  }
+  if (windows.empty() || !llvm::is_sorted(windows))
+    return nullptr;
+  for (auto [i, loop] : llvm::enumerate(windows))
+    if (loop != parallel - windows.size() + i)
+      return nullptr;
+  // The weight: its reductions are its trailing dims in loop order, and
+  // every reduction is read by the input too.
+  unsigned reductions = loops - parallel, wRank = wMap.getNumResults();
+  if (wRank < reductions)
+    return nullptr;
+  for (unsigned i = 0; i < reductions; ++i)
+    if (loopAt(wMap, wRank - reductions + i) != parallel + i ||
+        !llvm::is_contained(inputLoops, parallel + i))
+      return nullptr;
+  // The rows: an output loop of the weight's, not the input's (groups are
+  // both's), tall enough to fill a block of registers.
+  bool tall = false;
+  for (unsigned i = 0; i + reductions < wRank; ++i) {
+    unsigned loop = loopAt(wMap, i);
+    if (llvm::is_contained(windows, loop))
+      return nullptr;
+    tall |= !llvm::is_contained(inputLoops, loop) && ranges[loop] >= minRows;
+  }
+  if (!tall)
+    return nullptr;
+
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  // im2col: loops (the input's other output loops, the reductions, the
+  // windows), the input read through its map renumbered.
+  SmallVector<unsigned> colLoops;
+  for (unsigned loop = 0; loop < parallel; ++loop)
+    if (llvm::is_contained(inputLoops, loop) &&
+        !llvm::is_contained(windows, loop))
+      colLoops.push_back(loop);
+  unsigned outer = colLoops.size();
+  for (unsigned loop = parallel; loop < loops; ++loop)
+    colLoops.push_back(loop);
+  colLoops.append(windows.begin(), windows.end());
+  // The innermost window loop is read from the input's innermost dim only.
+  unsigned innermost = windows.back();
+  AffineExpr lastExpr = inMap.getResults().back();
+  int64_t stride = coefficientOf(lastExpr, innermost);
+  if (stride < 1)
+    return nullptr;
+  for (AffineExpr expr : inMap.getResults().drop_back())
+    if (expr.isFunctionOfDim(innermost))
+      return nullptr;
+  // The input read with the innermost window loop at 0 (the row's start).
+  SmallVector<AffineExpr> rowStart;
+  for (unsigned loop = 0; loop < loops; ++loop)
+    rowStart.push_back(loop == innermost ? getAffineConstantExpr(0, ctx)
+                                         : getAffineDimExpr(loop, ctx));
+  AffineMap rowMap = inMap.replaceDimsAndSymbols(rowStart, {}, loops, 0);
+  Value colValue = buildIm2Col(rewriter, loc, op.getDpsInputOperand(0)->get(),
+                               rowMap, colLoops, ranges, stride);
+  // The reductions merged: col[p_in..., K, o...] and weight[..., K].
+  auto mergeGroup = [](int64_t rank, int64_t from, int64_t count) {
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t i = 0; i < rank;) {
+      groups.emplace_back();
+      int64_t size = i == from ? count : 1;
+      for (int64_t j = 0; j < size; ++j)
+        groups.back().push_back(i++);
+    }
+    return groups;
+  };
+  Value col = tensor::CollapseShapeOp::create(
+      rewriter, loc, colValue,
+      mergeGroup(colLoops.size(), outer, reductions));
+  Value weight = tensor::CollapseShapeOp::create(
+      rewriter, loc, op.getDpsInputOperand(1)->get(),
+      mergeGroup(wRank, wRank - reductions, reductions));
+  // The contraction's loops: the output loops that stay, then k.
+  SmallVector<unsigned> kept;
+  for (unsigned loop = 0; loop < parallel; ++loop)
+    if (ranges[loop] != 1 || llvm::is_contained(inputLoops, loop) ||
+        wMap.isFunctionOfDim(loop))
+      kept.push_back(loop);
+  unsigned k = kept.size();
+  SmallVector<AffineExpr> newLoop(loops, getAffineConstantExpr(0, ctx));
+  for (auto [i, loop] : llvm::enumerate(kept))
+    newLoop[loop] = getAffineDimExpr(i, ctx);
+  AffineExpr kExpr = getAffineDimExpr(k, ctx);
+  SmallVector<AffineExpr> colExprs, wExprs, outExprs;
+  for (unsigned i = 0; i < outer; ++i)
+    colExprs.push_back(newLoop[colLoops[i]]);
+  colExprs.push_back(kExpr);
+  for (unsigned loop : windows)
+    colExprs.push_back(newLoop[loop]);
+  for (unsigned i = 0; i + reductions < wRank; ++i)
+    wExprs.push_back(newLoop[loopAt(wMap, i)]);
+  wExprs.push_back(kExpr);
+  for (unsigned i = 0; i < k; ++i)
+    outExprs.push_back(getAffineDimExpr(i, ctx));
+  // C without the dropped unit dims.
+  Value init = op.getDpsInitOperand(0)->get();
+  auto initType = cast<RankedTensorType>(init.getType());
+  SmallVector<ReassociationIndices> dropUnits;
+  for (unsigned loop = 0; loop < parallel; ++loop) {
+    if (dropUnits.empty() || llvm::is_contained(kept, loop))
+      dropUnits.emplace_back();
+    dropUnits.back().push_back(loop);
+  }
+  // Leading dropped dims join the first kept one.
+  if (!kept.empty() && kept.front() != 0) {
+    ReassociationIndices merged = dropUnits[0];
+    llvm::append_range(merged, dropUnits[1]);
+    dropUnits.erase(dropUnits.begin());
+    dropUnits[0] = merged;
+  }
+  if (kept.empty())
+    return nullptr;
+  // (A fill stays a fill, which the kernel starts its registers from.)
+  Value cInit = init;
+  if (kept.size() != parallel) {
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    cInit = tensor::CollapseShapeOp::create(
+        rewriter, loc, fill ? fill.getOutputs()[0] : init, dropUnits);
+    if (fill)
+      cInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], cInit)
+                  .getResult(0);
+  }
+  SmallVector<utils::IteratorType> iterators(k,
+                                             utils::IteratorType::parallel);
+  iterators.push_back(utils::IteratorType::reduction);
+  auto contraction = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{cInit.getType()}, ValueRange{weight, col},
+      ValueRange{cInit},
+      ArrayRef<AffineMap>{AffineMap::get(k + 1, 0, wExprs, ctx),
+                          AffineMap::get(k + 1, 0, colExprs, ctx),
+                          AffineMap::get(k + 1, 0, outExprs, ctx)},
+      iterators, [](OpBuilder &b, Location l, ValueRange args) {
+        Value product = arith::MulFOp::create(b, l, args[0], args[1]);
+        linalg::YieldOp::create(b, l,
+                                Value(arith::AddFOp::create(b, l, args[2],
+                                                            product)));
+      });
+  Value result = contraction.getResult(0);
+  if (kept.size() != parallel) {
+    // Elementwise users reading the dropped dims at index 0 read the
+    // contraction; the others read it expanded back.
+    Value expanded;
+    for (OpOperand &use : llvm::make_early_inc_range(op->getResult(0).getUses())) {
+      auto user = dyn_cast<linalg::GenericOp>(use.getOwner());
+      AffineMap map = user ? user.getMatchingIndexingMap(&use) : AffineMap();
+      bool direct = user && !user.isDpsInit(&use);
+      SmallVector<AffineExpr> exprs;
+      for (unsigned loop = 0; direct && loop < parallel; ++loop) {
+        if (llvm::is_contained(kept, loop)) {
+          exprs.push_back(map.getResult(loop));
+          continue;
+        }
+        auto zero = dyn_cast<AffineConstantExpr>(map.getResult(loop));
+        direct = zero && zero.getValue() == 0;
+      }
+      if (!direct) {
+        if (!expanded)
+          expanded = tensor::ExpandShapeOp::create(rewriter, loc, initType,
+                                                   result, dropUnits);
+        use.set(expanded);
+        continue;
+      }
+      SmallVector<AffineMap> userMaps = user.getIndexingMapsArray();
+      userMaps[use.getOperandNumber()] =
+          AffineMap::get(map.getNumDims(), 0, exprs, ctx);
+      rewriter.modifyOpInPlace(user, [&] {
+        use.set(result);
+        user.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(userMaps));
+      });
+    }
+    rewriter.eraseOp(op);
+  } else {
+    rewriter.replaceOp(op, result);
+  }
+  return contraction;
+}
+
 /// Returns the elementwise linalg.generic that is the only user of `op`'s
 /// result, if the kernel can apply it to its registers: it iterates over
 /// C's dims in C's order (identity maps for C and its own result), its
-/// other operands are read along the columns (the column loop innermost)
+/// other operands are read along the columns (the column loops innermost)
 /// or not at all (one value per block row), and its body is elementwise
 /// scalar ops.
 static linalg::GenericOp findEpilogue(linalg::GenericOp op,
@@ -199,10 +583,20 @@ static linalg::GenericOp findEpilogue(linalg::GenericOp op,
     AffineMap map = epilogue.getMatchingIndexingMap(input);
     if (!map.isProjectedPermutation(/*allowZeroInResults=*/true))
       return nullptr;
-    // The columns are the epilogue's last loop.
-    bool readsColumns = map.isFunctionOfDim(rank - 1);
-    if (readsColumns && loopAt(map, map.getNumResults() - 1) != rank - 1)
-      return nullptr;
+    // The columns are the epilogue's last loops: an operand reads all of
+    // them as its last dims, in order, or none.
+    unsigned run = plan.columnLoops.size(), results = map.getNumResults();
+    if (map.isFunctionOfDim(rank - 1)) {
+      if (results < run)
+        return nullptr;
+      for (unsigned i = 0; i < run; ++i)
+        if (loopAt(map, results - run + i) != rank - run + i)
+          return nullptr;
+    } else {
+      for (unsigned i = 0; i < run; ++i)
+        if (map.isFunctionOfDim(rank - run + i))
+          return nullptr;
+    }
     if (!isa<FloatType, IntegerType>(getElementTypeOrSelf(input->get())))
       return nullptr;
   }
@@ -218,30 +612,91 @@ static linalg::GenericOp findEpilogue(linalg::GenericOp op,
   return epilogue;
 }
 
+/// `map` with its last `run` results (the column loops) merged into the
+/// first of them.
+static AffineMap mergeColumns(AffineMap map, unsigned run) {
+  if (run <= 1)
+    return map;
+  return AffineMap::get(map.getNumDims(), 0,
+                        map.getResults().drop_back(run - 1),
+                        map.getContext());
+}
+
+/// The reassociation merging the last `run` of `rank` dims.
+static SmallVector<ReassociationIndices> mergeReassociation(int64_t rank,
+                                                            unsigned run) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0; i < rank - run; ++i)
+    groups.push_back({i});
+  groups.emplace_back();
+  for (int64_t i = rank - run; i < rank; ++i)
+    groups.back().push_back(i);
+  return groups;
+}
+
+/// `value` with its last `run` dims merged into one.
+static Value mergeColumns(OpBuilder &b, Location loc, Value value,
+                          unsigned run) {
+  if (run <= 1)
+    return value;
+  int64_t rank = cast<RankedTensorType>(value.getType()).getRank();
+  return tensor::CollapseShapeOp::create(b, loc, value,
+                                         mergeReassociation(rank, run));
+}
+
 /// Replaces `op` by the register-tiled kernel of `plan`.
 static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
                         const ContractionPlan &plan) {
   Location loc = op.getLoc();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  Value aTensor = op.getDpsInputOperand(plan.a)->get();
-  Value bTensor = op.getDpsInputOperand(plan.b)->get();
-  Value init = op.getDpsInitOperand(0)->get();
+  unsigned run = plan.columnLoops.size();
+  // The last block of columns is partial when the blocks do not divide
+  // the columns (its reads and writes are masked).
+  bool tail = plan.columnCount % plan.columns != 0;
+  SmallVector<bool> inBounds = {!tail};
   Type f32 = rewriter.getF32Type();
   auto vecType = VectorType::get({plan.columns}, f32);
   linalg::GenericOp epilogue = plan.epilogue;
   // C filled with a constant (zero, mostly): the registers start from it
   // and the fill is not needed.
+  Value init = op.getDpsInitOperand(0)->get();
   auto fill = init.getDefiningOp<linalg::FillOp>();
   // The kernel writes the epilogue's result, else C.
   Value destInit = epilogue ? epilogue.getDpsInitOperand(0)->get()
                    : fill   ? fill.getOutputs()[0]
                             : init;
+  auto destType = cast<RankedTensorType>(destInit.getType());
   AffineMap outMap = maps[2];
   if (epilogue)
     rewriter.setInsertionPoint(epilogue);
+  // The column dims of B, C and the epilogue's operands merged into one.
+  Value aTensor = op.getDpsInputOperand(plan.a)->get();
+  Value bTensor =
+      mergeColumns(rewriter, loc, op.getDpsInputOperand(plan.b)->get(), run);
+  init = mergeColumns(rewriter, loc, init, run);
+  destInit = mergeColumns(rewriter, loc, destInit, run);
+  AffineMap aMap = maps[plan.a];
+  AffineMap bMap = mergeColumns(maps[plan.b], run);
+  AffineMap cMap = mergeColumns(outMap, run);
+  DenseMap<OpOperand *, std::pair<Value, AffineMap>> epilogueInputs;
+  if (epilogue) {
+    unsigned rank = epilogue.getNumLoops();
+    for (OpOperand *input : epilogue.getDpsInputOperands()) {
+      AffineMap map = epilogue.getMatchingIndexingMap(input);
+      if (input->get() == op->getResult(0))
+        continue;
+      if (map.isFunctionOfDim(rank - 1))
+        epilogueInputs[input] = {
+            mergeColumns(rewriter, loc, input->get(), run),
+            mergeColumns(map, run)};
+      else
+        epilogueInputs[input] = {input->get(), map};
+    }
+  }
 
-  // Forall dims: the outer loops, then column blocks, then row blocks.
+  // Forall dims: the outer loops, then column blocks, then row blocks (or
+  // row blocks, then column blocks).
   SmallVector<OpFoldResult> lbs, ubs, steps;
   for (unsigned loop : plan.outer) {
     lbs.push_back(rewriter.getIndexAttr(0));
@@ -249,10 +704,16 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
     steps.push_back(rewriter.getIndexAttr(1));
   }
   lbs.append({rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)});
-  ubs.append({rewriter.getIndexAttr(ranges[plan.n]),
+  ubs.append({rewriter.getIndexAttr(plan.columnCount),
               rewriter.getIndexAttr(ranges[plan.m])});
   steps.append({rewriter.getIndexAttr(plan.columns),
                 rewriter.getIndexAttr(plan.rows)});
+  unsigned columnDim = plan.outer.size(), rowDim = columnDim + 1;
+  if (plan.rowsOuter) {
+    std::swap(ubs[columnDim], ubs[rowDim]);
+    std::swap(steps[columnDim], steps[rowDim]);
+    std::swap(columnDim, rowDim);
+  }
 
   // One forall over the blocks of C for k in [kStart, kStart + kLength):
   // the first block of k starts from C's initial value, the last applies
@@ -268,7 +729,7 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
     Location l = loc;
     SmallVector<Value> ivs = forall.getInductionVars();
     Value dest = forall.getRegionOutArgs()[0];
-    Value n0 = ivs[plan.outer.size()], m0 = ivs[plan.outer.size() + 1];
+    Value n0 = ivs[columnDim], m0 = ivs[rowDim];
     // The index of loop `loop` for row `row` of the block at `k`.
     auto loopValue = [&](unsigned loop, int64_t row, Value k) -> Value {
       if (loop == plan.k)
@@ -296,12 +757,11 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
     if (first && fill)
       filled = vector::BroadcastOp::create(b, l, vecType, fill.getInputs()[0]);
     for (int64_t r = 0; r < plan.rows; ++r)
-      accs.push_back(
-          filled ? filled
-                 : Value(vector::TransferReadOp::create(
-                       b, l, vecType, first && epilogue ? init : dest,
-                       indices(maps[2], r, Value()), zero,
-                       ArrayRef<bool>{true})));
+      accs.push_back(filled ? filled
+                            : Value(vector::TransferReadOp::create(
+                                  b, l, vecType,
+                                  first && epilogue ? init : dest,
+                                  indices(cMap, r, Value()), zero, inBounds)));
     Value c0 = arith::ConstantIndexOp::create(b, l, 0);
     Value kEnd = arith::AddIOp::create(
         b, l, kStart, arith::ConstantIndexOp::create(b, l, kLength));
@@ -310,12 +770,11 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
         b, l, kStart, kEnd, c1, accs,
         [&](OpBuilder &kb, Location kl, Value k, ValueRange carried) {
           Value bVec = vector::TransferReadOp::create(
-              kb, kl, vecType, bTensor, indices(maps[plan.b], 0, k), zero,
-              ArrayRef<bool>{true});
+              kb, kl, vecType, bTensor, indices(bMap, 0, k), zero, inBounds);
           SmallVector<Value> next;
           for (int64_t r = 0; r < plan.rows; ++r) {
-            Value a = tensor::ExtractOp::create(
-                kb, kl, aTensor, indices(maps[plan.a], r, k));
+            Value a = tensor::ExtractOp::create(kb, kl, aTensor,
+                                                indices(aMap, r, k));
             Value aVec = vector::BroadcastOp::create(kb, kl, vecType, a);
             next.push_back(
                 vector::FMAOp::create(kb, kl, aVec, bVec, carried[r]));
@@ -323,17 +782,27 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
           scf::YieldOp::create(kb, kl, next);
         });
     // Write the block into its slice of C (rank-reduced to rows x
-    // columns).
+    // columns); the last block of a tail is narrower.
+    OpFoldResult width = b.getIndexAttr(plan.columns);
+    if (tail)
+      width = arith::MinSIOp::create(
+                  b, l, arith::ConstantIndexOp::create(b, l, plan.columns),
+                  arith::SubIOp::create(
+                      b, l,
+                      arith::ConstantIndexOp::create(b, l, plan.columnCount),
+                      n0))
+                  .getResult();
     SmallVector<OpFoldResult> offsets, sizes, strides;
-    for (unsigned i = 0; i < maps[2].getNumResults(); ++i) {
-      unsigned loop = loopAt(maps[2], i);
+    for (unsigned i = 0; i < cMap.getNumResults(); ++i) {
+      unsigned loop = loopAt(cMap, i);
       offsets.push_back(loopValue(loop, 0, Value()));
-      sizes.push_back(b.getIndexAttr(loop == plan.m   ? plan.rows
-                                     : loop == plan.n ? plan.columns
-                                                      : 1));
+      sizes.push_back(loop == plan.m   ? b.getIndexAttr(plan.rows)
+                      : loop == plan.n ? width
+                                       : b.getIndexAttr(1));
       strides.push_back(b.getIndexAttr(1));
     }
-    auto tileType = RankedTensorType::get({plan.rows, plan.columns}, f32);
+    auto tileType = RankedTensorType::get(
+        {plan.rows, tail ? ShapedType::kDynamic : plan.columns}, f32);
     Value tile = tensor::ExtractSliceOp::create(b, l, tileType, dest,
                                                 offsets, sizes, strides);
     // The epilogue on row `r`'s registers: its body cloned on vectors, its
@@ -342,31 +811,30 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
     auto applyEpilogue = [&](int64_t r, Value acc) -> Value {
       IRMapping mapping;
       Block &body = epilogue.getRegion().front();
-      unsigned rank = epilogue.getNumLoops();
       for (OpOperand *input : epilogue.getDpsInputOperands()) {
         BlockArgument arg = body.getArgument(input->getOperandNumber());
         if (input->get() == op->getResult(0)) {
           mapping.map(arg, acc);
           continue;
         }
-        AffineMap map = epilogue.getMatchingIndexingMap(input);
+        auto [value, map] = epilogueInputs.lookup(input);
         SmallVector<Value> idx;
         for (unsigned j = 0; j < map.getNumResults(); ++j) {
           int64_t loop = loopAt(map, j);
           idx.push_back(loop < 0 ? c0
                                  : loopValue(loopAt(outMap, loop), r, Value()));
         }
-        Type elem = getElementTypeOrSelf(input->get());
+        Type elem = getElementTypeOrSelf(value);
         auto type = VectorType::get({plan.columns}, elem);
-        Value value;
-        if (map.isFunctionOfDim(rank - 1)) {
+        if (value != input->get() ||
+            map.isFunctionOfDim(epilogue.getNumLoops() - 1)) {
           Value pad = arith::ConstantOp::create(
               b, l, cast<TypedAttr>(b.getZeroAttr(elem)));
-          value = vector::TransferReadOp::create(b, l, type, input->get(), idx,
-                                                 pad, ArrayRef<bool>{true});
+          value = vector::TransferReadOp::create(b, l, type, value, idx, pad,
+                                                 inBounds);
         } else {
           value = vector::BroadcastOp::create(
-              b, l, type, tensor::ExtractOp::create(b, l, input->get(), idx));
+              b, l, type, tensor::ExtractOp::create(b, l, value, idx));
         }
         mapping.map(arg, value);
       }
@@ -394,8 +862,7 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
       if (last && epilogue)
         value = applyEpilogue(r, value);
       tile = vector::TransferWriteOp::create(b, l, value, tile,
-                                             ValueRange{row, c0},
-                                             ArrayRef<bool>{true})
+                                             ValueRange{row, c0}, inBounds)
                  .getResult();
     }
     b.setInsertionPointToEnd(forall.getTerminator().getBody());
@@ -429,6 +896,10 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
     result = emitBlock(result, index(kSize - plan.kBlock), plan.kBlock, false,
                        true);
   }
+  if (run > 1)
+    result = tensor::ExpandShapeOp::create(
+        rewriter, loc, destType, result,
+        mergeReassociation(destType.getRank(), run));
   if (epilogue) {
     rewriter.replaceOp(epilogue, result);
     rewriter.eraseOp(op);
@@ -456,6 +927,13 @@ struct CPUContractionKernelsPass final
     for (linalg::LinalgOp op : named) {
       rewriter.setInsertionPoint(op);
       (void)linalg::generalizeNamedOp(rewriter, op);
+    }
+    // Convolutions as an im2col copy and a contraction.
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics) {
+      rewriter.setInsertionPoint(op);
+      (void)convToIm2Col(rewriter, op, rows / 2);
     }
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<ContractionPlan> plan =

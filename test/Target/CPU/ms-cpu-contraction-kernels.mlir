@@ -6,10 +6,10 @@
 // multiply-adds), the registers starting from the fill's value and written
 // once into the fill's destination (the fill itself is gone).
 // CHECK-LABEL: func @matmul
-// CHECK-SAME: (%[[A:.+]]: tensor<64x256xf32>, %[[B:.+]]: tensor<256x128xf32>)
-// CHECK: %[[E:.+]] = tensor.empty() : tensor<64x128xf32>
+// CHECK-SAME: (%[[A:.+]]: tensor<64x256xf32>, %[[B:.+]]: tensor<256x256xf32>)
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<64x256xf32>
 // CHECK-NOT: linalg.fill
-// CHECK: scf.forall (%[[N:.+]], %[[M:.+]]) = (0, 0) to (128, 64) step (32, 8) shared_outs(%[[OUT:.+]] = %[[E]])
+// CHECK: scf.forall (%[[N:.+]], %[[M:.+]]) = (0, 0) to (256, 64) step (32, 8) shared_outs(%[[OUT:.+]] = %[[E]])
 // CHECK: %[[ZERO:.+]] = vector.broadcast %{{.+}} : f32 to vector<32xf32>
 // CHECK: %[[ACC:.+]]:8 = scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[R0:[a-z0-9_]+]] = %[[ZERO]], {{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
 // CHECK: %[[ROW:.+]] = vector.transfer_read %[[B]][%[[K]], %[[N]]]
@@ -22,12 +22,12 @@
 // CHECK: vector.transfer_write %[[ACC]]#0, %[[TILE]]
 // CHECK-COUNT-7: vector.transfer_write
 // CHECK: tensor.parallel_insert_slice %{{.+}} into %[[OUT]][%[[M]], %[[N]]] [8, 32] [1, 1]
-func.func @matmul(%a: tensor<64x256xf32>, %b: tensor<256x128xf32>) -> tensor<64x128xf32> {
+func.func @matmul(%a: tensor<64x256xf32>, %b: tensor<256x256xf32>) -> tensor<64x256xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<64x128xf32>
-  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x128xf32>) -> tensor<64x128xf32>
-  %r = linalg.matmul ins(%a, %b : tensor<64x256xf32>, tensor<256x128xf32>) outs(%c : tensor<64x128xf32>) -> tensor<64x128xf32>
-  return %r : tensor<64x128xf32>
+  %e = tensor.empty() : tensor<64x256xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<64x256xf32>) -> tensor<64x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<64x256xf32>, tensor<256x256xf32>) outs(%c : tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %r : tensor<64x256xf32>
 }
 
 // -----
@@ -35,10 +35,11 @@ func.func @matmul(%a: tensor<64x256xf32>, %b: tensor<256x128xf32>) -> tensor<64x
 // A batch matmul whose B is shared by the batch (a linear layer on 3-D
 // input), accumulating into a given C: the batch is an outer forall loop,
 // the registers start from C, and 12 rows take blocks of 6 (the largest
-// count up to 8 that divides 12); 16 columns take one vector.
+// count up to 8 that divides 12); 16 columns take one vector. With at most
+// four blocks of columns the row blocks are the outer forall dim.
 // CHECK-LABEL: func @batched
 // CHECK-SAME: (%[[A:.+]]: tensor<2x12x64xf32>, %[[B:.+]]: tensor<64x16xf32>, %[[C:.+]]: tensor<2x12x16xf32>)
-// CHECK: scf.forall (%[[I:.+]], %[[N:.+]], %[[M:.+]]) = (0, 0, 0) to (2, 16, 12) step (1, 16, 6) shared_outs(%[[OUT:.+]] = %[[C]])
+// CHECK: scf.forall (%[[I:.+]], %[[M:.+]], %[[N:.+]]) = (0, 0, 0) to (2, 12, 16) step (1, 6, 16) shared_outs(%[[OUT:.+]] = %[[C]])
 // CHECK: vector.transfer_read %[[OUT]][%[[I]], %[[M]], %[[N]]]
 // CHECK: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK: tensor.extract %[[A]][%[[I]], %[[M]], %{{.+}}]
@@ -93,23 +94,22 @@ func.func @epilogue(%a: tensor<8x32xf32>, %b: tensor<32x32xf32>, %bias: tensor<3
 // -----
 
 // Not covered, left as they are: B's columns not contiguous (a transposed
-// weight), a column count that is no multiple of 16, f16.
+// weight), f16.
 // CHECK-LABEL: func @not_covered
 // CHECK-NOT: scf.forall
-// CHECK-COUNT-3: linalg.generic
+// CHECK-COUNT-2: linalg.generic
 #at = affine_map<(m, n, k) -> (m, k)>
 #bt = affine_map<(m, n, k) -> (n, k)>
 #ct = affine_map<(m, n, k) -> (m, n)>
-func.func @not_covered(%a: tensor<8x32xf32>, %bt: tensor<32x32xf32>, %b: tensor<32x24xf32>, %c: tensor<8x32xf32>, %c24: tensor<8x24xf32>, %ah: tensor<8x32xf16>, %bh: tensor<32x32xf16>, %ch: tensor<8x32xf16>) -> (tensor<8x32xf32>, tensor<8x24xf32>, tensor<8x32xf16>) {
+func.func @not_covered(%a: tensor<8x32xf32>, %bt: tensor<32x32xf32>, %c: tensor<8x32xf32>, %ah: tensor<8x32xf16>, %bh: tensor<32x32xf16>, %ch: tensor<8x32xf16>) -> (tensor<8x32xf32>, tensor<8x32xf16>) {
   %0 = linalg.generic {indexing_maps = [#at, #bt, #ct], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %bt : tensor<8x32xf32>, tensor<32x32xf32>) outs(%c : tensor<8x32xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   } -> tensor<8x32xf32>
-  %1 = linalg.matmul ins(%a, %b : tensor<8x32xf32>, tensor<32x24xf32>) outs(%c24 : tensor<8x24xf32>) -> tensor<8x24xf32>
   %2 = linalg.matmul ins(%ah, %bh : tensor<8x32xf16>, tensor<32x32xf16>) outs(%ch : tensor<8x32xf16>) -> tensor<8x32xf16>
-  return %0, %1, %2 : tensor<8x32xf32>, tensor<8x24xf32>, tensor<8x32xf16>
+  return %0, %2 : tensor<8x32xf32>, tensor<8x32xf16>
 }
 
 // -----
@@ -142,4 +142,97 @@ func.func @blocked(%a: tensor<8x2048xf32>, %b: tensor<2048x32xf32>) -> tensor<8x
     linalg.yield %y : f32
   } -> tensor<8x32xf32>
   return %r : tensor<8x32xf32>
+}
+
+// -----
+
+// 40 columns, no multiple of 16: blocks of 32, the last one 8 wide (the
+// slice's width the smaller of 32 and the columns left, reads and writes
+// masked at the end).
+// CHECK-LABEL: func @column_tail
+// CHECK: scf.forall (%[[M:.+]], %[[N:.+]]) = (0, 0) to (8, 40) step (8, 32)
+// CHECK: vector.transfer_read %{{.+}}[%{{.+}}, %[[N]]], %{{.+}} : tensor<64x40xf32>, vector<32xf32>
+// CHECK: %[[LEFT:.+]] = arith.subi %{{.+}}, %[[N]] : index
+// CHECK: %[[W:.+]] = arith.minsi %{{.+}}, %[[LEFT]] : index
+// CHECK: tensor.extract_slice %{{.+}}[%[[M]], %[[N]]] [8, %[[W]]] [1, 1] : tensor<8x40xf32> to tensor<8x?xf32>
+// CHECK: vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : vector<32xf32>, tensor<8x?xf32>
+func.func @column_tail(%a: tensor<8x64xf32>, %b: tensor<64x40xf32>, %c: tensor<8x40xf32>) -> tensor<8x40xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<8x64xf32>, tensor<64x40xf32>) outs(%c : tensor<8x40xf32>) -> tensor<8x40xf32>
+  return %r : tensor<8x40xf32>
+}
+
+// -----
+
+// A 3x3 convolution (group of one, as msgraph.conv lowers it) with bias,
+// residual and ReLU: an im2col copy (one row of 6 output positions per
+// forall iteration, read whole from the input), the weight and the copy
+// with their reductions merged (K = 4 * 3 * 3), the unit group dim
+// dropped from C, the 6x6 output positions merged into 36 columns (a
+// partial block of 32), and the epilogue reading C directly, applied in
+// registers.
+// CHECK-LABEL: func @conv
+// CHECK-SAME: (%[[X:.+]]: tensor<1x4x8x8xf32>, %[[W:.+]]: tensor<8x4x3x3xf32>, %[[BIAS:.+]]: tensor<8xf32>, %[[RES:.+]]: tensor<1x8x6x6xf32>)
+// CHECK: %[[COL:.+]] = scf.forall (%{{.+}}, %[[C:.+]], %[[KH:.+]], %[[KW:.+]], %[[OH:.+]]) in (1, 4, 3, 3, 6)
+// CHECK: %[[IH:.+]] = arith.addi %[[OH]], %[[KH]] : index
+// CHECK: vector.transfer_read %[[X]][%{{.+}}, %[[C]], %[[IH]], %[[KW]]], %{{.+}} {in_bounds = [true]} : tensor<1x4x8x8xf32>, vector<6xf32>
+// CHECK: %[[B:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2, 3], [4], [5]] : tensor<1x4x3x3x6x6xf32> into tensor<1x36x6x6xf32>
+// CHECK: %[[A:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0], [1, 2, 3]] : tensor<8x4x3x3xf32> into tensor<8x36xf32>
+// CHECK: %[[BM:.+]] = tensor.collapse_shape %[[B]] {{\[}}[0], [1], [2, 3]] : tensor<1x36x6x6xf32> into tensor<1x36x36xf32>
+// CHECK: %[[RM:.+]] = tensor.collapse_shape %[[RES]] {{\[}}[0], [1], [2, 3]] : tensor<1x8x6x6xf32> into tensor<1x8x36xf32>
+// CHECK: %[[K:.+]] = scf.forall (%[[I:.+]], %[[M:.+]], %[[N:.+]]) = (0, 0, 0) to (1, 8, 36) step (1, 8, 32)
+// CHECK: vector.transfer_read %[[BM]][%[[I]], %{{.+}}, %[[N]]]
+// CHECK: tensor.extract %[[A]][%[[M]], %{{.+}}]
+// CHECK: vector.fma
+// CHECK: tensor.extract %[[BIAS]][%[[M]]]
+// CHECK: vector.transfer_read %[[RM]][%[[I]], %[[M]], %[[N]]]
+// CHECK: arith.maximumf {{.*}} : vector<32xf32>
+// CHECK: tensor.expand_shape %[[K]] {{\[}}[0], [1], [2, 3]] output_shape [1, 8, 6, 6] : tensor<1x8x36xf32> into tensor<1x8x6x6xf32>
+// CHECK-NOT: linalg.generic
+#in = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#w = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (m, c, kh, kw)>
+#out = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+#c5 = affine_map<(n, m, oh, ow) -> (n, 0, m, oh, ow)>
+#ch = affine_map<(n, m, oh, ow) -> (m)>
+#id = affine_map<(n, m, oh, ow) -> (n, m, oh, ow)>
+func.func @conv(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32>, %bias: tensor<8xf32>, %res: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e5 = tensor.empty() : tensor<1x1x8x6x6xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e5 : tensor<1x1x8x6x6xf32>) -> tensor<1x1x8x6x6xf32>
+  %conv = linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) outs(%f : tensor<1x1x8x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x8x6x6xf32>
+  %e = tensor.empty() : tensor<1x8x6x6xf32>
+  %r = linalg.generic {indexing_maps = [#c5, #ch, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv, %bias, %res : tensor<1x1x8x6x6xf32>, tensor<8xf32>, tensor<1x8x6x6xf32>) outs(%e : tensor<1x8x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %out: f32):
+    %0 = arith.addf %a, %b : f32
+    %1 = arith.addf %0, %c : f32
+    %2 = arith.maximumf %1, %zero : f32
+    linalg.yield %2 : f32
+  } -> tensor<1x8x6x6xf32>
+  return %r : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+// A 2x2 stride-2 convolution: each im2col row is read 11 wide (from the
+// first to the last element its 6 positions read) and every second
+// element kept.
+// CHECK-LABEL: func @strided_conv
+// CHECK: vector.transfer_read {{.*}} : tensor<1x4x12x12xf32>, vector<11xf32>
+// CHECK: vector.shuffle %{{.+}}, %{{.+}} [0, 2, 4, 6, 8, 10] : vector<11xf32>, vector<11xf32>
+// CHECK: vector.fma
+#sin = affine_map<(n, m, oh, ow, c, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#sw = affine_map<(n, m, oh, ow, c, kh, kw) -> (m, c, kh, kw)>
+#sout = affine_map<(n, m, oh, ow, c, kh, kw) -> (n, m, oh, ow)>
+func.func @strided_conv(%x: tensor<1x4x12x12xf32>, %w: tensor<8x4x2x2xf32>, %init: tensor<1x8x6x6xf32>) -> tensor<1x8x6x6xf32> {
+  %conv = linalg.generic {indexing_maps = [#sin, #sw, #sout], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x12x12xf32>, tensor<8x4x2x2xf32>) outs(%init : tensor<1x8x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x6x6xf32>
+  return %conv : tensor<1x8x6x6xf32>
 }

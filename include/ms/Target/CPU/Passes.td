@@ -41,14 +41,20 @@ def CPUEmitEntryPointsPass : Pass<"ms-cpu-emit-entry-points",
 
 def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
                                      "::mlir::func::FuncOp"> {
-  let summary = "register-tiled kernels for f32 matmuls and batch matmuls";
+  let summary = "register-tiled kernels for f32 matmuls, batch matmuls and "
+                "convolutions";
   let description = [{
     Rewrites each f32 contraction on tensors (a `linalg.generic` whose body
     is `out + a * b` with one reduction loop `k`, not inside another loop)
     whose columns are contiguous in B and C into a register-tiled kernel:
     an `scf.forall` over the other parallel loops, blocks of `2 * lanes`
     (or `lanes`) columns and blocks of up to `rows` rows, in that order (a
-    panel of B stays in cache while the rows of A stream by). Each
+    panel of B stays in cache while the rows of A stream by; with at most
+    four blocks of columns the row blocks come first, so that each block of
+    A's rows is read once). The columns are C's innermost loop and the loops
+    before it that B also has innermost, in the same order (a conv's output
+    rows and columns), their dims merged; when no block width divides them
+    the last block is partial (its reads and writes masked). Each
     iteration keeps its block of C in `rows` vectors across the whole `k`
     loop: per `k`, one vector load of B's row, and per row one broadcast of
     A's element and one `vector.fma`. The block starts from C's initial
@@ -57,6 +63,16 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     destination), so that a block of A's rows stays in cache across the
     column blocks. Each result element is the same sum in the same order as
     the loop nest's, with fused multiply-adds.
+
+    A convolution (`out[..., o...] += in[..., o * s + w * d] * weight[...,
+    r...]`, as msgraph.conv lowers) whose weight has at least `rows / 2`
+    output channels is first rewritten as an im2col copy (an `scf.forall`
+    copying one row of output positions per iteration as a vector read
+    whole from the input, every `s`-th element kept) and a contraction of
+    the weight with it over the merged reductions, which the kernel then
+    covers with the output positions as columns; unit output dims only C
+    has (a group of one) are dropped, and an elementwise user reading them
+    at index 0 reads the contraction directly (and stays its epilogue).
 
     ```mlir
     %c = linalg.generic {iterator_types = ["parallel", "parallel", "reduction"]}
