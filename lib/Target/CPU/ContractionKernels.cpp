@@ -189,7 +189,7 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
   plan.rowsOuter = llvm::divideCeil(plan.columnCount, plan.columns) <= 4;
   // A reduction longer than maxK runs in blocks: the largest divisor of
   // its length from maxK / 4 to maxK (none: one block).
-  if (maxK > 0 && ranges[plan.k] > maxK)
+  if (!plan.rowsOuter && maxK > 0 && ranges[plan.k] > maxK)
     for (int64_t kb = maxK; kb >= std::max<int64_t>(1, maxK / 4); --kb)
       if (ranges[plan.k] % kb == 0) {
         plan.kBlock = kb;

@@ -61,7 +61,7 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     value and is written once. A reduction longer than `k-block` runs in
     blocks (an `scf.for` around the forall, partial sums in the
     destination), so that a block of A's rows stays in cache across the
-    column blocks. Each result element is the same sum in the same order as
+    column blocks (not when the row blocks come first). Each result element is the same sum in the same order as
     the loop nest's, with fused multiply-adds.
 
     A convolution (`out[..., o...] += in[..., o * s + w * d] * weight[...,
