@@ -22,3 +22,13 @@ def cpu_name():
     except OSError:
         pass
     return platform.processor() or "unknown CPU"
+
+
+def print_table(header, rows):
+    """Prints `header` and `rows` (lists of strings) as aligned columns: the
+    first left-aligned, the others right-aligned."""
+    widths = [max(len(row[i]) for row in list(rows) + [header])
+              for i in range(len(header))]
+    for row in [header] + list(rows):
+        print("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                        for i, (c, w) in enumerate(zip(row, widths))))

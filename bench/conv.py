@@ -29,7 +29,7 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from benchutil import cpu_name, run  # noqa: E402
+from benchutil import cpu_name, print_table, run  # noqa: E402
 
 # name: (in channels, out channels, kernel, stride, pad, input size)
 LAYERS = {
@@ -131,12 +131,7 @@ def main():
                      "%.2fx" % (med["ort"] / med["ms"]), "%.2g" % diffs[name]])
     rows.append(["sum", "%.3f" % total["ms"], "", "%.3f" % total["ort"], "",
                  "%.2fx" % (total["ort"] / total["ms"]), ""])
-    widths = [max(len(row[i]) for row in rows + [header]) for i in range(len(header))]
-    fmt = lambda row: "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                                for i, (c, w) in enumerate(zip(row, widths)))
-    print(fmt(header))
-    for row in rows:
-        print(fmt(row))
+    print_table(header, rows)
 
 
 if __name__ == "__main__":

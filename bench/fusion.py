@@ -50,7 +50,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "utils"))
 import msm  # noqa: E402  (reads a module file's meta section)
-from benchutil import cpu_name, run  # noqa: E402
+from benchutil import cpu_name, print_table, run  # noqa: E402
 
 OPSET = 17
 
@@ -370,12 +370,7 @@ def main():
         row += ["%.2g" % diffs[name, c] if (name, c) in diffs else "-"
                 for c in columns if c != levels[0]]
         rows.append(row)
-    widths = [max(len(row[i]) for row in rows + [header]) for i in range(len(header))]
-    fmt = lambda row: "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                                for i, (c, w) in enumerate(zip(row, widths)))
-    print(fmt(header))
-    for row in rows:
-        print(fmt(row))
+    print_table(header, rows)
     for note in notes:
         print("failed: " + note)
     if not args.keep:

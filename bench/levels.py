@@ -43,7 +43,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "utils"))
 import msm  # noqa: E402  (reads a module file's meta section)
-from benchutil import cpu_name, run  # noqa: E402
+from benchutil import cpu_name, print_table, run  # noqa: E402
 
 
 CHEAP = {"tanh": "neg", "sigmoid": "abs", "exp": "neg"}
@@ -253,12 +253,7 @@ def main():
         st = "/".join(str(steps.get((name, level), "-")) for level in levels)
         rows.append((labels[name], cell(lo), cell(hi), ratio, str(args.rounds), n, st,
                      diffs.get(name, "-")))
-    widths = [max(len(row[i]) for row in rows + [header]) for i in range(len(header))]
-    fmt = lambda row: "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                                for i, (c, w) in enumerate(zip(row, widths)))
-    print(fmt(header))
-    for row in rows:
-        print(fmt(row))
+    print_table(header, rows)
     for name, lines in notes.items():
         for line in lines:
             print("%s failed at %s" % (name, line))
