@@ -92,6 +92,9 @@ static void buildCpuLLVMPipeline(OpPassManager &pm) {
   // Parallel loops over the outer (parallel) dimensions run on OpenMP
   // threads; reductions stay sequential inside each iteration.
   pm.addPass(createInterchangeReductionsPass());
+  // Float sums over the innermost loop (norms, softmax) vectorize only when
+  // LLVM may reorder them.
+  pm.addPass(createCPUReassociateReductionsPass());
   pm.addPass(createConvertLinalgToParallelLoopsPass());
   // Loop nests under 16384 innermost iterations run on the calling thread:
   // a fork/join costs microseconds, more than such a kernel. The threads
@@ -106,13 +109,19 @@ static void buildCpuLLVMPipeline(OpPassManager &pm) {
   // expansion exp(y * log(x)) is NaN for a negative base, where pow (the libm
   // call that math-to-llvm emits) gives (-2)^2 = 4.
   math::MathExpandOpsPassOptions expand;
-  expand.opMnemonics = {"ctlz", "sinh",  "cosh", "tan",       "tanh",
-                        "asinh", "acosh", "atanh", "fma",     "ceil",
-                        "exp2",  "fpowi", "round", "roundeven", "rsqrt"};
+  // Not tanh: its expansion (1 - e^-2x) / (1 + e^-2x) loses all precision
+  // near 0 (tanh(1e-7) came out 8.9e-8); ms-cpu-approximate-math takes f32
+  // tanh, math-to-llvm the rest.
+  expand.opMnemonics = {"ctlz",  "sinh",  "cosh", "tan",   "asinh",
+                        "acosh", "atanh", "fma",  "ceil",  "exp2",
+                        "fpowi", "round", "roundeven", "rsqrt"};
   pm.addPass(math::createMathExpandOpsPass(expand));
   // Math on f16/bf16 runs in f32: LLVM would otherwise promote it itself and
   // call compiler-rt for the bf16 truncation.
   pm.addPass(math::createMathExtendToSupportedTypes());
+  // exp, erf, tanh, log and their kin become polynomials LLVM vectorizes
+  // (a libm call would run per element, in the kernels' epilogues too).
+  pm.addPass(createCPUApproximateMathPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   // bf16 conversions become integer arithmetic: LLVM would call compiler-rt

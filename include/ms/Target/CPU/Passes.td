@@ -103,4 +103,59 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
                            "::mlir::vector::VectorDialect"];
 }
 
+def CPUApproximateMathPass : Pass<"ms-cpu-approximate-math"> {
+  let summary = "f32 exp, erf, log and their kin as polynomial "
+                "approximations (vectorizable, no libm call)";
+  let description = [{
+    Rewrites f32 `math.exp`, `math.expm1`, `math.erf`, `math.erfc`,
+    `math.log`, `math.log1p`, `math.log2` and `math.tanh` (scalar or vector)
+    into upstream MLIR's polynomial approximations: arithmetic, selects and
+    fused multiply-adds, which LLVM vectorizes in loops and keeps in vector
+    registers in the contraction kernels' epilogues, where a libm call would
+    run once per element. The approximations keep the special values (inf,
+    NaN, zero, negative arguments of log); a subnormal argument of log or
+    log2 is scaled by 2^24 first (the approximation clamps it to the
+    smallest normal). Measured against float64 over the whole f32 range
+    (`test/e2e/ops/approximate-math.mlir`): exp within 4.6 ulp, tanh 3.7,
+    erf 2.2, log 0.7. Other types and functions are left to math-to-llvm
+    and math-to-libm.
+
+    ```mlir
+    %y = math.exp %x : vector<16xf32>
+    // becomes a range reduction (x = k ln2 + r), a degree-6 polynomial in r
+    // (math.fma) and a scaling by 2^k built from k's bits
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
+def CPUReassociateReductionsPass : Pass<"ms-cpu-reassociate-reductions"> {
+  let summary = "lets LLVM reorder float sums and products of reductions, "
+                "so that it vectorizes them";
+  let description = [{
+    Marks the combiner of each float reduction in a `linalg.generic` (the
+    `arith.addf` or `arith.mulf` of the body that takes the output's running
+    value and is yielded) `reassoc`. A reduction over the innermost loop
+    (a layer norm's mean and variance, softmax's sum) is otherwise a chain
+    of dependent scalar adds, one per element at the add's latency: LLVM
+    vectorizes it only when it may reorder the sum. Reordered, a sum of
+    n terms differs from the sequential one by rounding (within n ulp of
+    the exact sum either way, usually far less); ONNX Runtime's and the
+    BLAS kernels' reductions are reordered the same way. Max and min need
+    no flag: they are exact in any order.
+
+    ```mlir
+    linalg.generic {iterator_types = ["parallel", "reduction"]} ... {
+    ^bb0(%in: f32, %acc: f32):
+      %s = arith.addf %acc, %in : f32
+      linalg.yield %s : f32
+    }
+    // becomes
+      %s = arith.addf %acc, %in fastmath<reassoc> : f32
+    ```
+  }];
+}
+
 #endif // MS_TARGET_CPU_PASSES_TD
