@@ -2,6 +2,7 @@
 # lit configuration for the ms test suite.
 
 import os
+import platform
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -27,6 +28,10 @@ tool_dirs = [config.ms_tools_dir, config.llvm_tools_dir]
 tools = ["ms-opt", "ms-compile", "ms-run", "ms-runtime-tests", "ms-compiler-unit-tests"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Tests of x86 code generation (--target-cpu=x86-64-v3 and the like).
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86_64-host")
 
 # The Python package (python/) is built.
 if config.ms_python_enabled:

@@ -1,29 +1,61 @@
-"""Reads the meta section (signature, buffers, plan; JSON) of a module file.
+"""Reads the sections of a module file: the meta section (signature, buffers,
+plan; JSON) and the code sections with the CPU features they require.
 
 The layout is docs/ModuleFormat.md: a 64-byte header (magic "MSMODULE",
 version, section count, ...), then 48-byte section entries (kind, flags,
-offset, size, checksum, reserved); kind 1 is the meta JSON.
+offset, size, checksum, requirements, reserved); kind 1 is the meta JSON.
+
+As a script: msm.py MODULE [--extract-cpu-elf OUT] prints one line per
+section (kind, size, required CPU features) and writes the first cpu-elf
+section to OUT.
 """
+import argparse
 import json
 import os
 import re
 import struct
 
 _META = 1
+_KINDS = {1: "meta", 2: "weights", 3: "cpu-elf", 4: "cuda-ptx", 5: "npu-program"}
 
 
-def read_meta(path):
-    """Returns the meta JSON of module file `path` as a dict."""
+def _read_cpu_features():
+    """Names of the CPU feature bits of a section's requirements, parsed from
+    kCpuFeatures in runtime/include/ms/runtime/ModuleFormat.h."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "runtime", "include", "ms", "runtime", "ModuleFormat.h")
+    text = open(path).read()
+    table = re.search(r"kCpuFeatures\[\] = \{(.*?)\};", text, re.S).group(1)
+    return re.findall(r'"([^"]+)"', table)
+
+
+CPU_FEATURES = _read_cpu_features()
+
+
+def read_sections(path):
+    """Returns the sections of module file `path` as (kind name, bytes,
+    [required CPU feature names]) tuples, in file order."""
     with open(path, "rb") as f:
         data = f.read()
     if data[:8] != b"MSMODULE":
         raise ValueError("%s: not a module file" % path)
     (count,) = struct.unpack_from("<I", data, 12)
     (table,) = struct.unpack_from("<Q", data, 24)
+    sections = []
     for i in range(count):
-        kind, _flags, offset, size = struct.unpack_from("<IIQQ", data, table + 48 * i)
-        if kind == _META:
-            return json.loads(data[offset:offset + size].decode("utf-8"))
+        kind, _flags, offset, size, _sum, needs = struct.unpack_from(
+            "<IIQQQQ", data, table + 48 * i)
+        names = [CPU_FEATURES[b] if b < len(CPU_FEATURES) else "#%d" % b
+                 for b in range(64) if needs >> b & 1]
+        sections.append((_KINDS.get(kind, str(kind)), data[offset:offset + size], names))
+    return sections
+
+
+def read_meta(path):
+    """Returns the meta JSON of module file `path` as a dict."""
+    for kind, data, _ in read_sections(path):
+        if kind == _KINDS[_META]:
+            return json.loads(data.decode("utf-8"))
     raise ValueError("%s: no meta section" % path)
 
 
@@ -42,3 +74,25 @@ def _read_dtypes():
 
 
 DTYPES = _read_dtypes()
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Lists a module file's sections.")
+    ap.add_argument("module")
+    ap.add_argument("--extract-cpu-elf", metavar="OUT",
+                    help="write the first cpu-elf section to OUT")
+    args = ap.parse_args()
+    extracted = False
+    for kind, data, needs in read_sections(args.module):
+        print("%s %d bytes%s" % (kind, len(data),
+                                 ", requires " + " ".join(needs) if needs else ""))
+        if kind == "cpu-elf" and args.extract_cpu_elf and not extracted:
+            with open(args.extract_cpu_elf, "wb") as f:
+                f.write(data)
+            extracted = True
+    if args.extract_cpu_elf and not extracted:
+        raise SystemExit("msm.py: %s has no cpu-elf section" % args.module)
+
+
+if __name__ == "__main__":
+    main()

@@ -320,6 +320,7 @@ FailureOr<std::string> mlir::ms::writeModuleFile(ModuleOp module) {
   struct Section {
     fmt::SectionKind kind;
     StringRef bytes;
+    uint64_t requirements = 0;
   };
   std::vector<Section> sections = {{fmt::SectionKind::Meta, metaText},
                                    {fmt::SectionKind::Weights, weights}};
@@ -330,7 +331,17 @@ FailureOr<std::string> mlir::ms::writeModuleFile(ModuleOp module) {
                               "holds (cpu-elf, cuda-ptx, npu-program), but "
                               "found '")
              << binary.getFormat() << "'";
-    sections.push_back({*kind, binary.getData()});
+    uint64_t requirements = 0;
+    for (StringRef feature :
+         binary.getRequirements().getAsValueRange<StringAttr>()) {
+      const auto *bit = llvm::find(fmt::kCpuFeatures, feature);
+      if (bit == std::end(fmt::kCpuFeatures))
+        return binary.emitError("expected device features the module file "
+                                "can record, but found '")
+               << feature << "'";
+      requirements |= uint64_t(1) << (bit - std::begin(fmt::kCpuFeatures));
+    }
+    sections.push_back({*kind, binary.getData(), requirements});
   }
 
   uint64_t tableEnd =
@@ -343,6 +354,7 @@ FailureOr<std::string> mlir::ms::writeModuleFile(ModuleOp module) {
     entry.offset = offset;
     entry.size = s.bytes.size();
     entry.checksum = fmt::fnv1a64(s.bytes.data(), s.bytes.size());
+    entry.requirements = s.requirements;
     entries.push_back(entry);
     offset = fmt::alignUp(offset + s.bytes.size());
   }

@@ -56,6 +56,8 @@ LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
             "; expected -O0, -O1 or -O2";
     return failure();
   }
+  if (failed(backend->verifyOptions(options.targetOptions, error)))
+    return failure();
   std::vector<std::string> phases = getCompilePhases(options.target);
   StringRef stop = options.compileTo;
   if (!stop.empty() && !llvm::is_contained(phases, stop)) {

@@ -77,10 +77,15 @@ struct SerializeExecutablesPass final
       if (failed(bytes))
         return signalPassFailure();
       OpBuilder b(executable);
-      exec::BinaryOp::create(
-          b, executable.getLoc(), executable.getSymName(),
-          executable.getTarget(),
-          textual ? StringRef("llvm-ir") : backend->getBinaryFormat(), *bytes);
+      SmallVector<StringRef> requirements;
+      std::vector<std::string> names = backend->getRequirements(options);
+      for (const std::string &name : names)
+        requirements.push_back(name);
+      exec::BinaryOp::create(b, executable.getLoc(), executable.getSymName(),
+                             executable.getTarget(),
+                             textual ? StringRef("llvm-ir")
+                                     : backend->getBinaryFormat(),
+                             b.getStrArrayAttr(requirements), *bytes);
       executable.erase();
     }
   }

@@ -55,6 +55,26 @@ protected:
         << "expected \"" << text << "\" in: " << message;
   }
 
+  /// Expects the module file at `path` (the sample module's plan) to load
+  /// and compute the sample's first output.
+  void expectRunsSample() {
+    Module module;
+    Status status = Module::load(device, path, module);
+    ASSERT_TRUE(status.ok()) << status.message();
+    Context context;
+    ASSERT_TRUE(Context::create(module, context).ok());
+    float x[4] = {1, 2, 3, 4}, y[4] = {4, 3, 2, 1};
+    std::vector<TensorView> outputs(2);
+    ASSERT_TRUE(context
+                    .run({TensorView{x, 16, MS_DTYPE_F32, {4}},
+                          TensorView{y, 16, MS_DTYPE_F32, {4}}},
+                         outputs)
+                    .ok());
+    for (int i = 0; i < 4; ++i)
+      EXPECT_FLOAT_EQ(static_cast<float *>(outputs[0].data)[i],
+                      sampleOut0(x[i], y[i], sampleWeights[i]));
+  }
+
   /// Expects the sample module with edited meta to be rejected.
   void expectMetaRejected(const std::string &text,
                           ms_status_code_t code = MS_INVALID_ARGUMENT) {
@@ -452,16 +472,35 @@ TEST_F(LoaderTest, RejectsWaitBeforeAnySignal) {
                      "signals");
 }
 
-TEST_F(LoaderTest, RejectsDuplicateCodeSection) {
+TEST_F(LoaderTest, RejectsCodeForFeaturesTheHostLacks) {
+  // Bit 63 names no feature any host has: the message names what is
+  // missing and how to compile for this host.
   std::string text = parts.meta.dump();
   uint32_t cpu = uint32_t(format::SectionKind::CpuElf);
   expectRejected(
       buildModuleFile(
           {{uint32_t(format::SectionKind::Meta), {text.begin(), text.end()}},
            {uint32_t(format::SectionKind::Weights), parts.weights},
-           {cpu, kernels},
-           {cpu, kernels}}),
-      MS_INVALID_ARGUMENT, "more than one cpu-elf section");
+           {cpu, kernels, uint64_t(1) << 63}}),
+      MS_UNAVAILABLE,
+      "this cpu device cannot run the module's cpu-elf code: it lacks CPU "
+      "features #63 (compile for this host, or for an older CPU with "
+      "--target-cpu");
+}
+
+TEST_F(LoaderTest, LoadsTheFirstCodeVariantTheHostRuns) {
+  // Variants of the same kernels, best first: the first needs a feature no
+  // host has (its bytes would not even load), the second runs.
+  std::string text = parts.meta.dump();
+  uint32_t cpu = uint32_t(format::SectionKind::CpuElf);
+  ASSERT_TRUE(writeFile(
+      path,
+      buildModuleFile(
+          {{uint32_t(format::SectionKind::Meta), {text.begin(), text.end()}},
+           {uint32_t(format::SectionKind::Weights), parts.weights},
+           {cpu, std::vector<uint8_t>(64, 'x'), uint64_t(1) << 63},
+           {cpu, kernels}})));
+  expectRunsSample();
 }
 
 TEST_F(LoaderTest, LoadsItsOwnCodeSectionAmongOthers) {
@@ -476,21 +515,7 @@ TEST_F(LoaderTest, LoadsItsOwnCodeSectionAmongOthers) {
            {uint32_t(format::SectionKind::CudaPtx), ptx},
            {uint32_t(format::SectionKind::Weights), parts.weights},
            {uint32_t(format::SectionKind::CpuElf), kernels}})));
-  Module module;
-  Status status = Module::load(device, path, module);
-  ASSERT_TRUE(status.ok()) << status.message();
-  Context context;
-  ASSERT_TRUE(Context::create(module, context).ok());
-  float x[4] = {1, 2, 3, 4}, y[4] = {4, 3, 2, 1};
-  std::vector<TensorView> outputs(2);
-  ASSERT_TRUE(context
-                  .run({TensorView{x, 16, MS_DTYPE_F32, {4}},
-                        TensorView{y, 16, MS_DTYPE_F32, {4}}},
-                       outputs)
-                  .ok());
-  for (int i = 0; i < 4; ++i)
-    EXPECT_FLOAT_EQ(static_cast<float *>(outputs[0].data)[i],
-                    sampleOut0(x[i], y[i], sampleWeights[i]));
+  expectRunsSample();
 }
 
 TEST_F(LoaderTest, SurvivesRandomCorruption) {

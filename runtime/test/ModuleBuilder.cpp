@@ -76,6 +76,7 @@ ms::test::buildModuleFile(const std::vector<Section> &sections) {
     entry.kind = section.kind;
     entry.offset = offset;
     entry.size = section.bytes.size();
+    entry.requirements = section.requirements;
     entries.push_back(entry);
     offset = format::alignUp(offset + section.bytes.size());
   }

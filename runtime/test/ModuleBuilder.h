@@ -28,6 +28,8 @@ struct Section {
   uint32_t kind = 0;
   /// The bytes.
   std::vector<uint8_t> bytes;
+  /// The entry's requirements (format::kCpuFeatures bits for cpu-elf).
+  uint64_t requirements = 0;
 };
 
 /// Lays out `sections` into a module file image with valid checksums.

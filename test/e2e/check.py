@@ -23,10 +23,12 @@ against the first level's outputs, with the same tolerance. Every message
 names the level it is about.
 
 Usage: check.py TEST.mlir --bin-dir DIR --work-dir DIR [--levels O0,O2]
+                [--compile-flags "FLAGS"]   (after the file's COMPILE-FLAGS)
 """
 import argparse
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -141,9 +143,12 @@ def main():
     ap.add_argument("--levels", default="O0,O2",
                     help="comma-separated optimization levels; the first is "
                          "the one the others are compared with (default O0,O2)")
+    ap.add_argument("--compile-flags", default="",
+                    help="more ms-compile flags, e.g. --target-cpu=x86-64-v3")
     args = ap.parse_args()
     text = open(args.test).read()
     refs, input_exprs, (rtol, atol), flags, skips = directives(text)
+    flags += shlex.split(args.compile_flags)
     levels = [l.strip() for l in args.levels.split(",") if l.strip()]
     for level in levels:
         if level not in LEVELS:

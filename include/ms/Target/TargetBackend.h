@@ -43,6 +43,18 @@ public:
   virtual StringRef getName() const = 0;
   /// The module-file section the binary goes into ("cpu-elf").
   virtual StringRef getBinaryFormat() const = 0;
+  /// Checks `options` (e.g. that the CPU exists); fails with `error`.
+  virtual LogicalResult verifyOptions(const TargetOptions &options,
+                                      std::string &error) const {
+    return success();
+  }
+  /// Returns the device features code generated with `options` needs (for
+  /// the CPU: names of format::kCpuFeatures), which the runtime checks the
+  /// device for before loading it.
+  virtual std::vector<std::string>
+  getRequirements(const TargetOptions &options) const {
+    return {};
+  }
   /// The code generation phases, in order (each can end a compilation
   /// with --compile-to).
   virtual ArrayRef<StringRef> getCodegenPhases() const = 0;

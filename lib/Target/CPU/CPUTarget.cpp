@@ -8,6 +8,7 @@
 
 #include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
 #include "ms/Transforms/Passes.h"
+#include "ms/runtime/ModuleFormat.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -27,11 +28,12 @@
 #include "mlir/Transforms/Passes.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -43,8 +45,109 @@
 using namespace mlir;
 using namespace mlir::ms;
 
-/// Adds msgraph -> linalg conversion and cleanups.
-static void buildCpuLinalgPipeline(OpPassManager &pm) {
+//===----------------------------------------------------------------------===//
+// The CPU code is generated for
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The CPU code is generated for, as LLVM sees it.
+struct CpuTarget {
+  llvm::Triple triple;
+  const llvm::Target *target = nullptr;
+  /// The LLVM CPU name (the host's for "native").
+  std::string cpu;
+  /// LLVM features on top of the CPU's own (the host's for "native").
+  std::string features;
+  /// The CPU's features.
+  std::unique_ptr<llvm::MCSubtargetInfo> info;
+};
+
+/// The register block of the contraction kernels.
+struct KernelShape {
+  /// f32 lanes of one vector register.
+  int64_t lanes;
+  /// Rows of C a block holds (two vectors of columns per row, plus the two
+  /// vectors of B and a broadcast, within the vector registers).
+  int64_t rows;
+};
+} // namespace
+
+/// Resolves `options.cpu` for this host's architecture: "native" is the
+/// host's CPU with all its features, anything else an LLVM CPU name.
+static LogicalResult resolveCpu(const TargetOptions &options, CpuTarget &out,
+                                std::string &error) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+  out.triple = llvm::Triple(llvm::sys::getProcessTriple());
+  out.target = llvm::TargetRegistry::lookupTarget(out.triple, error);
+  if (!out.target) {
+    error = "no LLVM target for " + out.triple.str() + ": " + error;
+    return failure();
+  }
+  out.cpu = options.cpu;
+  llvm::SubtargetFeatures features;
+  if (out.cpu == "native") {
+    out.cpu = llvm::sys::getHostCPUName().str();
+    for (auto &feature : llvm::sys::getHostCPUFeatures())
+      features.AddFeature(feature.first(), feature.second);
+  }
+  out.features = features.getString();
+  // The generic CPU first: LLVM warns on stderr about an unknown name.
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      out.target->createMCSubtargetInfo(out.triple.str(), "", ""));
+  if (generic && generic->isCPUStringValid(out.cpu))
+    out.info.reset(out.target->createMCSubtargetInfo(out.triple.str(), out.cpu,
+                                                     out.features));
+  if (!out.info) {
+    error = "unknown --target-cpu '" + options.cpu +
+            "': expected native or an LLVM CPU name for " +
+            out.triple.getArchName().str() +
+            (out.triple.isX86() ? " (x86-64, x86-64-v2, x86-64-v3, "
+                                  "x86-64-v4, skylake-avx512, znver4, ...)"
+                                : "");
+    return failure();
+  }
+  return success();
+}
+
+/// Returns the register block for `target`'s vector registers: 32 zmm
+/// (AVX-512) hold 8 rows of 32 columns, 16 ymm (AVX2) or xmm 6 rows of two
+/// vectors.
+static KernelShape getKernelShape(const CpuTarget &target) {
+  if (target.triple.isX86()) {
+    if (target.info->checkFeatures("+avx512f"))
+      return {16, 8};
+    if (target.info->checkFeatures("+avx"))
+      return {8, 6};
+    return {4, 6};
+  }
+  // AArch64 NEON and others: 32 registers of 128 bits.
+  return {4, 8};
+}
+
+/// Returns the format::kCpuFeatures `target` has: what its code may use,
+/// which the runtime checks the host for before loading it.
+static std::vector<std::string> getCpuRequirements(const CpuTarget &target) {
+  std::vector<std::string> requirements;
+  if (!target.triple.isX86())
+    return requirements;
+  for (const char *feature : ::ms::format::kCpuFeatures)
+    if (target.info->checkFeatures(std::string("+") + feature))
+      requirements.push_back(feature);
+  return requirements;
+}
+
+//===----------------------------------------------------------------------===//
+// Pipelines
+//===----------------------------------------------------------------------===//
+
+/// Adds msgraph -> linalg conversion and cleanups; contraction kernels get
+/// `shape`'s register blocks.
+static void buildCpuLinalgPipeline(OpPassManager &pm, KernelShape shape) {
   pm.addPass(createConvertGraphToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -56,7 +159,10 @@ static void buildCpuLinalgPipeline(OpPassManager &pm) {
   pm.addPass(createCSEPass());
   // Matmuls become register-tiled kernels (before tiling: a kernel that
   // holds one is not tiled again).
-  pm.addNestedPass<func::FuncOp>(createCPUContractionKernelsPass());
+  CPUContractionKernelsPassOptions kernels;
+  kernels.lanes = shape.lanes;
+  kernels.rows = shape.rows;
+  pm.addNestedPass<func::FuncOp>(createCPUContractionKernelsPass(kernels));
   pm.addNestedPass<func::FuncOp>(
       createTileFusedKernelsPass(TileFusedKernelsPassOptions{16384}));
   pm.addPass(createCanonicalizerPass());
@@ -186,12 +292,10 @@ static std::string findLinker() {
 static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
                                                   const TargetOptions &options,
                                                   std::string *llvmIr) {
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
+  CpuTarget cpu;
+  std::string error;
+  if (failed(resolveCpu(options, cpu, error)))
+    return module.emitError(error);
 
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
@@ -202,27 +306,14 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
   if (!llvmModule)
     return module.emitError("failed to translate kernels to LLVM IR");
 
-  llvm::Triple triple(llvm::sys::getProcessTriple());
-  std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return module.emitError("no LLVM target for ") << triple.str() << ": "
-                                                   << error;
-  std::string cpu = options.cpu;
-  llvm::SubtargetFeatures features;
-  if (cpu == "native") {
-    cpu = llvm::sys::getHostCPUName().str();
-    for (auto &feature : llvm::sys::getHostCPUFeatures())
-      features.AddFeature(feature.first(), feature.second);
-  }
-  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, features.getString(), llvm::TargetOptions(),
+  std::unique_ptr<llvm::TargetMachine> machine(cpu.target->createTargetMachine(
+      cpu.triple, cpu.cpu, cpu.features, llvm::TargetOptions(),
       llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
     return module.emitError("cannot create an LLVM target machine for CPU '")
-           << cpu << "'";
+           << cpu.cpu << "'";
   llvmModule->setDataLayout(machine->createDataLayout());
-  llvmModule->setTargetTriple(triple);
+  llvmModule->setTargetTriple(cpu.triple);
 
   auto optimize =
       makeOptimizingTransformer(options.llvmOptLevel, 0, machine.get());
@@ -292,11 +383,30 @@ public:
     static const StringRef phases[] = {"linalg", "bufferized", "llvm"};
     return phases;
   }
+  LogicalResult verifyOptions(const TargetOptions &options,
+                              std::string &error) const override {
+    CpuTarget cpu;
+    return resolveCpu(options, cpu, error);
+  }
+  std::vector<std::string>
+  getRequirements(const TargetOptions &options) const override {
+    CpuTarget cpu;
+    std::string error;
+    if (failed(resolveCpu(options, cpu, error)))
+      return {};
+    return getCpuRequirements(cpu);
+  }
   void buildCodegenPhase(StringRef phase, OpPassManager &pm,
                          const TargetOptions &options) const override {
     OpPassManager &kernels = pm.nest<exec::ExecutableOp>().nest<ModuleOp>();
     if (phase == "linalg") {
-      buildCpuLinalgPipeline(kernels);
+      CpuTarget cpu;
+      std::string error;
+      // verifyOptions rejected a CPU that does not resolve.
+      KernelShape shape{16, 8};
+      if (succeeded(resolveCpu(options, cpu, error)))
+        shape = getKernelShape(cpu);
+      buildCpuLinalgPipeline(kernels, shape);
     } else if (phase == "bufferized") {
       buildCpuBufferizationPipeline(kernels);
     } else if (phase == "llvm") {

@@ -137,6 +137,12 @@ public:
   // Executables
   //===--------------------------------------------------------------------===//
 
+  /// Returns what this device lacks of `requirements` (a code section's
+  /// format::SectionEntry::requirements) in words, or "" when it has it all.
+  virtual std::string missingRequirements(uint64_t requirements) const {
+    return requirements ? "unknown requirements " + std::to_string(requirements)
+                        : std::string();
+  }
   /// Loads `size` bytes of code (this device's code section of the module
   /// `what`) and resolves `functionNames`, in order. Failures name `what`
   /// and the missing function.

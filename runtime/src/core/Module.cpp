@@ -171,16 +171,19 @@ Status parseLayout(const uint8_t *data, size_t size, const std::string &name,
     if (sum != entry.checksum)
       return corrupt(what + ": checksum mismatch (stored " +
                      hex(entry.checksum) + ", computed " + hex(sum) + ")");
-    SectionView *view = &out.code[entry.kind];
-    if (entry.kind == uint32_t(format::SectionKind::Meta))
-      view = &meta;
-    else if (entry.kind == uint32_t(format::SectionKind::Weights))
-      view = &out.weights;
-    if (view->present)
+    SectionView section{bytes, entry.size, true, entry.requirements};
+    if (entry.kind != uint32_t(format::SectionKind::Meta) &&
+        entry.kind != uint32_t(format::SectionKind::Weights)) {
+      out.code[entry.kind].push_back(section);
+      continue;
+    }
+    SectionView &view =
+        entry.kind == uint32_t(format::SectionKind::Meta) ? meta : out.weights;
+    if (view.present)
       return Status::error(MS_INVALID_ARGUMENT, name + ": more than one " +
                                                     sectionName(entry.kind) +
                                                     " section");
-    *view = SectionView{bytes, entry.size, true};
+    view = section;
   }
   if (!meta.present)
     return Status::error(MS_INVALID_ARGUMENT, name + ": no meta section");
@@ -793,16 +796,36 @@ Status Module::load(std::shared_ptr<Device> device, const std::string &path,
     module->weights = static_cast<uint8_t *>(module->deviceWeights);
   }
   if (!meta.kernels.empty()) {
-    // Each device kind has its own code section; the others are ignored.
+    // Each device kind has its own code sections; the others are ignored.
+    // The first variant whose requirements the device meets runs.
     auto kind = static_cast<uint32_t>(dev.codeSection());
-    const SectionView &code = module->image.code[kind];
-    if (!code.present)
+    const std::vector<SectionView> &variants = module->image.code[kind];
+    if (variants.empty())
       return Status::error(
           MS_INVALID_ARGUMENT,
           path + ": module has " + std::to_string(meta.kernels.size()) +
               " kernels but no " + sectionName(kind) + " section for the " +
               dev.name() + " device (target '" + meta.target + "')");
-    MS_RETURN_IF_ERROR(dev.loadExecutable(path, code.data, code.size,
+    const SectionView *code = nullptr;
+    std::string missing;
+    for (const SectionView &variant : variants) {
+      std::string lacks = dev.missingRequirements(variant.requirements);
+      if (lacks.empty()) {
+        code = &variant;
+        break;
+      }
+      if (!missing.empty())
+        missing += "; ";
+      missing += lacks;
+    }
+    if (!code)
+      return Status::error(
+          MS_UNAVAILABLE,
+          path + ": this " + dev.name() + " device cannot run the module's " +
+              sectionName(kind) + " code: it lacks " + missing +
+              " (compile for this host, or for an older CPU with "
+              "--target-cpu, e.g. x86-64-v3 for AVX2)");
+    MS_RETURN_IF_ERROR(dev.loadExecutable(path, code->data, code->size,
                                           meta.kernels, module->executable));
   }
   out = std::move(module);

@@ -142,6 +142,9 @@ struct SectionView {
   uint64_t size = 0;
   /// True when the file has this section.
   bool present = false;
+  /// What the device must have to run a code section (the entry's
+  /// requirements).
+  uint64_t requirements = 0;
 };
 
 /// A parsed and validated module file.
@@ -150,8 +153,9 @@ struct ModuleImage {
   ModuleMeta meta;
   /// The weights section (empty when absent).
   SectionView weights;
-  /// Code sections, indexed by format::SectionKind (at most one per kind).
-  SectionView code[6];
+  /// Code sections by format::SectionKind, in file order: variants of the
+  /// same kernels for devices with different features, best first.
+  std::vector<SectionView> code[6];
 };
 
 /// Validates the module file bytes `data[0..size)` and fills `out`. `name`

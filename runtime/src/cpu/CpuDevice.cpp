@@ -15,6 +15,7 @@
 #include "cpu/CpuDevice.h"
 #include "core/ThreadPool.h"
 #include "core/Util.h"
+#include "cpu/CpuFeatures.h"
 #include "cpu/CpuQueue.h"
 
 #include <cerrno>
@@ -112,12 +113,17 @@ class CpuDevice final : public Device {
 public:
   /// Creates a device whose asynchronous queues run on `pool`.
   explicit CpuDevice(std::unique_ptr<ThreadPool> pool)
-      : pool(std::move(pool)) {}
+      : pool(std::move(pool)), features(detectHostCpuFeatures()) {}
 
   ms_device_kind_t kind() const override { return MS_DEVICE_CPU; }
   const char *name() const override { return "cpu"; }
   format::SectionKind codeSection() const override {
     return format::SectionKind::CpuElf;
+  }
+
+  std::string missingRequirements(uint64_t requirements) const override {
+    uint64_t missing = requirements & ~features;
+    return missing ? "CPU features " + cpuFeatureNames(missing) : "";
   }
 
   Status allocate(size_t size, void **out) override {
@@ -180,6 +186,8 @@ public:
 private:
   /// The workers asynchronous queues run on.
   std::unique_ptr<ThreadPool> pool;
+  /// The host's CPU features (format::kCpuFeatures bits).
+  uint64_t features;
 };
 } // namespace
 

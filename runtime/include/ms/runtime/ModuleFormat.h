@@ -65,9 +65,29 @@ struct SectionEntry {
   uint64_t size;
   /// fnv1a64 of the section bytes.
   uint64_t checksum;
-  uint64_t reserved[2];
+  /// What the device must have to run a code section: for cpu-elf, bit i
+  /// set means CPU feature kCpuFeatures[i]. 0 for data sections.
+  uint64_t requirements;
+  uint64_t reserved;
 };
 static_assert(sizeof(SectionEntry) == 48, "section entry must be 48 bytes");
+
+/// The CPU features a cpu-elf section can require, by bit of
+/// SectionEntry::requirements, spelled as LLVM's x86 target spells them.
+/// Bits are never reused; a new feature is appended.
+inline constexpr const char *kCpuFeatures[] = {
+    "sse3",        "ssse3",      "sse4.1",       "sse4.2",
+    "popcnt",      "avx",        "avx2",         "fma",
+    "f16c",        "bmi",        "bmi2",         "lzcnt",
+    "movbe",       "avx512f",    "avx512cd",     "avx512bw",
+    "avx512dq",    "avx512vl",   "avx512ifma",   "avx512vbmi",
+    "avx512vbmi2", "avx512vnni", "avx512bitalg", "avx512vpopcntdq",
+    "avx512bf16",  "avx512fp16", "gfni",         "vaes",
+    "vpclmulqdq",  "avxvnni"};
+/// The number of CPU features this format version names.
+inline constexpr unsigned kCpuFeatureCount =
+    sizeof(kCpuFeatures) / sizeof(kCpuFeatures[0]);
+static_assert(kCpuFeatureCount <= 64, "requirements is a 64-bit mask");
 
 /// 64-bit FNV-1a over `size` bytes, continuing from `seed`.
 inline uint64_t fnv1a64(const void *data, size_t size,

@@ -113,16 +113,22 @@ def Exec_BinaryOp : Exec_Op<"binary", [Symbol]> {
   let description = [{
     The bytes of an executable after the serialize phase, in the module
     file section named by `format` (`cpu-elf`; `llvm-ir` text when the
-    compilation stops at the LLVM IR stage).
+    compilation stops at the LLVM IR stage). `requires` lists the device
+    features the code uses (for the CPU, the instruction set extensions of
+    the CPU it was compiled for); the runtime does not load it on a device
+    that lacks one.
     ```mlir
-    msexec.binary @cpu target("cpu") format("cpu-elf") data("\7FELF...")
+    msexec.binary @cpu target("cpu") format("cpu-elf")
+        requires(["avx", "avx2", "fma"]) data("\7FELF...")
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$target,
-                       StrAttr:$format, StrAttr:$data);
+                       StrAttr:$format,
+                       DefaultValuedAttr<StrArrayAttr, "{}">:$requirements,
+                       StrAttr:$data);
   let assemblyFormat = [{
     $sym_name `target` `(` $target `)` `format` `(` $format `)`
-    `data` `(` $data `)` attr-dict
+    (`requires` `(` $requirements^ `)`)? `data` `(` $data `)` attr-dict
   }];
 }
 
