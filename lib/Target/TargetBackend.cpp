@@ -72,13 +72,17 @@ struct SerializeExecutablesPass final
             << executable.getTarget() << "' is not built into this compiler";
         return signalPassFailure();
       }
+      // A copy of the kernels for one device of several compiles for it.
+      TargetOptions variantOptions = options;
+      if (std::optional<StringRef> variant = executable.getVariant())
+        variantOptions.cpu = variant->str();
       FailureOr<std::string> bytes =
-          backend->serialize(executable, options, textual);
+          backend->serialize(executable, variantOptions, textual);
       if (failed(bytes))
         return signalPassFailure();
       OpBuilder b(executable);
       SmallVector<StringRef> requirements;
-      std::vector<std::string> names = backend->getRequirements(options);
+      std::vector<std::string> names = backend->getRequirements(variantOptions);
       for (const std::string &name : names)
         requirements.push_back(name);
       exec::BinaryOp::create(b, executable.getLoc(), executable.getSymName(),

@@ -61,8 +61,11 @@ struct Options {
   llvm::cl::opt<std::string> targetCpu{
       "target-cpu",
       llvm::cl::desc("CPU to generate code for: native (default, the host "
-                     "with all its vector features) or an LLVM CPU name such "
-                     "as x86-64 for a portable baseline"),
+                     "with all its vector features) or an LLVM CPU name "
+                     "(x86-64-v3: any AVX2 host); several, comma-separated "
+                     "and best first, put one copy of the code per CPU in "
+                     "the module and the runtime runs the first the host "
+                     "can (native,x86-64-v3)"),
       llvm::cl::init("native"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> compileTo{
       "compile-to",

@@ -61,15 +61,6 @@ struct CpuTarget {
   /// The CPU's features.
   std::unique_ptr<llvm::MCSubtargetInfo> info;
 };
-
-/// The register block of the contraction kernels.
-struct KernelShape {
-  /// f32 lanes of one vector register.
-  int64_t lanes;
-  /// Rows of C a block holds (two vectors of columns per row, plus the two
-  /// vectors of B and a broadcast, within the vector registers).
-  int64_t rows;
-};
 } // namespace
 
 /// Resolves `options.cpu` for this host's architecture: "native" is the
@@ -98,10 +89,10 @@ static LogicalResult resolveCpu(const TargetOptions &options, CpuTarget &out,
   out.features = features.getString();
   // The generic CPU first: LLVM warns on stderr about an unknown name.
   std::unique_ptr<llvm::MCSubtargetInfo> generic(
-      out.target->createMCSubtargetInfo(out.triple.str(), "", ""));
+      out.target->createMCSubtargetInfo(out.triple, "", ""));
   if (generic && generic->isCPUStringValid(out.cpu))
-    out.info.reset(out.target->createMCSubtargetInfo(out.triple.str(), out.cpu,
-                                                     out.features));
+    out.info.reset(
+        out.target->createMCSubtargetInfo(out.triple, out.cpu, out.features));
   if (!out.info) {
     error = "unknown --target-cpu '" + options.cpu +
             "': expected native or an LLVM CPU name for " +
@@ -117,7 +108,7 @@ static LogicalResult resolveCpu(const TargetOptions &options, CpuTarget &out,
 /// Returns the register block for `target`'s vector registers: 32 zmm
 /// (AVX-512) hold 8 rows of 32 columns, 16 ymm (AVX2) or xmm 6 rows of two
 /// vectors.
-static KernelShape getKernelShape(const CpuTarget &target) {
+static CPUKernelShape getKernelShape(const CpuTarget &target) {
   if (target.triple.isX86()) {
     if (target.info->checkFeatures("+avx512f"))
       return {16, 8};
@@ -127,6 +118,24 @@ static KernelShape getKernelShape(const CpuTarget &target) {
   }
   // AArch64 NEON and others: 32 registers of 128 bits.
   return {4, 8};
+}
+
+FailureOr<CPUKernelShape> mlir::ms::getCPUKernelShape(StringRef cpu,
+                                                      std::string &error) {
+  TargetOptions options;
+  options.cpu = cpu.str();
+  CpuTarget target;
+  if (failed(resolveCpu(options, target, error)))
+    return failure();
+  return getKernelShape(target);
+}
+
+/// Returns the CPUs `cpus` names, best first ("x86-64-v4,x86-64-v3").
+static SmallVector<std::string> splitCpus(StringRef cpus) {
+  SmallVector<std::string> names;
+  for (StringRef name : llvm::split(cpus, ','))
+    names.push_back(name.trim().str());
+  return names;
 }
 
 /// Returns the format::kCpuFeatures `target` has: what its code may use,
@@ -146,8 +155,8 @@ static std::vector<std::string> getCpuRequirements(const CpuTarget &target) {
 //===----------------------------------------------------------------------===//
 
 /// Adds msgraph -> linalg conversion and cleanups; contraction kernels get
-/// `shape`'s register blocks.
-static void buildCpuLinalgPipeline(OpPassManager &pm, KernelShape shape) {
+/// `shape`'s register blocks (or their executable's CPU variant's).
+static void buildCpuLinalgPipeline(OpPassManager &pm, CPUKernelShape shape) {
   pm.addPass(createConvertGraphToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -385,8 +394,14 @@ public:
   }
   LogicalResult verifyOptions(const TargetOptions &options,
                               std::string &error) const override {
-    CpuTarget cpu;
-    return resolveCpu(options, cpu, error);
+    for (const std::string &name : splitCpus(options.cpu)) {
+      TargetOptions one = options;
+      one.cpu = name;
+      CpuTarget cpu;
+      if (failed(resolveCpu(one, cpu, error)))
+        return failure();
+    }
+    return success();
   }
   std::vector<std::string>
   getRequirements(const TargetOptions &options) const override {
@@ -398,15 +413,20 @@ public:
   }
   void buildCodegenPhase(StringRef phase, OpPassManager &pm,
                          const TargetOptions &options) const override {
+    // Several CPUs: one copy of the kernels per CPU first.
+    SmallVector<std::string> cpus = splitCpus(options.cpu);
+    if (phase == "linalg" && cpus.size() > 1) {
+      CPUExecutableVariantsPassOptions variants;
+      variants.targetCpus = llvm::to_vector(cpus);
+      pm.addPass(createCPUExecutableVariantsPass(variants));
+    }
     OpPassManager &kernels = pm.nest<exec::ExecutableOp>().nest<ModuleOp>();
     if (phase == "linalg") {
-      CpuTarget cpu;
-      std::string error;
       // verifyOptions rejected a CPU that does not resolve.
-      KernelShape shape{16, 8};
-      if (succeeded(resolveCpu(options, cpu, error)))
-        shape = getKernelShape(cpu);
-      buildCpuLinalgPipeline(kernels, shape);
+      std::string error;
+      FailureOr<CPUKernelShape> shape = getCPUKernelShape(cpus.front(), error);
+      buildCpuLinalgPipeline(kernels,
+                             succeeded(shape) ? *shape : CPUKernelShape{16, 8});
     } else if (phase == "bufferized") {
       buildCpuBufferizationPipeline(kernels);
     } else if (phase == "llvm") {

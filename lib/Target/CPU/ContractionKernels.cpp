@@ -916,6 +916,19 @@ struct CPUContractionKernelsPass final
   using CPUContractionKernelsPassBase::CPUContractionKernelsPassBase;
 
   void runOnOperation() override {
+    // Kernels compiled for one CPU of several take that CPU's blocks.
+    CPUKernelShape shape{lanes, rows};
+    if (auto executable = getOperation()->getParentOfType<exec::ExecutableOp>())
+      if (std::optional<StringRef> variant = executable.getVariant()) {
+        std::string error;
+        FailureOr<CPUKernelShape> variantShape =
+            getCPUKernelShape(*variant, error);
+        if (failed(variantShape)) {
+          executable.emitError(error);
+          return signalPassFailure();
+        }
+        shape = *variantShape;
+      }
     IRRewriter rewriter(&getContext());
     SmallVector<std::pair<linalg::GenericOp, ContractionPlan>> planned;
     SmallVector<linalg::LinalgOp> named;
@@ -933,11 +946,11 @@ struct CPUContractionKernelsPass final
     getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
     for (linalg::GenericOp op : generics) {
       rewriter.setInsertionPoint(op);
-      (void)convToIm2Col(rewriter, op, rows / 2);
+      (void)convToIm2Col(rewriter, op, shape.rows / 2);
     }
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<ContractionPlan> plan =
-              planContraction(op, lanes, rows, kBlock)) {
+              planContraction(op, shape.lanes, shape.rows, kBlock)) {
         plan->epilogue = findEpilogue(op, *plan);
         planned.emplace_back(op, *plan);
       }

@@ -1,4 +1,5 @@
 // RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-cpu-contraction-kernels))' | FileCheck %s
+// RUN: ms-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(msexec.executable(builtin.module(func.func(ms-cpu-contraction-kernels))))' | FileCheck %s --check-prefix=VARIANT
 
 // A matmul from a zero fill: blocks of 32 columns (outer) and 8 rows
 // (inner) in a forall, the 8 rows of the block in registers across k (one
@@ -236,4 +237,37 @@ func.func @strided_conv(%x: tensor<1x4x12x12xf32>, %w: tensor<8x4x2x2xf32>, %ini
     linalg.yield %s : f32
   } -> tensor<1x8x6x6xf32>
   return %conv : tensor<1x8x6x6xf32>
+}
+
+// -----
+
+// Kernels in an executable compiled for one CPU of several take that CPU's
+// register blocks, whatever the options: x86-64-v3 (AVX2) 6 rows by two
+// 8-lane vectors.
+// VARIANT-LABEL: msexec.executable @cpu_1 target("cpu") variant("x86-64-v3")
+// VARIANT: scf.forall ({{.+}}) = (0, 0) to (48, 64) step (6, 16)
+// VARIANT-COUNT-6: vector.fma {{.+}} : vector<16xf32>
+// VARIANT-NOT: vector.fma
+msexec.executable @cpu_1 target("cpu") variant("x86-64-v3") {
+  builtin.module {
+    func.func @matmul(%a: tensor<48x64xf32>, %b: tensor<64x64xf32>) -> tensor<48x64xf32> {
+      %zero = arith.constant 0.0 : f32
+      %e = tensor.empty() : tensor<48x64xf32>
+      %c = linalg.fill ins(%zero : f32) outs(%e : tensor<48x64xf32>) -> tensor<48x64xf32>
+      %r = linalg.matmul ins(%a, %b : tensor<48x64xf32>, tensor<64x64xf32>) outs(%c : tensor<48x64xf32>) -> tensor<48x64xf32>
+      return %r : tensor<48x64xf32>
+    }
+  }
+}
+
+// -----
+
+// expected-error @+1 {{unknown --target-cpu 'pentium9': expected native or an LLVM CPU name}}
+msexec.executable @cpu_1 target("cpu") variant("pentium9") {
+  builtin.module {
+    func.func @matmul(%a: tensor<8x16xf32>, %b: tensor<16x16xf32>, %c: tensor<8x16xf32>) -> tensor<8x16xf32> {
+      %r = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x16xf32>) outs(%c : tensor<8x16xf32>) -> tensor<8x16xf32>
+      return %r : tensor<8x16xf32>
+    }
+  }
 }

@@ -1,5 +1,6 @@
 // RUN: %check %s --work-dir %t
 // RUN: %check %s --work-dir %t.v3 --levels O1 --compile-flags=--target-cpu=x86-64-v3
+// RUN: %check %s --work-dir %t.both --levels O1 --compile-flags=--target-cpu=native,x86-64-v3
 // RUN: ms-compile %s -O1 --compile-to=linalg | grep -c "vector.fma" | FileCheck %s
 // RUN: ms-compile %s -O1 --compile-to=linalg | FileCheck %s --check-prefix=EPILOGUE
 // Matmuls the register-tiled kernel covers (ms-cpu-contraction-kernels),
@@ -17,7 +18,8 @@
 // EPILOGUE-LABEL: func.func @kernel_2
 
 // Compiled for AVX2 (x86-64-v3: blocks of 6 rows by two 8-lane vectors)
-// the results match too.
+// the results match too, and so do those of a module with code for this
+// host and for AVX2 (the host runs the first).
 // REFERENCE: a0 @ a1
 // REFERENCE: np.maximum(a2 @ a3 + a4, 0) * a5
 // REFERENCE: a6 @ a7

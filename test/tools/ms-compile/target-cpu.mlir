@@ -14,6 +14,9 @@
 // RUN: %python %ms_src_root/utils/msm.py %t.v4.msm --extract-cpu-elf %t.v4.so | FileCheck %s --check-prefix=V4
 // RUN: llvm-objdump -d %t.v4.so | FileCheck %s --check-prefix=V4-ASM
 // RUN: ms-compile %s -O1 --target-cpu=x86-64-v4 --compile-to=linalg | FileCheck %s --check-prefix=V4-KERNEL
+// Both in one module, best first: the runtime loads the first the host runs.
+// RUN: ms-compile %s -O1 --target-cpu=x86-64-v4,x86-64-v3 -o %t.both.msm
+// RUN: %python %ms_src_root/utils/msm.py %t.both.msm | FileCheck %s --check-prefix=BOTH
 
 // V3: cpu-elf {{[0-9]+}} bytes, requires sse3 ssse3 sse4.1 sse4.2 popcnt avx avx2 fma f16c bmi bmi2 lzcnt movbe{{$}}
 // V3-ASM: vfmadd{{[0-9]+}}ps {{.*}}%ymm
@@ -26,6 +29,10 @@
 // V4-KERNEL-COUNT-8: vector.fma {{.*}} : vector<32xf32>
 // V4-KERNEL-NOT: vector.fma
 // V4-KERNEL: math.tanh {{.*}} : vector<32xf32>
+// BOTH: meta
+// BOTH-NEXT: weights
+// BOTH-NEXT: cpu-elf {{.*}} avx512vl{{$}}
+// BOTH-NEXT: cpu-elf {{.*}} movbe{{$}}
 func.func @main(%a: tensor<48x64xf32>, %b: tensor<64x64xf32>) -> tensor<48x64xf32> {
   %0 = msgraph.matmul %a, %b : (tensor<48x64xf32>, tensor<64x64xf32>) -> tensor<48x64xf32>
   %1 = msgraph.tanh %0 : tensor<48x64xf32>

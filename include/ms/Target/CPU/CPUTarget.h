@@ -22,6 +22,19 @@ namespace mlir::ms {
 /// Registers the CPU backend as "cpu".
 void registerCPUTargetBackend();
 
+/// The register block of the contraction kernels for one CPU.
+struct CPUKernelShape {
+  /// f32 lanes of one vector register.
+  int64_t lanes;
+  /// Most rows of C a block holds.
+  int64_t rows;
+};
+
+/// Returns the register block for the vector registers of CPU `cpu`
+/// ("native": the host's, else an LLVM CPU name); fails with `error` for a
+/// name LLVM does not know.
+FailureOr<CPUKernelShape> getCPUKernelShape(StringRef cpu, std::string &error);
+
 #define GEN_PASS_DECL
 #include "ms/Target/CPU/Passes.h.inc"
 

@@ -90,9 +90,11 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
   }];
   let options = [
     Option<"lanes", "lanes", "int64_t", /*default=*/"16",
-           "f32 lanes of one vector register">,
+           "f32 lanes of one vector register (kernels in an executable "
+           "with a CPU variant: that CPU's)">,
     Option<"rows", "rows", "int64_t", /*default=*/"8",
-           "most rows of C a register block holds">,
+           "most rows of C a register block holds (kernels in an "
+           "executable with a CPU variant: that CPU's)">,
     Option<"kBlock", "k-block", "int64_t", /*default=*/"512",
            "longest reduction run in one pass over C (longer ones run in "
            "blocks, 0: never)">,
@@ -101,6 +103,33 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def CPUExecutableVariantsPass : Pass<"ms-cpu-executable-variants",
+                                     "::mlir::ModuleOp"> {
+  let summary = "copies the CPU kernels once per CPU they are compiled for";
+  let description = [{
+    With several CPUs in `target-cpus` (best first), each `msexec.executable`
+    of target `cpu` becomes one copy per CPU, the first keeping its name
+    (the plan's kernels stay where they are), the others named
+    `<name>_<i>`, each with the CPU as its `variant`. The code generation
+    after it reads the variant: the contraction kernels take that CPU's
+    register blocks, serialization compiles for it, and each binary
+    records the extensions it needs, so that the runtime loads the first
+    variant the host can run. With one CPU nothing changes.
+
+    ```mlir
+    // target-cpus=x86-64-v4,x86-64-v3
+    msexec.executable @cpu target("cpu") { module { ... } }
+    // becomes
+    msexec.executable @cpu target("cpu") variant("x86-64-v4") { module { ... } }
+    msexec.executable @cpu_1 target("cpu") variant("x86-64-v3") { module { ... } }
+    ```
+  }];
+  let options = [
+    ListOption<"targetCpus", "target-cpus", "std::string",
+               "CPUs to compile for, best first">,
+  ];
 }
 
 def CPUApproximateMathPass : Pass<"ms-cpu-approximate-math"> {

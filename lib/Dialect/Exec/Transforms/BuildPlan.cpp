@@ -248,8 +248,8 @@ struct BuildPlanPass final : exec::impl::BuildPlanPassBase<BuildPlanPass> {
       return signalPassFailure();
     OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
     // The kernels move into the target's executable.
-    auto executable =
-        ExecutableOp::create(b, module.getLoc(), target, target);
+    auto executable = ExecutableOp::create(b, module.getLoc(), target, target,
+                                           /*variant=*/StringAttr());
     Block *execBody = new Block();
     executable.getBody().push_back(execBody);
     b.setInsertionPointToEnd(execBody);

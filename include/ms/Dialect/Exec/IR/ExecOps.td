@@ -87,19 +87,25 @@ def Exec_ExecutableOp : Exec_Op<"executable", [
   let description = [{
     Holds one `builtin.module` with the kernels of target `target`. The
     target's code generation phases run nested on that module; the
-    serialize phase replaces the executable by an `msexec.binary`.
+    serialize phase replaces the executable by an `msexec.binary`. Copies
+    of the same kernels for several devices of one target (CPUs with
+    different instruction sets) name the device in `variant`; the first
+    copy is the one the plan refers to, the runtime loads the first whose
+    binary the device can run.
     ```mlir
-    msexec.executable @cpu target("cpu") {
+    msexec.executable @cpu target("cpu") variant("x86-64-v4") {
       module {
         func.func @kernel_0(%a: tensor<4xf32>) -> tensor<4xf32> { ... }
       }
     }
     ```
   }];
-  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$target);
+  let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$target,
+                       OptionalAttr<StrAttr>:$variant);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $sym_name `target` `(` $target `)` attr-dict-with-keyword $body
+    $sym_name `target` `(` $target `)` (`variant` `(` $variant^ `)`)?
+    attr-dict-with-keyword $body
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
