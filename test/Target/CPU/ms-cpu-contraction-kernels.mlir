@@ -115,7 +115,7 @@ func.func @not_covered(%a: tensor<8x32xf32>, %bt: tensor<32x32xf32>, %c: tensor<
 
 // -----
 
-// A reduction of 2048 runs in blocks of 512 (five blocks of columns: the
+// A reduction of 4096 runs in blocks of 1024 (five blocks of columns: the
 // row blocks do not come first): the first forall starts from
 // the fill's value, the middle blocks (an scf.for around the forall) and
 // the last start from the partial sums in the destination, and only the
@@ -133,11 +133,11 @@ func.func @not_covered(%a: tensor<8x32xf32>, %bt: tensor<32x32xf32>, %c: tensor<
 // CHECK: scf.forall {{.*}} shared_outs(%[[D3:.+]] = %[[MIDDLE]])
 // CHECK: vector.transfer_read %[[D3]]
 // CHECK: math.exp %{{.+}} : vector<32xf32>
-func.func @blocked(%a: tensor<8x2048xf32>, %b: tensor<2048x160xf32>) -> tensor<8x160xf32> {
+func.func @blocked(%a: tensor<8x4096xf32>, %b: tensor<4096x160xf32>) -> tensor<8x160xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<8x160xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<8x160xf32>) -> tensor<8x160xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<8x2048xf32>, tensor<2048x160xf32>) outs(%c : tensor<8x160xf32>) -> tensor<8x160xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<8x4096xf32>, tensor<4096x160xf32>) outs(%c : tensor<8x160xf32>) -> tensor<8x160xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%m : tensor<8x160xf32>) outs(%e : tensor<8x160xf32>) {
   ^bb0(%x: f32, %out: f32):
     %y = math.exp %x : f32

@@ -95,7 +95,7 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     Option<"rows", "rows", "int64_t", /*default=*/"8",
            "most rows of C a register block holds (kernels in an "
            "executable with a CPU variant: that CPU's)">,
-    Option<"kBlock", "k-block", "int64_t", /*default=*/"512",
+    Option<"kBlock", "k-block", "int64_t", /*default=*/"1024",
            "longest reduction run in one pass over C (longer ones run in "
            "blocks, 0: never)">,
   ];
