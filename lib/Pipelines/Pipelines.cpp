@@ -41,8 +41,7 @@ std::vector<std::string> mlir::ms::getCompilePhases(StringRef target) {
   return phases;
 }
 
-LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
-                                             const CompileOptions &options,
+LogicalResult mlir::ms::verifyCompileOptions(const CompileOptions &options,
                                              std::string &error) {
   const TargetBackend *backend = lookupTargetBackend(options.target);
   if (!backend) {
@@ -56,8 +55,6 @@ LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
             "; expected -O0, -O1 or -O2";
     return failure();
   }
-  if (failed(backend->verifyOptions(options.targetOptions, error)))
-    return failure();
   std::vector<std::string> phases = getCompilePhases(options.target);
   StringRef stop = options.compileTo;
   if (!stop.empty() && !llvm::is_contained(phases, stop)) {
@@ -65,6 +62,17 @@ LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
             llvm::join(phases, ", ");
     return failure();
   }
+  return backend->verifyOptions(options.targetOptions, error);
+}
+
+LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
+                                             const CompileOptions &options,
+                                             std::string &error) {
+  if (failed(verifyCompileOptions(options, error)))
+    return failure();
+  const TargetBackend *backend = lookupTargetBackend(options.target);
+  std::vector<std::string> phases = getCompilePhases(options.target);
+  StringRef stop = options.compileTo;
 
   for (const std::string &phase : phases) {
     if (phase == "graph") {

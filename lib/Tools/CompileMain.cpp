@@ -120,6 +120,13 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
                 "'; expected one of " + llvm::join(phases, ", "));
   if (options.compileTo.empty() && options.output.empty())
     return fail("no output file; pass -o FILE (or --compile-to STAGE)");
+  CompileOptions compile;
+  compile.optLevel = options.optLevel;
+  compile.target = options.target;
+  compile.targetOptions.cpu = options.targetCpu;
+  compile.compileTo = options.compileTo;
+  if (std::string error; failed(verifyCompileOptions(compile, error)))
+    return fail(error);
   StringRef extension = llvm::sys::path::extension(options.input);
   bool isOnnx = extension == ".onnx";
   if (extension != ".mlir" && extension != ".mlirbc" && !isOnnx)
@@ -178,11 +185,6 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   if (!module)
     return 1;
 
-  CompileOptions compile;
-  compile.optLevel = options.optLevel;
-  compile.target = options.target;
-  compile.targetOptions.cpu = options.targetCpu;
-  compile.compileTo = options.compileTo;
   DriverOptions driver;
   driver.memoryReport = options.memoryReport;
   driver.configurePassManager = [](PassManager &pm) {

@@ -51,6 +51,11 @@ struct CompileOptions {
 /// list when the target is not built.
 std::vector<std::string> getCompilePhases(StringRef target);
 
+/// Checks `options`: the target is built, the level, phase and target
+/// options (the CPU) exist. Fails with a message in `error`.
+LogicalResult verifyCompileOptions(const CompileOptions &options,
+                                   std::string &error);
+
 /// Adds the whole compilation described by `options` to `pm` (anchored on
 /// a builtin.module). Fails, with a message in `error`, on an unknown
 /// target, level or phase.
