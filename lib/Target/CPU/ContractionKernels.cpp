@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -327,6 +328,124 @@ static Value buildIm2Col(OpBuilder &b, Location loc, Value input,
   return forall.getResult(0);
 }
 
+/// Returns the output loops (below `parallel`) that `inMap` reads through
+/// window sums (`oh + kh`), in its order, and appends every loop it reads
+/// to `inputLoops`; empty if it reads anything but loops and window sums,
+/// or a loop twice.
+static SmallVector<unsigned>
+inputWindows(AffineMap inMap, unsigned parallel,
+             SmallVectorImpl<unsigned> &inputLoops) {
+  SmallVector<unsigned> windows;
+  for (AffineExpr expr : inMap.getResults()) {
+    SmallVector<unsigned> terms;
+    if (!windowTerms(expr, terms))
+      return {};
+    for (unsigned loop : terms) {
+      if (llvm::is_contained(inputLoops, loop))
+        return {};
+      inputLoops.push_back(loop);
+      if (terms.size() > 1 && loop < parallel)
+        windows.push_back(loop);
+    }
+  }
+  return windows;
+}
+
+/// Tiles `op`, a convolution whose im2col copy would not stay in cache
+/// (over 2 MiB: ResNet's stem and its 56x56 convs write and read 7 MB), by
+/// rows of output positions, with its elementwise user and the fill of its
+/// output: each tile's copy is at most 640 KiB, a multiple of `columns`
+/// positions (whole column blocks), and is read back from L2 by the
+/// kernel. At least 4 tiles, for the threads.
+static void tileLargeConv(RewriterBase &rewriter, linalg::GenericOp op,
+                          int64_t columns) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() || !isMultiplyAccumulate(op))
+    return;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ShapedType::isDynamicShape(ranges))
+    return;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned parallel = maps[2].getNumResults();
+  if (op.getNumParallelLoops() != parallel || parallel >= ranges.size())
+    return;
+  for (unsigned i = 0; i < parallel; ++i)
+    if (loopAt(maps[2], i) != i)
+      return;
+  SmallVector<unsigned> inputLoops;
+  SmallVector<unsigned> windows = inputWindows(maps[0], parallel, inputLoops);
+  if (windows.size() < 2)
+    return;
+  const int64_t bytes = 4;
+  int64_t reduction = 1;
+  for (unsigned i = parallel; i < ranges.size(); ++i)
+    reduction *= ranges[i];
+  unsigned rowLoop = windows[windows.size() - 2];
+  int64_t width = ranges[windows.back()], height = ranges[rowLoop];
+  if (reduction * height * width * bytes <= (int64_t(2) << 20))
+    return;
+  int64_t rows = 0;
+  for (int64_t r = height / 4; r >= 1 && !rows; --r)
+    if (height % r == 0 && r * width % columns == 0 &&
+        reduction * r * width * bytes <= 640 * 1024)
+      rows = r;
+  if (!rows)
+    return;
+  // Tiled with its elementwise user (the epilogue), which reads it at the
+  // same positions.
+  TilingInterface anchor = cast<TilingInterface>(op.getOperation());
+  unsigned anchorLoop = rowLoop;
+  if (op->hasOneUse()) {
+    OpOperand &use = *op->use_begin();
+    auto user = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!user || user.getNumReductionLoops() != 0 ||
+        !user.hasPureTensorSemantics() || user.isDpsInit(&use))
+      return;
+    auto dim = dyn_cast<AffineDimExpr>(
+        user.getMatchingIndexingMap(&use).getResult(rowLoop));
+    if (!dim)
+      return;
+    anchor = cast<TilingInterface>(user.getOperation());
+    anchorLoop = dim.getPosition();
+  }
+  SmallVector<int64_t> sizes(anchor.getLoopIteratorTypes().size(), 0);
+  sizes[anchorLoop] = rows;
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  tiling.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  // The conv and its output's fill go into the tiles; the padded input
+  // stays whole.
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp, OpResult producer,
+          bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        if (producer.getOwner() == op.getOperation() ||
+            isa<linalg::FillOp>(producer.getOwner()))
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        return std::nullopt;
+      });
+  rewriter.setInsertionPoint(anchor);
+  FailureOr<scf::SCFTileAndFuseResult> tiled =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, anchor, options);
+  if (failed(tiled))
+    return;
+  Value result = anchor->getResult(0);
+  rewriter.replaceAllUsesWith(result, tiled->replacements.lookup(result));
+  Value init = op.getDpsInitOperand(0)->get();
+  if (anchor.getOperation() != op.getOperation())
+    rewriter.eraseOp(anchor);
+  // The slices of the untiled conv that fusion replaced are dead.
+  for (Operation *user : llvm::make_early_inc_range(op->getUsers()))
+    if (isa<tensor::ExtractSliceOp>(user) && user->use_empty())
+      rewriter.eraseOp(user);
+  if (op->use_empty())
+    rewriter.eraseOp(op);
+  if (auto fill = init.getDefiningOp<linalg::FillOp>())
+    if (fill->use_empty())
+      rewriter.eraseOp(fill);
+}
+
 /// Rewrites a convolution (`out[p..., o...] += in[.., o * s + w * d, ..] *
 /// weight[.., r...]`: a multiply-accumulate whose input reads window sums
 /// of output loops `o` and reduction loops) into an im2col copy
@@ -363,19 +482,8 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
       return nullptr;
   // The input: plain loops and window sums; the window's output loops must
   // be the trailing output loops, in order.
-  SmallVector<unsigned> windows, inputLoops;
-  for (AffineExpr expr : inMap.getResults()) {
-    SmallVector<unsigned> terms;
-    if (!windowTerms(expr, terms))
-      return nullptr;
-    for (unsigned loop : terms) {
-      if (llvm::is_contained(inputLoops, loop))
-        return nullptr;
-      inputLoops.push_back(loop);
-      if (terms.size() > 1 && loop < parallel)
-        windows.push_back(loop);
-    }
-  }
+  SmallVector<unsigned> inputLoops;
+  SmallVector<unsigned> windows = inputWindows(inMap, parallel, inputLoops);
   if (windows.empty() || !llvm::is_sorted(windows))
     return nullptr;
   for (auto [i, loop] : llvm::enumerate(windows))
@@ -941,6 +1049,15 @@ struct CPUContractionKernelsPass final
       rewriter.setInsertionPoint(op);
       (void)linalg::generalizeNamedOp(rewriter, op);
     }
+    // Convolutions with a large im2col copy in tiles of output rows.
+    // (Tiling erases a conv's elementwise user: only contractions listed.)
+    SmallVector<linalg::GenericOp> convs;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (op.getNumDpsInputs() == 2 && isMultiplyAccumulate(op))
+        convs.push_back(op);
+    });
+    for (linalg::GenericOp op : convs)
+      tileLargeConv(rewriter, op, 2 * shape.lanes);
     // Convolutions as an im2col copy and a contraction.
     SmallVector<linalg::GenericOp> generics;
     getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });

@@ -271,3 +271,42 @@ msexec.executable @cpu_1 target("cpu") variant("pentium9") {
     }
   }
 }
+
+// -----
+
+// A conv whose im2col copy would take 2.4 MB (K = 144, 64x64 positions)
+// runs in tiles of 16 output rows (a 590 KB copy each, 1024 positions: 32
+// column blocks), its elementwise user and the fill of its output tiled
+// with it, the padded input read whole: per tile the im2col copy, then the
+// kernel with the residual add in registers.
+// CHECK-LABEL: func @large_conv
+// CHECK: %[[PADDED:.+]] = tensor.pad
+// CHECK: scf.forall (%[[H:.+]]) = (0) to (64) step (16) shared_outs
+// CHECK: tensor.extract_slice %[[PADDED]][0, 0, %[[H]], 0] [1, 16, 18, 66]
+// CHECK: scf.forall ({{.+}}) in (1, 16, 3, 3, 16)
+// CHECK: scf.forall ({{.+}}) = (0, 0, 0) to (1, 1024, 8) step (1, 32, 8)
+// CHECK-COUNT-8: vector.fma
+// CHECK: arith.addf {{.*}} : vector<32xf32>
+// CHECK-NOT: linalg.generic
+func.func @large_conv(%arg0: tensor<1x16x64x64xf32>, %arg1: tensor<8x16x3x3xf32>, %arg2: tensor<1x8x64x64xf32>) -> tensor<1x8x64x64xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %padded = tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%arg3: index, %arg4: index, %arg5: index, %arg6: index):
+    tensor.yield %cst : f32
+  } : tensor<1x16x64x64xf32> to tensor<1x16x66x66xf32>
+  %0 = tensor.empty() : tensor<1x8x64x64xf32>
+  %1 = tensor.empty() : tensor<1x1x8x64x64xf32>
+  %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<1x1x8x64x64xf32>) -> tensor<1x1x8x64x64xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%padded, %arg1 : tensor<1x16x66x66xf32>, tensor<8x16x3x3xf32>) outs(%2 : tensor<1x1x8x64x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %5 = arith.mulf %in, %in_0 : f32
+    %6 = arith.addf %out, %5 : f32
+    linalg.yield %6 : f32
+  } -> tensor<1x1x8x64x64xf32>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, 0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%3, %arg2 : tensor<1x1x8x64x64xf32>, tensor<1x8x64x64xf32>) outs(%0 : tensor<1x8x64x64xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %5 = arith.addf %in, %in_0 : f32
+    linalg.yield %5 : f32
+  } -> tensor<1x8x64x64xf32>
+  return %4 : tensor<1x8x64x64xf32>
+}

@@ -61,8 +61,9 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     value and is written once. A reduction longer than `k-block` runs in
     blocks (an `scf.for` around the forall, partial sums in the
     destination), so that a block of A's rows stays in cache across the
-    column blocks (not when the row blocks come first). Each result element is the same sum in the same order as
-    the loop nest's, with fused multiply-adds.
+    column blocks (not when the row blocks come first). Each result
+    element is the same sum in the same order as the loop nest's, with
+    fused multiply-adds.
 
     A convolution (`out[..., o...] += in[..., o * s + w * d] * weight[...,
     r...]`, as msgraph.conv lowers) whose weight has at least `rows / 2`
@@ -73,6 +74,12 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     covers with the output positions as columns; unit output dims only C
     has (a group of one) are dropped, and an elementwise user reading them
     at index 0 reads the contraction directly (and stays its epilogue).
+    When the im2col copy would exceed 2 MiB (ResNet's stem and 56x56 convs
+    write and read 7 MB), the conv is first tiled by rows of output
+    positions with its elementwise user and its output's fill (an
+    `scf.forall` over at least 4 tiles, each copy at most 640 KiB and a
+    multiple of `2 * lanes` positions): each tile's copy stays in L2 for
+    its kernel.
 
     ```mlir
     %c = linalg.generic {iterator_types = ["parallel", "parallel", "reduction"]}
