@@ -10,6 +10,7 @@ Models (float32, batch 1, weights as initializers, ONNX opset 17):
   mlp     128x768 -> Linear 3072 -> GELU -> Linear 768
   bert    a BERT-base encoder layer, sequence 128: hidden 768, 12 heads,
           FFN 3072 with GELU, post-LayerNorm, residuals
+  bert4   a stack of 4 such layers (the issue's "4-layer stack")
   gpt2    a GPT-2 block, sequence 128: pre-LayerNorm, 12 heads with a causal
           mask, tanh GELU, FFN 3072, residuals
   llama   a LLaMA-style block, sequence 128, as its reference code writes
@@ -33,7 +34,8 @@ with a note when missing). Threads: ms uses OpenMP (OMP_NUM_THREADS, default
 all cores); ORT gets the same count.
 
 Usage: bench/fusion.py [--build-dir build] [--rounds 5] [--min-time 0.5]
-                       [--models chain,mlp,bert,gpt2,llama,resnet18] [--levels O0,O1,O2]
+                       [--models chain,mlp,bert,bert4,gpt2,llama,resnet18]
+                       [--levels O0,O1,O2]
                        [--threads N] [--keep DIR]
 """
 import argparse
@@ -116,6 +118,16 @@ def build_models():
         def forward(self, x):
             x = self.norm1(x + self.attn(x))
             return self.norm2(x + self.ffn(x))
+
+    class BertStack(nn.Module):
+        def __init__(self, layers=4):
+            super().__init__()
+            self.layers = nn.ModuleList(Bert() for _ in range(layers))
+
+        def forward(self, x):
+            for layer in self.layers:
+                x = layer(x)
+            return x
 
     class Gpt2(nn.Module):
         def __init__(self, dim=768, heads=12, hidden=3072, seq=128):
@@ -215,6 +227,7 @@ def build_models():
         "chain": (Chain(), (64, 4096)),
         "mlp": (Mlp(), (128, 768)),
         "bert": (Bert(), (1, 128, 768)),
+        "bert4": (BertStack(), (1, 128, 768)),
         "gpt2": (Gpt2(), (1, 128, 768)),
         "llama": (Llama(), (1, 128, 768)),
     }
@@ -224,6 +237,7 @@ LABELS = {
     "chain": "chain (64x4096 scale, tanh GELU, LayerNorm)",
     "mlp": "mlp (128x768, 3072 GELU)",
     "bert": "bert (BERT-base layer, seq 128)",
+    "bert4": "bert4 (4 BERT-base layers, seq 128)",
     "gpt2": "gpt2 (GPT-2 block, causal, seq 128)",
     "llama": "llama (LLaMA block, RMSNorm, SwiGLU, seq 128)",
     "resnet18": "resnet18 (ResNet-18, batch 1, 224x224)",

@@ -35,7 +35,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 from benchutil import cpu_name, run  # noqa: E402
 
-SHAPES = "128x768x768,128x768x3072,128x3072x768,512x512x512,1024x1024x1024"
+SHAPES = ("128x768x768,128x768x3072,128x3072x768,512x512x512,1024x1024x1024,"
+          "2048x2048x2048,64x1024x4096")
 
 # Times np.matmul in a process of its own, so that OPENBLAS_NUM_THREADS
 # applies; prints the median milliseconds.
