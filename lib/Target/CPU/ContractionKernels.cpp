@@ -52,6 +52,9 @@ struct ContractionPlan {
   unsigned a, b;
   /// Rows and columns of one register block.
   int64_t rows, columns;
+  /// Rows left after the last full block of rows (a block of their own),
+  /// or 0.
+  int64_t rowTail = 0;
   /// Whether the row blocks are the outer forall dim: with few column
   /// blocks (a conv's small output), A is the larger operand, and each of
   /// its row blocks is then read once, not once per column block.
@@ -181,17 +184,27 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
     plan.columns = 2 * lanes;
   else
     plan.columns = lanes;
+  // Blocks of rows: the tallest that divides the rows; when that is short
+  // (at most 4 rows: too few accumulators to hide the FMA latency, as for
+  // 197 rows or 1024 in blocks of up to 6), full blocks and a last, shorter
+  // one.
   plan.rows = 1;
   for (int64_t r = maxRows; r >= 1; --r)
     if (ranges[plan.m] % r == 0) {
       plan.rows = r;
       break;
     }
+  if (plan.rows <= 2 && plan.rows < maxRows && ranges[plan.m] > maxRows) {
+    plan.rows = maxRows;
+    plan.rowTail = ranges[plan.m] % maxRows;
+  }
   plan.rowsOuter = llvm::divideCeil(plan.columnCount, plan.columns) <= 4;
   // A reduction longer than maxK runs in blocks: the largest divisor of
-  // its length from maxK / 4 to maxK (none: one block).
+  // its length from 3/4 maxK to maxK (none: one block; shorter blocks cost
+  // more in passes over C than they save: K = 576 in two blocks of 288 ran
+  // 25% slower than in one).
   if (!plan.rowsOuter && maxK > 0 && ranges[plan.k] > maxK)
-    for (int64_t kb = maxK; kb >= std::max<int64_t>(1, maxK / 4); --kb)
+    for (int64_t kb = maxK; kb >= std::max<int64_t>(1, maxK * 3 / 4); --kb)
       if (ranges[plan.k] % kb == 0) {
         plan.kBlock = kb;
         break;
@@ -827,6 +840,9 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
   // the first block of k starts from C's initial value, the last applies
   // the epilogue; partial sums in between live in the destination (the
   // epilogue's result has C's shape and type).
+  // With a row tail, the last block of rows is shorter: the iteration
+  // holding it runs the kernel on fewer rows (an scf.if), on the same
+  // column block, so that B's panel is read once per column block.
   auto emitBlock = [&](Value destIn, Value kStart, int64_t kLength,
                        bool first, bool last) -> Value {
     auto forall = scf::ForallOp::create(rewriter, loc, lbs, ubs, steps,
@@ -858,39 +874,9 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
       return values;
     };
     Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
-    // The block of C starts from its initial value (the first block of k),
-    // else from the partial sums of the blocks before.
-    SmallVector<Value> accs;
-    Value filled;
-    if (first && fill)
-      filled = vector::BroadcastOp::create(b, l, vecType, fill.getInputs()[0]);
-    for (int64_t r = 0; r < plan.rows; ++r)
-      accs.push_back(filled ? filled
-                            : Value(vector::TransferReadOp::create(
-                                  b, l, vecType,
-                                  first && epilogue ? init : dest,
-                                  indices(cMap, r, Value()), zero, inBounds)));
     Value c0 = arith::ConstantIndexOp::create(b, l, 0);
-    Value kEnd = arith::AddIOp::create(
-        b, l, kStart, arith::ConstantIndexOp::create(b, l, kLength));
-    Value c1 = arith::ConstantIndexOp::create(b, l, 1);
-    auto kLoop = scf::ForOp::create(
-        b, l, kStart, kEnd, c1, accs,
-        [&](OpBuilder &kb, Location kl, Value k, ValueRange carried) {
-          Value bVec = vector::TransferReadOp::create(
-              kb, kl, vecType, bTensor, indices(bMap, 0, k), zero, inBounds);
-          SmallVector<Value> next;
-          for (int64_t r = 0; r < plan.rows; ++r) {
-            Value a = tensor::ExtractOp::create(kb, kl, aTensor,
-                                                indices(aMap, r, k));
-            Value aVec = vector::BroadcastOp::create(kb, kl, vecType, a);
-            next.push_back(
-                vector::FMAOp::create(kb, kl, aVec, bVec, carried[r]));
-          }
-          scf::YieldOp::create(kb, kl, next);
-        });
-    // Write the block into its slice of C (rank-reduced to rows x
-    // columns); the last block of a tail is narrower.
+    // The block's slice of C (rank-reduced to rows x columns); the last
+    // block of a column tail is narrower, of a row tail shorter.
     OpFoldResult width = b.getIndexAttr(plan.columns);
     if (tail)
       width = arith::MinSIOp::create(
@@ -900,78 +886,143 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
                       arith::ConstantIndexOp::create(b, l, plan.columnCount),
                       n0))
                   .getResult();
+    OpFoldResult height = b.getIndexAttr(plan.rows);
+    if (plan.rowTail)
+      height =
+          arith::MinSIOp::create(
+              b, l, arith::ConstantIndexOp::create(b, l, plan.rows),
+              arith::SubIOp::create(
+                  b, l, arith::ConstantIndexOp::create(b, l, ranges[plan.m]),
+                  m0))
+              .getResult();
     SmallVector<OpFoldResult> offsets, sizes, strides;
     for (unsigned i = 0; i < cMap.getNumResults(); ++i) {
       unsigned loop = loopAt(cMap, i);
       offsets.push_back(loopValue(loop, 0, Value()));
-      sizes.push_back(loop == plan.m   ? b.getIndexAttr(plan.rows)
+      sizes.push_back(loop == plan.m   ? height
                       : loop == plan.n ? width
                                        : b.getIndexAttr(1));
       strides.push_back(b.getIndexAttr(1));
     }
-    auto tileType = RankedTensorType::get(
-        {plan.rows, tail ? ShapedType::kDynamic : plan.columns}, f32);
+    auto tileType =
+        RankedTensorType::get({plan.rowTail ? ShapedType::kDynamic : plan.rows,
+                               tail ? ShapedType::kDynamic : plan.columns},
+                              f32);
     Value tile = tensor::ExtractSliceOp::create(b, l, tileType, dest,
                                                 offsets, sizes, strides);
-    // The epilogue on row `r`'s registers: its body cloned on vectors, its
-    // other operands read along the columns or broadcast.
-    IRMapping captured; // values from above the body, broadcast once
-    auto applyEpilogue = [&](int64_t r, Value acc) -> Value {
-      IRMapping mapping;
-      Block &body = epilogue.getRegion().front();
-      for (OpOperand *input : epilogue.getDpsInputOperands()) {
-        BlockArgument arg = body.getArgument(input->getOperandNumber());
-        if (input->get() == op->getResult(0)) {
-          mapping.map(arg, acc);
-          continue;
-        }
-        auto [value, map] = epilogueInputs.lookup(input);
-        SmallVector<Value> idx;
-        for (unsigned j = 0; j < map.getNumResults(); ++j) {
-          int64_t loop = loopAt(map, j);
-          idx.push_back(loop < 0 ? c0
-                                 : loopValue(loopAt(outMap, loop), r, Value()));
-        }
-        Type elem = getElementTypeOrSelf(value);
-        auto type = VectorType::get({plan.columns}, elem);
-        if (value != input->get() ||
-            map.isFunctionOfDim(epilogue.getNumLoops() - 1)) {
-          Value pad = arith::ConstantOp::create(
-              b, l, cast<TypedAttr>(b.getZeroAttr(elem)));
-          value = vector::TransferReadOp::create(b, l, type, value, idx, pad,
-                                                 inBounds);
-        } else {
-          value = vector::BroadcastOp::create(
-              b, l, type, tensor::ExtractOp::create(b, l, value, idx));
-        }
-        mapping.map(arg, value);
-      }
-      for (Operation &bodyOp : body.without_terminator()) {
-        for (Value operand : bodyOp.getOperands()) {
-          if (mapping.contains(operand))
+    // The kernel on the first `rows` rows of `tile`.
+    auto emitRows = [&](int64_t rows, Value tile) -> Value {
+      // The block of C starts from its initial value (the first block of k),
+      // else from the partial sums of the blocks before.
+      SmallVector<Value> accs;
+      Value filled;
+      if (first && fill)
+        filled =
+            vector::BroadcastOp::create(b, l, vecType, fill.getInputs()[0]);
+      for (int64_t r = 0; r < rows; ++r)
+        accs.push_back(filled
+                           ? filled
+                           : Value(vector::TransferReadOp::create(
+                                 b, l, vecType, first && epilogue ? init : dest,
+                                 indices(cMap, r, Value()), zero, inBounds)));
+      Value kEnd = arith::AddIOp::create(
+          b, l, kStart, arith::ConstantIndexOp::create(b, l, kLength));
+      Value c1 = arith::ConstantIndexOp::create(b, l, 1);
+      auto kLoop = scf::ForOp::create(
+          b, l, kStart, kEnd, c1, accs,
+          [&](OpBuilder &kb, Location kl, Value k, ValueRange carried) {
+            Value bVec = vector::TransferReadOp::create(
+                kb, kl, vecType, bTensor, indices(bMap, 0, k), zero, inBounds);
+            SmallVector<Value> next;
+            for (int64_t r = 0; r < rows; ++r) {
+              Value a = tensor::ExtractOp::create(kb, kl, aTensor,
+                                                  indices(aMap, r, k));
+              Value aVec = vector::BroadcastOp::create(kb, kl, vecType, a);
+              next.push_back(
+                  vector::FMAOp::create(kb, kl, aVec, bVec, carried[r]));
+            }
+            scf::YieldOp::create(kb, kl, next);
+          });
+      // The epilogue on row `r`'s registers: its body cloned on vectors, its
+      // other operands read along the columns or broadcast.
+      IRMapping captured; // values from above the body, broadcast once
+      auto applyEpilogue = [&](int64_t r, Value acc) -> Value {
+        IRMapping mapping;
+        Block &body = epilogue.getRegion().front();
+        for (OpOperand *input : epilogue.getDpsInputOperands()) {
+          BlockArgument arg = body.getArgument(input->getOperandNumber());
+          if (input->get() == op->getResult(0)) {
+            mapping.map(arg, acc);
             continue;
-          if (!captured.contains(operand))
-            captured.map(operand,
-                         vector::BroadcastOp::create(
-                             b, l,
-                             VectorType::get({plan.columns}, operand.getType()),
-                             operand));
-          mapping.map(operand, captured.lookup(operand));
+          }
+          auto [value, map] = epilogueInputs.lookup(input);
+          SmallVector<Value> idx;
+          for (unsigned j = 0; j < map.getNumResults(); ++j) {
+            int64_t loop = loopAt(map, j);
+            idx.push_back(
+                loop < 0 ? c0 : loopValue(loopAt(outMap, loop), r, Value()));
+          }
+          Type elem = getElementTypeOrSelf(value);
+          auto type = VectorType::get({plan.columns}, elem);
+          if (value != input->get() ||
+              map.isFunctionOfDim(epilogue.getNumLoops() - 1)) {
+            Value pad = arith::ConstantOp::create(
+                b, l, cast<TypedAttr>(b.getZeroAttr(elem)));
+            value = vector::TransferReadOp::create(b, l, type, value, idx, pad,
+                                                   inBounds);
+          } else {
+            value = vector::BroadcastOp::create(
+                b, l, type, tensor::ExtractOp::create(b, l, value, idx));
+          }
+          mapping.map(arg, value);
         }
-        Operation *clone = b.clone(bodyOp, mapping);
-        for (OpResult result : clone->getResults())
-          result.setType(VectorType::get({plan.columns}, result.getType()));
+        for (Operation &bodyOp : body.without_terminator()) {
+          for (Value operand : bodyOp.getOperands()) {
+            if (mapping.contains(operand))
+              continue;
+            if (!captured.contains(operand))
+              captured.map(
+                  operand,
+                  vector::BroadcastOp::create(
+                      b, l, VectorType::get({plan.columns}, operand.getType()),
+                      operand));
+            mapping.map(operand, captured.lookup(operand));
+          }
+          Operation *clone = b.clone(bodyOp, mapping);
+          for (OpResult result : clone->getResults())
+            result.setType(VectorType::get({plan.columns}, result.getType()));
+        }
+        return mapping.lookup(body.getTerminator()->getOperand(0));
+      };
+      for (int64_t r = 0; r < rows; ++r) {
+        Value row = arith::ConstantIndexOp::create(b, l, r);
+        Value value = kLoop.getResult(r);
+        if (last && epilogue)
+          value = applyEpilogue(r, value);
+        tile = vector::TransferWriteOp::create(b, l, value, tile,
+                                               ValueRange{row, c0}, inBounds)
+                   .getResult();
       }
-      return mapping.lookup(body.getTerminator()->getOperand(0));
+      return tile;
     };
-    for (int64_t r = 0; r < plan.rows; ++r) {
-      Value row = arith::ConstantIndexOp::create(b, l, r);
-      Value value = kLoop.getResult(r);
-      if (last && epilogue)
-        value = applyEpilogue(r, value);
-      tile = vector::TransferWriteOp::create(b, l, value, tile,
-                                             ValueRange{row, c0}, inBounds)
-                 .getResult();
+    if (!plan.rowTail) {
+      tile = emitRows(plan.rows, tile);
+    } else {
+      Value full = arith::CmpIOp::create(
+          b, l, arith::CmpIPredicate::sle,
+          arith::AddIOp::create(
+              b, l, m0, arith::ConstantIndexOp::create(b, l, plan.rows)),
+          arith::ConstantIndexOp::create(b, l, ranges[plan.m]));
+      auto ifOp = scf::IfOp::create(b, l, TypeRange{tileType}, full,
+                                    /*withElseRegion=*/true);
+      {
+        OpBuilder::InsertionGuard inner(b);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        scf::YieldOp::create(b, l, emitRows(plan.rows, tile));
+        b.setInsertionPointToStart(ifOp.elseBlock());
+        scf::YieldOp::create(b, l, emitRows(plan.rowTail, tile));
+      }
+      tile = ifOp.getResult(0);
     }
     b.setInsertionPointToEnd(forall.getTerminator().getBody());
     tensor::ParallelInsertSliceOp::create(b, l, tile, dest, offsets,
@@ -995,14 +1046,14 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
                                        index(plan.kBlock), ValueRange{result});
       OpBuilder::InsertionGuard guard(rewriter);
       rewriter.setInsertionPointToStart(blocks.getBody());
-      Value next = emitBlock(blocks.getRegionIterArgs()[0],
-                             blocks.getInductionVar(), plan.kBlock, false,
-                             false);
+      Value next =
+          emitBlock(blocks.getRegionIterArgs()[0], blocks.getInductionVar(),
+                    plan.kBlock, false, false);
       scf::YieldOp::create(rewriter, loc, next);
       result = blocks.getResult(0);
     }
-    result = emitBlock(result, index(kSize - plan.kBlock), plan.kBlock, false,
-                       true);
+    result =
+        emitBlock(result, index(kSize - plan.kBlock), plan.kBlock, false, true);
   }
   if (run > 1)
     result = tensor::ExpandShapeOp::create(

@@ -11,6 +11,7 @@
 // CHECK: %[[E:.+]] = tensor.empty() : tensor<64x256xf32>
 // CHECK-NOT: linalg.fill
 // CHECK: scf.forall (%[[N:.+]], %[[M:.+]]) = (0, 0) to (256, 64) step (32, 8) shared_outs(%[[OUT:.+]] = %[[E]])
+// CHECK: %[[TILE:.+]] = tensor.extract_slice %[[OUT]][%[[M]], %[[N]]] [8, 32] [1, 1]
 // CHECK: %[[ZERO:.+]] = vector.broadcast %{{.+}} : f32 to vector<32xf32>
 // CHECK: %[[ACC:.+]]:8 = scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[R0:[a-z0-9_]+]] = %[[ZERO]], {{.*}}) -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
 // CHECK: %[[ROW:.+]] = vector.transfer_read %[[B]][%[[K]], %[[N]]]
@@ -19,7 +20,6 @@
 // CHECK: vector.fma %[[XV]], %[[ROW]], %[[R0]] : vector<32xf32>
 // CHECK-COUNT-7: vector.fma
 // CHECK: scf.yield
-// CHECK: %[[TILE:.+]] = tensor.extract_slice %[[OUT]][%[[M]], %[[N]]] [8, 32] [1, 1]
 // CHECK: vector.transfer_write %[[ACC]]#0, %[[TILE]]
 // CHECK-COUNT-7: vector.transfer_write
 // CHECK: tensor.parallel_insert_slice %{{.+}} into %[[OUT]][%[[M]], %[[N]]] [8, 32] [1, 1]
@@ -115,7 +115,7 @@ func.func @not_covered(%a: tensor<8x32xf32>, %bt: tensor<32x32xf32>, %c: tensor<
 
 // -----
 
-// A reduction of 4096 runs in blocks of 1024 (five blocks of columns: the
+// A reduction of 4096 runs in blocks of 512 (five blocks of columns: the
 // row blocks do not come first): the first forall starts from
 // the fill's value, the middle blocks (an scf.for around the forall) and
 // the last start from the partial sums in the destination, and only the
@@ -153,10 +153,10 @@ func.func @blocked(%a: tensor<8x4096xf32>, %b: tensor<4096x160xf32>) -> tensor<8
 // masked at the end).
 // CHECK-LABEL: func @column_tail
 // CHECK: scf.forall (%[[M:.+]], %[[N:.+]]) = (0, 0) to (8, 40) step (8, 32)
-// CHECK: vector.transfer_read %{{.+}}[%{{.+}}, %[[N]]], %{{.+}} : tensor<64x40xf32>, vector<32xf32>
 // CHECK: %[[LEFT:.+]] = arith.subi %{{.+}}, %[[N]] : index
 // CHECK: %[[W:.+]] = arith.minsi %{{.+}}, %[[LEFT]] : index
 // CHECK: tensor.extract_slice %{{.+}}[%[[M]], %[[N]]] [8, %[[W]]] [1, 1] : tensor<8x40xf32> to tensor<8x?xf32>
+// CHECK: vector.transfer_read %{{.+}}[%{{.+}}, %[[N]]], %{{.+}} : tensor<64x40xf32>, vector<32xf32>
 // CHECK: vector.transfer_write %{{.+}}, %{{.+}}[%{{.+}}, %{{.+}}] : vector<32xf32>, tensor<8x?xf32>
 func.func @column_tail(%a: tensor<8x64xf32>, %b: tensor<64x40xf32>, %c: tensor<8x40xf32>) -> tensor<8x40xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<8x64xf32>, tensor<64x40xf32>) outs(%c : tensor<8x40xf32>) -> tensor<8x40xf32>
@@ -309,4 +309,25 @@ func.func @large_conv(%arg0: tensor<1x16x64x64xf32>, %arg1: tensor<8x16x3x3xf32>
     linalg.yield %5 : f32
   } -> tensor<1x8x64x64xf32>
   return %4 : tensor<1x8x64x64xf32>
+}
+
+// -----
+
+// 13 rows (prime: the tallest dividing block would be one row, two
+// accumulators) run in blocks of 8, the block at row 8 holding the 5 rows
+// left: its iteration runs the kernel on 5 rows instead (scf.if on the
+// block's height), on the same column block.
+// CHECK-LABEL: func @row_tail
+// CHECK: scf.forall (%[[M:.+]], %[[N:.+]]) = (0, 0) to (13, 32) step (8, 32)
+// CHECK: %[[H:.+]] = arith.minsi %{{.+}}, %{{.+}} : index
+// CHECK: tensor.extract_slice %{{.+}}[%[[M]], %[[N]]] [%[[H]], 32] [1, 1] : tensor<13x32xf32> to tensor<?x32xf32>
+// CHECK: scf.if %{{.+}} -> (tensor<?x32xf32>)
+// CHECK-COUNT-8: vector.fma
+// CHECK: } else {
+// CHECK-COUNT-5: vector.fma
+// CHECK-NOT: vector.fma
+// CHECK: tensor.parallel_insert_slice %{{.+}}[%[[M]], %[[N]]] [%[[H]], 32] [1, 1]
+func.func @row_tail(%a: tensor<13x16xf32>, %b: tensor<16x32xf32>, %c: tensor<13x32xf32>) -> tensor<13x32xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<13x16xf32>, tensor<16x32xf32>) outs(%c : tensor<13x32xf32>) -> tensor<13x32xf32>
+  return %r : tensor<13x32xf32>
 }

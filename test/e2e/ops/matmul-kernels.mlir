@@ -7,10 +7,12 @@
 // at every level: 12 rows in blocks of 6 with 16-column vectors; linear
 // layers on 3-D input (weights shared by the batch) with bias, ReLU and a
 // per-row scale applied in registers at O1; a batch matmul with blocks of
-// 5 rows. Results match float64 NumPy and O0 (fused multiply-adds at every
+// 5 rows; 13 rows (prime) in a block of 8 and one of the 5 left, with
+// ReLU. Results match float64 NumPy and O0 (fused multiply-adds at every
 // level).
-// Kernel rows in registers (6 + 8 + 5 at O1): each row one vector.fma.
-// CHECK: 19
+// Kernel rows in registers (6 + 8 + 5 + 8 + 5 at O1): each row one
+// vector.fma.
+// CHECK: 32
 // EPILOGUE-LABEL: func.func @fused_1_matmul_add_relu_mul
 // EPILOGUE-NOT: linalg.generic
 // EPILOGUE: arith.maximumf {{.*}} : vector<32xf32>
@@ -23,13 +25,16 @@
 // REFERENCE: a0 @ a1
 // REFERENCE: np.maximum(a2 @ a3 + a4, 0) * a5
 // REFERENCE: a6 @ a7
+// REFERENCE: np.maximum(a8 @ a9, 0)
 // TOLERANCE: rtol=0.0001 atol=1e-05
-func.func @main(%a0: tensor<12x40xf32>, %a1: tensor<40x48xf32>, %a2: tensor<2x24x64xf32>, %a3: tensor<64x96xf32>, %a4: tensor<96xf32>, %a5: tensor<2x24x1xf32>, %a6: tensor<3x10x16xf32>, %a7: tensor<3x16x32xf32>) -> (tensor<12x48xf32>, tensor<2x24x96xf32>, tensor<3x10x32xf32>) {
+func.func @main(%a0: tensor<12x40xf32>, %a1: tensor<40x48xf32>, %a2: tensor<2x24x64xf32>, %a3: tensor<64x96xf32>, %a4: tensor<96xf32>, %a5: tensor<2x24x1xf32>, %a6: tensor<3x10x16xf32>, %a7: tensor<3x16x32xf32>, %a8: tensor<13x24xf32>, %a9: tensor<24x40xf32>) -> (tensor<12x48xf32>, tensor<2x24x96xf32>, tensor<3x10x32xf32>, tensor<13x40xf32>) {
   %0 = msgraph.matmul %a0, %a1 : (tensor<12x40xf32>, tensor<40x48xf32>) -> tensor<12x48xf32>
   %1 = msgraph.matmul %a2, %a3 : (tensor<2x24x64xf32>, tensor<64x96xf32>) -> tensor<2x24x96xf32>
   %2 = msgraph.add %1, %a4 : (tensor<2x24x96xf32>, tensor<96xf32>) -> tensor<2x24x96xf32>
   %3 = msgraph.relu %2 : tensor<2x24x96xf32>
   %4 = msgraph.mul %3, %a5 : (tensor<2x24x96xf32>, tensor<2x24x1xf32>) -> tensor<2x24x96xf32>
   %5 = msgraph.matmul %a6, %a7 : (tensor<3x10x16xf32>, tensor<3x16x32xf32>) -> tensor<3x10x32xf32>
-  return %0, %4, %5 : tensor<12x48xf32>, tensor<2x24x96xf32>, tensor<3x10x32xf32>
+  %6 = msgraph.matmul %a8, %a9 : (tensor<13x24xf32>, tensor<24x40xf32>) -> tensor<13x40xf32>
+  %7 = msgraph.relu %6 : tensor<13x40xf32>
+  return %0, %4, %5, %7 : tensor<12x48xf32>, tensor<2x24x96xf32>, tensor<3x10x32xf32>, tensor<13x40xf32>
 }

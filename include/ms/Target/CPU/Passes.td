@@ -58,8 +58,12 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     iteration keeps its block of C in `rows` vectors across the whole `k`
     loop: per `k`, one vector load of B's row, and per row one broadcast of
     A's element and one `vector.fma`. The block starts from C's initial
-    value and is written once. A reduction longer than `k-block` runs in
-    blocks (an `scf.for` around the forall, partial sums in the
+    value and is written once. When the tallest block that divides the
+    rows is 1 or 2 rows (197 rows), the blocks are `rows` tall and the
+    iteration holding the last, shorter one runs the kernel on its rows
+    (an `scf.if` on the block's height). A reduction longer than `k-block`
+    runs in blocks of 3/4 `k-block` to `k-block` when its length has such a
+    divisor (an `scf.for` around the forall, partial sums in the
     destination), so that a block of A's rows stays in cache across the
     column blocks (not when the row blocks come first). Each result
     element is the same sum in the same order as the loop nest's, with
@@ -102,7 +106,7 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     Option<"rows", "rows", "int64_t", /*default=*/"8",
            "most rows of C a register block holds (kernels in an "
            "executable with a CPU variant: that CPU's)">,
-    Option<"kBlock", "k-block", "int64_t", /*default=*/"1024",
+    Option<"kBlock", "k-block", "int64_t", /*default=*/"512",
            "longest reduction run in one pass over C (longer ones run in "
            "blocks, 0: never)">,
   ];
