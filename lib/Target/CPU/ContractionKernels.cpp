@@ -194,7 +194,7 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
       plan.rows = r;
       break;
     }
-  if (plan.rows <= 2 && plan.rows < maxRows && ranges[plan.m] > maxRows) {
+  if (plan.rows <= 4 && plan.rows < maxRows && ranges[plan.m] > maxRows) {
     plan.rows = maxRows;
     plan.rowTail = ranges[plan.m] % maxRows;
   }

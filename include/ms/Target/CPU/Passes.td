@@ -59,7 +59,8 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     loop: per `k`, one vector load of B's row, and per row one broadcast of
     A's element and one `vector.fma`. The block starts from C's initial
     value and is written once. When the tallest block that divides the
-    rows is 1 or 2 rows (197 rows), the blocks are `rows` tall and the
+    rows is at most 4 rows (197 rows; 1024 in blocks of up to 6), the
+    blocks are `rows` tall and the
     iteration holding the last, shorter one runs the kernel on its rows
     (an `scf.if` on the block's height). A reduction longer than `k-block`
     runs in blocks of 3/4 `k-block` to `k-block` when its length has such a
