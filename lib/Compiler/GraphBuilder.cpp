@@ -139,7 +139,11 @@ static FailureOr<RankedTensorType> tensorTypeOf(const TensorSpec &spec,
 //===----------------------------------------------------------------------===//
 
 struct GraphBuilder::Impl {
-  Impl() : context(makeRegistry()) { context.loadAllAvailableDialects(); }
+  Impl() : context(makeRegistry()) {
+    // Errors reach Python as a few lines, without the op's IR.
+    context.printOpOnDiagnostic(false);
+    context.loadAllAvailableDialects();
+  }
 
   static DialectRegistry makeRegistry() {
     DialectRegistry registry;
@@ -457,6 +461,8 @@ bool compileOnnxFile(const std::string &path, const CompileSettings &settings,
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
+  // Errors reach Python as a few lines, without the op's IR.
+  context.printOpOnDiagnostic(false);
   context.loadAllAvailableDialects();
   DiagnosticCollector diagnostics(&context);
   OnnxImportOptions options;

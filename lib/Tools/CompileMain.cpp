@@ -144,6 +144,12 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   DialectRegistry registry;
   registerAllDialects(registry);
   MLIRContext context(registry);
+  // A user-facing error is a few lines: the op it is about is printed only
+  // when asked (--mlir-print-op-on-diagnostic).
+  auto &registered = llvm::cl::getRegisteredOptions();
+  auto printOp = registered.find("mlir-print-op-on-diagnostic");
+  if (printOp == registered.end() || printOp->second->getNumOccurrences() == 0)
+    context.printOpOnDiagnostic(false);
   context.loadAllAvailableDialects();
   std::string errorMessage;
   // Binary models are read as they are.
