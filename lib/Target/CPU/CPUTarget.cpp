@@ -395,6 +395,12 @@ public:
   LogicalResult verifyOptions(const TargetOptions &options,
                               std::string &error) const override {
     for (const std::string &name : splitCpus(options.cpu)) {
+      if (name.empty()) {
+        error = "expected CPU names separated by commas in --target-cpu, "
+                "but found an empty one in '" +
+                options.cpu + "'";
+        return failure();
+      }
       TargetOptions one = options;
       one.cpu = name;
       CpuTarget cpu;
