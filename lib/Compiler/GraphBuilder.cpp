@@ -500,14 +500,19 @@ std::string compilerIdentity(const std::string &targetCpu) {
                                      .time_since_epoch()
                                      .count());
   }
-  std::string cpu = targetCpu;
-  if (cpu == "native") {
-    cpu = llvm::sys::getHostCPUName().str();
-    for (const auto &feature : llvm::sys::getHostCPUFeatures())
-      if (feature.second)
-        cpu += "," + feature.first().str();
+  // Each CPU of the list; "native" is this host's CPU and features.
+  std::string cpus;
+  for (llvm::StringRef name : llvm::split(targetCpu, ',')) {
+    std::string cpu = name.trim().str();
+    if (cpu == "native") {
+      cpu = llvm::sys::getHostCPUName().str();
+      for (const auto &feature : llvm::sys::getHostCPUFeatures())
+        if (feature.second)
+          cpu += "+" + feature.first().str();
+    }
+    cpus += (cpus.empty() ? "" : ",") + cpu;
   }
-  return identity + ";cpu " + cpu;
+  return identity + ";cpu " + cpus;
 }
 
 } // namespace ms::api

@@ -121,6 +121,15 @@ def test_key_depends_on_graph_and_settings(tmp_path, monkeypatch):
                               "signatures": 1}
 
 
+def test_identity_names_each_cpu_of_a_list():
+    # "native" in a list of CPUs is this host with its features, as alone:
+    # a module cached on another host is not reused here.
+    native = ms._ms.compiler_identity("native")
+    listed = ms._ms.compiler_identity("native,x86-64-v3")
+    host = native.split(";cpu ")[1]
+    assert listed.split(";cpu ")[1] == host + ",x86-64-v3"
+
+
 def test_unwritable_cache_dir_still_runs(tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
