@@ -1235,8 +1235,18 @@ LogicalResult TileOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(loc, "expected non-negative repeats, but found ",
                              formatList(repeats));
   SmallVector<int64_t> shape;
-  for (auto [dim, r] : llvm::zip_equal(input.getShape(), repeats))
-    shape.push_back(ShapedType::isDynamic(dim) ? dim : dim * r);
+  for (auto [i, dim, r] : llvm::enumerate(input.getShape(), repeats)) {
+    if (ShapedType::isDynamic(dim)) {
+      shape.push_back(dim);
+      continue;
+    }
+    // Huge repeats are user input: the product must not overflow.
+    std::optional<int64_t> tiled = llvm::checkedMul(dim, r);
+    if (!tiled)
+      return emitOptionalError(loc, "expected dimension ", i, " tiled (", dim,
+                               " x ", r, ") to fit in 64 bits");
+    shape.push_back(*tiled);
+  }
   inferred.push_back(RankedTensorType::get(shape, input.getElementType()));
   return success();
 }
