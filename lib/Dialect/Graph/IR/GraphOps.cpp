@@ -681,9 +681,12 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *,
     return emitOptionalError(loc, "expected group >= 1, but found ", group);
   int64_t channels = input.getDimSize(1), outChannels = weight.getDimSize(0);
   int64_t weightChannels = weight.getDimSize(1);
+  // A huge group is user input: the product must not overflow.
+  std::optional<int64_t> groupedChannels =
+      llvm::checkedMul(weightChannels, group);
   if (!ShapedType::isDynamic(channels) &&
       !ShapedType::isDynamic(weightChannels) &&
-      channels != weightChannels * group)
+      (!groupedChannels || channels != *groupedChannels))
     return emitOptionalError(
         loc, "expected input channels (", channels,
         ") to equal weight dimension 1 times group (", weightChannels, " x ",
@@ -1003,14 +1006,17 @@ LogicalResult ReshapeOp::verify() {
            << input.getNumElements() << " elements (as the input), but found "
            << result.getNumElements();
   if (input.hasStaticShape() && !result.hasStaticShape()) {
-    int64_t known = 1;
+    std::optional<int64_t> known = 1;
     for (int64_t d : result.getShape())
-      if (!ShapedType::isDynamic(d))
-        known *= d;
-    if (known != 0 && input.getNumElements() % known != 0)
+      if (!ShapedType::isDynamic(d) && known)
+        known = llvm::checkedMul(*known, d);
+    if (!known)
+      return emitOpError("expected the static result dimensions' product "
+                         "to fit in 64 bits");
+    if (*known != 0 && input.getNumElements() % *known != 0)
       return emitOpError("expected the static result dimensions to divide "
                          "the input element count ")
-             << input.getNumElements() << ", but found product " << known;
+             << input.getNumElements() << ", but found product " << *known;
   }
   return success();
 }

@@ -135,3 +135,11 @@ func.func @invalid(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x9223372036854775807x3
   %r = msgraph.conv %x, %w {dilations = array<i64: 2, 1>} : (tensor<1x3x8x8xf32>, tensor<4x3x9223372036854775807x3xf32>) -> tensor<1x4x6x6xf32>
   return
 }
+
+// -----
+
+func.func @overflowing_group(%x: tensor<1x4x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+1 {{expected input channels (4) to equal weight dimension 1 times group (2 x 4611686018427387904)}}
+  %r = msgraph.conv %x, %w {group = 4611686018427387904 : i64} : (tensor<1x4x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %r : tensor<1x4x6x6xf32>
+}

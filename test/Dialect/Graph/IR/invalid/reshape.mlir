@@ -39,3 +39,11 @@ func.func @invalid(%x: tensor<2x3xf32>) {
   %r = msgraph.reshape %x : (tensor<2x3xf32>) -> tensor<?x4xf32>
   return
 }
+
+// -----
+
+func.func @overflowing_known_dims(%x: tensor<4x4xf32>, %s: tensor<3xi64>) -> tensor<4294967296x4294967296x?xf32> {
+  // expected-error @+1 {{expected the static result dimensions' product to fit in 64 bits}}
+  %r = msgraph.reshape %x, %s : (tensor<4x4xf32>, tensor<3xi64>) -> tensor<4294967296x4294967296x?xf32>
+  return %r : tensor<4294967296x4294967296x?xf32>
+}
