@@ -81,10 +81,8 @@ struct SerializeExecutablesPass final
       if (failed(bytes))
         return signalPassFailure();
       OpBuilder b(executable);
-      SmallVector<StringRef> requirements;
       std::vector<std::string> names = backend->getRequirements(variantOptions);
-      for (const std::string &name : names)
-        requirements.push_back(name);
+      SmallVector<StringRef> requirements(names.begin(), names.end());
       exec::BinaryOp::create(b, executable.getLoc(), executable.getSymName(),
                              executable.getTarget(),
                              textual ? StringRef("llvm-ir")

@@ -823,8 +823,10 @@ Status Module::load(std::shared_ptr<Device> device, const std::string &path,
           MS_UNAVAILABLE,
           path + ": this " + dev.name() + " device cannot run the module's " +
               sectionName(kind) + " code: it lacks " + missing +
-              " (compile for this host, or for an older CPU with "
-              "--target-cpu, e.g. x86-64-v3 for AVX2)");
+              (kind == uint32_t(format::SectionKind::CpuElf)
+                   ? " (compile for this host, or for an older CPU with "
+                     "--target-cpu, e.g. x86-64-v3 for AVX2)"
+                   : ""));
     MS_RETURN_IF_ERROR(dev.loadExecutable(path, code->data, code->size,
                                           meta.kernels, module->executable));
   }
