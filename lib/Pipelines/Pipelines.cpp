@@ -87,6 +87,8 @@ LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
       }
     } else if (phase == "kernels") {
       pm.addPass(createOutlineKernelsPass({options.entry}));
+      pm.addPass(createDeduplicateKernelsPass());
+      backend->buildKernelPhase(pm, options.targetOptions);
     } else if (phase == "plan") {
       pm.addPass(exec::createBuildPlanPass(
           {options.entry, options.target, options.optLevel}));

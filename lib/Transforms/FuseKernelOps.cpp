@@ -148,13 +148,49 @@ struct ReadThroughUnitReshape final : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
+/// True if `op` is a transpose (or broadcast) of a kernel argument as a
+/// linalg.generic: fused into a consumer it becomes that consumer's
+/// indexing of the argument, so it fuses even into one that reads each
+/// element many times (a weight laid out for the kernel at compile time,
+/// read by a convolution: ms-cpu-pack-conv-weights).
+static bool isArgumentMovement(Operation *op) {
+  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !isa<BlockArgument>(generic.getDpsInputOperand(0)->get()))
+    return false;
+  Block &body = generic.getRegion().front();
+  return body.getOperations().size() == 1 &&
+         body.getTerminator()->getOperand(0) == body.getArgument(0);
+}
+
 struct FuseKernelOpsPass final
     : ms::impl::FuseKernelOpsPassBase<FuseKernelOpsPass> {
   void runOnOperation() override {
     func::FuncOp kernel = getOperation();
-    if (!kernel->hasAttr(kFusedOpsAttrName))
-      return;
     MLIRContext *context = &getContext();
+    if (!kernel->hasAttr(kFusedOpsAttrName)) {
+      // A kernel of one op: only a transpose of an argument that the
+      // target put there folds into the op's indexing.
+      bool transposes = false;
+      kernel.walk([&](linalg::TransposeOp op) {
+        transposes |= isa<BlockArgument>(op.getInput());
+      });
+      if (!transposes)
+        return;
+      RewritePatternSet patterns(context);
+      patterns
+          .add<GeneralizeMovement<linalg::TransposeOp>, ReadThroughUnitReshape>(
+              context);
+      linalg::populateElementwiseOpsFusionPatterns(
+          patterns, [](OpOperand *fused) {
+            return isArgumentMovement(fused->get().getDefiningOp()) &&
+                   fused->get().hasOneUse();
+          });
+      (void)applyPatternsGreedily(kernel, std::move(patterns));
+      return;
+    }
     // A producer fuses into its consumer when nothing else reads it and the
     // consumer reads each of its values once: they are then computed once,
     // inside the consumer's loop. A value read at a broadcast index (a
@@ -164,7 +200,8 @@ struct FuseKernelOpsPass final
       Operation *producer = fused->get().getDefiningOp();
       auto consumer = dyn_cast<linalg::LinalgOp>(fused->getOwner());
       return producer && consumer &&
-             consumer.getMatchingIndexingMap(fused).isPermutation() &&
+             (consumer.getMatchingIndexingMap(fused).isPermutation() ||
+              isArgumentMovement(producer)) &&
              llvm::all_of(producer->getUsers(), [&](Operation *user) {
                return user == consumer.getOperation();
              });

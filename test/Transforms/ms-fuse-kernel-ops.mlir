@@ -149,3 +149,49 @@ func.func @row_statistic(%x: tensor<16x32xf32>) -> tensor<16x32xf32> attributes 
   } -> tensor<16x32xf32>
   return %div : tensor<16x32xf32>
 }
+
+// -----
+
+// A transpose of a kernel argument (a weight stored [C, KH, KW, M]) fuses
+// into the convolution that reads each of its elements many times, in a
+// fused kernel and in a kernel of one op: the conv reads the argument.
+// CHECK: #[[$PACKED:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d1)>
+// CHECK-LABEL: func @packed_weight
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[$PACKED]], #{{.+}}], {{.*}} ins(%{{.+}}, %arg1 : tensor<1x4x6x6xf32>, tensor<4x3x3x16xf32>)
+// CHECK-LABEL: func @kernel_1
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[$PACKED]], #{{.+}}], {{.*}} ins(%{{.+}}, %arg1 : tensor<1x4x6x6xf32>, tensor<4x3x3x16xf32>)
+#in = affine_map<(n, m, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#w = affine_map<(n, m, oh, ow, c, kh, kw) -> (m, c, kh, kw)>
+#out = affine_map<(n, m, oh, ow, c, kh, kw) -> (n, m, oh, ow)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @packed_weight(%x: tensor<1x4x6x6xf32>, %wp: tensor<4x3x3x16xf32>, %init: tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.conv", "msgraph.relu"]} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x4x3x3xf32>
+  %w = linalg.transpose ins(%wp : tensor<4x3x3x16xf32>) outs(%e : tensor<16x4x3x3xf32>) permutation = [3, 0, 1, 2]
+  %conv = linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x6x6xf32>, tensor<16x4x3x3xf32>) outs(%init : tensor<1x16x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x4x4xf32>
+  %e2 = tensor.empty() : tensor<1x16x4x4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv : tensor<1x16x4x4xf32>) outs(%e2 : tensor<1x16x4x4xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %m = arith.maximumf %a, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<1x16x4x4xf32>
+  return %r : tensor<1x16x4x4xf32>
+}
+func.func @kernel_1(%x: tensor<1x4x6x6xf32>, %wp: tensor<4x3x3x16xf32>, %init: tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32> attributes {ms.kernel} {
+  %e = tensor.empty() : tensor<16x4x3x3xf32>
+  %w = linalg.transpose ins(%wp : tensor<4x3x3x16xf32>) outs(%e : tensor<16x4x3x3xf32>) permutation = [3, 0, 1, 2]
+  %conv = linalg.generic {indexing_maps = [#in, #w, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x6x6xf32>, tensor<16x4x3x3xf32>) outs(%init : tensor<1x16x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x4x4xf32>
+  return %conv : tensor<1x16x4x4xf32>
+}

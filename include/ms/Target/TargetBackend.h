@@ -55,6 +55,11 @@ public:
   getRequirements(const TargetOptions &options) const {
     return {};
   }
+  /// Adds the target's passes on the outlined kernels and their callers
+  /// (phase "kernels", before the plan is built): layouts the target's
+  /// kernels want for constant operands, made once at compile time.
+  virtual void buildKernelPhase(OpPassManager &pm,
+                                const TargetOptions &options) const {}
   /// The code generation phases, in order (each can end a compilation
   /// with --compile-to).
   virtual ArrayRef<StringRef> getCodegenPhases() const = 0;

@@ -42,6 +42,29 @@ def OutlineKernelsPass : Pass<"ms-outline-kernels", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def DeduplicateKernelsPass : Pass<"ms-deduplicate-kernels",
+                                  "::mlir::ModuleOp"> {
+  let summary = "keeps one of each set of identical kernels";
+  let description = [{
+    Runs after `ms-outline-kernels`. Kernels (`ms.kernel` functions) with
+    the same type, the same attributes but their name, and equivalent
+    bodies (the same ops with the same attributes and types, using values
+    the same way; locations ignored) are one kernel: the first in the module
+    stays, the calls of the others call it, and the others are erased. The
+    layers of a deep model (the same structure, their weights arguments)
+    then compile once: code generation runs once per distinct kernel, and
+    the module holds one copy of its code, launched once per layer.
+
+    ```mlir
+    %0 = call @fused_0_matmul_add(%x, %w0, %b0) : ...
+    %1 = call @fused_1_matmul_add(%0, %w1, %b1) : ...   // same body
+    // becomes
+    %0 = call @fused_0_matmul_add(%x, %w0, %b0) : ...
+    %1 = call @fused_0_matmul_add(%0, %w1, %b1) : ...
+    ```
+  }];
+}
+
 def RefineEntrySignaturePass : Pass<"ms-refine-entry-signature",
                                     "::mlir::ModuleOp"> {
   let summary = "gives the entry function the result types its body proves";
@@ -157,12 +180,17 @@ def FuseKernelOpsPass : Pass<"ms-fuse-kernel-ops", "::mlir::func::FuncOp"> {
                 "nests as possible";
   let description = [{
     Runs on kernels outlined from an `msfusion.group` (those with the
-    `msfusion.ops` attribute; others are left alone) after conversion to
-    linalg. An all-parallel producer fuses into the linalg.generic that
-    consumes it when that consumer is its only user and reads each of its
-    elements once: an elementwise chain becomes one loop nest, and a
-    reduction absorbs the elementwise ops that feed it, while a row's
-    statistic read by every element of the row keeps its own loop.
+    `msfusion.ops` attribute; in others only a transpose of a kernel
+    argument folds into its user) after conversion to linalg. An
+    all-parallel producer fuses into the linalg.generic that consumes it
+    when that consumer is its only user and reads each of its elements
+    once: an elementwise chain becomes one loop nest, and a reduction
+    absorbs the elementwise ops that feed it, while a row's statistic read
+    by every element of the row keeps its own loop. A transpose or
+    broadcast of a kernel argument fuses into its only user however often
+    that reads each element (it becomes the user's indexing of the
+    argument: a weight the target laid out at compile time, read by a
+    convolution).
     Transposes and broadcasts are generalized first so they fold into the
     indexing; fills and splat constants fold into the ops that use them;
     reshapes move out of the way (fusion by expansion), except reshapes

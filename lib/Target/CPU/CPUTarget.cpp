@@ -417,6 +417,10 @@ public:
       return {};
     return getCpuRequirements(cpu);
   }
+  void buildKernelPhase(OpPassManager &pm,
+                        const TargetOptions &options) const override {
+    pm.addPass(createCPUPackConvWeightsPass());
+  }
   void buildCodegenPhase(StringRef phase, OpPassManager &pm,
                          const TargetOptions &options) const override {
     // Several CPUs: one copy of the kernels per CPU first.

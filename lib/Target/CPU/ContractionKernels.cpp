@@ -502,20 +502,35 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
   for (auto [i, loop] : llvm::enumerate(windows))
     if (loop != parallel - windows.size() + i)
       return nullptr;
-  // The weight: its reductions are its trailing dims in loop order, and
-  // every reduction is read by the input too.
+  // The weight: its reductions are its trailing dims in loop order, or
+  // its leading ones (a weight packed with its output channels innermost:
+  // ms-cpu-pack-conv-weights), and every reduction is read by the input
+  // too.
   unsigned reductions = loops - parallel, wRank = wMap.getNumResults();
-  if (wRank < reductions)
+  if (wRank <= reductions)
     return nullptr;
-  for (unsigned i = 0; i < reductions; ++i)
-    if (loopAt(wMap, wRank - reductions + i) != parallel + i ||
-        !llvm::is_contained(inputLoops, parallel + i))
+  auto reductionsFrom = [&](unsigned first) {
+    for (unsigned i = 0; i < reductions; ++i)
+      if (loopAt(wMap, first + i) != static_cast<int64_t>(parallel + i) ||
+          !llvm::is_contained(inputLoops, parallel + i))
+        return false;
+    return true;
+  };
+  bool channelsInnermost = false;
+  if (!reductionsFrom(wRank - reductions)) {
+    if (!reductionsFrom(0))
       return nullptr;
+    channelsInnermost = true;
+  }
+  // The weight's output loops (its other dims).
+  SmallVector<unsigned> wOutLoops;
+  for (unsigned i = 0; i < wRank; ++i)
+    if (loopAt(wMap, i) < static_cast<int64_t>(parallel))
+      wOutLoops.push_back(loopAt(wMap, i));
   // The rows: an output loop of the weight's, not the input's (groups are
   // both's), tall enough to fill a block of registers.
   bool tall = false;
-  for (unsigned i = 0; i + reductions < wRank; ++i) {
-    unsigned loop = loopAt(wMap, i);
+  for (unsigned loop : wOutLoops) {
     if (llvm::is_contained(windows, loop))
       return nullptr;
     tall |= !llvm::is_contained(inputLoops, loop) && ranges[loop] >= minRows;
@@ -569,7 +584,8 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
       mergeGroup(colLoops.size(), outer, reductions));
   Value weight = tensor::CollapseShapeOp::create(
       rewriter, loc, op.getDpsInputOperand(1)->get(),
-      mergeGroup(wRank, wRank - reductions, reductions));
+      mergeGroup(wRank, channelsInnermost ? 0 : wRank - reductions,
+                 reductions));
   // The contraction's loops: the output loops that stay, then k.
   SmallVector<unsigned> kept;
   for (unsigned loop = 0; loop < parallel; ++loop)
@@ -587,11 +603,26 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
   colExprs.push_back(kExpr);
   for (unsigned loop : windows)
     colExprs.push_back(newLoop[loop]);
-  for (unsigned i = 0; i + reductions < wRank; ++i)
-    wExprs.push_back(newLoop[loopAt(wMap, i)]);
-  wExprs.push_back(kExpr);
-  for (unsigned i = 0; i < k; ++i)
-    outExprs.push_back(getAffineDimExpr(i, ctx));
+  if (channelsInnermost)
+    wExprs.push_back(kExpr);
+  for (unsigned loop : wOutLoops)
+    wExprs.push_back(newLoop[loop]);
+  if (!channelsInnermost)
+    wExprs.push_back(kExpr);
+  // C's dims: the kept loops in order, or with a packed weight those the
+  // weight does not read (the output positions), then those it does (its
+  // output channels): the kernel's columns are the channels then.
+  SmallVector<unsigned> cLoops;
+  for (unsigned loop : kept)
+    if (!channelsInnermost || !llvm::is_contained(wOutLoops, loop))
+      cLoops.push_back(loop);
+  for (unsigned loop : kept)
+    if (!llvm::is_contained(cLoops, loop))
+      cLoops.push_back(loop);
+  for (unsigned loop : cLoops)
+    outExprs.push_back(
+        getAffineDimExpr(llvm::find(kept, loop) - kept.begin(), ctx));
+  bool permuted = cLoops != ArrayRef<unsigned>(kept);
   // C without the dropped unit dims.
   Value init = op.getDpsInitOperand(0)->get();
   auto initType = cast<RankedTensorType>(init.getType());
@@ -612,14 +643,29 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
     return nullptr;
   // (A fill stays a fill, which the kernel starts its registers from.)
   Value cInit = init;
-  if (kept.size() != parallel) {
-    auto fill = init.getDefiningOp<linalg::FillOp>();
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (kept.size() != parallel && !(permuted && fill))
     cInit = tensor::CollapseShapeOp::create(
         rewriter, loc, fill ? fill.getOutputs()[0] : init, dropUnits);
-    if (fill)
-      cInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], cInit)
-                  .getResult(0);
+  // Permuted dims: the positions of C's dims in the kept loops.
+  SmallVector<int64_t> toC, fromC(cLoops.size());
+  for (auto [i, loop] : llvm::enumerate(cLoops)) {
+    toC.push_back(llvm::find(kept, loop) - kept.begin());
+    fromC[toC.back()] = i;
   }
+  if (permuted) {
+    SmallVector<int64_t> shape;
+    for (int64_t i : toC)
+      shape.push_back(ranges[kept[i]]);
+    Value empty = tensor::EmptyOp::create(rewriter, loc, shape,
+                                          initType.getElementType());
+    cInit = fill ? empty
+                 : linalg::TransposeOp::create(rewriter, loc, cInit, empty, toC)
+                       .getResult()[0];
+  }
+  if (fill && cInit != init)
+    cInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], cInit)
+                .getResult(0);
   SmallVector<utils::IteratorType> iterators(k,
                                              utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);
@@ -636,30 +682,47 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
                                                             product)));
       });
   Value result = contraction.getResult(0);
-  if (kept.size() != parallel) {
+  if (kept.size() != parallel || permuted) {
     // Elementwise users reading the dropped dims at index 0 read the
-    // contraction; the others read it expanded back.
+    // contraction (its dims permuted as C's); the others read it
+    // transposed and expanded back.
     Value expanded;
     for (OpOperand &use : llvm::make_early_inc_range(op->getResult(0).getUses())) {
       auto user = dyn_cast<linalg::GenericOp>(use.getOwner());
       AffineMap map = user ? user.getMatchingIndexingMap(&use) : AffineMap();
       bool direct = user && !user.isDpsInit(&use);
-      SmallVector<AffineExpr> exprs;
       for (unsigned loop = 0; direct && loop < parallel; ++loop) {
-        if (llvm::is_contained(kept, loop)) {
-          exprs.push_back(map.getResult(loop));
+        if (llvm::is_contained(kept, loop))
           continue;
-        }
         auto zero = dyn_cast<AffineConstantExpr>(map.getResult(loop));
         direct = zero && zero.getValue() == 0;
       }
       if (!direct) {
-        if (!expanded)
-          expanded = tensor::ExpandShapeOp::create(rewriter, loc, initType,
-                                                   result, dropUnits);
+        if (!expanded) {
+          OpBuilder::InsertionGuard guard(rewriter);
+          rewriter.setInsertionPointAfter(contraction);
+          expanded = result;
+          if (permuted) {
+            auto cType = cast<RankedTensorType>(result.getType());
+            SmallVector<int64_t> shape;
+            for (int64_t i : fromC)
+              shape.push_back(cType.getDimSize(i));
+            Value empty = tensor::EmptyOp::create(rewriter, loc, shape,
+                                                  cType.getElementType());
+            expanded = linalg::TransposeOp::create(rewriter, loc, expanded,
+                                                   empty, fromC)
+                           .getResult()[0];
+          }
+          if (kept.size() != parallel)
+            expanded = tensor::ExpandShapeOp::create(rewriter, loc, initType,
+                                                     expanded, dropUnits);
+        }
         use.set(expanded);
         continue;
       }
+      SmallVector<AffineExpr> exprs;
+      for (unsigned loop : cLoops)
+        exprs.push_back(map.getResult(loop));
       SmallVector<AffineMap> userMaps = user.getIndexingMapsArray();
       userMaps[use.getOperandNumber()] =
           AffineMap::get(map.getNumDims(), 0, exprs, ctx);

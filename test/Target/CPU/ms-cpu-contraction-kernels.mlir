@@ -331,3 +331,68 @@ func.func @row_tail(%a: tensor<13x16xf32>, %b: tensor<16x32xf32>, %c: tensor<13x
   %r = linalg.matmul ins(%a, %b : tensor<13x16xf32>, tensor<16x32xf32>) outs(%c : tensor<13x32xf32>) -> tensor<13x32xf32>
   return %r : tensor<13x32xf32>
 }
+
+// -----
+
+// A conv whose weight is stored [C, KH, KW, M] (ms-cpu-pack-conv-weights):
+// the contraction vectorizes along the 32 output channels (C is [n, oh,
+// ow, M], B the weight, A the im2col copy read a position per row), and
+// the epilogue reads C transposed. A conv accumulating into a tensor
+// reads it transposed and its result is transposed back.
+// CHECK-LABEL: func @packed_conv
+// CHECK-SAME: (%{{.+}}: tensor<1x4x6x6xf32>, %[[W:.+]]: tensor<4x3x3x32xf32>, %{{.+}}: tensor<32xf32>)
+// CHECK: %[[COL:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2, 3], [4], [5]] : tensor<1x4x3x3x4x4xf32> into tensor<1x36x4x4xf32>
+// CHECK: %[[B:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1, 2], [3]] : tensor<4x3x3x32xf32> into tensor<36x32xf32>
+// CHECK: %[[C:.+]] = scf.forall (%[[I:.+]], %[[OH:.+]], %[[OW:.+]], %[[M:.+]]) = (0, 0, 0, 0) to (1, 4, 4, 32) step (1, 1, 4, 32) shared_outs(%{{.+}} = %{{.+}}) -> (tensor<1x4x4x32xf32>)
+// CHECK: vector.transfer_read %[[B]][%{{.+}}, %[[M]]]
+// CHECK: tensor.extract %[[COL]][%[[I]], %{{.+}}, %[[OH]], %[[OW]]]
+// CHECK: vector.fma
+// CHECK: linalg.generic {indexing_maps = [#[[T:.+]], #{{.+}}, #{{.+}}], {{.*}} ins(%[[C]], %{{.+}} : tensor<1x4x4x32xf32>, tensor<32xf32>) outs(%{{.+}} : tensor<1x32x4x4xf32>)
+// CHECK-LABEL: func @packed_conv_init
+// CHECK: %[[T0:.+]] = linalg.transpose ins(%{{.+}} : tensor<1x32x4x4xf32>) outs(%{{.+}} : tensor<1x4x4x32xf32>) permutation = [0, 2, 3, 1]
+// CHECK: %[[R:.+]] = scf.forall {{.*}} shared_outs(%{{.+}} = %[[T0]]) -> (tensor<1x4x4x32xf32>)
+// CHECK: vector.fma
+// CHECK: %[[BACK:.+]] = linalg.transpose ins(%[[R]] : tensor<1x4x4x32xf32>) outs(%{{.+}} : tensor<1x32x4x4xf32>) permutation = [0, 3, 1, 2]
+// CHECK: return %[[BACK]]
+#pin = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#pw = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (c, kh, kw, m)>
+#pout = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, g, m, oh, ow)>
+#pc5 = affine_map<(n, m, oh, ow) -> (n, 0, m, oh, ow)>
+#pch = affine_map<(n, m, oh, ow) -> (m)>
+#pid = affine_map<(n, m, oh, ow) -> (n, m, oh, ow)>
+func.func @packed_conv(%x: tensor<1x4x6x6xf32>, %w: tensor<4x3x3x32xf32>, %bias: tensor<32xf32>) -> tensor<1x32x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e5 = tensor.empty() : tensor<1x1x32x4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e5 : tensor<1x1x32x4x4xf32>) -> tensor<1x1x32x4x4xf32>
+  %conv = linalg.generic {indexing_maps = [#pin, #pw, #pout], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x6x6xf32>, tensor<4x3x3x32xf32>) outs(%f : tensor<1x1x32x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x32x4x4xf32>
+  %e = tensor.empty() : tensor<1x32x4x4xf32>
+  %r = linalg.generic {indexing_maps = [#pc5, #pch, #pid], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv, %bias : tensor<1x1x32x4x4xf32>, tensor<32xf32>) outs(%e : tensor<1x32x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %0 = arith.addf %a, %b : f32
+    %2 = arith.maximumf %0, %zero : f32
+    linalg.yield %2 : f32
+  } -> tensor<1x32x4x4xf32>
+  return %r : tensor<1x32x4x4xf32>
+}
+
+
+// -----
+
+
+#qin = affine_map<(n, m, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#qw = affine_map<(n, m, oh, ow, c, kh, kw) -> (c, kh, kw, m)>
+#qout = affine_map<(n, m, oh, ow, c, kh, kw) -> (n, m, oh, ow)>
+func.func @packed_conv_init(%x: tensor<1x4x6x6xf32>, %w: tensor<4x3x3x32xf32>, %init: tensor<1x32x4x4xf32>) -> tensor<1x32x4x4xf32> {
+  %conv = linalg.generic {indexing_maps = [#qin, #qw, #qout], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x6x6xf32>, tensor<4x3x3x32xf32>) outs(%init : tensor<1x32x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32x4x4xf32>
+  return %conv : tensor<1x32x4x4xf32>
+}

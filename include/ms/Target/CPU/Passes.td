@@ -117,6 +117,37 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
                            "::mlir::vector::VectorDialect"];
 }
 
+def CPUPackConvWeightsPass : Pass<"ms-cpu-pack-conv-weights",
+                                  "::mlir::ModuleOp"> {
+  let summary = "stores constant conv weights with the output channels "
+                "innermost where the kernels vectorize along them";
+  let description = [{
+    Runs on outlined kernels and their callers. A convolution in a kernel
+    (`ms.kernel`) that has fewer output positions than output channels (a
+    multiple of 8), a window larger than 1x1 and no groups runs faster
+    with its output channels as the kernel's vector dim (ResNet's 7x7
+    outputs fill blocks of 32 positions to 77%; their 512 channels fill
+    them all), which needs its weight `[M, C, K...]` stored `[C, K...,
+    M]`. When every call passes a constant for the weight, the constant is
+    transposed at compile time and the kernel transposes its argument
+    back, a `msgraph.transpose` that the kernel code generation folds into
+    the convolution's indexing; the contraction kernel then vectorizes
+    along the channels. Other weights stay as they are.
+
+    ```mlir
+    func.func @k(%x: tensor<1x512x7x7xf32>, %w: tensor<512x512x3x3xf32>) ...
+      %y = msgraph.conv %x, %w ...
+    %r = call @k(%x, %cst) : (..., tensor<512x512x3x3xf32>) -> ...
+    // becomes
+    func.func @k(%x: tensor<1x512x7x7xf32>, %w: tensor<512x3x3x512xf32>) ...
+      %0 = msgraph.transpose %w {permutation = array<i64: 3, 0, 1, 2>} ...
+      %y = msgraph.conv %x, %0 ...
+    %r = call @k(%x, %cst_packed) : (..., tensor<512x3x3x512xf32>) -> ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::ms::graph::GraphDialect"];
+}
+
 def CPUExecutableVariantsPass : Pass<"ms-cpu-executable-variants",
                                      "::mlir::ModuleOp"> {
   let summary = "copies the CPU kernels once per CPU they are compiled for";

@@ -1,0 +1,108 @@
+#!/usr/bin/python3
+"""Measures compile time and compiler memory: BERT-base encoder stacks of 1,
+4 and 12 layers (seq 128, exported from PyTorch as bench/fusion.py does),
+compiled by `ms-compile` at each level, side by side in one run.
+
+Rounds alternate the order of the compilations; the table shows the median
+wall time and the largest peak resident memory of `ms-compile` (its
+rusage), the number of kernels in the module (distinct code; the plan
+launches them once per layer) and the time relative to one layer at the
+same level. The model's weights take 28 MB per layer, in the .onnx file
+and in the compiler's memory.
+
+Requirements: python3-torch and python3-onnx (Debian) to export the
+models.
+
+Usage: bench/compile_time.py [--build-dir build] [--rounds 3]
+                             [--layers 1,4,12] [--levels O0,O1,O2]
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "utils"))
+from benchutil import cpu_name, print_table  # noqa: E402
+from fusion import build_models, export  # noqa: E402
+import msm  # noqa: E402
+
+
+def compile_once(cmd):
+    """Runs `cmd`; returns (wall seconds, peak resident MiB)."""
+    start = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - start
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode != 0:
+        raise RuntimeError((err.strip() or "exit %d" % p.returncode).splitlines()[0])
+    return wall, usage.ru_maxrss / 1024.0
+
+
+def kernel_count(path):
+    """The kernels a module holds (at O2: its offloaded graph functions)."""
+    return len(msm.read_meta(path).get("kernels", []))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--layers", default="1,4,12")
+    ap.add_argument("--levels", default="O0,O1,O2")
+    ap.add_argument("--keep", help="write the models and modules here")
+    args = ap.parse_args()
+    layers = [int(n) for n in args.layers.split(",") if n.strip()]
+    levels = [l.strip() for l in args.levels.split(",") if l.strip()]
+    ms_compile = os.path.join(args.build_dir, "bin", "ms-compile")
+    work = args.keep or tempfile.mkdtemp(prefix="ms-bench-compile-")
+    os.makedirs(work, exist_ok=True)
+
+    import torch
+    models = build_models()
+    bert, shape = models["bert"]
+    paths = {}
+    for n in layers:
+        torch.manual_seed(0)
+        module = torch.nn.Sequential(*(bert() for _ in range(n)))
+        paths[n] = os.path.join(work, "bert%d.onnx" % n)
+        export(module, shape, paths[n])
+
+    jobs = [(n, level) for n in layers for level in levels]
+    times = {job: [] for job in jobs}
+    memory = {job: 0.0 for job in jobs}
+    for r in range(args.rounds):
+        for n, level in (jobs if r % 2 == 0 else list(reversed(jobs))):
+            out = os.path.join(work, "bert%d-%s.msm" % (n, level))
+            wall, rss = compile_once([ms_compile, paths[n], "-O" + level[1:],
+                                      "-o", out])
+            times[n, level].append(wall)
+            memory[n, level] = max(memory[n, level], rss)
+
+    def median(v):
+        v = sorted(v)
+        return v[len(v) // 2]
+
+    print("machine: %s, %d cores" % (cpu_name(), os.cpu_count() or 1))
+    print("median over %d rounds; BERT-base layers (seq 128), ms-compile "
+          "--target-cpu native" % args.rounds)
+    rows = []
+    for n, level in jobs:
+        t = median(times[n, level])
+        base = median(times[layers[0], level])
+        out = os.path.join(work, "bert%d-%s.msm" % (n, level))
+        rows.append(["%d layer%s %s" % (n, "" if n == 1 else "s", level),
+                     "%.3f" % t, "%.2fx" % (t / base), "%.0f" % memory[n, level],
+                     str(kernel_count(out))])
+    print_table(["model", "compile s", "vs %d layer" % layers[0],
+                 "peak MiB", "kernels"], rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+// RUN: ms-opt %s -split-input-file -ms-cpu-pack-conv-weights | FileCheck %s
+
+// A 3x3 conv on 2x2 positions with 16 output channels (w[m, ...] = m),
+// called twice with the same constant weight: the constant is transposed
+// once to [C, KH, KW, M] (each row 0, 1, 2, 3, ..., 15;
+// printed as hex) and the kernel
+// transposes its argument back for the conv.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[W:.+]] = msgraph.constant dense<"0x000000000000803F0000004000004040{{.*}}"> : tensor<2x3x3x16xf32>
+// CHECK-NOT: tensor<16x2x3x3xf32>
+// CHECK: call @kernel_0(%{{.+}}, %[[W]])
+// CHECK: call @kernel_0(%{{.+}}, %[[W]])
+// CHECK-LABEL: func.func @kernel_0
+// CHECK-SAME: (%{{.+}}: tensor<1x2x4x4xf32>, %[[ARG:.+]]: tensor<2x3x3x16xf32>)
+// CHECK: %[[BACK:.+]] = msgraph.transpose %[[ARG]] {permutation = array<i64: 3, 0, 1, 2>} : (tensor<2x3x3x16xf32>) -> tensor<16x2x3x3xf32>
+// CHECK: msgraph.conv %{{.+}}, %[[BACK]]
+func.func @main(%x: tensor<1x2x4x4xf32>) -> (tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>) {
+  %w = msgraph.constant dense<[[[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]], [[[1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]], [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]], [[[2.0, 2.0, 2.0], [2.0, 2.0, 2.0], [2.0, 2.0, 2.0]], [[2.0, 2.0, 2.0], [2.0, 2.0, 2.0], [2.0, 2.0, 2.0]]], [[[3.0, 3.0, 3.0], [3.0, 3.0, 3.0], [3.0, 3.0, 3.0]], [[3.0, 3.0, 3.0], [3.0, 3.0, 3.0], [3.0, 3.0, 3.0]]], [[[4.0, 4.0, 4.0], [4.0, 4.0, 4.0], [4.0, 4.0, 4.0]], [[4.0, 4.0, 4.0], [4.0, 4.0, 4.0], [4.0, 4.0, 4.0]]], [[[5.0, 5.0, 5.0], [5.0, 5.0, 5.0], [5.0, 5.0, 5.0]], [[5.0, 5.0, 5.0], [5.0, 5.0, 5.0], [5.0, 5.0, 5.0]]], [[[6.0, 6.0, 6.0], [6.0, 6.0, 6.0], [6.0, 6.0, 6.0]], [[6.0, 6.0, 6.0], [6.0, 6.0, 6.0], [6.0, 6.0, 6.0]]], [[[7.0, 7.0, 7.0], [7.0, 7.0, 7.0], [7.0, 7.0, 7.0]], [[7.0, 7.0, 7.0], [7.0, 7.0, 7.0], [7.0, 7.0, 7.0]]], [[[8.0, 8.0, 8.0], [8.0, 8.0, 8.0], [8.0, 8.0, 8.0]], [[8.0, 8.0, 8.0], [8.0, 8.0, 8.0], [8.0, 8.0, 8.0]]], [[[9.0, 9.0, 9.0], [9.0, 9.0, 9.0], [9.0, 9.0, 9.0]], [[9.0, 9.0, 9.0], [9.0, 9.0, 9.0], [9.0, 9.0, 9.0]]], [[[10.0, 10.0, 10.0], [10.0, 10.0, 10.0], [10.0, 10.0, 10.0]], [[10.0, 10.0, 10.0], [10.0, 10.0, 10.0], [10.0, 10.0, 10.0]]], [[[11.0, 11.0, 11.0], [11.0, 11.0, 11.0], [11.0, 11.0, 11.0]], [[11.0, 11.0, 11.0], [11.0, 11.0, 11.0], [11.0, 11.0, 11.0]]], [[[12.0, 12.0, 12.0], [12.0, 12.0, 12.0], [12.0, 12.0, 12.0]], [[12.0, 12.0, 12.0], [12.0, 12.0, 12.0], [12.0, 12.0, 12.0]]], [[[13.0, 13.0, 13.0], [13.0, 13.0, 13.0], [13.0, 13.0, 13.0]], [[13.0, 13.0, 13.0], [13.0, 13.0, 13.0], [13.0, 13.0, 13.0]]], [[[14.0, 14.0, 14.0], [14.0, 14.0, 14.0], [14.0, 14.0, 14.0]], [[14.0, 14.0, 14.0], [14.0, 14.0, 14.0], [14.0, 14.0, 14.0]]], [[[15.0, 15.0, 15.0], [15.0, 15.0, 15.0], [15.0, 15.0, 15.0]], [[15.0, 15.0, 15.0], [15.0, 15.0, 15.0], [15.0, 15.0, 15.0]]]]> : tensor<16x2x3x3xf32>
+  %a = call @kernel_0(%x, %w) : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
+  %b = call @kernel_0(%x, %w) : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
+  return %a, %b : tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>
+}
+func.func @kernel_0(%x: tensor<1x2x4x4xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
+  return %0 : tensor<1x16x2x2xf32>
+}
+
+// -----
+
+// Left as they are: a weight that is not a constant in one of the calls;
+// as many output positions as channels (4x4, 16); a grouped conv; a 1x1
+// conv; a weight the kernel reads twice.
+// CHECK-LABEL: func.func @main
+// CHECK-NOT: msgraph.transpose
+// CHECK-NOT: x16xf32>
+func.func @main(%x: tensor<1x2x4x4xf32>, %y: tensor<1x2x6x6xf32>, %wx: tensor<16x2x3x3xf32>, %x4: tensor<1x4x2x2xf32>) -> (tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>) {
+  %w = msgraph.constant dense<1.0> : tensor<16x2x3x3xf32>
+  %wg = msgraph.constant dense<1.0> : tensor<16x1x3x3xf32>
+  %w1 = msgraph.constant dense<1.0> : tensor<16x4x1x1xf32>
+  %a = call @kernel_0(%x, %w) : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
+  %b = call @kernel_0(%x, %wx) : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
+  %c = call @kernel_1(%y, %w) : (tensor<1x2x6x6xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x4x4xf32>
+  %d = call @kernel_2(%x, %wg) : (tensor<1x2x4x4xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x2x2xf32>
+  %e = call @kernel_3(%x4, %w1) : (tensor<1x4x2x2xf32>, tensor<16x4x1x1xf32>) -> tensor<1x16x2x2xf32>
+  %f = call @kernel_4(%x, %w) : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
+  return %a, %b, %c, %d, %e, %f : tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>
+}
+func.func @kernel_0(%x: tensor<1x2x4x4xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
+  return %0 : tensor<1x16x2x2xf32>
+}
+func.func @kernel_1(%x: tensor<1x2x6x6xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<1x16x4x4xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w : (tensor<1x2x6x6xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x4x4xf32>
+  return %0 : tensor<1x16x4x4xf32>
+}
+func.func @kernel_2(%x: tensor<1x2x4x4xf32>, %w: tensor<16x1x3x3xf32>) -> tensor<1x16x2x2xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w {group = 2 : i64} : (tensor<1x2x4x4xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x2x2xf32>
+  return %0 : tensor<1x16x2x2xf32>
+}
+func.func @kernel_3(%x: tensor<1x4x2x2xf32>, %w: tensor<16x4x1x1xf32>) -> tensor<1x16x2x2xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w : (tensor<1x4x2x2xf32>, tensor<16x4x1x1xf32>) -> tensor<1x16x2x2xf32>
+  return %0 : tensor<1x16x2x2xf32>
+}
+func.func @kernel_4(%x: tensor<1x2x4x4xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
+  %1 = msgraph.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
+  %2 = msgraph.add %0, %1 : (tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>) -> tensor<1x16x2x2xf32>
+  return %2 : tensor<1x16x2x2xf32>
+}
