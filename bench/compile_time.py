@@ -27,7 +27,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 sys.path.insert(0, os.path.join(ROOT, "utils"))
 from benchutil import cpu_name, print_table  # noqa: E402
-from fusion import build_models, export  # noqa: E402
 import msm  # noqa: E402
 
 
@@ -50,6 +49,17 @@ def kernel_count(path):
     return len(msm.read_meta(path).get("kernels", []))
 
 
+def export_models(work, layers):
+    """Writes work/bert<N>.onnx, N BERT-base layers, for each N."""
+    import torch
+    from fusion import build_models, export
+    bert, shape = build_models()["bert"]
+    for n in layers:
+        torch.manual_seed(0)
+        module = torch.nn.Sequential(*(bert() for _ in range(n)))
+        export(module, shape, os.path.join(work, "bert%d.onnx" % n))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
@@ -57,22 +67,23 @@ def main():
     ap.add_argument("--layers", default="1,4,12")
     ap.add_argument("--levels", default="O0,O1,O2")
     ap.add_argument("--keep", help="write the models and modules here")
+    ap.add_argument("--export", metavar="DIR", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.export:
+        export_models(args.export, [int(n) for n in args.layers.split(",")])
+        return
     layers = [int(n) for n in args.layers.split(",") if n.strip()]
     levels = [l.strip() for l in args.levels.split(",") if l.strip()]
     ms_compile = os.path.join(args.build_dir, "bin", "ms-compile")
     work = args.keep or tempfile.mkdtemp(prefix="ms-bench-compile-")
     os.makedirs(work, exist_ok=True)
 
-    import torch
-    models = build_models()
-    bert, shape = models["bert"]
-    paths = {}
-    for n in layers:
-        torch.manual_seed(0)
-        module = torch.nn.Sequential(*(bert() for _ in range(n)))
-        paths[n] = os.path.join(work, "bert%d.onnx" % n)
-        export(module, shape, paths[n])
+    # Exported by a child process: ms-compile's peak memory (its rusage)
+    # counts what it inherits from this process before exec, which then
+    # stays small (no torch).
+    paths = {n: os.path.join(work, "bert%d.onnx" % n) for n in layers}
+    subprocess.run([sys.executable, os.path.abspath(__file__), "--export",
+                    work, "--layers", args.layers], check=True)
 
     jobs = [(n, level) for n in layers for level in levels]
     times = {job: [] for job in jobs}

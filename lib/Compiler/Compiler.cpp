@@ -32,7 +32,8 @@ FailureOr<std::string> mlir::ms::compileModule(ModuleOp module,
       if (plan.getArenaSize())
         exec::printMemoryReport(plan, os);
   if (options.compileTo.empty())
-    return writeModuleFile(module);
+    return driver.moduleBytes ? writeModuleFile(module)
+                              : FailureOr<std::string>(std::string());
   // The target's text phase: print the text itself.
   bool textual = false;
   for (auto binary : module.getOps<exec::BinaryOp>()) {

@@ -13,6 +13,7 @@
 #include "llvm/Support/JSON.h"
 
 #include <cstring>
+#include <functional>
 
 using namespace mlir;
 using namespace mlir::ms;
@@ -45,23 +46,57 @@ static std::optional<llvm::json::Value> attrToJson(Attribute attr) {
   return std::nullopt;
 }
 
-/// Appends the little-endian bytes of `attr` at `out[offset]`.
-static void writeElements(DenseElementsAttr attr, std::string &out,
-                          uint64_t offset) {
+namespace {
+/// Writes one section's bytes to a stream and keeps their fnv1a64.
+struct SectionSink {
+  explicit SectionSink(llvm::raw_ostream &os) : os(os) {}
+  void write(const void *data, size_t size) {
+    checksum.update(data, size);
+    os.write(static_cast<const char *>(data), size);
+    written += size;
+  }
+  void zeros(uint64_t count) {
+    static const char zero[4096] = {};
+    for (; count > 0; count -= std::min<uint64_t>(count, sizeof(zero)))
+      write(zero, std::min<uint64_t>(count, sizeof(zero)));
+  }
+
+  llvm::raw_ostream &os;
+  fmt::WordChecksum checksum;
+  uint64_t written = 0;
+};
+
+/// A weight and where it goes in the weights section.
+struct PlacedWeight {
+  uint64_t offset;
+  DenseElementsAttr value;
+};
+} // namespace
+
+/// Writes the little-endian bytes of `attr` (bools as bytes, a splat
+/// repeated) without copying it whole.
+static void writeElements(DenseElementsAttr attr, SectionSink &sink) {
   auto type = cast<ShapedType>(attr.getType());
   int64_t n = type.getNumElements();
-  std::string bytes;
   if (type.getElementType().isInteger(1)) {
+    SmallVector<char> bytes;
     for (bool v : attr.getValues<bool>())
       bytes.push_back(v ? 1 : 0);
-  } else {
-    ArrayRef<char> raw = attr.getRawData();
-    for (int64_t i = 0, e = attr.isSplat() ? n : 1; i < e; ++i)
-      bytes.append(raw.begin(), raw.end());
+    sink.write(bytes.data(), bytes.size());
+    return;
   }
-  if (out.size() < offset + bytes.size())
-    out.resize(offset + bytes.size(), 0);
-  std::memcpy(out.data() + offset, bytes.data(), bytes.size());
+  ArrayRef<char> raw = attr.getRawData();
+  if (!attr.isSplat()) {
+    sink.write(raw.data(), raw.size());
+    return;
+  }
+  // A splat in chunks of whole elements.
+  SmallVector<char> chunk;
+  int64_t perChunk = std::max<int64_t>(1, 65536 / raw.size());
+  for (int64_t i = 0; i < std::min(perChunk, n); ++i)
+    chunk.append(raw.begin(), raw.end());
+  for (int64_t done = 0; done < n; done += perChunk)
+    sink.write(chunk.data(), std::min(perChunk, n - done) * raw.size());
 }
 
 static std::string locationString(Location loc) {
@@ -99,7 +134,11 @@ namespace {
 class PlanWriter {
 public:
   explicit PlanWriter(PlanOp plan) : plan(plan) {}
-  LogicalResult write(llvm::json::Object &meta, std::string &weights);
+  /// Fills `meta` and lists the weights by offset in `weights`, whose
+  /// section is `weightsSize` bytes.
+  LogicalResult write(llvm::json::Object &meta,
+                      std::vector<PlacedWeight> &weights,
+                      uint64_t &weightsSize);
 
 private:
   /// Adds a buffer entry; returns its id.
@@ -153,7 +192,9 @@ int64_t PlanWriter::kernelIndex(StringRef name, StringRef op, Location loc,
 }
 
 LogicalResult PlanWriter::write(llvm::json::Object &meta,
-                                std::string &weights) {
+                                std::vector<PlacedWeight> &weights,
+                                uint64_t &weightsSize) {
+  weightsSize = 0;
   if (!plan.getArenaSize())
     return plan.emitError("expected a memory-planned plan (run "
                           "msexec-plan-memory first)");
@@ -185,7 +226,11 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
       auto dense = dyn_cast<DenseElementsAttr>(weight.getValue());
       if (!dense || !weight.getOffset())
         return weight.emitError("expected a placed dense weight");
-      writeElements(dense, weights, *weight.getOffset());
+      weights.push_back({static_cast<uint64_t>(*weight.getOffset()), dense});
+      weightsSize = std::max<uint64_t>(
+          weightsSize,
+          *weight.getOffset() +
+              cast<BufferType>(weight.getType()).getStaticByteSize());
       addBuffer(weight, "weight", "offset", *weight.getOffset(),
                 cast<BufferType>(weight.getType()).getStaticByteSize());
     } else if (auto alloc = dyn_cast<AllocOp>(op)) {
@@ -201,7 +246,7 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
   for (auto &entry : outputByIndex)
     outputs.push_back(std::move(entry.second));
   if (!plan.getBody().getOps<OffloadOp>().empty()) {
-    weightsBase = addBuffer(Value(), "weight", "offset", 0, weights.size());
+    weightsBase = addBuffer(Value(), "weight", "offset", 0, weightsSize);
     arenaBase = addBuffer(Value(), "arena", "offset", 0, *plan.getArenaSize());
   }
 
@@ -300,7 +345,8 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
          << op.getName();
 }
 
-FailureOr<std::string> mlir::ms::writeModuleFile(ModuleOp module) {
+LogicalResult mlir::ms::writeModuleFile(ModuleOp module,
+                                        llvm::raw_pwrite_stream &os) {
   auto plans = module.getOps<PlanOp>();
   if (!llvm::hasSingleElement(plans))
     return module.emitError("expected exactly one msexec.plan");
@@ -308,22 +354,39 @@ FailureOr<std::string> mlir::ms::writeModuleFile(ModuleOp module) {
     return module.emitError("expected serialized executables (run "
                             "ms-serialize-executables first)");
   llvm::json::Object meta;
-  std::string weights;
-  if (failed(PlanWriter(*plans.begin()).write(meta, weights)))
+  std::vector<PlacedWeight> weights;
+  uint64_t weightsSize = 0;
+  if (failed(PlanWriter(*plans.begin()).write(meta, weights, weightsSize)))
     return failure();
+  llvm::sort(weights, [](const PlacedWeight &a, const PlacedWeight &b) {
+    return a.offset < b.offset;
+  });
   std::string metaText;
   {
-    llvm::raw_string_ostream os(metaText);
-    os << llvm::formatv("{0:1}", llvm::json::Value(std::move(meta)));
+    llvm::raw_string_ostream metaStream(metaText);
+    metaStream << llvm::formatv("{0:1}", llvm::json::Value(std::move(meta)));
   }
 
+  // Each section is written by a function of the sink; its size is known
+  // before.
   struct Section {
     fmt::SectionKind kind;
-    StringRef bytes;
+    uint64_t size;
+    std::function<void(SectionSink &)> write;
     uint64_t requirements = 0;
   };
-  std::vector<Section> sections = {{fmt::SectionKind::Meta, metaText},
-                                   {fmt::SectionKind::Weights, weights}};
+  auto bytes = [](StringRef data) {
+    return [data](SectionSink &sink) { sink.write(data.data(), data.size()); };
+  };
+  std::vector<Section> sections = {
+      {fmt::SectionKind::Meta, metaText.size(), bytes(metaText)},
+      {fmt::SectionKind::Weights, weightsSize, [&](SectionSink &sink) {
+         for (const PlacedWeight &weight : weights) {
+           sink.zeros(weight.offset - sink.written);
+           writeElements(weight.value, sink);
+         }
+         sink.zeros(weightsSize - sink.written);
+       }}};
   for (auto binary : module.getOps<BinaryOp>()) {
     std::optional<fmt::SectionKind> kind = sectionKind(binary.getFormat());
     if (!kind)
@@ -341,9 +404,12 @@ FailureOr<std::string> mlir::ms::writeModuleFile(ModuleOp module) {
                << feature << "'";
       requirements |= uint64_t(1) << (bit - std::begin(fmt::kCpuFeatures));
     }
-    sections.push_back({*kind, binary.getData(), requirements});
+    sections.push_back({*kind, binary.getData().size(), bytes(binary.getData()),
+                        requirements});
   }
 
+  // Header and section table first with the checksums left out, the
+  // sections after them, then the table again with their checksums.
   uint64_t tableEnd =
       sizeof(fmt::Header) + sections.size() * sizeof(fmt::SectionEntry);
   std::vector<fmt::SectionEntry> entries;
@@ -351,16 +417,14 @@ FailureOr<std::string> mlir::ms::writeModuleFile(ModuleOp module) {
   for (const Section &s : sections) {
     fmt::SectionEntry entry = {};
     entry.kind = static_cast<uint32_t>(s.kind);
+    entry.flags = fmt::kWordChecksum;
     entry.offset = offset;
-    entry.size = s.bytes.size();
-    entry.checksum = fmt::fnv1a64(s.bytes.data(), s.bytes.size());
+    entry.size = s.size;
     entry.requirements = s.requirements;
     entries.push_back(entry);
-    offset = fmt::alignUp(offset + s.bytes.size());
+    offset = fmt::alignUp(offset + s.size);
   }
   uint64_t fileSize = entries.back().offset + entries.back().size;
-
-  std::string file(fileSize, '\0');
   fmt::Header header = {};
   std::memcpy(header.magic, fmt::kMagic, sizeof(header.magic));
   header.version = fmt::kVersion;
@@ -369,11 +433,29 @@ FailureOr<std::string> mlir::ms::writeModuleFile(ModuleOp module) {
   header.sectionTableOffset = sizeof(fmt::Header);
   header.headerChecksum =
       fmt::fnv1a64(&header, offsetof(fmt::Header, headerChecksum));
-  std::memcpy(file.data(), &header, sizeof(header));
-  std::memcpy(file.data() + sizeof(header), entries.data(),
-              entries.size() * sizeof(fmt::SectionEntry));
-  for (auto [s, entry] : llvm::zip_equal(sections, entries))
-    if (!s.bytes.empty())
-      std::memcpy(file.data() + entry.offset, s.bytes.data(), s.bytes.size());
-  return file;
+  uint64_t start = os.tell();
+  os.write(reinterpret_cast<const char *>(&header), sizeof(header));
+  os.write(reinterpret_cast<const char *>(entries.data()),
+           entries.size() * sizeof(fmt::SectionEntry));
+  uint64_t position = tableEnd;
+  for (auto [s, entry] : llvm::zip_equal(sections, entries)) {
+    os.write_zeros(entry.offset - position);
+    SectionSink sink(os);
+    s.write(sink);
+    assert(sink.written == entry.size && "section size changed");
+    entry.checksum = sink.checksum.finish();
+    position = entry.offset + entry.size;
+  }
+  os.pwrite(reinterpret_cast<const char *>(entries.data()),
+            entries.size() * sizeof(fmt::SectionEntry),
+            start + sizeof(fmt::Header));
+  return success();
+}
+
+FailureOr<std::string> mlir::ms::writeModuleFile(ModuleOp module) {
+  SmallVector<char, 0> bytes;
+  llvm::raw_svector_ostream os(bytes);
+  if (failed(writeModuleFile(module, os)))
+    return failure();
+  return std::string(bytes.begin(), bytes.end());
 }

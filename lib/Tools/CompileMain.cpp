@@ -17,9 +17,10 @@
 #include "ms/Tools/InputScreen.h"
 
 #include "ms/Compiler/Compiler.h"
-#include "ms/Pipelines/Pipelines.h"
 #include "ms/Importer/ONNX/OnnxImporter.h"
 #include "ms/InitAll.h"
+#include "ms/ModuleFile/ModuleWriter.h"
+#include "ms/Pipelines/Pipelines.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -193,14 +194,14 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
 
   DriverOptions driver;
   driver.memoryReport = options.memoryReport;
+  driver.moduleBytes = false;
   driver.configurePassManager = [](PassManager &pm) {
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();
     applyDefaultTimingPassManagerCLOptions(pm);
     return success();
   };
-  FailureOr<std::string> bytes = compileModule(*module, compile, driver, llvm::outs());
-  if (failed(bytes))
+  if (failed(compileModule(*module, compile, driver, llvm::outs())))
     return 1;
   if (!options.compileTo.empty())
     return 0;
@@ -215,11 +216,12 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
     return fail("cannot create '" + model + "': " + ec.message());
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << *bytes;
+    bool written = succeeded(writeModuleFile(*module, os));
     os.flush();
-    if (os.has_error()) {
+    if (!written || os.has_error()) {
+      os.clear_error();
       llvm::sys::fs::remove(temp);
-      return fail("cannot write '" + temp + "'");
+      return written ? fail("cannot write '" + temp + "'") : 1;
     }
   }
   if (std::error_code ec = llvm::sys::fs::rename(temp, options.output)) {

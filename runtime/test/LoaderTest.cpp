@@ -216,6 +216,54 @@ TEST_F(LoaderTest, RejectsSectionChecksumMismatch) {
   expectRejected(bytes, MS_DATA_LOSS, "section 1 (weights): checksum mismatch");
 }
 
+TEST_F(LoaderTest, LoadsAndChecksWordChecksumSection) {
+  // The compiler writes every section with the faster word checksum.
+  std::vector<uint8_t> bytes = parts.build();
+  format::SectionEntry entry = readEntry(bytes, 1);
+  entry.flags = format::kWordChecksum;
+  writeEntry(bytes, 1, entry);
+  fixChecksums(bytes);
+  EXPECT_NE(readEntry(bytes, 1).checksum,
+            format::fnv1a64(bytes.data() + entry.offset, entry.size));
+  Status status = load(bytes);
+  EXPECT_TRUE(status.ok()) << status.message();
+  bytes[entry.offset + entry.size - 1] ^= 0x01;
+  expectRejected(bytes, MS_DATA_LOSS, "section 1 (weights): checksum mismatch");
+}
+
+TEST_F(LoaderTest, RejectsUnknownSectionFlags) {
+  std::vector<uint8_t> bytes = parts.build();
+  format::SectionEntry entry = readEntry(bytes, 1);
+  entry.flags = 2;
+  writeEntry(bytes, 1, entry);
+  fixChecksums(bytes);
+  expectRejected(bytes, MS_DATA_LOSS, "section 1 (weights): unknown flags");
+}
+
+TEST(WordChecksumTest, PiecesGiveTheWholeChecksum) {
+  // Fed in pieces of any sizes, the checksum is that of the whole; any
+  // changed byte, or one byte more, changes it.
+  std::vector<uint8_t> data(301);
+  for (size_t i = 0; i < data.size(); ++i)
+    data[i] = static_cast<uint8_t>(i * 37 + 11);
+  for (size_t size : {0, 1, 31, 32, 33, 64, 100, 300}) {
+    uint64_t whole = format::fnv1a64Words(data.data(), size);
+    for (size_t piece : {1, 5, 31, 32, 33, 70}) {
+      format::WordChecksum checksum;
+      for (size_t at = 0; at < size; at += piece)
+        checksum.update(data.data() + at, std::min(piece, size - at));
+      EXPECT_EQ(checksum.finish(), whole) << size << " in pieces of " << piece;
+    }
+    for (size_t at = 0; at < size; at += 13) {
+      std::vector<uint8_t> changed(data.begin(), data.begin() + size);
+      changed[at] ^= 0x80;
+      EXPECT_NE(format::fnv1a64Words(changed.data(), size), whole)
+          << "byte " << at << " of " << size;
+    }
+    EXPECT_NE(format::fnv1a64Words(data.data(), size + 1), whole);
+  }
+}
+
 TEST_F(LoaderTest, RejectsUnknownSectionKind) {
   std::vector<uint8_t> bytes = parts.build();
   format::SectionEntry entry = readEntry(bytes, 1);

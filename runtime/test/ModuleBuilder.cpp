@@ -56,7 +56,10 @@ void ms::test::fixChecksums(std::vector<uint8_t> &file) {
     format::SectionEntry entry = readEntry(file, i);
     if (entry.offset <= file.size() &&
         entry.size <= file.size() - entry.offset) {
-      entry.checksum = format::fnv1a64(file.data() + entry.offset, entry.size);
+      const uint8_t *bytes = file.data() + entry.offset;
+      entry.checksum = entry.flags & format::kWordChecksum
+                           ? format::fnv1a64Words(bytes, entry.size)
+                           : format::fnv1a64(bytes, entry.size);
       writeEntry(file, i, entry);
     }
   }

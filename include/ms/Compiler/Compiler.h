@@ -27,13 +27,17 @@ namespace mlir::ms {
 struct DriverOptions {
   /// Print the memory plan to the output stream.
   bool memoryReport = false;
+  /// Return the module file's bytes; when false the caller writes the
+  /// compiled module itself (writeModuleFile to a stream, no copy).
+  bool moduleBytes = true;
   /// Applies the command line's pass-manager options (IR printing, timing).
   std::function<LogicalResult(PassManager &)> configurePassManager;
 };
 
 /// Compiles `module` in place. With `options.compileTo` set, prints that
 /// phase's IR (the target's text for its text phase) to `os` and returns an
-/// empty string; otherwise returns the module file bytes. The memory report
+/// empty string; otherwise returns the module file bytes (an empty string
+/// without `driver.moduleBytes`). The memory report
 /// goes to `os` too. Diagnostics go through the context.
 FailureOr<std::string> compileModule(ModuleOp module,
                                      const CompileOptions &options,

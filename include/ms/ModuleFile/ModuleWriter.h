@@ -14,13 +14,17 @@
 #define MS_MODULEFILE_MODULEWRITER_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
 namespace mlir::ms {
-
-/// Returns the module file bytes of `module`; emits errors and fails on a
-/// module that is not fully compiled or that the runtime could not run.
+/// Writes the module file of `module` to `os` as it goes (the weights
+/// straight from their attributes; the section table, once its checksums
+/// are known, through `pwrite`); emits errors and fails, writing nothing, on
+/// a module that is not fully compiled or that the runtime could not run.
+LogicalResult writeModuleFile(ModuleOp module, llvm::raw_pwrite_stream &os);
+/// Returns the module file bytes of `module` (see above).
 FailureOr<std::string> writeModuleFile(ModuleOp module);
 
 } // namespace mlir::ms

@@ -166,8 +166,12 @@ Status parseLayout(const uint8_t *data, size_t size, const std::string &name,
       return corrupt(what + ": [" + std::to_string(entry.offset) + ", +" +
                      std::to_string(entry.size) + ") lies outside the " +
                      std::to_string(size) + "-byte file");
+    if (entry.flags & ~format::kWordChecksum)
+      return corrupt(what + ": unknown flags " + hex(entry.flags));
     const uint8_t *bytes = data + entry.offset;
-    uint64_t sum = format::fnv1a64(bytes, entry.size);
+    uint64_t sum = entry.flags & format::kWordChecksum
+                       ? format::fnv1a64Words(bytes, entry.size)
+                       : format::fnv1a64(bytes, entry.size);
     if (sum != entry.checksum)
       return corrupt(what + ": checksum mismatch (stored " +
                      hex(entry.checksum) + ", computed " + hex(sum) + ")");
