@@ -10,9 +10,35 @@
 #include "ms/ModuleFile/ModuleWriter.h"
 
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::ms;
+
+/// Prints each kernel of `plan`'s executables that it launches, with its
+/// source ops and how many times one run launches it.
+static void printKernelReport(ModuleOp module, exec::PlanOp plan,
+                              llvm::raw_ostream &os) {
+  llvm::MapVector<StringRef, std::pair<StringRef, int64_t>> launches;
+  plan.walk([&](exec::LaunchOp launch) {
+    auto &[ops, count] = launches[launch.getKernel().getLeafReference()];
+    if (launch.getSourceOp())
+      ops = *launch.getSourceOp();
+    ++count;
+  });
+  int64_t total = 0;
+  size_t width = 0;
+  for (auto &[name, entry] : launches) {
+    total += entry.second;
+    width = std::max(width, name.size());
+  }
+  os << "kernels: " << launches.size() << " distinct, " << total
+     << " launches per run\n";
+  for (auto &[name, entry] : launches)
+    os << "  " << name << std::string(width - name.size(), ' ')
+       << llvm::formatv(" {0,4} x  {1}\n", entry.second, entry.first);
+}
 
 FailureOr<std::string> mlir::ms::compileModule(ModuleOp module,
                                                const CompileOptions &options,
@@ -23,10 +49,22 @@ FailureOr<std::string> mlir::ms::compileModule(ModuleOp module,
       failed(driver.configurePassManager(pm)))
     return failure();
   std::string error;
-  if (failed(buildCompilePipeline(pm, options, error)))
+  CompileOptions phases = options;
+  if (driver.dryRun)
+    phases.compileTo = "plan";
+  if (failed(buildCompilePipeline(pm, phases, error)))
     return emitError(module.getLoc(), error);
   if (failed(pm.run(module)))
     return failure();
+  if (driver.dryRun) {
+    os << "dry run at -O" << options.optLevel << " for " << options.target
+       << ": graph, fusion, kernels and plan; no code generated\n";
+    for (auto plan : module.getOps<exec::PlanOp>()) {
+      printKernelReport(module, plan, os);
+      exec::printMemoryReport(plan, os);
+    }
+    return std::string();
+  }
   if (driver.memoryReport)
     for (auto plan : module.getOps<exec::PlanOp>())
       if (plan.getArenaSize())

@@ -5,7 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // ms-compile MODEL -o OUT.msm [-O0|-O1|-O2] [--target cpu] [--target-cpu NAME]
-//            [--compile-to STAGE] [--memory-report] [--mlir-print-ir-*]
+//            [--compile-to STAGE] [--dry-run] [--memory-report]
+//            [--mlir-print-ir-*]
 //            [--mlir-timing]
 //
 // The output file appears only when compilation succeeded: it is written to
@@ -78,6 +79,12 @@ struct Options {
       "memory-report",
       llvm::cl::desc("Print the static memory plan (peak, arena, buffers)"),
       llvm::cl::cat(category)};
+  llvm::cl::opt<bool> dryRun{
+      "dry-run",
+      llvm::cl::desc("Run the graph, fusion, kernel and plan phases only (no "
+                     "code generation, no output file) and print the "
+                     "kernels and the memory plan"),
+      llvm::cl::cat(category)};
   llvm::cl::list<std::string> boundInputs{
       "bind-input",
       llvm::cl::desc("Specialize an ONNX model: replace graph input NAME by "
@@ -119,8 +126,12 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
       !llvm::is_contained(phases, options.compileTo.getValue()))
     return fail("unknown --compile-to phase '" + options.compileTo +
                 "'; expected one of " + llvm::join(phases, ", "));
-  if (options.compileTo.empty() && options.output.empty())
-    return fail("no output file; pass -o FILE (or --compile-to STAGE)");
+  if (options.dryRun && (!options.compileTo.empty() || !options.output.empty()))
+    return fail("--dry-run writes no module and prints no IR; it takes "
+                "neither -o nor --compile-to");
+  if (options.compileTo.empty() && options.output.empty() && !options.dryRun)
+    return fail("no output file; pass -o FILE (or --compile-to STAGE, or "
+                "--dry-run)");
   CompileOptions compile;
   compile.optLevel = options.optLevel;
   compile.target = options.target;
@@ -195,6 +206,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   DriverOptions driver;
   driver.memoryReport = options.memoryReport;
   driver.moduleBytes = false;
+  driver.dryRun = options.dryRun;
   driver.configurePassManager = [](PassManager &pm) {
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();
@@ -203,7 +215,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   };
   if (failed(compileModule(*module, compile, driver, llvm::outs())))
     return 1;
-  if (!options.compileTo.empty())
+  if (!options.compileTo.empty() || options.dryRun)
     return 0;
 
   // Write atomically: a temporary next to the output, then rename.

@@ -27,6 +27,9 @@ namespace mlir::ms {
 struct DriverOptions {
   /// Print the memory plan to the output stream.
   bool memoryReport = false;
+  /// Stop after the plan phase (no code generation) and print the kernel
+  /// list and the memory plan instead of the IR.
+  bool dryRun = false;
   /// Return the module file's bytes; when false the caller writes the
   /// compiled module itself (writeModuleFile to a stream, no copy).
   bool moduleBytes = true;
