@@ -11,16 +11,18 @@
 #include "ms/runtime/ModuleFormat.h"
 
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
@@ -38,6 +40,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
@@ -294,10 +298,117 @@ static std::string findLinker() {
   return "";
 }
 
+/// Code generation splits the kernels into at most this many parts, each
+/// optimized and compiled on its own thread (a fixed count: the same input
+/// gives the same object files, and the same module, on any host).
+static constexpr unsigned kCodegenParts = 8;
+
+/// Returns the functions defined in `module` in groups that call nothing
+/// defined outside their group (a kernel with its entry wrapper; an
+/// offloaded graph with all its kernels), dealt into at most `count` parts
+/// of about equal size in ops, the largest group first; one part when the
+/// module has globals other than private or internal ones (they would be
+/// defined once per part).
+static SmallVector<DenseSet<Operation *>> partitionFunctions(ModuleOp module,
+                                                             unsigned count) {
+  SmallVector<LLVM::LLVMFuncOp> functions;
+  for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+    if (!func.isExternal())
+      functions.push_back(func);
+  bool shareable =
+      llvm::all_of(module.getOps<LLVM::GlobalOp>(), [](LLVM::GlobalOp global) {
+        return global.getLinkage() == LLVM::Linkage::Private ||
+               global.getLinkage() == LLVM::Linkage::Internal;
+      });
+  for (Operation &op : module.getBody()->getOperations())
+    shareable &= isa<LLVM::LLVMFuncOp, LLVM::GlobalOp>(op);
+  // Union-find over calls and function addresses.
+  DenseMap<Operation *, Operation *> parent;
+  std::function<Operation *(Operation *)> find = [&](Operation *op) {
+    Operation *up = parent.lookup(op);
+    if (!up || up == op)
+      return parent[op] = op;
+    Operation *root = find(up);
+    return parent[op] = root;
+  };
+  SymbolTable symbols(module);
+  for (LLVM::LLVMFuncOp func : functions) {
+    func.walk([&](Operation *op) {
+      FlatSymbolRefAttr ref;
+      if (auto call = dyn_cast<LLVM::CallOp>(op))
+        ref = call.getCalleeAttr();
+      else if (auto address = dyn_cast<LLVM::AddressOfOp>(op))
+        ref = address.getGlobalNameAttr();
+      auto callee = ref ? symbols.lookup<LLVM::LLVMFuncOp>(ref.getAttr())
+                        : LLVM::LLVMFuncOp();
+      if (callee && !callee.isExternal()) {
+        Operation *root = find(func);
+        Operation *calleeRoot = find(callee);
+        parent[calleeRoot] = root;
+      }
+    });
+  }
+  // Groups in module order with their sizes in ops; the largest first
+  // into the least loaded part (ties: module order, the first part).
+  SmallVector<Operation *> groups;
+  DenseMap<Operation *, int64_t> groupSize;
+  for (LLVM::LLVMFuncOp func : functions) {
+    Operation *group = find(func);
+    if (!groupSize.count(group))
+      groups.push_back(group);
+    func.walk([&](Operation *) { ++groupSize[group]; });
+  }
+  llvm::stable_sort(groups, [&](Operation *a, Operation *b) {
+    return groupSize[a] > groupSize[b];
+  });
+  SmallVector<int64_t> load(shareable ? count : 1, 0);
+  DenseMap<Operation *, unsigned> partOfGroup;
+  for (Operation *group : groups) {
+    unsigned part = llvm::min_element(load) - load.begin();
+    partOfGroup[group] = part;
+    load[part] += groupSize[group];
+  }
+  SmallVector<DenseSet<Operation *>> parts(
+      std::min<size_t>(load.size(), groups.size()));
+  for (LLVM::LLVMFuncOp func : functions)
+    parts[partOfGroup[find(func)]].insert(func);
+  return parts;
+}
+
+/// Optimizes `llvmModule` for `cpu` and emits its object code into
+/// `object`; returns an error message or an empty string.
+static std::string optimizeAndEmit(llvm::Module &llvmModule,
+                                   const CpuTarget &cpu,
+                                   const TargetOptions &options,
+                                   SmallVectorImpl<char> *object) {
+  std::unique_ptr<llvm::TargetMachine> machine(cpu.target->createTargetMachine(
+      cpu.triple, cpu.cpu, cpu.features, llvm::TargetOptions(),
+      llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return "cannot create an LLVM target machine for CPU '" + cpu.cpu + "'";
+  llvmModule.setDataLayout(machine->createDataLayout());
+  llvmModule.setTargetTriple(cpu.triple);
+  auto optimize =
+      makeOptimizingTransformer(options.llvmOptLevel, 0, machine.get());
+  if (llvm::Error err = optimize(&llvmModule))
+    return "LLVM optimization failed: " + llvm::toString(std::move(err));
+  if (!object)
+    return "";
+  llvm::raw_svector_ostream os(*object);
+  llvm::legacy::PassManager pm;
+  if (machine->addPassesToEmitFile(pm, os, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile))
+    return "the target cannot emit object files";
+  pm.run(llvmModule);
+  return "";
+}
+
 /// Translates an LLVM-dialect module to LLVM IR, optimizes it for the
-/// target, emits an object and links it with lld into a shared object.
+/// target, emits objects and links them with lld into a shared object.
+/// The kernels are split into parts (partitionFunctions) optimized and
+/// compiled in parallel, on LLVM's thread pool, then linked in order.
 /// Returns the shared object's bytes. When `llvmIr` is set, the optimized IR
-/// text is stored there and no object is produced.
+/// text of the whole module is stored there and no object is produced.
 static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
                                                   const TargetOptions &options,
                                                   std::string *llvmIr) {
@@ -309,53 +420,77 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
   registerOpenMPDialectTranslation(*module.getContext());
-  llvm::LLVMContext llvmContext;
-  std::unique_ptr<llvm::Module> llvmModule =
-      translateModuleToLLVMIR(module, llvmContext, "ms_kernels");
-  if (!llvmModule)
-    return module.emitError("failed to translate kernels to LLVM IR");
-
-  std::unique_ptr<llvm::TargetMachine> machine(cpu.target->createTargetMachine(
-      cpu.triple, cpu.cpu, cpu.features, llvm::TargetOptions(),
-      llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
-  if (!machine)
-    return module.emitError("cannot create an LLVM target machine for CPU '")
-           << cpu.cpu << "'";
-  llvmModule->setDataLayout(machine->createDataLayout());
-  llvmModule->setTargetTriple(cpu.triple);
-
-  auto optimize =
-      makeOptimizingTransformer(options.llvmOptLevel, 0, machine.get());
-  if (llvm::Error err = optimize(llvmModule.get())) {
-    std::string message = llvm::toString(std::move(err));
-    return module.emitError("LLVM optimization failed: ") << message;
+  SmallVector<DenseSet<Operation *>> parts =
+      partitionFunctions(module, llvmIr ? 1 : kCodegenParts);
+  if (parts.empty())
+    parts.emplace_back();
+  // Each part: the module without the other parts' functions, translated
+  // in its own LLVM context (one thread each below).
+  SmallVector<std::unique_ptr<llvm::LLVMContext>> contexts;
+  SmallVector<std::unique_ptr<llvm::Module>> llvmModules;
+  for (const DenseSet<Operation *> &part : parts) {
+    OwningOpRef<ModuleOp> copy;
+    ModuleOp source = module;
+    if (parts.size() > 1) {
+      IRMapping mapping;
+      copy = cast<ModuleOp>(module->clone(mapping));
+      for (auto func : module.getOps<LLVM::LLVMFuncOp>())
+        if (!func.isExternal() && !part.contains(func))
+          mapping.lookup(func.getOperation())->erase();
+      source = *copy;
+    }
+    contexts.push_back(std::make_unique<llvm::LLVMContext>());
+    llvmModules.push_back(
+        translateModuleToLLVMIR(source, *contexts.back(), "ms_kernels"));
+    if (!llvmModules.back())
+      return module.emitError("failed to translate kernels to LLVM IR");
   }
   if (llvmIr) {
+    std::string message = optimizeAndEmit(*llvmModules[0], cpu, options,
+                                          /*object=*/nullptr);
+    if (!message.empty())
+      return module.emitError(message);
     llvm::raw_string_ostream os(*llvmIr);
-    llvmModule->print(os, nullptr);
+    llvmModules[0]->print(os, nullptr);
     return std::string();
   }
+  SmallVector<SmallVector<char, 0>> objects(parts.size());
+  SmallVector<std::string> messages(parts.size());
+  {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
+    for (unsigned i = 0; i < parts.size(); ++i)
+      pool.async([&, i] {
+        messages[i] =
+            optimizeAndEmit(*llvmModules[i], cpu, options, &objects[i]);
+      });
+    pool.wait();
+  }
+  for (const std::string &message : messages)
+    if (!message.empty())
+      return module.emitError(message);
 
-  // Object file, then lld -shared.
-  SmallString<128> objPath, soPath;
-  if (llvm::sys::fs::createTemporaryFile("ms-kernels", "o", objPath) ||
-      llvm::sys::fs::createTemporaryFile("ms-kernels", "so", soPath))
-    return module.emitError("cannot create temporary files for linking");
+  // Object files, then lld -shared.
+  SmallVector<SmallString<128>> objPaths(parts.size());
+  SmallString<128> soPath;
   llvm::scope_exit cleanup([&] {
-    llvm::sys::fs::remove(objPath);
+    for (const SmallString<128> &path : objPaths)
+      if (!path.empty())
+        llvm::sys::fs::remove(path);
     llvm::sys::fs::remove(soPath);
   });
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream obj(objPath, ec);
-    if (ec)
-      return module.emitError("cannot write ") << objPath << ": "
-                                               << ec.message();
-    llvm::legacy::PassManager pm;
-    if (machine->addPassesToEmitFile(pm, obj, nullptr,
-                                     llvm::CodeGenFileType::ObjectFile))
-      return module.emitError("the target cannot emit object files");
-    pm.run(*llvmModule);
+  if (llvm::sys::fs::createTemporaryFile("ms-kernels", "so", soPath))
+    return module.emitError("cannot create temporary files for linking");
+  for (auto [path, object] : llvm::zip_equal(objPaths, objects)) {
+    int fd;
+    if (llvm::sys::fs::createTemporaryFile("ms-kernels", "o", fd, path))
+      return module.emitError("cannot create temporary files for linking");
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os.write(object.data(), object.size());
+    os.close();
+    if (os.has_error()) {
+      os.clear_error();
+      return module.emitError("cannot write ") << path;
+    }
   }
   std::string linker = findLinker();
   if (linker.empty())
@@ -368,8 +503,10 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
     if (!dir.empty())
       systemLibs.push_back(("-L" + dir).str());
   SmallVector<StringRef> args = {linker, "-shared", "--gc-sections", "-o",
-                                 soPath, objPath,   llvmLibs,        "-rpath",
-                                 MS_LLVM_LIBRARY_DIR, "-lomp"};
+                                 soPath};
+  for (const SmallString<128> &path : objPaths)
+    args.push_back(path);
+  args.append({llvmLibs, "-rpath", MS_LLVM_LIBRARY_DIR, "-lomp"});
   for (const std::string &dir : systemLibs)
     args.push_back(dir);
   args.push_back("-lm");

@@ -21,6 +21,7 @@
 #include "llvm/ADT/APFloat.h"
 
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
 using namespace mlir;
@@ -862,9 +863,32 @@ OpFoldResult TransposeOp::fold(FoldAdaptor adaptor) {
   if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())) &&
       getInput().getType() == getType())
     return getInput();
-  auto e = unpack(adaptor.getInput());
   auto type = dyn_cast<RankedTensorType>(getType());
-  if (!e || !isStaticTensor(type))
+  if (!isStaticTensor(type))
+    return {};
+  // Whole-byte numbers move as bytes (a conv's weight of millions of
+  // floats, laid out for the CPU kernels, in a few milliseconds).
+  if (DenseElementsAttr dense = getFoldable(adaptor.getInput())) {
+    Type elem = dense.getElementType();
+    if (dense.isSplat())
+      return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
+    if (elem.isIntOrFloat() && elem.getIntOrFloatBitWidth() % 8 == 0) {
+      size_t bytes = elem.getIntOrFloatBitWidth() / 8;
+      ArrayRef<char> raw = dense.getRawData();
+      SmallVector<int64_t> inStrides =
+          rowMajorStrides(cast<ShapedType>(dense.getType()).getShape());
+      std::vector<char> out(raw.size());
+      forEachIndex(type.getShape(), [&](int64_t k, ArrayRef<int64_t> idx) {
+        int64_t linear = 0;
+        for (size_t d = 0; d < perm.size(); ++d)
+          linear += idx[d] * inStrides[perm[d]];
+        std::memcpy(out.data() + k * bytes, raw.data() + linear * bytes, bytes);
+      });
+      return DenseElementsAttr::getFromRawBuffer(type, out);
+    }
+  }
+  auto e = unpack(adaptor.getInput());
+  if (!e)
     return {};
   SmallVector<int64_t> inStrides = rowMajorStrides(e->type.getShape());
   SmallVector<int64_t> map;
