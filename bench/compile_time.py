@@ -3,12 +3,15 @@
 4 and 12 layers (seq 128, exported from PyTorch as bench/fusion.py does),
 compiled by `ms-compile` at each level, side by side in one run.
 
-Rounds alternate the order of the compilations; the table shows the median
-wall time and the largest peak resident memory of `ms-compile` (its
-rusage), the number of kernels in the module (distinct code; the plan
-launches them once per layer) and the time relative to one layer at the
-same level. The model's weights take 28 MB per layer, in the .onnx file
-and in the compiler's memory.
+Each round compiles every model cold (an empty kernel cache), then warm
+(again, with the kernel cache the cold compile filled), then with one
+layer's weights changed (another export of the model whose first layer has
+other weights, with that warm cache). Rounds alternate the order of the
+models; the table shows median wall times, the largest peak resident
+memory of `ms-compile` (its rusage) in the cold compiles, the kernels in the
+module (distinct code; the plan launches them once per layer) and the cold
+time relative to one layer at the same level. The weights take 28 MB per
+layer, in the .onnx file and in the compiler's memory.
 
 Requirements: python3-torch and python3-onnx (Debian) to export the
 models.
@@ -18,6 +21,7 @@ Usage: bench/compile_time.py [--build-dir build] [--rounds 3]
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -50,7 +54,9 @@ def kernel_count(path):
 
 
 def export_models(work, layers):
-    """Writes work/bert<N>.onnx, N BERT-base layers, for each N."""
+    """Writes work/bert<N>.onnx, N BERT-base layers, and
+    work/bert<N>-changed.onnx, the same with other weights in the first
+    layer, for each N."""
     import torch
     from fusion import build_models, export
     bert, shape = build_models()["bert"]
@@ -58,6 +64,9 @@ def export_models(work, layers):
         torch.manual_seed(0)
         module = torch.nn.Sequential(*(bert() for _ in range(n)))
         export(module, shape, os.path.join(work, "bert%d.onnx" % n))
+        torch.manual_seed(1)
+        module[0] = bert()
+        export(module, shape, os.path.join(work, "bert%d-changed.onnx" % n))
 
 
 def main():
@@ -86,15 +95,22 @@ def main():
                     work, "--layers", args.layers], check=True)
 
     jobs = [(n, level) for n in layers for level in levels]
-    times = {job: [] for job in jobs}
+    kinds = ("cold", "warm", "changed")
+    times = {(job, kind): [] for job in jobs for kind in kinds}
     memory = {job: 0.0 for job in jobs}
     for r in range(args.rounds):
         for n, level in (jobs if r % 2 == 0 else list(reversed(jobs))):
             out = os.path.join(work, "bert%d-%s.msm" % (n, level))
-            wall, rss = compile_once([ms_compile, paths[n], "-O" + level[1:],
-                                      "-o", out])
-            times[n, level].append(wall)
-            memory[n, level] = max(memory[n, level], rss)
+            cache = tempfile.mkdtemp(prefix="cache-", dir=work)
+            for kind in kinds:
+                model = paths[n] if kind != "changed" else \
+                    paths[n].replace(".onnx", "-changed.onnx")
+                wall, rss = compile_once([ms_compile, model, "-O" + level[1:],
+                                          "--cache-dir", cache, "-o", out])
+                times[(n, level), kind].append(wall)
+                if kind == "cold":
+                    memory[n, level] = max(memory[n, level], rss)
+            shutil.rmtree(cache)
 
     def median(v):
         v = sorted(v)
@@ -105,14 +121,16 @@ def main():
           "--target-cpu native" % args.rounds)
     rows = []
     for n, level in jobs:
-        t = median(times[n, level])
-        base = median(times[layers[0], level])
+        cold = median(times[(n, level), "cold"])
+        base = median(times[(layers[0], level), "cold"])
         out = os.path.join(work, "bert%d-%s.msm" % (n, level))
         rows.append(["%d layer%s %s" % (n, "" if n == 1 else "s", level),
-                     "%.3f" % t, "%.2fx" % (t / base), "%.0f" % memory[n, level],
-                     str(kernel_count(out))])
-    print_table(["model", "compile s", "vs %d layer" % layers[0],
-                 "peak MiB", "kernels"], rows)
+                     "%.3f" % cold, "%.2fx" % (cold / base),
+                     "%.3f" % median(times[(n, level), "warm"]),
+                     "%.3f" % median(times[(n, level), "changed"]),
+                     "%.0f" % memory[n, level], str(kernel_count(out))])
+    print_table(["model", "cold s", "cold vs %d layer" % layers[0], "warm s",
+                 "1 layer changed s", "peak MiB", "kernels"], rows)
 
 
 if __name__ == "__main__":

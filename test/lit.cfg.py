@@ -22,6 +22,10 @@ config.substitutions.append(("%ms_obj_root", config.ms_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# The compilers' kernel cache: one for the test runs of this build, not the
+# user's.
+config.environment["MS_CACHE_DIR"] = os.path.join(config.ms_obj_root, "test",
+                                                  "ms-cache")
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.ms_tools_dir, config.llvm_tools_dir]

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Compiler/GraphBuilder.h"
+#include "ms/Target/KernelCache.h"
 
 #include "ms/Compiler/Compiler.h"
 #include "ms/Dialect/Exec/IR/ExecOps.h"
@@ -409,6 +410,8 @@ static bool compileCopy(ModuleOp module, const CompileSettings &settings,
   options.optLevel = settings.optLevel;
   options.target = settings.target;
   options.targetOptions.cpu = settings.targetCpu;
+  // Shared with ms-compile: kernels compiled by either are reused.
+  options.targetOptions.cacheDir = KernelCache::defaultDirectory();
   options.compileTo = stage;
   llvm::raw_string_ostream os(text);
   FailureOr<std::string> result = compileModule(*copy, options, {}, os);
@@ -487,19 +490,7 @@ std::vector<std::string> compileStages(const std::string &target) {
 }
 
 std::string compilerIdentity(const std::string &targetCpu) {
-  std::string identity = "ms-compiler;llvm " LLVM_VERSION_STRING;
-  // The library holding this function: any rebuild changes its size or time.
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&compilerIdentity), &info) &&
-      info.dli_fname) {
-    llvm::sys::fs::file_status status;
-    if (!llvm::sys::fs::status(info.dli_fname, status))
-      identity += ";lib " + std::string(info.dli_fname) + " " +
-                  std::to_string(status.getSize()) + " " +
-                  std::to_string(status.getLastModificationTime()
-                                     .time_since_epoch()
-                                     .count());
-  }
+  std::string identity = mlir::ms::KernelCache::buildIdentity();
   // Each CPU of the list; "native" is this host's CPU and features.
   std::string cpus;
   for (llvm::StringRef name : llvm::split(targetCpu, ',')) {

@@ -99,10 +99,11 @@ LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
     } else if (phase == kTextPhase) {
       if (stop == kTextPhase)
         pm.addPass(createSerializeExecutablesPass(
-            {options.targetOptions.cpu, /*textual=*/true}));
+            {options.targetOptions.cpu, /*cacheDir=*/"", /*textual=*/true}));
     } else if (phase == kSerializePhase) {
-      pm.addPass(createSerializeExecutablesPass(
-          {options.targetOptions.cpu, /*textual=*/false}));
+      pm.addPass(createSerializeExecutablesPass({options.targetOptions.cpu,
+                                                 options.targetOptions.cacheDir,
+                                                 /*textual=*/false}));
     } else {
       backend->buildCodegenPhase(phase, pm, options.targetOptions);
     }

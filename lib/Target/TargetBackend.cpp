@@ -63,6 +63,7 @@ struct SerializeExecutablesPass final
   void runOnOperation() override {
     TargetOptions options;
     options.cpu = targetCpu;
+    options.cacheDir = cacheDir;
     for (auto executable : llvm::make_early_inc_range(
              getOperation().getOps<exec::ExecutableOp>())) {
       const TargetBackend *backend =

@@ -6,6 +6,7 @@
 //
 // ms-compile MODEL -o OUT.msm [-O0|-O1|-O2] [--target cpu] [--target-cpu NAME]
 //            [--compile-to STAGE] [--dry-run] [--memory-report]
+//            [--cache-dir DIR | --no-cache] [--time-report]
 //            [--mlir-print-ir-*]
 //            [--mlir-timing]
 //
@@ -22,6 +23,7 @@
 #include "ms/InitAll.h"
 #include "ms/ModuleFile/ModuleWriter.h"
 #include "ms/Pipelines/Pipelines.h"
+#include "ms/Target/KernelCache.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -33,10 +35,13 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
 
 using namespace mlir;
 using namespace mlir::ms;
@@ -84,6 +89,20 @@ struct Options {
       llvm::cl::desc("Run the graph, fusion, kernel and plan phases only (no "
                      "code generation, no output file) and print the "
                      "kernels and the memory plan"),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> cacheDir{
+      "cache-dir",
+      llvm::cl::desc("Kernel cache directory (default: $MS_CACHE_DIR/kernels, "
+                     "$XDG_CACHE_HOME/ms/kernels or ~/.cache/ms/kernels)"),
+      llvm::cl::value_desc("dir"), llvm::cl::cat(category)};
+  llvm::cl::opt<bool> noCache{
+      "no-cache",
+      llvm::cl::desc("Compile every kernel; read and write no kernel cache"),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<bool> timeReport{
+      "time-report",
+      llvm::cl::desc("Print the time of each part of the compilation and the "
+                     "kernel cache's hits to stderr"),
       llvm::cl::cat(category)};
   llvm::cl::list<std::string> boundInputs{
       "bind-input",
@@ -137,6 +156,10 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   compile.target = options.target;
   compile.targetOptions.cpu = options.targetCpu;
   compile.compileTo = options.compileTo;
+  if (!options.noCache)
+    compile.targetOptions.cacheDir = options.cacheDir.getNumOccurrences()
+                                         ? options.cacheDir.getValue()
+                                         : KernelCache::defaultDirectory();
   if (std::string error; failed(verifyCompileOptions(compile, error)))
     return fail(error);
   StringRef extension = llvm::sys::path::extension(options.input);
@@ -163,6 +186,33 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   if (printOp == registered.end() || printOp->second->getNumOccurrences() == 0)
     context.printOpOnDiagnostic(false);
   context.loadAllAvailableDialects();
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point start = Clock::now(), imported, compiled;
+  auto seconds = [](Clock::time_point from, Clock::time_point to) {
+    return llvm::formatv("{0:f3} s",
+                         std::chrono::duration<double>(to - from).count())
+        .str();
+  };
+  // --time-report: each part's time, and what the kernel cache gave.
+  auto report = [&](bool wrote) {
+    if (!options.timeReport)
+      return;
+    Clock::time_point end = Clock::now();
+    llvm::errs() << "ms-compile: time: read and import "
+                 << seconds(start, imported) << ", passes and code generation "
+                 << seconds(imported, compiled);
+    if (wrote)
+      llvm::errs() << ", write " << seconds(compiled, end);
+    llvm::errs() << ", total " << seconds(start, end) << "\n";
+    KernelCacheStats cache = KernelCache::stats();
+    if (compile.targetOptions.cacheDir.empty())
+      llvm::errs() << "ms-compile: kernel cache: off\n";
+    else
+      llvm::errs() << "ms-compile: kernel cache ("
+                   << compile.targetOptions.cacheDir << "): " << cache.hits
+                   << " of " << cache.hits + cache.misses
+                   << " code parts reused, " << cache.misses << " compiled\n";
+  };
   std::string errorMessage;
   // Binary models are read as they are.
   auto file = openInputFile(options.input, &errorMessage);
@@ -202,6 +252,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   }
   if (!module)
     return 1;
+  imported = Clock::now();
 
   DriverOptions driver;
   driver.memoryReport = options.memoryReport;
@@ -215,8 +266,11 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   };
   if (failed(compileModule(*module, compile, driver, llvm::outs())))
     return 1;
-  if (!options.compileTo.empty() || options.dryRun)
+  compiled = Clock::now();
+  if (!options.compileTo.empty() || options.dryRun) {
+    report(/*wrote=*/false);
     return 0;
+  }
 
   // Write atomically: a temporary next to the output, then rename.
   SmallString<256> temp;
@@ -240,5 +294,6 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
     llvm::sys::fs::remove(temp);
     return fail("cannot write '" + options.output + "': " + ec.message());
   }
+  report(/*wrote=*/true);
   return 0;
 }

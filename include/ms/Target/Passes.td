@@ -28,6 +28,8 @@ def SerializeExecutablesPass : Pass<"ms-serialize-executables",
   let options = [
     Option<"targetCpu", "target-cpu", "std::string", /*default=*/"\"native\"",
            "CPU to generate code for: native or an LLVM CPU name">,
+    Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
+           "Kernel cache directory (empty: no cache)">,
     Option<"textual", "textual", "bool", /*default=*/"false",
            "Serialize a readable form (LLVM IR) instead of the binary">,
   ];

@@ -32,6 +32,8 @@ struct TargetOptions {
   std::string cpu = "native";
   /// LLVM optimization level of the generated code (0-3).
   unsigned llvmOptLevel = 3;
+  /// Directory of the kernel cache (KernelCache); empty: no cache.
+  std::string cacheDir;
 };
 
 /// A code generator for one kind of device.

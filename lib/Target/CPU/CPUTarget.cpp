@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Target/CPU/CPUTarget.h"
+#include "ms/Target/KernelCache.h"
 
 #include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
 #include "ms/Transforms/Passes.h"
@@ -298,19 +299,13 @@ static std::string findLinker() {
   return "";
 }
 
-/// Code generation splits the kernels into at most this many parts, each
-/// optimized and compiled on its own thread (a fixed count: the same input
-/// gives the same object files, and the same module, on any host).
-static constexpr unsigned kCodegenParts = 8;
-
 /// Returns the functions defined in `module` in groups that call nothing
 /// defined outside their group (a kernel with its entry wrapper; an
-/// offloaded graph with all its kernels), dealt into at most `count` parts
-/// of about equal size in ops, the largest group first; one part when the
-/// module has globals other than private or internal ones (they would be
-/// defined once per part).
-static SmallVector<DenseSet<Operation *>> partitionFunctions(ModuleOp module,
-                                                             unsigned count) {
+/// offloaded graph with all its kernels), in module order, with each
+/// group's size in ops; one group when the module has globals other than
+/// private or internal ones (they would be defined once per group).
+static SmallVector<std::pair<DenseSet<Operation *>, int64_t>>
+groupFunctions(ModuleOp module) {
   SmallVector<LLVM::LLVMFuncOp> functions;
   for (auto func : module.getOps<LLVM::LLVMFuncOp>())
     if (!func.isExternal())
@@ -348,31 +343,18 @@ static SmallVector<DenseSet<Operation *>> partitionFunctions(ModuleOp module,
       }
     });
   }
-  // Groups in module order with their sizes in ops; the largest first
-  // into the least loaded part (ties: module order, the first part).
-  SmallVector<Operation *> groups;
-  DenseMap<Operation *, int64_t> groupSize;
+  SmallVector<std::pair<DenseSet<Operation *>, int64_t>> groups;
+  DenseMap<Operation *, unsigned> indexOf;
   for (LLVM::LLVMFuncOp func : functions) {
-    Operation *group = find(func);
-    if (!groupSize.count(group))
-      groups.push_back(group);
-    func.walk([&](Operation *) { ++groupSize[group]; });
+    Operation *root = shareable ? find(func) : nullptr;
+    auto [it, added] = indexOf.try_emplace(root, groups.size());
+    if (added)
+      groups.emplace_back();
+    auto &[members, size] = groups[it->second];
+    members.insert(func);
+    func.walk([&](Operation *) { ++size; });
   }
-  llvm::stable_sort(groups, [&](Operation *a, Operation *b) {
-    return groupSize[a] > groupSize[b];
-  });
-  SmallVector<int64_t> load(shareable ? count : 1, 0);
-  DenseMap<Operation *, unsigned> partOfGroup;
-  for (Operation *group : groups) {
-    unsigned part = llvm::min_element(load) - load.begin();
-    partOfGroup[group] = part;
-    load[part] += groupSize[group];
-  }
-  SmallVector<DenseSet<Operation *>> parts(
-      std::min<size_t>(load.size(), groups.size()));
-  for (LLVM::LLVMFuncOp func : functions)
-    parts[partOfGroup[find(func)]].insert(func);
-  return parts;
+  return groups;
 }
 
 /// Optimizes `llvmModule` for `cpu` and emits its object code into
@@ -405,8 +387,9 @@ static std::string optimizeAndEmit(llvm::Module &llvmModule,
 
 /// Translates an LLVM-dialect module to LLVM IR, optimizes it for the
 /// target, emits objects and links them with lld into a shared object.
-/// The kernels are split into parts (partitionFunctions) optimized and
-/// compiled in parallel, on LLVM's thread pool, then linked in order.
+/// The kernels are split into parts (groupFunctions), each taken from the
+/// kernel cache or optimized and compiled on LLVM's thread pool, then linked
+/// in module order.
 /// Returns the shared object's bytes. When `llvmIr` is set, the optimized IR
 /// text of the whole module is stored there and no object is produced.
 static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
@@ -420,24 +403,57 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
   registerBuiltinDialectTranslation(*module.getContext());
   registerLLVMDialectTranslation(*module.getContext());
   registerOpenMPDialectTranslation(*module.getContext());
-  SmallVector<DenseSet<Operation *>> parts =
-      partitionFunctions(module, llvmIr ? 1 : kCodegenParts);
-  if (parts.empty())
+  // One part per group (all of them for the IR text): the module without
+  // the other groups' functions, translated in its own LLVM context.
+  SmallVector<std::pair<DenseSet<Operation *>, int64_t>> parts;
+  if (!llvmIr)
+    parts = groupFunctions(module);
+  if (parts.size() <= 1) {
+    parts.clear();
     parts.emplace_back();
-  // Each part: the module without the other parts' functions, translated
-  // in its own LLVM context (one thread each below).
+  }
+  bool whole = parts.size() == 1;
+  std::optional<KernelCache> cache;
+  if (!options.cacheDir.empty() && !llvmIr)
+    cache.emplace(options.cacheDir);
+  std::string identity = KernelCache::buildIdentity();
+  std::string targetName = cpu.triple.str() + ";" + cpu.cpu + ";" +
+                           cpu.features + ";O" +
+                           std::to_string(options.llvmOptLevel);
   SmallVector<std::unique_ptr<llvm::LLVMContext>> contexts;
   SmallVector<std::unique_ptr<llvm::Module>> llvmModules;
-  for (const DenseSet<Operation *> &part : parts) {
+  SmallVector<std::string> keys;
+  SmallVector<SmallVector<char, 0>> objects(parts.size());
+  for (auto [i, part] : llvm::enumerate(parts)) {
     OwningOpRef<ModuleOp> copy;
     ModuleOp source = module;
-    if (parts.size() > 1) {
+    if (!whole) {
       IRMapping mapping;
       copy = cast<ModuleOp>(module->clone(mapping));
       for (auto func : module.getOps<LLVM::LLVMFuncOp>())
-        if (!func.isExternal() && !part.contains(func))
+        if (!func.isExternal() && !part.first.contains(func))
           mapping.lookup(func.getOperation())->erase();
       source = *copy;
+    }
+    // A part compiled before (the same IR, target and compiler) comes
+    // from the cache.
+    keys.emplace_back();
+    if (cache) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      source->print(os, OpPrintingFlags().enableDebugInfo(false));
+      keys.back() =
+          KernelCache::key({"cpu-object", identity, targetName, text});
+      std::string warning;
+      if (std::optional<std::string> object =
+              cache->lookup(keys.back(), warning)) {
+        objects[i].assign(object->begin(), object->end());
+        contexts.emplace_back();
+        llvmModules.emplace_back();
+        continue;
+      }
+      if (!warning.empty())
+        module.emitWarning(warning);
     }
     contexts.push_back(std::make_unique<llvm::LLVMContext>());
     llvmModules.push_back(
@@ -454,11 +470,18 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
     llvmModules[0]->print(os, nullptr);
     return std::string();
   }
-  SmallVector<SmallVector<char, 0>> objects(parts.size());
+  // The parts not from the cache, the largest first, on the thread pool.
+  SmallVector<unsigned> order;
+  for (unsigned i = 0; i < parts.size(); ++i)
+    if (llvmModules[i])
+      order.push_back(i);
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return parts[a].second > parts[b].second;
+  });
   SmallVector<std::string> messages(parts.size());
   {
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
-    for (unsigned i = 0; i < parts.size(); ++i)
+    for (unsigned i : order)
       pool.async([&, i] {
         messages[i] =
             optimizeAndEmit(*llvmModules[i], cpu, options, &objects[i]);
@@ -468,6 +491,11 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
   for (const std::string &message : messages)
     if (!message.empty())
       return module.emitError(message);
+  if (cache) {
+    for (unsigned i : order)
+      cache->store(keys[i], StringRef(objects[i].data(), objects[i].size()));
+    cache->evict();
+  }
 
   // Object files, then lld -shared.
   SmallVector<SmallString<128>> objPaths(parts.size());
