@@ -214,12 +214,18 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
                    << " code parts reused, " << cache.misses << " compiled\n";
   };
   std::string errorMessage;
-  // Binary models are read as they are.
-  auto file = openInputFile(options.input, &errorMessage);
-  if (!file)
-    return fail(errorMessage);
+  // MLIR is read whole (its diagnostics quote it); an ONNX model is read
+  // as a stream by the importer.
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  if (!isOnnx) {
+    auto file = openInputFile(options.input, &errorMessage);
+    if (!file)
+      return fail(errorMessage);
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  } else if (!llvm::sys::fs::exists(options.input)) {
+    return fail("cannot open input file '" + options.input +
+                "': No such file or directory");
+  }
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   for (const std::string &text : options.boundInputs) {
     auto [name, path] = StringRef(text).split('=');
@@ -237,9 +243,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
         llvm::sys::path::parent_path(options.input).str();
     if (importOptions.modelDirectory.empty())
       importOptions.modelDirectory = ".";
-    module = importOnnxModel(
-        sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer(),
-        options.input, &context, importOptions);
+    module = importOnnxFile(options.input, &context, importOptions);
   } else {
     StringRef text =
         sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID())->getBuffer();

@@ -20,6 +20,8 @@
 
 #include <cstring>
 
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+
 using namespace mlir;
 using namespace mlir::ms;
 using namespace mlir::ms::onnx_importer;
@@ -213,12 +215,15 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
   unsigned width = elem.getIntOrFloatBitWidth();
   uint64_t bytes = width == 1 ? 1 : width / 8;
 
-  std::string raw;
+  // The element bytes: the tensor's raw data as it is, else converted here.
+  std::string converted;
+  StringRef raw;
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
     auto data = readExternal(tensor, loc, modelDirectory, count * bytes);
     if (failed(data))
       return failure();
-    raw = std::move(*data);
+    converted = std::move(*data);
+    raw = converted;
   } else if (tensor.has_raw_data()) {
     raw = tensor.raw_data();
   } else {
@@ -228,10 +233,10 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
       return emitError(loc, "tensor '")
              << tensor.name() << "' holds " << given << " values but its shape "
              << "needs " << count;
-    raw.resize(count * bytes);
+    converted.resize(count * bytes);
     auto put = [&](int64_t i, uint64_t bits) {
       if (i < count)
-        std::memcpy(&raw[i * bytes], &bits, bytes);
+        std::memcpy(&converted[i * bytes], &bits, bytes);
     };
     switch (tensor.data_type()) {
     case onnx::TensorProto::FLOAT:
@@ -264,6 +269,7 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
         put(i, (uint64_t)(int64_t)tensor.int32_data(i));
       break;
     }
+    raw = converted;
   }
   if (raw.size() != count * bytes)
     return emitError(loc, "tensor '")
@@ -526,7 +532,9 @@ public:
     populateLossOps(table);
   }
 
-  OwningOpRef<ModuleOp> run(const onnx::ModelProto &model);
+  /// Imports `model`; the initializers' data is freed as they become
+  /// constants.
+  OwningOpRef<ModuleOp> run(onnx::ModelProto &model);
 
 private:
   Location fileLoc() { return FileLineColLoc::get(ctx, filename, 0, 0); }
@@ -832,7 +840,7 @@ GraphImporter::importNodes(OpBuilder &b,
   return success();
 }
 
-OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
+OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   Location loc = fileLoc();
   bool haveDefault = false;
   for (const auto &op : model.opset_import()) {
@@ -856,11 +864,14 @@ OwningOpRef<ModuleOp> GraphImporter::run(const onnx::ModelProto &model) {
   // Initializers first: graph inputs of the same name are not runtime
   // inputs.
   llvm::StringMap<ElementsAttr> initializers;
-  for (const auto &tensor : graph.initializer()) {
+  // (The constant holds its own copy: the protobuf's is freed at once,
+  // so that a model's weights are not held twice while it imports.)
+  for (auto &tensor : *model.mutable_graph()->mutable_initializer()) {
     auto attr = convertTensor(tensor, ctx, loc, options.modelDirectory);
     if (failed(attr))
       return nullptr;
     initializers[tensor.name()] = *attr;
+    std::string().swap(*tensor.mutable_raw_data());
   }
   // Inputs bound at compile time are constants too.
   for (const auto &[name, value] : options.boundInputs) {
@@ -1058,6 +1069,39 @@ mlir::ms::importOnnxModel(StringRef bytes, StringRef filename,
     return nullptr;
   }
   GraphImporter importer(context, filename, options);
+  return importer.run(model);
+}
+
+OwningOpRef<ModuleOp>
+mlir::ms::importOnnxFile(StringRef path, MLIRContext *context,
+                         const OnnxImportOptions &options) {
+  context->loadDialect<graph::GraphDialect, func::FuncDialect,
+                       tensor::TensorDialect>();
+  Location loc = FileLineColLoc::get(context, path, 0, 0);
+  if (llvm::sys::fs::is_directory(path)) {
+    emitError(loc, "cannot open the model: it is a directory");
+    return nullptr;
+  }
+  int fd;
+  if (std::error_code ec = llvm::sys::fs::openFileForRead(path, fd)) {
+    emitError(loc, "cannot open the model: ") << ec.message();
+    return nullptr;
+  }
+  onnx::ModelProto model;
+  bool parsed;
+  {
+    google::protobuf::io::FileInputStream stream(fd);
+    stream.SetCloseOnDelete(true);
+    parsed = model.ParseFromZeroCopyStream(&stream) && stream.GetErrno() == 0;
+  }
+  if (!parsed) {
+    uint64_t size = 0;
+    (void)llvm::sys::fs::file_size(path, size);
+    emitError(loc, "malformed or truncated ONNX protobuf (")
+        << size << " bytes could not be parsed as a ModelProto)";
+    return nullptr;
+  }
+  GraphImporter importer(context, path, options);
   return importer.run(model);
 }
 

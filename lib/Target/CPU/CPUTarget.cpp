@@ -177,6 +177,7 @@ static void buildCpuLinalgPipeline(OpPassManager &pm, CPUKernelShape shape) {
   kernels.lanes = shape.lanes;
   kernels.rows = shape.rows;
   pm.addNestedPass<func::FuncOp>(createCPUContractionKernelsPass(kernels));
+  pm.addNestedPass<func::FuncOp>(createCPUPoolingKernelsPass());
   pm.addNestedPass<func::FuncOp>(
       createTileFusedKernelsPass(TileFusedKernelsPassOptions{16384}));
   pm.addPass(createCanonicalizerPass());

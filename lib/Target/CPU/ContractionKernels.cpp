@@ -17,6 +17,8 @@
 
 #include "ms/Target/CPU/CPUTarget.h"
 
+#include "WindowIndexing.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -216,60 +218,6 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
 // Convolutions as contractions
 //===----------------------------------------------------------------------===//
 
-/// Appends the loops of `expr` (a loop, or a sum of loops times constants)
-/// to `loops`; false if it is anything else.
-static bool windowTerms(AffineExpr expr, SmallVectorImpl<unsigned> &loops) {
-  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
-    loops.push_back(d.getPosition());
-    return true;
-  }
-  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!bin)
-    return false;
-  if (bin.getKind() == AffineExprKind::Add)
-    return windowTerms(bin.getLHS(), loops) &&
-           windowTerms(bin.getRHS(), loops);
-  if (bin.getKind() == AffineExprKind::Mul &&
-      isa<AffineConstantExpr>(bin.getRHS()))
-    return windowTerms(bin.getLHS(), loops);
-  return false;
-}
-
-/// The coefficient of loop `loop` in `expr` (a sum of loops times
-/// constants), 0 if it does not occur.
-static int64_t coefficientOf(AffineExpr expr, unsigned loop) {
-  if (auto d = dyn_cast<AffineDimExpr>(expr))
-    return d.getPosition() == loop ? 1 : 0;
-  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!bin)
-    return 0;
-  if (bin.getKind() == AffineExprKind::Add)
-    return coefficientOf(bin.getLHS(), loop) +
-           coefficientOf(bin.getRHS(), loop);
-  if (bin.getKind() == AffineExprKind::Mul)
-    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-      return coefficientOf(bin.getLHS(), loop) * c.getValue();
-  return 0;
-}
-
-/// Emits `expr` (loops, constants, sums and products by constants) on the
-/// index values `loops`; a null loop value counts as 0.
-static Value emitIndex(OpBuilder &b, Location loc, AffineExpr expr,
-                       ArrayRef<Value> loops) {
-  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
-    Value v = loops[d.getPosition()];
-    return v ? v : arith::ConstantIndexOp::create(b, loc, 0).getResult();
-  }
-  if (auto c = dyn_cast<AffineConstantExpr>(expr))
-    return arith::ConstantIndexOp::create(b, loc, c.getValue());
-  auto bin = cast<AffineBinaryOpExpr>(expr);
-  Value lhs = emitIndex(b, loc, bin.getLHS(), loops);
-  Value rhs = emitIndex(b, loc, bin.getRHS(), loops);
-  if (bin.getKind() == AffineExprKind::Add)
-    return arith::AddIOp::create(b, loc, lhs, rhs);
-  return arith::MulIOp::create(b, loc, lhs, rhs);
-}
-
 /// The im2col copy `col[colLoops...] = input[inMap(loops)]` as an
 /// scf.forall over all col dims but the last (the innermost window loop,
 /// read with stride `stride` from the input's innermost dim), each
@@ -315,14 +263,7 @@ static Value buildIm2Col(OpBuilder &b, Location loc, Value input,
   }
   Value dest = forall.getRegionOutArgs()[0];
   SmallVector<OpFoldResult> offsets, sizes, strides;
-  for (Value iv : forall.getInductionVars()) {
-    offsets.push_back(iv);
-    sizes.push_back(b.getIndexAttr(1));
-    strides.push_back(b.getIndexAttr(1));
-  }
-  offsets.push_back(b.getIndexAttr(0));
-  sizes.push_back(b.getIndexAttr(width));
-  strides.push_back(b.getIndexAttr(1));
+  rowSlice(b, forall.getInductionVars(), width, offsets, sizes, strides);
   // The row's slice keeps its unit dims: rank-reduced to one dim, a row of
   // one element could keep a unit dim other than the contiguous one.
   SmallVector<int64_t> rowShape(shape.size(), 1);

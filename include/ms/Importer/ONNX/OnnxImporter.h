@@ -50,6 +50,12 @@ OwningOpRef<ModuleOp> importOnnxModel(llvm::StringRef bytes,
                                       MLIRContext *context,
                                       const OnnxImportOptions &options);
 
+/// Imports the ONNX model in file `path`, read as a stream (the file is
+/// never held in memory whole). Emits errors through the context and returns
+/// null on failure.
+OwningOpRef<ModuleOp> importOnnxFile(llvm::StringRef path, MLIRContext *context,
+                                     const OnnxImportOptions &options);
+
 /// Parses `NAME=D1xD2x...` (`NAME=` for a scalar) into `options`, or, with
 /// commas, the element shapes of a sequence input (`NAME=2x3,4`; `NAME=2x3,`
 /// for one element, `NAME=,` for none); returns false with `error` set on

@@ -148,6 +148,41 @@ def CPUPackConvWeightsPass : Pass<"ms-cpu-pack-conv-weights",
   let dependentDialects = ["::mlir::ms::graph::GraphDialect"];
 }
 
+def CPUPoolingKernelsPass
+    : Pass<"ms-cpu-pooling-kernels", "::mlir::func::FuncOp"> {
+  let summary = "pooling (windowed reductions) one output row per vector";
+  let description = [{
+    Rewrites a `linalg.generic` that reduces a window of its input into
+    each output element with one elementwise floating-point op (`yield
+    f(out, in)`: max pooling's `maximumf`, sum pooling's `addf`), the output
+    at its parallel loops in order and the input's last dim `ow * s + kw *
+    d` for the output's last loop `ow` (at most 256 long), into an
+    `scf.forall` over the output rows. Each iteration holds its row in one
+    vector, from the output's initial values; for each window position (a
+    nest of `scf.for` over the reduction loops, in order) it reads the
+    input row the window position reads whole, keeps every `s`-th element
+    (`vector.shuffle`) and applies the op on vectors. Each element is
+    combined in the same order as by the loop nest. A second input only
+    giving the window's shape (its value unused) is allowed.
+
+    ```mlir
+    // max pool 3x3 stride 2: out[n, c, oh, ow] = max(pad[n, c, 2oh+kh, 2ow+kw])
+    %r = linalg.generic {... ["parallel" x4, "reduction" x2]} ins(%pad, %window) outs(%fill)
+    // becomes
+    %r = scf.forall (%n, %c, %oh) in (1, 64, 56) shared_outs(%o = %fill) {
+      %acc = vector.transfer_read %o... : vector<56xf32>
+      scf.for %kh, %kw ... { vector.transfer_read %pad...: vector<111xf32>;
+                             vector.shuffle [0, 2, ..., 110]; arith.maximumf }
+      ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def CPUExecutableVariantsPass : Pass<"ms-cpu-executable-variants",
                                      "::mlir::ModuleOp"> {
   let summary = "copies the CPU kernels once per CPU they are compiled for";

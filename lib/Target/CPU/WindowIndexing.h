@@ -1,0 +1,90 @@
+//===- WindowIndexing.h - index expressions of windowed reads ---*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Convolutions and pooling read their input at window sums of loops
+// (`oh * s + kh * d`); the CPU kernels take these expressions apart and
+// emit them on loop values.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_LIB_TARGET_CPU_WINDOWINDEXING_H
+#define MS_LIB_TARGET_CPU_WINDOWINDEXING_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AffineExpr.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::ms {
+/// Appends the loops of `expr` (a loop, or a sum of loops times constants)
+/// to `loops`; false if it is anything else.
+inline bool windowTerms(AffineExpr expr, SmallVectorImpl<unsigned> &loops) {
+  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
+    loops.push_back(d.getPosition());
+    return true;
+  }
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return false;
+  if (bin.getKind() == AffineExprKind::Add)
+    return windowTerms(bin.getLHS(), loops) && windowTerms(bin.getRHS(), loops);
+  if (bin.getKind() == AffineExprKind::Mul &&
+      isa<AffineConstantExpr>(bin.getRHS()))
+    return windowTerms(bin.getLHS(), loops);
+  return false;
+}
+
+/// The coefficient of loop `loop` in `expr` (a sum of loops times
+/// constants), 0 if it does not occur.
+inline int64_t coefficientOf(AffineExpr expr, unsigned loop) {
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return d.getPosition() == loop ? 1 : 0;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return 0;
+  if (bin.getKind() == AffineExprKind::Add)
+    return coefficientOf(bin.getLHS(), loop) +
+           coefficientOf(bin.getRHS(), loop);
+  if (bin.getKind() == AffineExprKind::Mul)
+    if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+      return coefficientOf(bin.getLHS(), loop) * c.getValue();
+  return 0;
+}
+
+/// Emits `expr` (loops, constants, sums and products by constants) on the
+/// index values `loops`; a null loop value counts as 0.
+inline Value emitIndex(OpBuilder &b, Location loc, AffineExpr expr,
+                       ArrayRef<Value> loops) {
+  if (auto d = dyn_cast<AffineDimExpr>(expr)) {
+    Value v = loops[d.getPosition()];
+    return v ? v : arith::ConstantIndexOp::create(b, loc, 0).getResult();
+  }
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return arith::ConstantIndexOp::create(b, loc, c.getValue());
+  auto bin = cast<AffineBinaryOpExpr>(expr);
+  Value lhs = emitIndex(b, loc, bin.getLHS(), loops);
+  Value rhs = emitIndex(b, loc, bin.getRHS(), loops);
+  if (bin.getKind() == AffineExprKind::Add)
+    return arith::AddIOp::create(b, loc, lhs, rhs);
+  return arith::MulIOp::create(b, loc, lhs, rhs);
+}
+/// The slice of one row of a tensor: one element of each leading dim, at
+/// `ivs`, and the whole last dim, `width` long.
+inline void rowSlice(OpBuilder &b, ValueRange ivs, int64_t width,
+                     SmallVectorImpl<OpFoldResult> &offsets,
+                     SmallVectorImpl<OpFoldResult> &sizes,
+                     SmallVectorImpl<OpFoldResult> &strides) {
+  for (Value iv : ivs) {
+    offsets.push_back(iv);
+    sizes.push_back(b.getIndexAttr(1));
+    strides.push_back(b.getIndexAttr(1));
+  }
+  offsets.push_back(b.getIndexAttr(0));
+  sizes.push_back(b.getIndexAttr(width));
+  strides.push_back(b.getIndexAttr(1));
+}
+} // namespace mlir::ms
+
+#endif // MS_LIB_TARGET_CPU_WINDOWINDEXING_H
