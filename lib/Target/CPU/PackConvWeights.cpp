@@ -43,14 +43,11 @@ static bool prefersChannelsInnermost(graph::ConvOp conv) {
       !resultType.hasStaticShape() || !weightType.getElementType().isF32() ||
       conv.getGroup() != 1 || weightType.getRank() < 3)
     return false;
-  // A 1x1 convolution has no window to gather.
-  int64_t window = 1, positions = 1;
-  for (int64_t size : weightType.getShape().drop_front(2))
-    window *= size;
+  int64_t positions = 1;
   for (int64_t size : resultType.getShape().drop_front(2))
     positions *= size;
   int64_t channels = resultType.getDimSize(1);
-  return window > 1 && positions < channels && channels % 8 == 0;
+  return positions < channels && channels % 8 == 0;
 }
 
 namespace {

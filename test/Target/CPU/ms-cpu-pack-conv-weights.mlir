@@ -29,11 +29,12 @@ func.func @kernel_0(%x: tensor<1x2x4x4xf32>, %w: tensor<16x2x3x3xf32>) -> tensor
 
 // Left as they are: a weight that is not a constant in one of the calls;
 // as many output positions as channels (4x4, 16); a grouped conv; a 1x1
-// conv; a weight the kernel reads twice.
+// conv with as many positions as channels; a weight the kernel reads
+// twice.
 // CHECK-LABEL: func.func @main
 // CHECK-NOT: msgraph.transpose
 // CHECK-NOT: x16xf32>
-func.func @main(%x: tensor<1x2x4x4xf32>, %y: tensor<1x2x6x6xf32>, %wx: tensor<16x2x3x3xf32>, %x4: tensor<1x4x2x2xf32>) -> (tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>) {
+func.func @main(%x: tensor<1x2x4x4xf32>, %y: tensor<1x2x6x6xf32>, %wx: tensor<16x2x3x3xf32>, %x4: tensor<1x4x4x4xf32>) -> (tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>, tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>) {
   %w = msgraph.constant dense<1.0> : tensor<16x2x3x3xf32>
   %wg = msgraph.constant dense<1.0> : tensor<16x1x3x3xf32>
   %w1 = msgraph.constant dense<1.0> : tensor<16x4x1x1xf32>
@@ -41,9 +42,9 @@ func.func @main(%x: tensor<1x2x4x4xf32>, %y: tensor<1x2x6x6xf32>, %wx: tensor<16
   %b = call @kernel_0(%x, %wx) : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
   %c = call @kernel_1(%y, %w) : (tensor<1x2x6x6xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x4x4xf32>
   %d = call @kernel_2(%x, %wg) : (tensor<1x2x4x4xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x2x2xf32>
-  %e = call @kernel_3(%x4, %w1) : (tensor<1x4x2x2xf32>, tensor<16x4x1x1xf32>) -> tensor<1x16x2x2xf32>
+  %e = call @kernel_3(%x4, %w1) : (tensor<1x4x4x4xf32>, tensor<16x4x1x1xf32>) -> tensor<1x16x4x4xf32>
   %f = call @kernel_4(%x, %w) : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
-  return %a, %b, %c, %d, %e, %f : tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>
+  return %a, %b, %c, %d, %e, %f : tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>, tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>
 }
 func.func @kernel_0(%x: tensor<1x2x4x4xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32> attributes {ms.kernel} {
   %0 = msgraph.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
@@ -57,9 +58,9 @@ func.func @kernel_2(%x: tensor<1x2x4x4xf32>, %w: tensor<16x1x3x3xf32>) -> tensor
   %0 = msgraph.conv %x, %w {group = 2 : i64} : (tensor<1x2x4x4xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x2x2xf32>
   return %0 : tensor<1x16x2x2xf32>
 }
-func.func @kernel_3(%x: tensor<1x4x2x2xf32>, %w: tensor<16x4x1x1xf32>) -> tensor<1x16x2x2xf32> attributes {ms.kernel} {
-  %0 = msgraph.conv %x, %w : (tensor<1x4x2x2xf32>, tensor<16x4x1x1xf32>) -> tensor<1x16x2x2xf32>
-  return %0 : tensor<1x16x2x2xf32>
+func.func @kernel_3(%x: tensor<1x4x4x4xf32>, %w: tensor<16x4x1x1xf32>) -> tensor<1x16x4x4xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w : (tensor<1x4x4x4xf32>, tensor<16x4x1x1xf32>) -> tensor<1x16x4x4xf32>
+  return %0 : tensor<1x16x4x4xf32>
 }
 func.func @kernel_4(%x: tensor<1x2x4x4xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32> attributes {ms.kernel} {
   %0 = msgraph.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>

@@ -124,7 +124,7 @@ def CPUPackConvWeightsPass : Pass<"ms-cpu-pack-conv-weights",
   let description = [{
     Runs on outlined kernels and their callers. A convolution in a kernel
     (`ms.kernel`) that has fewer output positions than output channels (a
-    multiple of 8), a window larger than 1x1 and no groups runs faster
+    multiple of 8) and no groups runs faster
     with its output channels as the kernel's vector dim (ResNet's 7x7
     outputs fill blocks of 32 positions to 77%; their 512 channels fill
     them all), which needs its weight `[M, C, K...]` stored `[C, K...,
