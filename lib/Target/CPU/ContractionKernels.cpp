@@ -249,18 +249,8 @@ static Value buildIm2Col(OpBuilder &b, Location loc, Value input,
   for (AffineExpr expr : inMap.getResults())
     idx.push_back(emitIndex(b, loc, expr, loopValues));
   Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  // The row read whole: from its first to its last element, which the
-  // convolution reads (in bounds).
-  int64_t span = (width - 1) * stride + 1;
-  Value row = vector::TransferReadOp::create(
-      b, loc, VectorType::get({span}, f32), input, idx, zero,
-      ArrayRef<bool>{true});
-  if (stride != 1) {
-    SmallVector<int64_t> picks;
-    for (int64_t i = 0; i < width; ++i)
-      picks.push_back(i * stride);
-    row = vector::ShuffleOp::create(b, loc, row, row, picks);
-  }
+  // The row of positions, which the convolution reads in bounds.
+  Value row = readStridedRow(b, loc, input, idx, width, stride, zero);
   Value dest = forall.getRegionOutArgs()[0];
   SmallVector<OpFoldResult> offsets, sizes, strides;
   rowSlice(b, forall.getInductionVars(), width, offsets, sizes, strides);

@@ -101,8 +101,6 @@ static LogicalResult rewritePooling(RewriterBase &rewriter,
   auto type = cast<RankedTensorType>(init.getType());
   Type elem = type.getElementType();
   auto rowType = VectorType::get({width}, elem);
-  int64_t span = (width - 1) * stride + 1;
-  auto spanType = VectorType::get({span}, elem);
 
   rewriter.setInsertionPoint(op);
   // One iteration per output row (the parallel loops but the last).
@@ -134,14 +132,6 @@ static LogicalResult rewritePooling(RewriterBase &rewriter,
     SmallVector<Value> zeros(parallel, c0);
     Value acc = vector::TransferReadOp::create(b, loc, rowType, slice, zeros,
                                                zero, ArrayRef<bool>{true});
-    auto combineRow = [&](Value row, Value acc) -> Value {
-      IRMapping mapping;
-      mapping.map(in, row);
-      mapping.map(out, acc);
-      Operation *clone = b.clone(combine, mapping);
-      clone->getResult(0).setType(rowType);
-      return clone->getResult(0);
-    };
     // The window loops as a nest of scf.for carrying the row.
     std::function<Value(unsigned, SmallVector<Value> &, Value)> window =
         [&](unsigned loop, SmallVector<Value> &loops, Value acc) -> Value {
@@ -149,15 +139,13 @@ static LogicalResult rewritePooling(RewriterBase &rewriter,
         SmallVector<Value> idx;
         for (AffineExpr expr : inMap.getResults())
           idx.push_back(emitIndex(b, loc, expr, loops));
-        Value row = vector::TransferReadOp::create(b, loc, spanType, input, idx,
-                                                   zero, ArrayRef<bool>{true});
-        if (stride != 1) {
-          SmallVector<int64_t> picks;
-          for (int64_t i = 0; i < width; ++i)
-            picks.push_back(i * stride);
-          row = vector::ShuffleOp::create(b, loc, row, row, picks);
-        }
-        return combineRow(row, acc);
+        IRMapping mapping;
+        mapping.map(in,
+                    readStridedRow(b, loc, input, idx, width, stride, zero));
+        mapping.map(out, acc);
+        Operation *clone = b.clone(combine, mapping);
+        clone->getResult(0).setType(rowType);
+        return clone->getResult(0);
       }
       auto forOp = scf::ForOp::create(
           b, loc, c0, arith::ConstantIndexOp::create(b, loc, ranges[loop]),
@@ -169,12 +157,11 @@ static LogicalResult rewritePooling(RewriterBase &rewriter,
       scf::YieldOp::create(b, loc, next);
       return forOp.getResult(0);
     };
-    // Loop values: the row's iterations, the output row's start (0), the
-    // window loops as the nest sets them.
+    // Loop values: the row's iterations, the output row's start (null: 0),
+    // the window loops as the nest sets them.
     SmallVector<Value> loops(ranges.size());
     for (unsigned i = 0; i < rowLoop; ++i)
       loops[i] = ivs[i];
-    loops[rowLoop] = Value();
     acc = window(parallel, loops, acc);
     slice = vector::TransferWriteOp::create(b, loc, acc, slice, zeros,
                                             ArrayRef<bool>{true})

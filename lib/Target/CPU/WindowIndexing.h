@@ -14,6 +14,7 @@
 #define MS_LIB_TARGET_CPU_WINDOWINDEXING_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Builders.h"
 
@@ -70,6 +71,25 @@ inline Value emitIndex(OpBuilder &b, Location loc, AffineExpr expr,
     return arith::AddIOp::create(b, loc, lhs, rhs);
   return arith::MulIOp::create(b, loc, lhs, rhs);
 }
+/// Reads `width` elements of `source`'s last dim from `idx` on, `stride`
+/// apart: the row is read whole, from its first to its last element (in
+/// bounds), and every `stride`-th element kept by a shuffle.
+inline Value readStridedRow(OpBuilder &b, Location loc, Value source,
+                            ValueRange idx, int64_t width, int64_t stride,
+                            Value padding) {
+  Type elem = padding.getType();
+  int64_t span = (width - 1) * stride + 1;
+  Value row = vector::TransferReadOp::create(
+      b, loc, VectorType::get({span}, elem), source, idx, padding,
+      ArrayRef<bool>{true});
+  if (stride == 1)
+    return row;
+  SmallVector<int64_t> picks;
+  for (int64_t i = 0; i < width; ++i)
+    picks.push_back(i * stride);
+  return vector::ShuffleOp::create(b, loc, row, row, picks);
+}
+
 /// The slice of one row of a tensor: one element of each leading dim, at
 /// `ivs`, and the whole last dim, `width` long.
 inline void rowSlice(OpBuilder &b, ValueRange ivs, int64_t width,
