@@ -8,7 +8,9 @@
 
 #include "ms/Dialect/Exec/Transforms/Passes.h"
 #include "ms/ModuleFile/ModuleWriter.h"
+#include "ms/Support/Progress.h"
 
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -40,6 +42,23 @@ static void printKernelReport(ModuleOp module, exec::PlanOp plan,
        << llvm::formatv(" {0,4} x  {1}\n", entry.second, entry.first);
 }
 
+namespace {
+/// Reports each phase as its first top-level pass starts.
+class PhaseProgress : public PassInstrumentation {
+public:
+  explicit PhaseProgress(llvm::DenseMap<Pass *, std::string> starts)
+      : starts(std::move(starts)) {}
+  void runBeforePass(Pass *pass, Operation *) override {
+    auto it = starts.find(pass);
+    if (it != starts.end())
+      reportProgress({it->second});
+  }
+
+private:
+  llvm::DenseMap<Pass *, std::string> starts;
+};
+} // namespace
+
 FailureOr<std::string> mlir::ms::compileModule(ModuleOp module,
                                                const CompileOptions &options,
                                                const DriverOptions &driver,
@@ -52,8 +71,17 @@ FailureOr<std::string> mlir::ms::compileModule(ModuleOp module,
   CompileOptions phases = options;
   if (driver.dryRun)
     phases.compileTo = "plan";
-  if (failed(buildCompilePipeline(pm, phases, error)))
+  std::vector<std::pair<size_t, std::string>> phaseStarts;
+  if (failed(buildCompilePipeline(pm, phases, error, &phaseStarts)))
     return emitError(module.getLoc(), error);
+  if (isProgressReported()) {
+    SmallVector<Pass *> passes =
+        llvm::map_to_vector(pm.getPasses(), [](Pass &pass) { return &pass; });
+    llvm::DenseMap<Pass *, std::string> starts;
+    for (auto &[index, phase] : phaseStarts)
+      starts[passes[index]] = phase;
+    pm.addInstrumentation(std::make_unique<PhaseProgress>(std::move(starts)));
+  }
   if (failed(pm.run(module)))
     return failure();
   if (driver.dryRun) {

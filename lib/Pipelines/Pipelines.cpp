@@ -65,9 +65,9 @@ LogicalResult mlir::ms::verifyCompileOptions(const CompileOptions &options,
   return backend->verifyOptions(options.targetOptions, error);
 }
 
-LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
-                                             const CompileOptions &options,
-                                             std::string &error) {
+LogicalResult mlir::ms::buildCompilePipeline(
+    OpPassManager &pm, const CompileOptions &options, std::string &error,
+    std::vector<std::pair<size_t, std::string>> *phaseStarts) {
   if (failed(verifyCompileOptions(options, error)))
     return failure();
   const TargetBackend *backend = lookupTargetBackend(options.target);
@@ -75,6 +75,7 @@ LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
   StringRef stop = options.compileTo;
 
   for (const std::string &phase : phases) {
+    size_t start = pm.size();
     if (phase == "graph") {
       // Code generation needs static shapes.
       pm.addNestedPass<func::FuncOp>(graph::createInferShapesPass());
@@ -107,6 +108,8 @@ LogicalResult mlir::ms::buildCompilePipeline(OpPassManager &pm,
     } else {
       backend->buildCodegenPhase(phase, pm, options.targetOptions);
     }
+    if (phaseStarts && pm.size() > start)
+      phaseStarts->emplace_back(start, phase);
     if (phase == stop)
       break;
   }

@@ -10,6 +10,10 @@
 //            [--mlir-print-ir-*]
 //            [--mlir-timing]
 //
+// On a terminal, one line on stderr shows where the compilation is (the
+// phase; code parts generated, and from the kernel cache); MS_PROGRESS=1
+// prints it as lines elsewhere too.
+//
 // The output file appears only when compilation succeeded: it is written to
 // a temporary file in the same directory and renamed into place.
 //
@@ -23,6 +27,7 @@
 #include "ms/InitAll.h"
 #include "ms/ModuleFile/ModuleWriter.h"
 #include "ms/Pipelines/Pipelines.h"
+#include "ms/Support/Progress.h"
 #include "ms/Target/KernelCache.h"
 
 #include "mlir/IR/AsmState.h"
@@ -32,6 +37,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -42,6 +48,8 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
+#include <functional>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::ms;
@@ -132,7 +140,10 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
       argc, argv,
       "ms compiler: an ONNX model or msgraph IR in, a module file out\n");
 
-  auto fail = [](const Twine &message) {
+  // Erases the progress line (once there is one) before an error.
+  std::function<void()> clearProgress = [] {};
+  auto fail = [&](const Twine &message) {
+    clearProgress();
     llvm::errs() << "ms-compile: error: " << message << "\n";
     return 1;
   };
@@ -227,6 +238,26 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
                 "': No such file or directory");
   }
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  // The progress line, erased before any diagnostic, any report and at
+  // the end.
+  std::unique_ptr<ProgressPrinter> progress;
+  if (options.compileTo.empty())
+    progress = createProgressPrinter("ms-compile");
+  std::optional<llvm::scope_exit<std::function<void()>>> stopProgress;
+  if (progress) {
+    setProgressHandler(
+        [&](const ProgressUpdate &update) { progress->print(update); });
+    context.getDiagEngine().registerHandler([&](Diagnostic &) {
+      progress->clear();
+      return failure();
+    });
+    clearProgress = [&] { progress->clear(); };
+    stopProgress.emplace([&] {
+      setProgressHandler(nullptr);
+      progress->clear();
+    });
+  }
+  reportProgress({"import"});
   for (const std::string &text : options.boundInputs) {
     auto [name, path] = StringRef(text).split('=');
     if (name.empty() || path.empty())
@@ -272,9 +303,11 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
     return 1;
   compiled = Clock::now();
   if (!options.compileTo.empty() || options.dryRun) {
+    stopProgress.reset();
     report(/*wrote=*/false);
     return 0;
   }
+  reportProgress({"write"});
 
   // Write atomically: a temporary next to the output, then rename.
   SmallString<256> temp;
@@ -298,6 +331,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
     llvm::sys::fs::remove(temp);
     return fail("cannot write '" + options.output + "': " + ec.message());
   }
+  stopProgress.reset();
   report(/*wrote=*/true);
   return 0;
 }

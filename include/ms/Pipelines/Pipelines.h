@@ -58,10 +58,11 @@ LogicalResult verifyCompileOptions(const CompileOptions &options,
 
 /// Adds the whole compilation described by `options` to `pm` (anchored on
 /// a builtin.module). Fails, with a message in `error`, on an unknown
-/// target, level or phase.
-LogicalResult buildCompilePipeline(OpPassManager &pm,
-                                   const CompileOptions &options,
-                                   std::string &error);
+/// target, level or phase. With `phaseStarts`, appends for each phase that
+/// added passes the index in `pm` of its first top-level pass and its name.
+LogicalResult buildCompilePipeline(
+    OpPassManager &pm, const CompileOptions &options, std::string &error,
+    std::vector<std::pair<size_t, std::string>> *phaseStarts = nullptr);
 
 /// Registers one named pipeline per target and level, `ms-<target>-O<n>`
 /// (options: compile-to, target-cpu), so that ms-opt replays what

@@ -8,6 +8,7 @@
 #include "ms/Target/KernelCache.h"
 
 #include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
+#include "ms/Support/Progress.h"
 #include "ms/Transforms/Passes.h"
 #include "ms/runtime/ModuleFormat.h"
 
@@ -46,6 +47,8 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
+
+#include <atomic>
 
 using namespace mlir;
 using namespace mlir::ms;
@@ -481,11 +484,15 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
   });
   SmallVector<std::string> messages(parts.size());
   {
+    int64_t total = parts.size(), cached = total - order.size();
+    std::atomic<int64_t> done = cached;
+    reportProgress({"serialize", done, total, cached});
     llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
     for (unsigned i : order)
       pool.async([&, i] {
         messages[i] =
             optimizeAndEmit(*llvmModules[i], cpu, options, &objects[i]);
+        reportProgress({"serialize", ++done, total, cached});
       });
     pool.wait();
   }
