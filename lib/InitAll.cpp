@@ -15,6 +15,7 @@
 #include "ms/Dialect/Graph/Transforms/Passes.h"
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Target/CPU/CPUTarget.h"
+#include "ms/Target/CUDA/CUDATarget.h"
 #include "ms/Target/TargetBackend.h"
 #include "ms/Transforms/Passes.h"
 
@@ -33,6 +34,7 @@ void mlir::ms::registerAllDialects(DialectRegistry &registry) {
 
 void mlir::ms::registerAllTargetBackends() {
   registerCPUTargetBackend();
+  registerCUDATargetBackend();
 }
 
 void mlir::ms::registerAllPasses() {
@@ -46,6 +48,7 @@ void mlir::ms::registerAllPasses() {
     fusion::registerFusionPasses();
     registerMSTargetPasses();
     registerMSTargetCPUPasses();
+    registerMSTargetCUDAPasses();
     graph::registerGraphPipelines();
     registerCompilePipelines();
     return true;

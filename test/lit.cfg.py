@@ -3,6 +3,7 @@
 
 import os
 import platform
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -49,3 +50,11 @@ if os.path.exists(os.path.join(os.path.dirname(config.ms_src_root), "shared",
 # The structure-aware fuzzer needs clang's FuzzedDataProvider.h to build.
 if os.path.exists(os.path.join(config.ms_obj_root, "bin", "ms-fuzz-onnx-node")):
     config.available_features.add("fuzz-onnx-node")
+
+# CUDA's ptxas (PATH or /usr/local/cuda) checks the cuda target's PTX
+# offline; no GPU is needed.
+config.ms_ptxas = shutil.which("ptxas") or shutil.which(
+    "ptxas", path="/usr/local/cuda/bin")
+if config.ms_ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ms_ptxas))

@@ -5,9 +5,10 @@ The layout is docs/ModuleFormat.md: a 64-byte header (magic "MSMODULE",
 version, section count, ...), then 48-byte section entries (kind, flags,
 offset, size, checksum, requirements, reserved); kind 1 is the meta JSON.
 
-As a script: msm.py MODULE [--extract-cpu-elf OUT] prints one line per
-section (kind, size, required CPU features) and writes the first cpu-elf
-section to OUT.
+As a script: msm.py MODULE [--extract-cpu-elf OUT] [--extract-cuda-ptx OUT]
+prints one line per section (kind, size, required CPU features) and writes
+the first cpu-elf (or cuda-ptx: JSON with the PTX and the launches) section
+to OUT.
 """
 import argparse
 import json
@@ -81,17 +82,21 @@ def main():
     ap.add_argument("module")
     ap.add_argument("--extract-cpu-elf", metavar="OUT",
                     help="write the first cpu-elf section to OUT")
+    ap.add_argument("--extract-cuda-ptx", metavar="OUT",
+                    help="write the first cuda-ptx section to OUT")
     args = ap.parse_args()
-    extracted = False
+    wanted = {"cpu-elf": args.extract_cpu_elf, "cuda-ptx": args.extract_cuda_ptx}
+    extracted = set()
     for kind, data, needs in read_sections(args.module):
         print("%s %d bytes%s" % (kind, len(data),
                                  ", requires " + " ".join(needs) if needs else ""))
-        if kind == "cpu-elf" and args.extract_cpu_elf and not extracted:
-            with open(args.extract_cpu_elf, "wb") as f:
+        if wanted.get(kind) and kind not in extracted:
+            with open(wanted[kind], "wb") as f:
                 f.write(data)
-            extracted = True
-    if args.extract_cpu_elf and not extracted:
-        raise SystemExit("msm.py: %s has no cpu-elf section" % args.module)
+            extracted.add(kind)
+    for kind, out in wanted.items():
+        if out and kind not in extracted:
+            raise SystemExit("msm.py: %s has no %s section" % (args.module, kind))
 
 
 if __name__ == "__main__":

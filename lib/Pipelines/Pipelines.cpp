@@ -55,6 +55,11 @@ LogicalResult mlir::ms::verifyCompileOptions(const CompileOptions &options,
             "; expected -O0, -O1 or -O2";
     return failure();
   }
+  if (!backend->supportsOptLevel(options.optLevel)) {
+    error = "target '" + options.target + "' does not compile at -O" +
+            std::to_string(options.optLevel) + " yet";
+    return failure();
+  }
   std::vector<std::string> phases = getCompilePhases(options.target);
   StringRef stop = options.compileTo;
   if (!stop.empty() && !llvm::is_contained(phases, stop)) {
@@ -100,11 +105,12 @@ LogicalResult mlir::ms::buildCompilePipeline(
     } else if (phase == kTextPhase) {
       if (stop == kTextPhase)
         pm.addPass(createSerializeExecutablesPass(
-            {options.targetOptions.cpu, /*cacheDir=*/"", /*textual=*/true}));
+            {options.targetOptions.cpu, /*cacheDir=*/"",
+             options.targetOptions.cudaArch, /*textual=*/true}));
     } else if (phase == kSerializePhase) {
-      pm.addPass(createSerializeExecutablesPass({options.targetOptions.cpu,
-                                                 options.targetOptions.cacheDir,
-                                                 /*textual=*/false}));
+      pm.addPass(createSerializeExecutablesPass(
+          {options.targetOptions.cpu, options.targetOptions.cacheDir,
+           options.targetOptions.cudaArch, /*textual=*/false}));
     } else {
       backend->buildCodegenPhase(phase, pm, options.targetOptions);
     }
@@ -125,6 +131,10 @@ struct NamedPipelineOptions
   Option<std::string> targetCpu{
       *this, "target-cpu", llvm::cl::desc("CPU to generate code for"),
       llvm::cl::init("native")};
+  Option<std::string> cudaArch{
+      *this, "cuda-arch",
+      llvm::cl::desc("CUDA architecture to generate PTX for"),
+      llvm::cl::init("sm_90a")};
 };
 } // namespace
 
@@ -146,6 +156,7 @@ void mlir::ms::registerCompilePipelines() {
             options.optLevel = level;
             options.compileTo = named.compileTo;
             options.targetOptions.cpu = named.targetCpu;
+            options.targetOptions.cudaArch = named.cudaArch;
             std::string error;
             if (failed(buildCompilePipeline(pm, options, error)))
               return fail(error);

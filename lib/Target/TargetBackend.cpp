@@ -6,6 +6,10 @@
 
 #include "ms/Target/TargetBackend.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <mutex>
@@ -45,6 +49,24 @@ const TargetBackend *mlir::ms::lookupTargetBackend(StringRef name) {
   return it == registry.backends.end() ? nullptr : it->second.get();
 }
 
+void mlir::ms::buildKernelBufferizationPipeline(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Reshapes folded first: a result that is an allocation seen through a
+  // collapse and an expand becomes the out-param itself, not a copy.
+  pm.addPass(createCanonicalizerPass());
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  outParams.modifyPublicFunctions = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
 std::vector<std::string> mlir::ms::getRegisteredTargetBackends() {
   Registry &registry = getRegistry();
   std::lock_guard<std::mutex> lock(registry.mutex);
@@ -64,6 +86,7 @@ struct SerializeExecutablesPass final
     TargetOptions options;
     options.cpu = targetCpu;
     options.cacheDir = cacheDir;
+    options.cudaArch = cudaArch;
     for (auto executable : llvm::make_early_inc_range(
              getOperation().getOps<exec::ExecutableOp>())) {
       const TargetBackend *backend =

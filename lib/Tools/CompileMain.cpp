@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// ms-compile MODEL -o OUT.msm [-O0|-O1|-O2] [--target cpu] [--target-cpu NAME]
+// ms-compile MODEL -o OUT.msm [-O0|-O1|-O2] [--target cpu|cuda]
+//            [--target-cpu NAME] [--cuda-arch SM]
 //            [--compile-to STAGE] [--dry-run] [--memory-report]
 //            [--cache-dir DIR | --no-cache] [--time-report]
 //            [--mlir-print-ir-*]
@@ -71,7 +72,7 @@ struct Options {
                      "fused kernels as one offloaded unit)"),
       llvm::cl::Prefix, llvm::cl::init(0), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> target{
-      "target", llvm::cl::desc("Target device (built: cpu)"),
+      "target", llvm::cl::desc("Target device (built: cpu, cuda)"),
       llvm::cl::init("cpu"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> targetCpu{
       "target-cpu",
@@ -82,6 +83,11 @@ struct Options {
                      "the module and the runtime runs the first the host "
                      "can (native,x86-64-v3)"),
       llvm::cl::init("native"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> cudaArch{
+      "cuda-arch",
+      llvm::cl::desc("CUDA architecture of --target cuda's PTX: sm_90a "
+                     "(default), sm_90, sm_89, sm_86 or sm_80"),
+      llvm::cl::init("sm_90a"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> compileTo{
       "compile-to",
       llvm::cl::desc("Print the IR after a phase and stop: graph, fusion, "
@@ -166,6 +172,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   compile.optLevel = options.optLevel;
   compile.target = options.target;
   compile.targetOptions.cpu = options.targetCpu;
+  compile.targetOptions.cudaArch = options.cudaArch;
   compile.compileTo = options.compileTo;
   if (!options.noCache)
     compile.targetOptions.cacheDir = options.cacheDir.getNumOccurrences()

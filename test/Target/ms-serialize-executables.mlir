@@ -21,8 +21,8 @@ msexec.executable @cpu target("cpu") {
 
 // -----
 
-// expected-error @+1 {{target 'cuda' is not built into this compiler}}
-msexec.executable @gpu target("cuda") {
+// expected-error @+1 {{target 'npu' is not built into this compiler}}
+msexec.executable @npu target("npu") {
   builtin.module {
   }
 }

@@ -22,8 +22,13 @@ outputs are checked against the reference, and each level after the first
 against the first level's outputs, with the same tolerance. Every message
 names the level it is about.
 
+With --ptxas, every level the cuda target compiles (O0, O1) is also compiled
+for it (`--target cuda`, PTX for sm_90a) and ptxas must accept the PTX; the
+GPU code is not run (that needs a GPU).
+
 Usage: check.py TEST.mlir --bin-dir DIR --work-dir DIR [--levels O0,O2]
                 [--compile-flags "FLAGS"]   (after the file's COMPILE-FLAGS)
+                [--ptxas PATH]
 """
 import argparse
 import os
@@ -45,6 +50,8 @@ import ref  # noqa: E402
 DTYPES = {name: np.dtype(numpy).type for name, numpy in msm.DTYPES.items() if numpy}
 DTYPES["string"] = np.str_
 LEVELS = ("O0", "O1", "O2")
+# The levels the cuda target compiles.
+CUDA_LEVELS = ("O0", "O1")
 
 
 class Failure(Exception):
@@ -135,6 +142,30 @@ def compare(got, want, want_dtype, rtol, atol, label):
     return False
 
 
+def check_ptx(args, compile_, levels, flags):
+    """Compiles the test for cuda at each level it supports; ptxas checks
+    the PTX (none when no kernel runs on the device)."""
+    ok = True
+    cpu_flags = ("--target-cpu",)
+    flags = [f for f in flags if not f.startswith(cpu_flags)]
+    for level in levels:
+        if level not in CUDA_LEVELS:
+            continue
+        label = "cuda " + level
+        ptx = os.path.join(args.work_dir, "test-%s.ptx" % level)
+        try:
+            text = run(label, [compile_, args.test, "-O" + level[1:],
+                               "--target", "cuda", "--compile-to=llvmir"] + flags)
+            with open(ptx, "w") as f:
+                f.write(text)
+            if text.strip():
+                run(label, [args.ptxas, "-arch=sm_90a", ptx, "-o", os.devnull])
+        except Failure as e:
+            print(e)
+            ok = False
+    return ok
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
@@ -145,6 +176,8 @@ def main():
                          "the one the others are compared with (default O0,O2)")
     ap.add_argument("--compile-flags", default="",
                     help="more ms-compile flags, e.g. --target-cpu=x86-64-v3")
+    ap.add_argument("--ptxas", default="",
+                    help="also compile for cuda and check the PTX with ptxas")
     args = ap.parse_args()
     text = open(args.test).read()
     refs, input_exprs, (rtol, atol), flags, skips = directives(text)
@@ -180,6 +213,8 @@ def main():
         except ValueError as e:
             print("[%s] cannot read the module's signature: %s" % (level, e))
             ok = False
+    if args.ptxas:
+        ok = check_ptx(args, compile_, levels, flags) and ok
     if not plans:
         return 1
     first = next(l for l in levels if l in plans)

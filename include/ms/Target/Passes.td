@@ -15,9 +15,10 @@ def SerializeExecutablesPass : Pass<"ms-serialize-executables",
   let description = [{
     The last phase of code generation: each `msexec.executable` is handed
     to the target backend registered under its `target` name, which
-    serializes its lowered kernels (CPU: an ELF shared object), and is
-    replaced by an `msexec.binary` holding the bytes. With `textual` the
-    backend gives a readable form instead (CPU: optimized LLVM IR).
+    serializes its lowered kernels (CPU: an ELF shared object; CUDA: PTX and
+    its launches), and is replaced by an `msexec.binary` holding the bytes.
+    With `textual` the backend gives a readable form instead (CPU:
+    optimized LLVM IR; CUDA: PTX).
 
     ```mlir
     msexec.executable @cpu target("cpu") { module { llvm.func ... } }
@@ -30,6 +31,8 @@ def SerializeExecutablesPass : Pass<"ms-serialize-executables",
            "CPU to generate code for: native or an LLVM CPU name">,
     Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
            "Kernel cache directory (empty: no cache)">,
+    Option<"cudaArch", "cuda-arch", "std::string", /*default=*/"\"sm_90a\"",
+           "CUDA architecture to generate PTX for (sm_80, sm_90a, ...)">,
     Option<"textual", "textual", "bool", /*default=*/"false",
            "Serialize a readable form (LLVM IR) instead of the binary">,
   ];

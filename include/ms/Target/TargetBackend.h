@@ -34,6 +34,8 @@ struct TargetOptions {
   unsigned llvmOptLevel = 3;
   /// Directory of the kernel cache (KernelCache); empty: no cache.
   std::string cacheDir;
+  /// CUDA architecture the cuda target generates PTX for (sm_90a, sm_80).
+  std::string cudaArch = "sm_90a";
 };
 
 /// A code generator for one kind of device.
@@ -50,6 +52,8 @@ public:
                                       std::string &error) const {
     return success();
   }
+  /// Whether the backend compiles at optimization level `level` (0-2).
+  virtual bool supportsOptLevel(int level) const { return true; }
   /// Returns the device features code generated with `options` needs (for
   /// the CPU: names of format::kCpuFeatures), which the runtime checks the
   /// device for before loading it.
@@ -74,6 +78,11 @@ public:
                                            const TargetOptions &options,
                                            bool textual) const = 0;
 };
+
+/// Adds one-shot bufferization of the kernels of an executable's module
+/// (anchored on it): kernel results become out-params, temporaries are
+/// deallocated. Every backend's kernels are bufferized alike.
+void buildKernelBufferizationPipeline(OpPassManager &pm);
 
 /// Registers `backend` under its name (once per process; a second backend
 /// of the same name is ignored).

@@ -187,25 +187,6 @@ static void buildCpuLinalgPipeline(OpPassManager &pm, CPUKernelShape shape) {
   pm.addPass(createCSEPass());
 }
 
-/// Adds bufferization (kernel results become out-params) and deallocation.
-static void buildCpuBufferizationPipeline(OpPassManager &pm) {
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  // Reshapes folded first: a result that is an allocation seen through a
-  // collapse and an expand becomes the out-param itself, not a copy.
-  pm.addPass(createCanonicalizerPass());
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  bufferization::buildBufferDeallocationPipeline(pm);
-  pm.addPass(createConvertBufferizationToMemRefPass());
-  pm.addPass(createCanonicalizerPass());
-}
-
 /// Adds lowering of bufferized kernels to the LLVM dialect (parallel loops
 /// through OpenMP, bare-pointer calling convention).
 static void buildCpuLLVMPipeline(OpPassManager &pm) {
@@ -611,7 +592,7 @@ public:
       buildCpuLinalgPipeline(kernels,
                              succeeded(shape) ? *shape : CPUKernelShape{16, 8});
     } else if (phase == "bufferized") {
-      buildCpuBufferizationPipeline(kernels);
+      buildKernelBufferizationPipeline(kernels);
     } else if (phase == "llvm") {
       buildCpuLLVMPipeline(kernels);
       pm.addPass(createCPUEmitEntryPointsPass());

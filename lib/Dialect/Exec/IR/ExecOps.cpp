@@ -226,11 +226,22 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
            << getArgs().size();
   for (auto [i, pair] : llvm::enumerate(llvm::zip(expected, getArgs()))) {
     auto [type, arg] = pair;
-    // Bufferized kernels take memrefs: compare shape and element type.
+    // Bufferized kernels take memrefs: compare shape and element type (a
+    // lowered kernel's integers are signless).
     auto shaped = dyn_cast<ShapedType>(type);
     auto tensor = cast<BufferType>(arg.getType()).getTensorType();
-    if (!shaped || shaped.getShape() != tensor.getShape() ||
-        shaped.getElementType() != tensor.getElementType())
+    auto sameElements = [&] {
+      Type kernelElement = shaped.getElementType();
+      Type bufferElement = tensor.getElementType();
+      if (kernelElement == bufferElement)
+        return true;
+      auto kernelInt = dyn_cast<IntegerType>(kernelElement);
+      auto bufferInt = dyn_cast<IntegerType>(bufferElement);
+      return isa<MemRefType>(shaped) && kernelInt && bufferInt &&
+             kernelInt.isSignless() &&
+             kernelInt.getWidth() == bufferInt.getWidth();
+    };
+    if (!shaped || shaped.getShape() != tensor.getShape() || !sameElements())
       return emitOpError("expected buffer ")
              << i << " of kernel " << getKernel() << " to hold " << type
              << ", but found " << tensor;

@@ -1,0 +1,35 @@
+//===- CUDATarget.h - the NVIDIA GPU code generator -------------*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `cuda` target backend: kernels lowered through gpu and nvvm to PTX by
+// LLVM's NVPTX backend, stored with their launches in a `cuda-ptx` section.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_TARGET_CUDA_CUDATARGET_H
+#define MS_TARGET_CUDA_CUDATARGET_H
+
+#include "ms/Target/TargetBackend.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::ms {
+/// Registers the `cuda` target backend.
+void registerCUDATargetBackend();
+
+/// The PTX ISA feature LLVM's NVPTX backend needs for `arch` ("+ptx80" for
+/// sm_90a), or an empty string for an architecture ms does not generate
+/// code for.
+StringRef getCudaPtxFeatures(StringRef arch);
+
+#define GEN_PASS_DECL
+#include "ms/Target/CUDA/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "ms/Target/CUDA/Passes.h.inc"
+} // namespace mlir::ms
+
+#endif // MS_TARGET_CUDA_CUDATARGET_H

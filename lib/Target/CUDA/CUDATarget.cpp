@@ -1,0 +1,279 @@
+//===- CUDATarget.cpp - the NVIDIA GPU code generator ---------------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Kernels lower like the CPU's to bufferized loop nests, which
+// ms-cuda-map-to-gpu turns into launches of GPU functions; those go through
+// nvvm to PTX (LLVM's NVPTX backend, libdevice linked when used). The
+// `cuda-ptx` section is a JSON document: the PTX and, per kernel the plan
+// launches, its scratch buffers and its launches (function, grid, block,
+// arguments).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Target/CUDA/CUDATarget.h"
+
+#include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
+#include "ms/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::ms;
+
+namespace {
+/// An architecture ms generates code for and the PTX ISA it needs.
+struct CudaArch {
+  StringLiteral name;
+  StringLiteral features;
+};
+constexpr CudaArch kCudaArchs[] = {
+    {"sm_80", "+ptx80"},   {"sm_86", "+ptx80"},  {"sm_89", "+ptx80"},
+    {"sm_90", "+ptx80"},   {"sm_90a", "+ptx80"}, {"sm_100", "+ptx86"},
+    {"sm_100a", "+ptx86"}, {"sm_120", "+ptx87"}, {"sm_120a", "+ptx87"},
+};
+} // namespace
+
+StringRef mlir::ms::getCudaPtxFeatures(StringRef arch) {
+  for (const CudaArch &known : kCudaArchs)
+    if (known.name == arch)
+      return known.features;
+  return {};
+}
+
+/// The CUDA toolkit whose libdevice the kernels link: `$CUDA_HOME`,
+/// `$CUDA_PATH`, `$CUDA_ROOT` or /usr/local/cuda, the first that has it;
+/// empty when none has.
+static std::string findCudaToolkit() {
+  SmallVector<std::string> candidates;
+  for (const char *name : {"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT"})
+    if (const char *value = std::getenv(name); value && *value)
+      candidates.push_back(value);
+  candidates.push_back("/usr/local/cuda");
+  for (const std::string &dir : candidates) {
+    SmallString<256> libdevice(dir);
+    llvm::sys::path::append(libdevice, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::exists(libdevice))
+      return dir;
+  }
+  return {};
+}
+
+/// Byte size of a static memref's elements.
+static int64_t byteSize(MemRefType type) {
+  int64_t bits = type.getElementTypeBitWidth();
+  return type.getNumElements() * ((bits + 7) / 8);
+}
+
+/// The launches of `func` (a kernel mapped by ms-cuda-map-to-gpu) as JSON:
+/// `{"scratch": [bytes...], "launches": [{"function", "grid", "block",
+/// "args": [["arg", i] | ["scratch", j]]}]}`.
+static FailureOr<llvm::json::Object> describeLaunches(func::FuncOp func) {
+  DenseMap<Value, int64_t> scratch;
+  llvm::json::Array scratchBytes, launches;
+  for (Operation &op : func.getBody().front().without_terminator()) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(&op)) {
+      scratch[alloc] = scratchBytes.size();
+      scratchBytes.push_back(byteSize(alloc.getType()));
+      continue;
+    }
+    if (isa<memref::DeallocOp>(&op) || isMemoryEffectFree(&op))
+      continue;
+    auto launch = dyn_cast<gpu::LaunchFuncOp>(&op);
+    if (!launch)
+      return op.emitError("expected only GPU launches in a kernel for the "
+                          "cuda target, but found '")
+             << op.getName() << "'";
+    auto dims = [&](gpu::KernelDim3 dim) -> FailureOr<llvm::json::Array> {
+      llvm::json::Array values;
+      for (Value v : {dim.x, dim.y, dim.z}) {
+        std::optional<int64_t> n = getConstantIntValue(v);
+        if (!n)
+          return failure();
+        values.push_back(*n);
+      }
+      return values;
+    };
+    FailureOr<llvm::json::Array> grid = dims(launch.getGridSizeOperandValues());
+    FailureOr<llvm::json::Array> block =
+        dims(launch.getBlockSizeOperandValues());
+    if (failed(grid) || failed(block) || launch.getDynamicSharedMemorySize())
+      return launch.emitError("expected a launch of constant shape without "
+                              "dynamic shared memory");
+    llvm::json::Array args;
+    for (Value operand : launch.getKernelOperands()) {
+      if (auto arg = dyn_cast<BlockArgument>(operand);
+          arg && arg.getOwner() == &func.getBody().front()) {
+        args.push_back(llvm::json::Array{"arg", arg.getArgNumber()});
+        continue;
+      }
+      auto it = scratch.find(operand);
+      if (it == scratch.end())
+        return launch.emitError("expected launch arguments that are the "
+                                "kernel's arguments or scratch buffers");
+      args.push_back(llvm::json::Array{"scratch", it->second});
+    }
+    launches.push_back(
+        llvm::json::Object{{"function", launch.getKernelName().getValue()},
+                           {"grid", std::move(*grid)},
+                           {"block", std::move(*block)},
+                           {"args", std::move(args)}});
+  }
+  return llvm::json::Object{{"scratch", std::move(scratchBytes)},
+                            {"launches", std::move(launches)}};
+}
+
+namespace {
+class CUDATargetBackend : public TargetBackend {
+public:
+  StringRef getName() const override { return "cuda"; }
+  StringRef getBinaryFormat() const override { return "cuda-ptx"; }
+
+  LogicalResult verifyOptions(const TargetOptions &options,
+                              std::string &error) const override {
+    if (!getCudaPtxFeatures(options.cudaArch).empty())
+      return success();
+    error = "unknown --cuda-arch '" + options.cudaArch + "'; expected one of";
+    for (const CudaArch &known : kCudaArchs)
+      error += " " + known.name.str();
+    return failure();
+  }
+
+  bool supportsOptLevel(int level) const override { return level <= 1; }
+
+  ArrayRef<StringRef> getCodegenPhases() const override {
+    static const StringRef phases[] = {"linalg", "bufferized", "gpu", "nvvm"};
+    return phases;
+  }
+
+  void buildCodegenPhase(StringRef phase, OpPassManager &pm,
+                         const TargetOptions &options) const override {
+    OpPassManager &kernels = pm.nest<exec::ExecutableOp>().nest<ModuleOp>();
+    if (phase == "linalg") {
+      kernels.addPass(createConvertGraphToLinalgPass());
+      kernels.addPass(createCanonicalizerPass());
+      kernels.addPass(createCSEPass());
+      kernels.addNestedPass<func::FuncOp>(createFuseKernelOpsPass());
+      kernels.addPass(createCanonicalizerPass());
+      kernels.addPass(createCSEPass());
+    } else if (phase == "bufferized") {
+      buildKernelBufferizationPipeline(kernels);
+    } else if (phase == "gpu") {
+      kernels.addPass(createLowerMemRefCopiesPass());
+      kernels.addPass(createInterchangeReductionsPass());
+      kernels.addPass(createConvertLinalgToParallelLoopsPass());
+      kernels.addPass(createCanonicalizerPass());
+      kernels.addPass(createCUDAMapToGPUPass());
+      kernels.addPass(createCanonicalizerPass());
+      kernels.addPass(createCSEPass());
+    } else if (phase == "nvvm") {
+      GpuNVVMAttachTargetOptions target;
+      target.chip = options.cudaArch;
+      target.features = getCudaPtxFeatures(options.cudaArch).str();
+      target.optLevel = 3;
+      kernels.addPass(createGpuNVVMAttachTarget(target));
+      OpPassManager &device = kernels.nest<gpu::GPUModuleOp>();
+      device.addPass(memref::createExpandStridedMetadataPass());
+      device.addPass(createLowerAffinePass());
+      device.addPass(createSCFToControlFlowPass());
+      ConvertGpuOpsToNVVMOpsOptions nvvm;
+      nvvm.useBarePtrCallConv = true;
+      device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+      device.addPass(createCanonicalizerPass());
+      device.addPass(createCSEPass());
+      device.addPass(createReconcileUnrealizedCastsPass());
+    }
+  }
+
+  FailureOr<std::string> serialize(exec::ExecutableOp executable,
+                                   const TargetOptions &options,
+                                   bool textual) const override {
+    ModuleOp kernels = executable.getInnerModule();
+    MLIRContext *context = kernels.getContext();
+    registerBuiltinDialectTranslation(*context);
+    registerGPUDialectTranslation(*context);
+    registerLLVMDialectTranslation(*context);
+    registerNVVMDialectTranslation(*context);
+
+    std::string ptx;
+    for (auto gpuModule : kernels.getOps<gpu::GPUModuleOp>()) {
+      ArrayAttr targets = gpuModule.getTargetsAttr();
+      auto target = targets && targets.size() == 1
+                        ? dyn_cast<gpu::TargetAttrInterface>(targets[0])
+                        : gpu::TargetAttrInterface();
+      if (!target)
+        return gpuModule.emitError("expected one GPU target on the module "
+                                   "(run the nvvm phase first)");
+      std::string toolkit = findCudaToolkit();
+      gpu::TargetOptions serializeOptions(
+          toolkit, /*librariesToLink=*/{}, /*cmdOptions=*/{},
+          /*elfSection=*/{}, gpu::CompilationTarget::Assembly);
+      std::optional<SmallVector<char, 0>> object =
+          target.serializeToObject(gpuModule, serializeOptions);
+      if (!object)
+        return gpuModule.emitError("failed to generate PTX");
+      ptx.assign(object->begin(), object->end());
+      // Math functions come from libdevice; without it they stay
+      // unresolved, which no driver would load. (Device malloc and free
+      // are the driver's.)
+      SmallVector<StringRef> lines;
+      StringRef(ptx).split(lines, '\n');
+      for (StringRef line : lines) {
+        size_t at = line.find("__nv_");
+        if (!line.starts_with(".extern .func") || at == StringRef::npos)
+          continue;
+        StringRef name = line.drop_front(at).take_until(
+            [](char c) { return c == '(' || c == ';' || c == ' '; });
+        return gpuModule.emitError("the kernels call '")
+               << name
+               << "', which libdevice provides, but no CUDA toolkit with "
+                  "nvvm/libdevice was found (set CUDA_HOME)";
+      }
+    }
+    if (textual)
+      return ptx;
+
+    llvm::json::Object launches;
+    for (auto func : kernels.getOps<func::FuncOp>()) {
+      if (func.isExternal())
+        continue;
+      FailureOr<llvm::json::Object> described = describeLaunches(func);
+      if (failed(described))
+        return failure();
+      launches[func.getSymName()] = std::move(*described);
+    }
+    llvm::json::Object section{{"version", 1},
+                               {"arch", options.cudaArch},
+                               {"ptx", std::move(ptx)},
+                               {"kernels", std::move(launches)}};
+    std::string bytes;
+    llvm::raw_string_ostream os(bytes);
+    os << llvm::json::Value(std::move(section));
+    return bytes;
+  }
+};
+} // namespace
+
+void mlir::ms::registerCUDATargetBackend() {
+  registerTargetBackend(std::make_unique<CUDATargetBackend>());
+}
