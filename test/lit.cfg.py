@@ -58,3 +58,10 @@ config.ms_ptxas = shutil.which("ptxas") or shutil.which(
 if config.ms_ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ms_ptxas))
+
+# The CUDA driver stand-in the runtime's cuda backend is tested with when
+# no GPU is present (runtime/test/cuda/FakeCuda.cpp).
+fake_cuda = os.path.join(config.ms_obj_root, "runtime", "fake-cuda")
+if os.path.exists(os.path.join(fake_cuda, "libcuda.so.1")):
+    config.available_features.add("fake-cuda")
+    config.substitutions.append(("%fake_cuda", fake_cuda))

@@ -278,7 +278,9 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
   if (isBufferDeclaration(&op))
     return success();
   if (auto launch = dyn_cast<LaunchOp>(op)) {
-    std::string name = ("ms_" + launch.getKernel().getLeafReference().getValue()).str();
+    std::string name =
+        (fmt::kKernelPrefix + launch.getKernel().getLeafReference().getValue())
+            .str();
     SmallVector<int64_t> args;
     for (Value v : launch.getArgs())
       args.push_back(bufferIds.lookup(v));

@@ -13,12 +13,16 @@
 
 #include "core/HAL.h"
 #include "cpu/CpuDevice.h"
+#include "cuda/CudaDevice.h"
 
 using namespace ms::rt::impl;
 
 const std::vector<Backend> &ms::rt::impl::backends() {
   static const std::vector<Backend> table = {
       {MS_DEVICE_CPU, createCpuDevice},
+      // libcuda.so.1 is opened when a device is created: the runtime builds
+      // and loads without it.
+      {MS_DEVICE_CUDA, createCudaDevice},
   };
   return table;
 }

@@ -56,6 +56,10 @@ protected:
     if (const char *reason = skipReason(GetParam(), currentTestName()))
       GTEST_SKIP() << reason;
     Status status = createDevice(GetParam().kind, device);
+    // A device whose driver or hardware is absent (cuda without a GPU):
+    // the suite skips, saying why.
+    if (status.code() == MS_UNAVAILABLE && GetParam().kind != MS_DEVICE_CPU)
+      GTEST_SKIP() << status.message();
     ASSERT_TRUE(status.ok()) << status.message();
   }
 

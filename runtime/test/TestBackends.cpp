@@ -11,6 +11,7 @@
 
 using namespace ms;
 using namespace ms::test;
+using Json = nlohmann::json;
 
 namespace {
 std::vector<uint8_t> cpuKernels(bool variant) {
@@ -18,6 +19,97 @@ std::vector<uint8_t> cpuKernels(bool variant) {
 }
 
 std::vector<uint8_t> noKernels(bool) { return {}; }
+
+/// PTX of a GPU function `name` over f32[4] with `params` pointers (one
+/// thread per element) doing `body` (%rd0.. are the params, %rd4 the
+/// element's byte offset).
+std::string ptxEntry(const std::string &name, int params,
+                     const std::string &body) {
+  std::string text = ".visible .entry " + name + "(\n";
+  for (int i = 0; i < params; ++i)
+    text += "  .param .u64 " + name + "_p" + std::to_string(i) +
+            (i + 1 < params ? ",\n" : "\n");
+  text += ")\n{\n  .reg .pred %p<2>;\n  .reg .b32 %r<2>;\n"
+          "  .reg .f32 %f<4>;\n  .reg .b64 %rd<8>;\n"
+          "  mov.u32 %r1, %tid.x;\n  setp.ge.u32 %p1, %r1, 4;\n"
+          "  @%p1 bra $L_" +
+          name + "_done;\n";
+  for (int i = 0; i < params; ++i) {
+    std::string rd = "%rd" + std::to_string(i);
+    text += "  ld.param.u64 " + rd + ", [" + name + "_p" + std::to_string(i) +
+            "];\n  cvta.to.global.u64 " + rd + ", " + rd + ";\n";
+  }
+  return text + "  mul.wide.u32 %rd4, %r1, 4;\n" + body + "$L_" + name +
+         "_done:\n  ret;\n}\n";
+}
+
+/// The test kernels for the cuda backend: a cuda-ptx section with the same
+/// ms_kernel_<N> as TestKernels.c; ms_kernel_2 goes through a scratch buffer
+/// (a copy, then the product), as compiled kernels with intermediates do.
+/// The PTX is accepted by ptxas for sm_80 and sm_90a; the fake driver
+/// (test/cuda/FakeCuda.cpp) runs the same functions on the CPU.
+std::vector<uint8_t> cudaKernels(bool variant) {
+  auto binary = [](const std::string &op) {
+    return "  add.s64 %rd5, %rd0, %rd4;\n  ld.global.f32 %f1, [%rd5];\n"
+           "  add.s64 %rd6, %rd1, %rd4;\n  ld.global.f32 %f2, [%rd6];\n  " +
+           op +
+           ".f32 %f3, %f1, %f2;\n  add.s64 %rd7, %rd2, %rd4;\n"
+           "  st.global.f32 [%rd7], %f3;\n";
+  };
+  auto unary = [](const std::string &op) {
+    return "  add.s64 %rd5, %rd0, %rd4;\n  ld.global.f32 %f1, [%rd5];\n  " +
+           op + "\n  add.s64 %rd6, %rd1, %rd4;\n  st.global.f32 [%rd6], %f3;\n";
+  };
+  std::string ptx =
+      ".version 7.0\n.target sm_80\n.address_size 64\n\n" +
+      ptxEntry("ms_test_add", 3, binary("add")) +
+      ptxEntry("ms_test_sub", 3, binary("sub")) +
+      ptxEntry("ms_test_mul", 3, binary("mul")) +
+      ptxEntry("ms_test_copy", 2, unary("mov.f32 %f3, %f1;")) +
+      ptxEntry("ms_test_relu", 2, unary("max.f32 %f3, %f1, 0f00000000;"));
+  auto launch = [](const char *function, Json args) {
+    return Json{{"function", function},
+                {"grid", {1, 1, 1}},
+                {"block", {4, 1, 1}},
+                {"args", std::move(args)}};
+  };
+  auto arg = [](const char *kind, int index) {
+    return Json::array({kind, index});
+  };
+  Json kernels = {
+      {"ms_kernel_0",
+       {{"scratch", Json::array()},
+        {"launches",
+         Json::array({launch(
+             variant ? "ms_test_sub" : "ms_test_add",
+             Json::array({arg("arg", 0), arg("arg", 1), arg("arg", 2)}))})}}},
+      {"ms_kernel_1",
+       {{"scratch", Json::array()},
+        {"launches",
+         Json::array({launch("ms_test_copy",
+                             Json::array({arg("arg", 0), arg("arg", 1)}))})}}},
+      {"ms_kernel_2",
+       {{"scratch", Json::array({16})},
+        {"launches",
+         Json::array({launch("ms_test_copy",
+                             Json::array({arg("arg", 0), arg("scratch", 0)})),
+                      launch("ms_test_mul",
+                             Json::array({arg("scratch", 0), arg("arg", 1),
+                                          arg("arg", 2)}))})}}},
+      {"ms_kernel_3",
+       {{"scratch", Json::array()},
+        {"launches",
+         Json::array({launch("ms_test_relu",
+                             Json::array({arg("arg", 0), arg("arg", 1)}))})}}},
+  };
+  std::string text = Json{
+      {"version", 1},
+      {"arch", "sm_80"},
+      {"ptx", ptx},
+      {"kernels",
+       kernels}}.dump();
+  return std::vector<uint8_t>(text.begin(), text.end());
+}
 
 /// A test a backend does not run, with the reason. "*" matches every test.
 struct Skip {
@@ -27,8 +119,6 @@ struct Skip {
 };
 
 const Skip skipList[] = {
-    {"cuda", "*",
-     "no CUDA backend yet (src/cuda) and no CUDA device on this machine"},
     {"npu_sim", "*", "the NPU simulator backend is not implemented yet"},
     {"cuda", "StaleLibraryNameIsNotReused",
      "dlopen name reuse is specific to the CPU backend's memfd loading"},
@@ -39,7 +129,7 @@ const Skip skipList[] = {
 
 const std::vector<TestBackend> ms::test::testBackends = {
     {"cpu", MS_DEVICE_CPU, format::SectionKind::CpuElf, cpuKernels},
-    {"cuda", MS_DEVICE_CUDA, format::SectionKind::CudaPtx, noKernels},
+    {"cuda", MS_DEVICE_CUDA, format::SectionKind::CudaPtx, cudaKernels},
     {"npu_sim", MS_DEVICE_NPU_SIM, format::SectionKind::NpuProgram, noKernels},
 };
 

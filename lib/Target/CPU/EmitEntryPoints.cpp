@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Target/CPU/CPUTarget.h"
+#include "ms/runtime/ModuleFormat.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/SetVector.h"
@@ -86,7 +87,8 @@ Value EntryPointEmitter::loadArg(Value args, int64_t i, Location loc) {
 
 void EntryPointEmitter::emitKernelWrapper(LLVM::LLVMFuncOp callee) {
   Location loc = callee.getLoc();
-  Value args = createEntry(("ms_" + callee.getSymName()).str(), loc);
+  Value args = createEntry(
+      (::ms::format::kKernelPrefix + callee.getSymName()).str(), loc);
   SmallVector<Value> operands;
   for (unsigned j = 0; j < callee.getNumArguments(); ++j)
     operands.push_back(loadArg(args, j, loc));
@@ -160,7 +162,7 @@ LogicalResult EntryPointEmitter::emitGraph(OffloadOp offload, StringRef name) {
 
 namespace {
 struct CPUEmitEntryPointsPass final
-    : ms::impl::CPUEmitEntryPointsPassBase<CPUEmitEntryPointsPass> {
+    : mlir::ms::impl::CPUEmitEntryPointsPassBase<CPUEmitEntryPointsPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     for (auto executable : module.getOps<ExecutableOp>()) {

@@ -17,6 +17,7 @@
 
 #include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
 #include "ms/Transforms/Passes.h"
+#include "ms/runtime/ModuleFormat.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -260,7 +261,8 @@ public:
       FailureOr<llvm::json::Object> described = describeLaunches(func);
       if (failed(described))
         return failure();
-      launches[func.getSymName()] = std::move(*described);
+      launches[(::ms::format::kKernelPrefix + func.getSymName()).str()] =
+          std::move(*described);
     }
     llvm::json::Object section{{"version", 1},
                                {"arch", options.cudaArch},

@@ -177,10 +177,7 @@ public:
   }
 
   Status createEvent(std::unique_ptr<Event> &out) override {
-    out.reset(new (std::nothrow) CpuEvent());
-    if (!out)
-      return Status::error(MS_INTERNAL, "out of memory creating an event");
-    return Status();
+    return CpuEvent::create(out);
   }
 
 private:

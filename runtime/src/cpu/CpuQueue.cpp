@@ -16,6 +16,13 @@ using namespace ms::rt::impl;
 // CpuEvent
 //===----------------------------------------------------------------------===//
 
+Status CpuEvent::create(std::unique_ptr<Event> &out) {
+  out.reset(new (std::nothrow) CpuEvent());
+  if (!out)
+    return Status::error(MS_INTERNAL, "out of memory creating an event");
+  return Status();
+}
+
 Status CpuEvent::submitSignal(uint64_t &id) {
   std::lock_guard<std::mutex> lock(mutex);
   try {

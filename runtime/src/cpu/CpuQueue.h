@@ -32,6 +32,9 @@ class CpuQueue;
 /// after signal `n` waits until no signal with an id up to `n` is pending.
 class CpuEvent final : public Event {
 public:
+  /// Creates an event in `out` (shared by every backend whose queues are
+  /// CpuQueues).
+  static Status create(std::unique_ptr<Event> &out);
   /// Counts a new signal as submitted and sets `id` to its id.
   Status submitSignal(uint64_t &id);
   /// Returns the id of the latest submitted signal (0 when none).

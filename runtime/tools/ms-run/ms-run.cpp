@@ -5,11 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // ms-run MODULE.msm [--input NAME=FILE.npy ...] [--output-dir DIR]
-//                   [--bench N] [--seed S]
+//                   [--bench N] [--seed S] [--device cpu|cuda]
 //
-// Loads the module on the CPU, binds inputs (from .npy files, or generated
-// deterministically), runs it and prints a summary of each output. Errors
-// print "ms-run: error: <message>" and exit 1.
+// Loads the module on the device (the CPU by default), binds inputs (from .npy
+// files, or generated deterministically), runs it and prints a summary of each
+// output. Errors print "ms-run: error: <message>" and exit 1.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,8 +34,9 @@ using namespace ms::rt;
 namespace {
 constexpr const char *kUsage = R"(usage: ms-run MODULE.msm [options]
 
-Runs a compiled module (.msm) on the CPU and prints each output's name,
-dtype, shape, first values, min, max and mean.
+Runs a compiled module (.msm) on a device (the CPU unless --device says
+otherwise) and prints each output's name, dtype, shape, first values, min,
+max and mean.
 
 options:
   --input NAME=FILE.npy  bind input NAME to the array in FILE.npy (repeatable);
@@ -47,6 +48,9 @@ options:
   --bench N              after warm-up, time N runs and print median_ms,
                          min_ms and max_ms
   --seed S               seed for generated inputs (default 0)
+  --device KIND          cpu (default) or cuda (a module compiled with
+                         --target cuda; inputs and outputs are copied
+                         between the host and the GPU)
   --help                 print this help
 )";
 
@@ -62,6 +66,7 @@ struct Options {
   std::string outputDir;
   uint64_t bench = 0;
   uint64_t seed = 0;
+  std::string device = "cpu";
   bool help = false;
 };
 
@@ -103,7 +108,7 @@ std::string parseArgs(int argc, char **argv, Options &options) {
       value = arg.substr(equals + 1);
     }
     if (flag != "--input" && flag != "--output-dir" && flag != "--bench" &&
-        flag != "--seed")
+        flag != "--seed" && flag != "--device")
       return "unknown option '" + flag + "' (see --help)";
     if (!inlineValue) {
       if (i + 1 >= argc)
@@ -125,6 +130,10 @@ std::string parseArgs(int argc, char **argv, Options &options) {
       if (!parseUnsigned(value, options.bench) || options.bench == 0 ||
           options.bench > 100000000)
         return "--bench expects a positive integer, got '" + value + "'";
+    } else if (flag == "--device") {
+      if (value != "cpu" && value != "cuda")
+        return "--device expects cpu or cuda, got '" + value + "'";
+      options.device = value;
     } else if (!parseUnsigned(value, options.seed)) {
       return "--seed expects a non-negative integer, got '" + value + "'";
     }
@@ -477,8 +486,12 @@ void writeOutput(const std::string &path, const TensorInfo &info,
 
 /// Runs the tool; throws Failure on errors.
 void runTool(const Options &options) {
-  Device device;
-  check(Device::create(MS_DEVICE_CPU, device));
+  // Inputs are prepared, and outputs read, in host memory (a CPU device's
+  // buffers); a device whose memory the host cannot see gets copies.
+  bool onHost = options.device == "cpu";
+  Device host, device;
+  check(Device::create(MS_DEVICE_CPU, host));
+  check(Device::create(onHost ? MS_DEVICE_CPU : MS_DEVICE_CUDA, device));
   Module module;
   check(Module::load(device, options.module, module));
 
@@ -506,7 +519,11 @@ void runTool(const Options &options) {
   std::vector<TensorView> inputs;
   for (size_t i = 0; i < inputInfo.size(); ++i) {
     const TensorInfo &info = inputInfo[i];
-    check(Buffer::allocate(device, info.size, buffers[i]));
+    if (!onHost && info.dtype == MS_DTYPE_STRING)
+      throw Failure{"input '" + info.name +
+                    "' is a string tensor, which "
+                    "only the cpu device holds"};
+    check(Buffer::allocate(host, info.size, buffers[i]));
     auto file = options.inputs.find(info.name);
     if (file != options.inputs.end())
       loadInput(info, file->second, buffers[i], strings[i]);
@@ -519,6 +536,13 @@ void runTool(const Options &options) {
     inputs.push_back(
         TensorView{buffers[i].data(), info.size, info.dtype, info.shape});
   }
+  std::vector<Buffer> deviceInputs(inputInfo.size());
+  if (!onHost)
+    for (size_t i = 0; i < inputInfo.size(); ++i) {
+      check(Buffer::allocate(device, inputInfo[i].size, deviceInputs[i]));
+      check(deviceInputs[i].write(0, buffers[i].data(), inputInfo[i].size));
+      inputs[i].data = deviceInputs[i].data();
+    }
 
   // Fail before running when the outputs cannot be written.
   if (!options.outputDir.empty()) {
@@ -533,6 +557,17 @@ void runTool(const Options &options) {
   check(Context::create(module, context));
   std::vector<TensorView> outputs(outputInfo.size());
   check(context.run(inputs, outputs));
+  std::vector<TensorView> ranOutputs = outputs;
+  // Device outputs are read back into host buffers.
+  std::vector<Buffer> hostOutputs(outputInfo.size());
+  if (!onHost)
+    for (size_t i = 0; i < outputInfo.size(); ++i) {
+      Buffer wrapped;
+      check(Buffer::wrap(device, outputs[i].data, outputs[i].size, wrapped));
+      check(Buffer::allocate(host, outputs[i].size, hostOutputs[i]));
+      check(wrapped.read(0, hostOutputs[i].data(), outputs[i].size));
+      outputs[i].data = hostOutputs[i].data();
+    }
   for (size_t i = 0; i < outputInfo.size(); ++i)
     printOutput(outputInfo[i], outputs[i]);
 
@@ -564,7 +599,7 @@ void runTool(const Options &options) {
   std::vector<ms_tensor_t> rawInputs, rawOutputs;
   for (const TensorView &view : inputs)
     rawInputs.push_back(view.raw());
-  for (const TensorView &view : outputs)
+  for (const TensorView &view : ranOutputs)
     rawOutputs.push_back(view.raw());
   auto runOnce = [&] {
     // Outputs with data-dependent extents stay runtime-owned.

@@ -27,6 +27,9 @@ inline constexpr char kMagic[8] = {'M', 'S', 'M', 'O', 'D', 'U', 'L', 'E'};
 inline constexpr uint32_t kVersion = 1;
 /// Sections and weights inside the weights section are aligned to this.
 inline constexpr uint64_t kAlignment = 64;
+/// The code section's name of kernel `K` (the meta section's `kernels`, the
+/// cpu-elf symbol, the cuda-ptx key) is this prefix and K.
+inline constexpr char kKernelPrefix[] = "ms_";
 
 /// Kinds of section.
 enum class SectionKind : uint32_t {

@@ -1,0 +1,82 @@
+//===- CudaDriver.h - the CUDA driver API, opened at run time ---*- C++ -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The part of the CUDA driver API the cuda backend calls, declared here (no
+// cuda.h at build time) and resolved from libcuda.so.1 with dlopen when the
+// first cuda device is created, so that the runtime builds, loads and runs
+// on machines without an NVIDIA driver.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_RUNTIME_CUDA_CUDADRIVER_H
+#define MS_RUNTIME_CUDA_CUDADRIVER_H
+
+#include "ms/runtime/Runtime.h"
+
+#include <cstddef>
+#include <string>
+
+namespace ms::rt::impl::cuda {
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+
+inline constexpr CUresult CUDA_SUCCESS = 0;
+/// cuModuleLoadDataEx options: the JIT's error log and its size.
+inline constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
+inline constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+/// cuStreamCreate flag: no implicit synchronization with stream 0.
+inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+
+/// The driver's entry points (the `_v2` ones where the ABI has them).
+struct Driver {
+  CUresult (*cuInit)(unsigned flags);
+  CUresult (*cuDeviceGetCount)(int *count);
+  CUresult (*cuDeviceGet)(CUdevice *device, int ordinal);
+  CUresult (*cuDeviceGetName)(char *name, int length, CUdevice device);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *context, CUdevice device);
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device);
+  CUresult (*cuCtxSetCurrent)(CUcontext context);
+  CUresult (*cuMemAlloc)(CUdeviceptr *ptr, size_t size);
+  CUresult (*cuMemFree)(CUdeviceptr ptr);
+  CUresult (*cuMemAllocAsync)(CUdeviceptr *ptr, size_t size, CUstream stream);
+  CUresult (*cuMemFreeAsync)(CUdeviceptr ptr, CUstream stream);
+  CUresult (*cuMemsetD8)(CUdeviceptr ptr, unsigned char value, size_t count);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t size);
+  CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t size);
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t size);
+  CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image,
+                                 unsigned count, int *options, void **values);
+  CUresult (*cuModuleUnload)(CUmodule module);
+  CUresult (*cuModuleGetFunction)(CUfunction *function, CUmodule module,
+                                  const char *name);
+  CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX,
+                             unsigned gridY, unsigned gridZ, unsigned blockX,
+                             unsigned blockY, unsigned blockZ,
+                             unsigned sharedBytes, CUstream stream,
+                             void **params, void **extra);
+  CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags);
+  CUresult (*cuStreamDestroy)(CUstream stream);
+  CUresult (*cuStreamSynchronize)(CUstream stream);
+  CUresult (*cuGetErrorName)(CUresult error, const char **name);
+  CUresult (*cuGetErrorString)(CUresult error, const char **text);
+};
+
+/// Opens libcuda.so.1 (once per process) and calls cuInit. Returns the
+/// driver, or null with `error` saying why (no driver, an old one, no
+/// device).
+const Driver *openDriver(std::string &error);
+
+/// A failed driver call as a status: `<call> failed: CUDA_ERROR_... (code N):
+/// <the driver's description>`.
+Status cudaError(const Driver &driver, const char *call, CUresult result);
+} // namespace ms::rt::impl::cuda
+
+#endif // MS_RUNTIME_CUDA_CUDADRIVER_H

@@ -1,0 +1,208 @@
+//===- FakeCuda.cpp - a CUDA driver stand-in for the runtime tests --------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Built as libcuda.so.1 in its own directory; the cuda backend tests load it
+// through LD_LIBRARY_PATH on machines without a GPU. It implements the
+// driver calls the backend makes on host memory, synchronously, and "runs"
+// the test kernels' GPU functions (TestBackends.cpp's PTX) with CPU code of
+// the same meaning, one call per thread of the launch grid. Everything else
+// is checked as a driver would: unknown functions, PTX without a header,
+// memory freed twice. MS_FAKE_CUDA_INIT_ERROR=<code> makes cuInit fail.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+
+namespace {
+using CUresult = int;
+using CUdeviceptr = unsigned long long;
+constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2,
+                   kInvalidPtx = 218, kNotFound = 500;
+
+/// A GPU function's stand-in: thread `thread` of a launch with `params`.
+using Body = void (*)(unsigned thread, void **params);
+
+float *f32(void **params, int i) {
+  return reinterpret_cast<float *>(*static_cast<CUdeviceptr *>(params[i]));
+}
+
+void add(unsigned t, void **p) {
+  if (t < 4)
+    f32(p, 2)[t] = f32(p, 0)[t] + f32(p, 1)[t];
+}
+void sub(unsigned t, void **p) {
+  if (t < 4)
+    f32(p, 2)[t] = f32(p, 0)[t] - f32(p, 1)[t];
+}
+void mul(unsigned t, void **p) {
+  if (t < 4)
+    f32(p, 2)[t] = f32(p, 0)[t] * f32(p, 1)[t];
+}
+void copy(unsigned t, void **p) {
+  if (t < 4)
+    f32(p, 1)[t] = f32(p, 0)[t];
+}
+void relu(unsigned t, void **p) {
+  if (t < 4)
+    f32(p, 1)[t] = f32(p, 0)[t] > 0 ? f32(p, 0)[t] : 0.0f;
+}
+
+const std::map<std::string, Body> &bodies() {
+  static const std::map<std::string, Body> table = {
+      {"ms_test_add", add},   {"ms_test_sub", sub},   {"ms_test_mul", mul},
+      {"ms_test_copy", copy}, {"ms_test_relu", relu},
+  };
+  return table;
+}
+
+struct Module {
+  std::string ptx;
+};
+
+std::mutex mutex;
+std::set<void *> allocations;
+int contextToken;
+} // namespace
+
+extern "C" {
+CUresult cuInit(unsigned) {
+  const char *error = std::getenv("MS_FAKE_CUDA_INIT_ERROR");
+  return error ? std::atoi(error) : kSuccess;
+}
+CUresult cuDeviceGetCount(int *count) {
+  *count = 1;
+  return kSuccess;
+}
+CUresult cuDeviceGet(int *device, int ordinal) {
+  *device = ordinal;
+  return ordinal == 0 ? kSuccess : kInvalidValue;
+}
+CUresult cuDeviceGetName(char *name, int length, int) {
+  std::strncpy(name, "fake", length);
+  return kSuccess;
+}
+CUresult cuDevicePrimaryCtxRetain(void **context, int) {
+  *context = &contextToken;
+  return kSuccess;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int) { return kSuccess; }
+CUresult cuCtxSetCurrent(void *context) {
+  return context == &contextToken ? kSuccess : kInvalidValue;
+}
+CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t size) {
+  void *memory = std::aligned_alloc(256, (size + 255) / 256 * 256);
+  if (!memory)
+    return kOutOfMemory;
+  // Fresh device memory is not zeroed: the backend must clear it.
+  std::memset(memory, 0xAB, size);
+  std::lock_guard<std::mutex> lock(mutex);
+  allocations.insert(memory);
+  *ptr = reinterpret_cast<CUdeviceptr>(memory);
+  return kSuccess;
+}
+CUresult cuMemFree_v2(CUdeviceptr ptr) {
+  void *memory = reinterpret_cast<void *>(ptr);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!allocations.erase(memory))
+    return kInvalidValue;
+  std::free(memory);
+  return kSuccess;
+}
+CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t size, void *) {
+  return cuMemAlloc_v2(ptr, size);
+}
+CUresult cuMemFreeAsync(CUdeviceptr ptr, void *) { return cuMemFree_v2(ptr); }
+CUresult cuMemsetD8_v2(CUdeviceptr ptr, unsigned char value, size_t count) {
+  std::memset(reinterpret_cast<void *>(ptr), value, count);
+  return kSuccess;
+}
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t size) {
+  std::memmove(reinterpret_cast<void *>(dst), src, size);
+  return kSuccess;
+}
+CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t size) {
+  std::memmove(dst, reinterpret_cast<const void *>(src), size);
+  return kSuccess;
+}
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t size) {
+  std::memmove(reinterpret_cast<void *>(dst),
+               reinterpret_cast<const void *>(src), size);
+  return kSuccess;
+}
+CUresult cuModuleLoadDataEx(Module **module, const void *image, unsigned count,
+                            int *options, void **values) {
+  std::string ptx = static_cast<const char *>(image);
+  if (ptx.find(".version") == std::string::npos) {
+    // Options 5 and 6: the error log buffer and its size.
+    for (unsigned i = 0; i < count; ++i)
+      if (options[i] == 5)
+        std::strcpy(static_cast<char *>(values[i]),
+                    "ptxas fatal: missing .version directive");
+    return kInvalidPtx;
+  }
+  *module = new Module{ptx};
+  return kSuccess;
+}
+CUresult cuModuleUnload(Module *module) {
+  delete module;
+  return kSuccess;
+}
+CUresult cuModuleGetFunction(Body *function, Module *module, const char *name) {
+  auto it = bodies().find(name);
+  if (it == bodies().end() || module->ptx.find(std::string(".entry ") + name +
+                                               "(") == std::string::npos)
+    return kNotFound;
+  *function = it->second;
+  return kSuccess;
+}
+CUresult cuLaunchKernel(Body function, unsigned gx, unsigned gy, unsigned gz,
+                        unsigned bx, unsigned by, unsigned bz, unsigned, void *,
+                        void **params, void **) {
+  if (!function || gy != 1 || gz != 1 || by != 1 || bz != 1)
+    return kInvalidValue;
+  for (unsigned thread = 0; thread < gx * bx; ++thread)
+    function(thread, params);
+  return kSuccess;
+}
+CUresult cuStreamCreate(void **stream, unsigned) {
+  *stream = new int(0);
+  return kSuccess;
+}
+CUresult cuStreamDestroy_v2(void *stream) {
+  delete static_cast<int *>(stream);
+  return kSuccess;
+}
+CUresult cuStreamSynchronize(void *) { return kSuccess; }
+CUresult cuGetErrorName(CUresult error, const char **name) {
+  switch (error) {
+  case kInvalidValue:
+    *name = "CUDA_ERROR_INVALID_VALUE";
+    return kSuccess;
+  case 100:
+    *name = "CUDA_ERROR_NO_DEVICE";
+    return kSuccess;
+  case kInvalidPtx:
+    *name = "CUDA_ERROR_INVALID_PTX";
+    return kSuccess;
+  case kNotFound:
+    *name = "CUDA_ERROR_NOT_FOUND";
+    return kSuccess;
+  default:
+    *name = nullptr;
+    return kInvalidValue;
+  }
+}
+CUresult cuGetErrorString(CUresult error, const char **text) {
+  *text = error == 100 ? "no CUDA-capable device is detected" : nullptr;
+  return *text ? kSuccess : kInvalidValue;
+}
+}
