@@ -80,15 +80,17 @@ class Module:
         return f"<ms.Module ({sig(self.inputs)}) -> ({sig(self.outputs)})>"
 
 
-def load(path):
-    """Loads a module file (.msm) written by ms-compile or Module.save."""
-    return Module(_ms.Executable(_os.fspath(path)))
+def load(path, device="cpu"):
+    """Loads a module file (.msm) written by ms-compile or Module.save on
+    `device` ("cpu", or "cuda" for a module compiled with --target cuda:
+    NumPy inputs are copied to the GPU and the outputs back)."""
+    return Module(_ms.Executable(_os.fspath(path), str(device)))
 
 
 def compile_file(path, level="O0", target="cpu", target_cpu="native",
                  input_shapes=None):
     """Compiles an ONNX model; `input_shapes` ({name: shape}) pins dynamic
-    dimensions. Returns a callable Module."""
+    dimensions. Returns a callable Module, loaded on the target's device."""
     from ._jit import _level
     from ._cache import write_atomically, _process_dir
     import tempfile
@@ -98,9 +100,10 @@ def compile_file(path, level="O0", target="cpu", target_cpu="native",
                          "model (.onnx)")
     shapes = {name: [int(d) for d in shape]
               for name, shape in (input_shapes or {}).items()}
+    _ms.check_device(str(target))
     data = _ms.compile_onnx_file(path, _level(level), str(target),
                                  str(target_cpu), shapes)
     fd, module_path = tempfile.mkstemp(dir=_process_dir(), suffix=".msm")
     _os.close(fd)
     write_atomically(module_path, data)
-    return Module(_ms.Executable(module_path), data)
+    return Module(_ms.Executable(module_path, str(target)), data)

@@ -86,12 +86,15 @@ def load_or_compile(builder, settings, stats):
     """The Executable for the finished `builder`: from the disk cache when
     present and valid, else compiled and stored. `settings` is (level,
     target, target_cpu); `stats` counts "compiles" and "disk_hits"."""
+    level, target, target_cpu = settings
+    # An unavailable device is the caller's error, not a corrupt entry.
+    _ms.check_device(target)
     directory = cache_dir()
     key = key_of(builder.print(False), settings)
     path = os.path.join(directory, key + ".msm")
     if os.path.exists(path):
         try:
-            executable = _ms.Executable(path)
+            executable = _ms.Executable(path, target)
             stats["disk_hits"] += 1
             return executable
         except _ms.ExecutionError as error:
@@ -101,7 +104,6 @@ def load_or_compile(builder, settings, stats):
                 os.unlink(path)
             except OSError:
                 pass
-    level, target, target_cpu = settings
     data = builder.compile(level, target, target_cpu)
     stats["compiles"] += 1
     try:
@@ -113,4 +115,4 @@ def load_or_compile(builder, settings, stats):
                       RuntimeWarning, stacklevel=4)
         path = os.path.join(_process_dir(), key + ".msm")
         write_atomically(path, data)
-    return _ms.Executable(path)
+    return _ms.Executable(path, target)

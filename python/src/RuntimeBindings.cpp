@@ -20,8 +20,10 @@
 #include <pybind11/stl.h>
 
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace py = pybind11;
@@ -38,13 +40,27 @@ void check(ms_status_t status, const std::string &what = "") {
   raise(errors().runtimeError, what.empty() ? message : what + ": " + message);
 }
 
-/// The process's CPU device, created on first use.
-ms_device_t cpuDevice() {
-  static ms_device_t device = [] {
-    ms_device_t d = nullptr;
-    check(ms_device_create(MS_DEVICE_CPU, &d), "cannot create the CPU device");
-    return d;
-  }();
+/// The process's device named `name` ("cpu" or "cuda"), created on first
+/// use; raises ms.ExecutionError when it is unknown or unavailable.
+ms_device_t deviceNamed(const std::string &name) {
+  static std::mutex mutex;
+  static std::map<std::string, ms_device_t> devices;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = devices.find(name);
+  if (it != devices.end())
+    return it->second;
+  ms_device_kind_t kind;
+  if (name == "cpu")
+    kind = MS_DEVICE_CPU;
+  else if (name == "cuda")
+    kind = MS_DEVICE_CUDA;
+  else
+    raise(errors().runtimeError,
+          "unknown device '" + name + "'; expected cpu or cuda");
+  ms_device_t device = nullptr;
+  check(ms_device_create(kind, &device),
+        "cannot create the " + name + " device");
+  devices[name] = device;
   return device;
 }
 
@@ -121,8 +137,9 @@ struct TensorInfo {
 
 class Executable {
 public:
-  explicit Executable(const std::string &path) : path(path) {
-    ms_device_t device = cpuDevice();
+  Executable(const std::string &path, const std::string &deviceName)
+      : path(path), device(deviceNamed(deviceName)),
+        onHost(deviceName == "cpu") {
     ms_module_t raw = nullptr;
     ms_status_t status;
     {
@@ -173,15 +190,31 @@ public:
                            info.shape.data()};
       results[i] = std::move(array);
     }
-    ms_status_t status;
+    ms_status_t status = nullptr;
     {
       py::gil_scoped_release release;
-      ms_context_t context = acquireContext(status);
+      // A device whose memory the host cannot see runs on copies: the
+      // inputs written to device buffers, the outputs read back.
+      std::vector<DeviceBuffer> staged(onHost ? 0 : in.size() + out.size());
+      std::vector<ms_tensor_t> hostOut = out;
+      for (size_t i = 0; i < staged.size() && !status; ++i) {
+        ms_tensor_t &tensor = i < in.size() ? in[i] : out[i - in.size()];
+        status = ms_buffer_allocate(device, tensor.size, &staged[i].buffer);
+        if (!status && i < in.size())
+          status =
+              ms_buffer_write(staged[i].buffer, 0, tensor.data, tensor.size);
+        if (!status)
+          tensor.data = ms_buffer_data(staged[i].buffer);
+      }
+      ms_context_t context = status ? nullptr : acquireContext(status);
       if (!status) {
         status = ms_context_run(context, in.data(), in.size(), out.data(),
                                 out.size());
         releaseContext(context);
       }
+      for (size_t i = 0; i < out.size() && !status && !onHost; ++i)
+        status = ms_buffer_read(staged[in.size() + i].buffer, 0,
+                                hostOut[i].data, hostOut[i].size);
     }
     check(status, "running '" + path + "'");
     return results;
@@ -198,6 +231,20 @@ public:
   std::vector<TensorInfo> inputs, outputs;
 
 private:
+  /// A device buffer freed on destruction.
+  struct DeviceBuffer {
+    ms_buffer_t buffer = nullptr;
+    DeviceBuffer() = default;
+    DeviceBuffer(DeviceBuffer &&other) noexcept
+        : buffer(std::exchange(other.buffer, nullptr)) {}
+    ~DeviceBuffer() { ms_buffer_free(buffer); }
+  };
+
+  /// The device the module is loaded on, and whether the host can read its
+  /// memory (the CPU).
+  ms_device_t device;
+  bool onHost;
+
   using InfoFn = ms_status_t (*)(ms_module_t, size_t, ms_tensor_info_t *);
 
   void describe(size_t count, InfoFn fn, std::vector<TensorInfo> &into,
@@ -300,13 +347,13 @@ private:
 
 void populateRuntimeBindings(py::module_ &m) {
   py::class_<Executable>(m, "Executable",
-                         "A module file loaded on the CPU device.")
-      .def(py::init<const std::string &>(), py::arg("path"))
+                         "A module file loaded on a device (cpu, cuda).")
+      .def(py::init<const std::string &, const std::string &>(),
+           py::arg("path"), py::arg("device") = "cpu")
       .def("run", &Executable::run, py::arg("args"),
            "Runs the module; returns a tuple of new arrays.")
       .def_property_readonly(
-          "inputs",
-          [](const Executable &e) { return e.describeAll(e.inputs); },
+          "inputs", [](const Executable &e) { return e.describeAll(e.inputs); },
           "[(name, dtype, shape)] of the inputs.")
       .def_property_readonly(
           "outputs",
@@ -323,6 +370,10 @@ void populateRuntimeBindings(py::module_ &m) {
       },
       "Each dtype name ms knows -> NumPy's name for it ('' when none).");
   m.def("runtime_version", [] { return std::string(ms_runtime_version()); });
+  m.def(
+      "check_device", [](const std::string &name) { deviceNamed(name); },
+      py::arg("name"),
+      "Raises ms.ExecutionError unless the device `name` can be used here.");
 }
 
 } // namespace ms::python

@@ -1,0 +1,76 @@
+"""ms on the cuda device from Python: ms.jit(target="cuda"), ms.load(...,
+device="cuda"). Without a GPU the device is unavailable and says why; with
+the runtime's driver stand-in (build/runtime/fake-cuda) the module loads on
+the cuda device and stops at the GPU function the stand-in cannot run; on
+a GPU the results are checked against NumPy."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import ms
+from ms import ops
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.path.dirname(os.path.dirname(os.environ.get(
+    "MS_COMPILE", os.path.join(ROOT, "build", "bin", "ms-compile"))))
+FAKE_CUDA = os.path.join(BUILD, "runtime", "fake-cuda")
+
+
+def cuda_available():
+    try:
+        ms._ms.check_device("cuda")
+        return True
+    except ms.ExecutionError:
+        return False
+
+
+def exp_add(x, y):
+    return ops.exp(x) + y
+
+
+def test_unknown_device_is_an_error(tmp_path):
+    with pytest.raises(ms.ExecutionError, match="unknown device 'tpu'; "
+                       "expected cpu or cuda"):
+        ms.load(tmp_path / "none.msm", device="tpu")
+
+
+@pytest.mark.skipif(cuda_available(), reason="a CUDA device is present")
+def test_cuda_without_a_driver_says_why():
+    f = ms.jit(exp_add, target="cuda")
+    with pytest.raises(ms.ExecutionError,
+                       match="the cuda device is not available"):
+        f(np.ones(4, np.float32), np.ones(4, np.float32))
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(FAKE_CUDA, "libcuda.so.1")),
+                    reason="the driver stand-in is not built")
+def test_jit_loads_on_the_cuda_device(tmp_path):
+    # In a process whose libcuda is the stand-in: compiled, loaded on the
+    # cuda device, the inputs staged; the stand-in has no such GPU function.
+    script = (
+        "import numpy as np, ms\n"
+        "from ms import ops\n"
+        "f = ms.jit(lambda x, y: ops.exp(x) + y, target='cuda', level='O1')\n"
+        "try:\n"
+        "    f(np.ones(4, np.float32), np.ones(4, np.float32))\n"
+        "except ms.ExecutionError as e:\n"
+        "    print(e)\n")
+    env = dict(os.environ, LD_LIBRARY_PATH=FAKE_CUDA,
+               MS_CACHE_DIR=str(tmp_path / "cache"))
+    out = subprocess.run([sys.executable, "-c", script], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    assert "cuda-ptx section: kernel 'ms_fused_0_exp_add': GPU function " \
+        "'fused_0_exp_add_0' not found in the PTX" in out, out
+
+
+@pytest.mark.skipif(not cuda_available(), reason="no CUDA device")
+@pytest.mark.parametrize("level", ["O0", "O1"])
+def test_jit_on_the_gpu_matches_numpy(level, rng):
+    x = rng.standard_normal((33, 257)).astype(np.float32)
+    y = rng.standard_normal((257,)).astype(np.float32)
+    f = ms.jit(exp_add, target="cuda", level=level)
+    np.testing.assert_allclose(f(x, y), np.exp(x) + y, rtol=1e-5, atol=1e-6)
