@@ -295,10 +295,14 @@ private:
     auto constant = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(builder, loc, v);
     };
+    // Created one by one (not as call arguments, whose order C++ leaves
+    // open): the IR is the same with every compiler.
     Value one = constant(1);
+    Value gridX = constant(blocks);
+    Value blockX = constant(threads);
     gpu::LaunchFuncOp::create(
-        builder, loc, gpuFunc, gpu::KernelDim3{constant(blocks), one, one},
-        gpu::KernelDim3{constant(threads), one, one},
+        builder, loc, gpuFunc, gpu::KernelDim3{gridX, one, one},
+        gpu::KernelDim3{blockX, one, one},
         /*dynamicSharedMemorySize=*/Value(), params.getArrayRef());
     // The group's ops go; those of its cloneable ops still used later are
     // cloned by the launches that use them, then erased as dead.

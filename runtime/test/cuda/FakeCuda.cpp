@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cuda/CudaDriver.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -22,9 +24,16 @@
 #include <set>
 #include <string>
 
+// The entry points have exactly the backend's declared types (CudaDriver.h),
+// which -fsanitize=function checks on every call through a pointer.
+using namespace ms::rt::impl::cuda;
+
+/// A loaded module: its PTX text.
+struct ms::rt::impl::cuda::CUmod_st {
+  std::string ptx;
+};
+
 namespace {
-using CUresult = int;
-using CUdeviceptr = unsigned long long;
 constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2,
                    kInvalidPtx = 218, kNotFound = 500;
 
@@ -56,21 +65,22 @@ void relu(unsigned t, void **p) {
     f32(p, 1)[t] = f32(p, 0)[t] > 0 ? f32(p, 0)[t] : 0.0f;
 }
 
-const std::map<std::string, Body> &bodies() {
-  static const std::map<std::string, Body> table = {
-      {"ms_test_add", add},   {"ms_test_sub", sub},   {"ms_test_mul", mul},
-      {"ms_test_copy", copy}, {"ms_test_relu", relu},
+/// The GPU functions the stand-in runs, by name.
+struct Function {
+  Body body;
+};
+const std::map<std::string, Function> &functions() {
+  static const std::map<std::string, Function> table = {
+      {"ms_test_add", {add}},   {"ms_test_sub", {sub}},
+      {"ms_test_mul", {mul}},   {"ms_test_copy", {copy}},
+      {"ms_test_relu", {relu}},
   };
   return table;
 }
 
-struct Module {
-  std::string ptx;
-};
-
 std::mutex mutex;
 std::set<void *> allocations;
-int contextToken;
+int contextToken, streamToken;
 } // namespace
 
 extern "C" {
@@ -82,21 +92,22 @@ CUresult cuDeviceGetCount(int *count) {
   *count = 1;
   return kSuccess;
 }
-CUresult cuDeviceGet(int *device, int ordinal) {
+CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   *device = ordinal;
   return ordinal == 0 ? kSuccess : kInvalidValue;
 }
-CUresult cuDeviceGetName(char *name, int length, int) {
+CUresult cuDeviceGetName(char *name, int length, CUdevice) {
   std::strncpy(name, "fake", length);
   return kSuccess;
 }
-CUresult cuDevicePrimaryCtxRetain(void **context, int) {
-  *context = &contextToken;
+CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
+  *context = reinterpret_cast<CUcontext>(&contextToken);
   return kSuccess;
 }
-CUresult cuDevicePrimaryCtxRelease_v2(int) { return kSuccess; }
-CUresult cuCtxSetCurrent(void *context) {
-  return context == &contextToken ? kSuccess : kInvalidValue;
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) { return kSuccess; }
+CUresult cuCtxSetCurrent(CUcontext context) {
+  return context == reinterpret_cast<CUcontext>(&contextToken) ? kSuccess
+                                                               : kInvalidValue;
 }
 CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t size) {
   void *memory = std::aligned_alloc(256, (size + 255) / 256 * 256);
@@ -117,10 +128,10 @@ CUresult cuMemFree_v2(CUdeviceptr ptr) {
   std::free(memory);
   return kSuccess;
 }
-CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t size, void *) {
+CUresult cuMemAllocAsync(CUdeviceptr *ptr, size_t size, CUstream) {
   return cuMemAlloc_v2(ptr, size);
 }
-CUresult cuMemFreeAsync(CUdeviceptr ptr, void *) { return cuMemFree_v2(ptr); }
+CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream) { return cuMemFree_v2(ptr); }
 CUresult cuMemsetD8_v2(CUdeviceptr ptr, unsigned char value, size_t count) {
   std::memset(reinterpret_cast<void *>(ptr), value, count);
   return kSuccess;
@@ -138,50 +149,49 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t size) {
                reinterpret_cast<const void *>(src), size);
   return kSuccess;
 }
-CUresult cuModuleLoadDataEx(Module **module, const void *image, unsigned count,
+CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned count,
                             int *options, void **values) {
   std::string ptx = static_cast<const char *>(image);
   if (ptx.find(".version") == std::string::npos) {
-    // Options 5 and 6: the error log buffer and its size.
     for (unsigned i = 0; i < count; ++i)
-      if (options[i] == 5)
+      if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
         std::strcpy(static_cast<char *>(values[i]),
                     "ptxas fatal: missing .version directive");
     return kInvalidPtx;
   }
-  *module = new Module{ptx};
+  *module = new CUmod_st{ptx};
   return kSuccess;
 }
-CUresult cuModuleUnload(Module *module) {
+CUresult cuModuleUnload(CUmodule module) {
   delete module;
   return kSuccess;
 }
-CUresult cuModuleGetFunction(Body *function, Module *module, const char *name) {
-  auto it = bodies().find(name);
-  if (it == bodies().end() || module->ptx.find(std::string(".entry ") + name +
-                                               "(") == std::string::npos)
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
+                             const char *name) {
+  auto it = functions().find(name);
+  if (it == functions().end() ||
+      module->ptx.find(std::string(".entry ") + name + "(") ==
+          std::string::npos)
     return kNotFound;
-  *function = it->second;
+  *function = reinterpret_cast<CUfunction>(const_cast<Function *>(&it->second));
   return kSuccess;
 }
-CUresult cuLaunchKernel(Body function, unsigned gx, unsigned gy, unsigned gz,
-                        unsigned bx, unsigned by, unsigned bz, unsigned, void *,
-                        void **params, void **) {
+CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
+                        unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned, CUstream, void **params, void **) {
   if (!function || gy != 1 || gz != 1 || by != 1 || bz != 1)
     return kInvalidValue;
+  Body body = reinterpret_cast<Function *>(function)->body;
   for (unsigned thread = 0; thread < gx * bx; ++thread)
-    function(thread, params);
+    body(thread, params);
   return kSuccess;
 }
-CUresult cuStreamCreate(void **stream, unsigned) {
-  *stream = new int(0);
+CUresult cuStreamCreate(CUstream *stream, unsigned) {
+  *stream = reinterpret_cast<CUstream>(&streamToken);
   return kSuccess;
 }
-CUresult cuStreamDestroy_v2(void *stream) {
-  delete static_cast<int *>(stream);
-  return kSuccess;
-}
-CUresult cuStreamSynchronize(void *) { return kSuccess; }
+CUresult cuStreamDestroy_v2(CUstream) { return kSuccess; }
+CUresult cuStreamSynchronize(CUstream) { return kSuccess; }
 CUresult cuGetErrorName(CUresult error, const char **name) {
   switch (error) {
   case kInvalidValue:

@@ -7,9 +7,11 @@
 // CHECK: module attributes {gpu.container_module}
 // CHECK-LABEL: func.func @elementwise(
 // CHECK-SAME: %[[A:.*]]: memref<4x250xf32>, %[[B:.*]]: memref<4x250xf32>)
-// CHECK: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: arith.constant 250 : index
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
-// CHECK-NEXT: gpu.launch_func @ms_cuda::@elementwise_0 blocks in (%[[C4]], %[[C1:.*]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) args(%[[A]] : memref<4x250xf32>, %[[B]] : memref<4x250xf32>)
+// CHECK-NEXT: %[[C256:.*]] = arith.constant 256 : index
+// CHECK-NEXT: gpu.launch_func @ms_cuda::@elementwise_0 blocks in (%[[C4]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) args(%[[A]] : memref<4x250xf32>, %[[B]] : memref<4x250xf32>)
 // CHECK-NEXT: return
 // CHECK: gpu.module @ms_cuda
 // CHECK: gpu.func @elementwise_0(%[[X:.*]]: memref<4x250xf32>, %[[Y:.*]]: memref<4x250xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 4, 1, 1>}
