@@ -83,6 +83,19 @@ public:
 
   LogicalResult map() {
     Block &body = func.getBody().front();
+    // Scratch buffers first: a launch takes the place of its group's first
+    // op, and may use an allocation made between its ops.
+    Operation *firstNonAlloc = nullptr;
+    for (Operation &op : llvm::make_early_inc_range(body)) {
+      auto alloc = dyn_cast<memref::AllocOp>(&op);
+      if (!alloc || !alloc->getOperands().empty()) {
+        if (!firstNonAlloc)
+          firstNonAlloc = &op;
+        continue;
+      }
+      if (firstNonAlloc)
+        alloc->moveBefore(firstNonAlloc);
+    }
     SmallVector<LaunchGroup> groups;
     // Cloneable ops after the last effectful op of an open run: they join
     // it only if another effectful op follows.

@@ -205,3 +205,23 @@ func.func @scalar_argument(%a: memref<8xf32>, %x: f32) {
   memref.store %x, %a[%c0] : memref<8xf32>
   return
 }
+
+// -----
+
+// Scratch buffers are allocated before the first launch, even when
+// bufferization placed one between the ops of a launch.
+// CHECK-LABEL: func.func @late_scratch(
+// CHECK: %[[T:.*]] = memref.alloc() : memref<f32>
+// CHECK: %[[U:.*]] = memref.alloc() : memref<f32>
+// CHECK: gpu.launch_func @ms_cuda::@late_scratch_0 {{.*}} args(%[[T]] : memref<f32>, %[[U]] : memref<f32>, %{{.*}} : memref<f32>)
+func.func @late_scratch(%out: memref<f32>) {
+  %one = arith.constant 1.0 : f32
+  %t = memref.alloc() : memref<f32>
+  memref.store %one, %t[] : memref<f32>
+  %u = memref.alloc() : memref<f32>
+  %x = memref.load %t[] : memref<f32>
+  memref.store %x, %u[] : memref<f32>
+  %y = memref.load %u[] : memref<f32>
+  memref.store %y, %out[] : memref<f32>
+  return
+}
