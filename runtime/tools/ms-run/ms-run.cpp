@@ -489,9 +489,11 @@ void runTool(const Options &options) {
   // Inputs are prepared, and outputs read, in host memory (a CPU device's
   // buffers); a device whose memory the host cannot see gets copies.
   bool onHost = options.device == "cpu";
-  Device host, device;
-  check(Device::create(MS_DEVICE_CPU, host));
+  Device device, cpu;
   check(Device::create(onHost ? MS_DEVICE_CPU : MS_DEVICE_CUDA, device));
+  if (!onHost)
+    check(Device::create(MS_DEVICE_CPU, cpu));
+  const Device &host = onHost ? device : cpu;
   Module module;
   check(Module::load(device, options.module, module));
 
