@@ -6,6 +6,9 @@
 
 #include "ms/Target/TargetBackend.h"
 
+#include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
+#include "ms/Transforms/Passes.h"
+
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -47,6 +50,15 @@ const TargetBackend *mlir::ms::lookupTargetBackend(StringRef name) {
   std::lock_guard<std::mutex> lock(registry.mutex);
   auto it = registry.backends.find(name);
   return it == registry.backends.end() ? nullptr : it->second.get();
+}
+
+void mlir::ms::buildKernelLinalgPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertGraphToLinalgPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createFuseKernelOpsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
 void mlir::ms::buildKernelBufferizationPipeline(OpPassManager &pm) {

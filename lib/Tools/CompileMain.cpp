@@ -49,8 +49,6 @@
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <chrono>
-#include <functional>
-#include <optional>
 
 using namespace mlir;
 using namespace mlir::ms;
@@ -146,8 +144,15 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
       argc, argv,
       "ms compiler: an ONNX model or msgraph IR in, a module file out\n");
 
-  // Erases the progress line (once there is one) before an error.
-  std::function<void()> clearProgress = [] {};
+  // The progress line (on a terminal, or with MS_PROGRESS): erased before
+  // any error, diagnostic or report, and at the end.
+  std::unique_ptr<ProgressPrinter> progress;
+  if (options.compileTo.empty())
+    progress = createProgressPrinter("ms-compile");
+  auto clearProgress = [&] {
+    if (progress)
+      progress->clear();
+  };
   auto fail = [&](const Twine &message) {
     clearProgress();
     llvm::errs() << "ms-compile: error: " << message << "\n";
@@ -245,23 +250,16 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
                 "': No such file or directory");
   }
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  // The progress line, erased before any diagnostic, any report and at
-  // the end.
-  std::unique_ptr<ProgressPrinter> progress;
-  if (options.compileTo.empty())
-    progress = createProgressPrinter("ms-compile");
-  std::optional<llvm::scope_exit<std::function<void()>>> stopProgress;
+  llvm::scope_exit stopProgress([&] {
+    setProgressHandler(nullptr);
+    clearProgress();
+  });
   if (progress) {
     setProgressHandler(
         [&](const ProgressUpdate &update) { progress->print(update); });
     context.getDiagEngine().registerHandler([&](Diagnostic &) {
       progress->clear();
       return failure();
-    });
-    clearProgress = [&] { progress->clear(); };
-    stopProgress.emplace([&] {
-      setProgressHandler(nullptr);
-      progress->clear();
     });
   }
   reportProgress({"import"});
@@ -310,7 +308,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
     return 1;
   compiled = Clock::now();
   if (!options.compileTo.empty() || options.dryRun) {
-    stopProgress.reset();
+    clearProgress();
     report(/*wrote=*/false);
     return 0;
   }
@@ -338,7 +336,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
     llvm::sys::fs::remove(temp);
     return fail("cannot write '" + options.output + "': " + ec.message());
   }
-  stopProgress.reset();
+  clearProgress();
   report(/*wrote=*/true);
   return 0;
 }

@@ -79,6 +79,11 @@ public:
                                            bool textual) const = 0;
 };
 
+/// Adds the lowering of an executable's kernels (anchored on its module)
+/// from msgraph to linalg, with a fused group's ops fused into as few loop
+/// nests as possible. Every backend starts its kernels this way.
+void buildKernelLinalgPipeline(OpPassManager &pm);
+
 /// Adds one-shot bufferization of the kernels of an executable's module
 /// (anchored on it): kernel results become out-params, temporaries are
 /// deallocated. Every backend's kernels are bufferized alike.

@@ -7,7 +7,6 @@
 #include "ms/Target/CPU/CPUTarget.h"
 #include "ms/Target/KernelCache.h"
 
-#include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
 #include "ms/Support/Progress.h"
 #include "ms/Transforms/Passes.h"
 #include "ms/runtime/ModuleFormat.h"
@@ -165,15 +164,10 @@ static std::vector<std::string> getCpuRequirements(const CpuTarget &target) {
 /// Adds msgraph -> linalg conversion and cleanups; contraction kernels get
 /// `shape`'s register blocks (or their executable's CPU variant's).
 static void buildCpuLinalgPipeline(OpPassManager &pm, CPUKernelShape shape) {
-  pm.addPass(createConvertGraphToLinalgPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
   // Fused kernels (O1, O2) become as few loop nests as possible, tiled so
   // that each tile's intermediates stay in the per-core caches (16K
   // elements of the result: 64 KiB of f32, within L2).
-  pm.addNestedPass<func::FuncOp>(createFuseKernelOpsPass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  buildKernelLinalgPipeline(pm);
   // Matmuls become register-tiled kernels (before tiling: a kernel that
   // holds one is not tiled again).
   CPUContractionKernelsPassOptions kernels;

@@ -15,7 +15,6 @@
 
 #include "ms/Target/CUDA/CUDATarget.h"
 
-#include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
 #include "ms/Transforms/Passes.h"
 #include "ms/runtime/ModuleFormat.h"
 
@@ -171,12 +170,7 @@ public:
                          const TargetOptions &options) const override {
     OpPassManager &kernels = pm.nest<exec::ExecutableOp>().nest<ModuleOp>();
     if (phase == "linalg") {
-      kernels.addPass(createConvertGraphToLinalgPass());
-      kernels.addPass(createCanonicalizerPass());
-      kernels.addPass(createCSEPass());
-      kernels.addNestedPass<func::FuncOp>(createFuseKernelOpsPass());
-      kernels.addPass(createCanonicalizerPass());
-      kernels.addPass(createCSEPass());
+      buildKernelLinalgPipeline(kernels);
     } else if (phase == "bufferized") {
       buildKernelBufferizationPipeline(kernels);
     } else if (phase == "gpu") {

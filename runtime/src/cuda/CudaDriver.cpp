@@ -35,65 +35,43 @@ const Driver *ms::rt::impl::cuda::openDriver(std::string &error) {
                 (text ? text : "dlopen failed");
       return;
     }
-    // The symbol each entry point has in the driver's ABI.
-    struct Entry {
-      const char *symbol;
-      bool ok;
-    };
+    // Each entry point under its symbol in the driver's ABI; the first
+    // one missing is reported.
     Driver &d = driver;
-    const Entry entries[] = {
-        {"cuInit", resolve(library, "cuInit", d.cuInit)},
-        {"cuDeviceGetCount",
-         resolve(library, "cuDeviceGetCount", d.cuDeviceGetCount)},
-        {"cuDeviceGet", resolve(library, "cuDeviceGet", d.cuDeviceGet)},
-        {"cuDeviceGetName",
-         resolve(library, "cuDeviceGetName", d.cuDeviceGetName)},
-        {"cuDevicePrimaryCtxRetain",
-         resolve(library, "cuDevicePrimaryCtxRetain",
-                 d.cuDevicePrimaryCtxRetain)},
-        {"cuDevicePrimaryCtxRelease_v2",
-         resolve(library, "cuDevicePrimaryCtxRelease_v2",
-                 d.cuDevicePrimaryCtxRelease)},
-        {"cuCtxSetCurrent",
-         resolve(library, "cuCtxSetCurrent", d.cuCtxSetCurrent)},
-        {"cuMemAlloc_v2", resolve(library, "cuMemAlloc_v2", d.cuMemAlloc)},
-        {"cuMemFree_v2", resolve(library, "cuMemFree_v2", d.cuMemFree)},
-        {"cuMemAllocAsync",
-         resolve(library, "cuMemAllocAsync", d.cuMemAllocAsync)},
-        {"cuMemFreeAsync",
-         resolve(library, "cuMemFreeAsync", d.cuMemFreeAsync)},
-        {"cuMemsetD8_v2", resolve(library, "cuMemsetD8_v2", d.cuMemsetD8)},
-        {"cuMemcpyHtoD_v2",
-         resolve(library, "cuMemcpyHtoD_v2", d.cuMemcpyHtoD)},
-        {"cuMemcpyDtoH_v2",
-         resolve(library, "cuMemcpyDtoH_v2", d.cuMemcpyDtoH)},
-        {"cuMemcpyDtoD_v2",
-         resolve(library, "cuMemcpyDtoD_v2", d.cuMemcpyDtoD)},
-        {"cuModuleLoadDataEx",
-         resolve(library, "cuModuleLoadDataEx", d.cuModuleLoadDataEx)},
-        {"cuModuleUnload",
-         resolve(library, "cuModuleUnload", d.cuModuleUnload)},
-        {"cuModuleGetFunction",
-         resolve(library, "cuModuleGetFunction", d.cuModuleGetFunction)},
-        {"cuLaunchKernel",
-         resolve(library, "cuLaunchKernel", d.cuLaunchKernel)},
-        {"cuStreamCreate",
-         resolve(library, "cuStreamCreate", d.cuStreamCreate)},
-        {"cuStreamDestroy_v2",
-         resolve(library, "cuStreamDestroy_v2", d.cuStreamDestroy)},
-        {"cuStreamSynchronize",
-         resolve(library, "cuStreamSynchronize", d.cuStreamSynchronize)},
-        {"cuGetErrorName",
-         resolve(library, "cuGetErrorName", d.cuGetErrorName)},
-        {"cuGetErrorString",
-         resolve(library, "cuGetErrorString", d.cuGetErrorString)},
+    const char *missing = nullptr;
+    auto need = [&](const char *symbol, auto &slot) {
+      if (!resolve(library, symbol, slot) && !missing)
+        missing = symbol;
     };
-    for (const Entry &entry : entries)
-      if (!entry.ok) {
-        failure = std::string("libcuda.so.1 lacks ") + entry.symbol +
-                  " (a driver for CUDA 11.2 or newer is needed)";
-        return;
-      }
+    need("cuInit", d.cuInit);
+    need("cuDeviceGetCount", d.cuDeviceGetCount);
+    need("cuDeviceGet", d.cuDeviceGet);
+    need("cuDeviceGetName", d.cuDeviceGetName);
+    need("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain);
+    need("cuDevicePrimaryCtxRelease_v2", d.cuDevicePrimaryCtxRelease);
+    need("cuCtxSetCurrent", d.cuCtxSetCurrent);
+    need("cuMemAlloc_v2", d.cuMemAlloc);
+    need("cuMemFree_v2", d.cuMemFree);
+    need("cuMemAllocAsync", d.cuMemAllocAsync);
+    need("cuMemFreeAsync", d.cuMemFreeAsync);
+    need("cuMemsetD8_v2", d.cuMemsetD8);
+    need("cuMemcpyHtoD_v2", d.cuMemcpyHtoD);
+    need("cuMemcpyDtoH_v2", d.cuMemcpyDtoH);
+    need("cuMemcpyDtoD_v2", d.cuMemcpyDtoD);
+    need("cuModuleLoadDataEx", d.cuModuleLoadDataEx);
+    need("cuModuleUnload", d.cuModuleUnload);
+    need("cuModuleGetFunction", d.cuModuleGetFunction);
+    need("cuLaunchKernel", d.cuLaunchKernel);
+    need("cuStreamCreate", d.cuStreamCreate);
+    need("cuStreamDestroy_v2", d.cuStreamDestroy);
+    need("cuStreamSynchronize", d.cuStreamSynchronize);
+    need("cuGetErrorName", d.cuGetErrorName);
+    need("cuGetErrorString", d.cuGetErrorString);
+    if (missing) {
+      failure = std::string("libcuda.so.1 lacks ") + missing +
+                " (a driver for CUDA 11.2 or newer is needed)";
+      return;
+    }
     if (CUresult result = d.cuInit(0); result != CUDA_SUCCESS) {
       failure = cudaError(d, "cuInit", result).message();
       return;
