@@ -225,3 +225,18 @@ func.func @late_scratch(%out: memref<f32>) {
   memref.store %y, %out[] : memref<f32>
   return
 }
+
+// -----
+
+func.func @too_many_blocks(%a: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %huge = arith.constant 1099511627776 : index
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{expected at most 2^31 - 1 blocks of 256 threads, but the loop needs 4294967296}}
+  scf.parallel (%i) = (%c0) to (%huge) step (%c1) {
+    memref.store %zero, %a[%i] : memref<?xf32>
+    scf.reduce
+  }
+  return
+}
