@@ -13,9 +13,11 @@
 #include "ms/Dialect/Fusion/Transforms/Passes.h"
 #include "ms/Dialect/Graph/IR/GraphDialect.h"
 #include "ms/Dialect/Graph/Transforms/Passes.h"
+#include "ms/Dialect/Npu/IR/NpuDialect.h"
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Target/CPU/CPUTarget.h"
 #include "ms/Target/CUDA/CUDATarget.h"
+#include "ms/Target/NPU/NPUTarget.h"
 #include "ms/Target/TargetBackend.h"
 #include "ms/Transforms/Passes.h"
 
@@ -26,8 +28,8 @@
 
 void mlir::ms::registerAllDialects(DialectRegistry &registry) {
   registerAllTargetBackends();
-  registry.insert<graph::GraphDialect, exec::ExecDialect,
-                  fusion::FusionDialect>();
+  registry.insert<graph::GraphDialect, exec::ExecDialect, fusion::FusionDialect,
+                  npu::NpuDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
 }
@@ -35,6 +37,7 @@ void mlir::ms::registerAllDialects(DialectRegistry &registry) {
 void mlir::ms::registerAllTargetBackends() {
   registerCPUTargetBackend();
   registerCUDATargetBackend();
+  registerNPUTargetBackend();
 }
 
 void mlir::ms::registerAllPasses() {
@@ -49,6 +52,7 @@ void mlir::ms::registerAllPasses() {
     registerMSTargetPasses();
     registerMSTargetCPUPasses();
     registerMSTargetCUDAPasses();
+    registerMSTargetNPUPasses();
     graph::registerGraphPipelines();
     registerCompilePipelines();
     return true;

@@ -129,3 +129,13 @@ struct SerializeExecutablesPass final
   }
 };
 } // namespace
+
+bool mlir::ms::buildSharedKernelPhase(StringRef phase, OpPassManager &kernels) {
+  if (phase == "linalg")
+    buildKernelLinalgPipeline(kernels);
+  else if (phase == "bufferized")
+    buildKernelBufferizationPipeline(kernels);
+  else
+    return false;
+  return true;
+}

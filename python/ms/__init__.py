@@ -82,8 +82,9 @@ class Module:
 
 def load(path, device="cpu"):
     """Loads a module file (.msm) written by ms-compile or Module.save on
-    `device` ("cpu", or "cuda" for a module compiled with --target cuda:
-    NumPy inputs are copied to the GPU and the outputs back)."""
+    `device` ("cpu"; "cuda" for a module compiled with --target cuda:
+    NumPy inputs are copied to the GPU and the outputs back; "npu" for one
+    compiled with --target npu, run on the simulated NPU)."""
     return Module(_ms.Executable(_os.fspath(path), str(device)))
 
 

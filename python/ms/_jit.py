@@ -263,9 +263,10 @@ def jit(fn=None, *, level="O0", target="cpu", target_cpu="native"):
     level: "O0" (one kernel per op, run kernel by kernel), "O1" (fused
         groups of ops, one kernel each) or "O2" (the fused kernels compiled
         into one native function).
-    target: "cpu", or "cuda" (O0 and O1: the function runs on the first
+    target: "cpu"; "cuda" (O0 and O1: the function runs on the first
         GPU, its NumPy inputs copied there and its outputs back; needs an
-        NVIDIA driver).
+        NVIDIA driver); or "npu" (O0 and O1: on the simulated NPU, matmuls
+        with fp16 inputs, docs/NPU.md).
     target_cpu: "native" (the host's vector features) or an LLVM CPU name
     such as "x86-64" for portable code.
     """

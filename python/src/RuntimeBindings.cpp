@@ -40,7 +40,7 @@ void check(ms_status_t status, const std::string &what = "") {
   raise(errors().runtimeError, what.empty() ? message : what + ": " + message);
 }
 
-/// The process's device named `name` ("cpu" or "cuda"), created on first
+/// The process's device named `name` ("cpu", "cuda" or "npu"), created on first
 /// use; raises ms.ExecutionError when it is unknown or unavailable.
 ms_device_t deviceNamed(const std::string &name) {
   static std::mutex mutex;
@@ -54,9 +54,11 @@ ms_device_t deviceNamed(const std::string &name) {
     kind = MS_DEVICE_CPU;
   else if (name == "cuda")
     kind = MS_DEVICE_CUDA;
+  else if (name == "npu")
+    kind = MS_DEVICE_NPU_SIM;
   else
     raise(errors().runtimeError,
-          "unknown device '" + name + "'; expected cpu or cuda");
+          "unknown device '" + name + "'; expected cpu, cuda or npu");
   ms_device_t device = nullptr;
   check(ms_device_create(kind, &device),
         "cannot create the " + name + " device");
@@ -347,7 +349,7 @@ private:
 
 void populateRuntimeBindings(py::module_ &m) {
   py::class_<Executable>(m, "Executable",
-                         "A module file loaded on a device (cpu, cuda).")
+                         "A module file loaded on a device (cpu, cuda, npu).")
       .def(py::init<const std::string &, const std::string &>(),
            py::arg("path"), py::arg("device") = "cpu")
       .def("run", &Executable::run, py::arg("args"),

@@ -14,6 +14,7 @@
 #include "core/HAL.h"
 #include "cpu/CpuDevice.h"
 #include "cuda/CudaDevice.h"
+#include "npu/NpuDevice.h"
 
 using namespace ms::rt::impl;
 
@@ -23,6 +24,8 @@ const std::vector<Backend> &ms::rt::impl::backends() {
       // libcuda.so.1 is opened when a device is created: the runtime builds
       // and loads without it.
       {MS_DEVICE_CUDA, createCudaDevice},
+      // The NPU is simulated on the host (docs/NPU.md).
+      {MS_DEVICE_NPU_SIM, createNpuDevice},
   };
   return table;
 }

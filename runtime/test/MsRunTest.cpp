@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModuleBuilder.h"
+#include "TestBackends.h"
 #include "ms/runtime/Npy.h"
 
 #include <gtest/gtest.h>
@@ -108,6 +109,57 @@ TEST_F(MsRunTest, Benchmarks) {
   ASSERT_EQ(result.exitCode, 0) << result.output;
   for (const char *line : {"\nmedian_ms: ", "\nmin_ms: ", "\nmax_ms: "})
     EXPECT_NE(result.output.find(line), std::string::npos) << result.output;
+}
+
+TEST_F(MsRunTest, RunsOnTheNpuSimulator) {
+  // The sample module with npu kernels (TestBackends.cpp).
+  std::string npu = dir.file("npu.msm");
+  for (const TestBackend &backend : testBackends)
+    if (std::string(backend.name) == "npu") {
+      ModuleParts parts = sampleModule(backend.kernels(false));
+      parts.codeKind = uint32_t(ms::format::SectionKind::NpuProgram);
+      ASSERT_TRUE(writeFile(npu, parts.build()));
+    }
+  RunResult result = run(npu + " --device npu");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  // The same outputs as on the CPU, then the simulator's summary.
+  std::string outputs = run(module).output;
+  EXPECT_EQ(result.output.rfind(outputs, 0), 0u) << result.output;
+  long long cycles = 0;
+  size_t at = result.output.find("npu_cycles: ");
+  ASSERT_NE(at, std::string::npos) << result.output;
+  ASSERT_EQ(
+      std::sscanf(result.output.c_str() + at, "npu_cycles: %lld", &cycles), 1);
+  EXPECT_GT(cycles, 0);
+  for (const char *line : {"\nnpu_kernels: 4\n", "\nnpu_utilization: s ",
+                           " mte2 ", " v ", "%\nnpu_bound_by: mte"})
+    EXPECT_NE(result.output.find(line), std::string::npos)
+        << line << " in: " << result.output;
+  // Every run simulates the same cycles.
+  result = run(npu + " --device npu --bench 2");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find(
+                "\nnpu_cycles_per_run: " + std::to_string(cycles) + "\n"),
+            std::string::npos)
+      << result.output;
+  // The timeline of the run.
+  std::string trace = dir.file("trace.json");
+  result = run(npu + " --device=npu --trace " + trace);
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  std::vector<uint8_t> bytes = readFile(trace);
+  nlohmann::json json =
+      nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  ASSERT_TRUE(json.is_object() && json["traceEvents"].is_array());
+  EXPECT_GT(json["traceEvents"].size(), 10u);
+
+  expectError(module + " --trace " + trace, "--trace needs --device npu");
+  expectError(module + " --device npu",
+              "module has 3 kernels but no npu-program section for the npu "
+              "device");
+  expectError(npu + " --device npu --trace /proc/ms-run-cannot/t.json",
+              "/proc/ms-run-cannot/t.json: cannot write the trace");
+  expectError(module + " --device tpu",
+              "--device expects cpu, cuda or npu, got 'tpu'");
 }
 
 TEST_F(MsRunTest, ReportsErrors) {

@@ -21,8 +21,8 @@ msexec.executable @cpu target("cpu") {
 
 // -----
 
-// expected-error @+1 {{target 'npu' is not built into this compiler}}
-msexec.executable @npu target("npu") {
+// expected-error @+1 {{target 'tpu' is not built into this compiler}}
+msexec.executable @tpu target("tpu") {
   builtin.module {
   }
 }

@@ -26,6 +26,16 @@ With --ptxas, every level the cuda target compiles (O0, O1) is also compiled
 for it (`--target cuda`, PTX for sm_90a) and ptxas must accept the PTX; the
 GPU code is not run (that needs a GPU).
 
+With --npu-xfail FILE, every level the npu target compiles (O0, O1) is also
+compiled for it (`--target npu`) and run on the simulated NPU
+(`ms-run --device npu`), and its outputs are compared with the reference with
+the tolerance of
+  // NPU-TOLERANCE: rtol=R atol=A
+(default: the file's TOLERANCE; contractions take fp16 inputs on the cube, so
+files with matmuls state a looser one). A test named in FILE (one name per
+line, '#' comments, a reason after the name) must fail to compile for the npu
+target; one that compiles when listed is an error too.
+
 Usage: check.py TEST.mlir --bin-dir DIR --work-dir DIR [--levels O0,O2]
                 [--compile-flags "FLAGS"]   (after the file's COMPILE-FLAGS)
                 [--ptxas PATH]
@@ -50,8 +60,9 @@ import ref  # noqa: E402
 DTYPES = {name: np.dtype(numpy).type for name, numpy in msm.DTYPES.items() if numpy}
 DTYPES["string"] = np.str_
 LEVELS = ("O0", "O1", "O2")
-# The levels the cuda target compiles.
+# The levels the cuda and npu targets compile.
 CUDA_LEVELS = ("O0", "O1")
+NPU_LEVELS = ("O0", "O1")
 
 
 class Failure(Exception):
@@ -60,7 +71,11 @@ class Failure(Exception):
 
 def directives(text):
     refs, inputs, tol, flags, skips = [], {}, (1e-5, 1e-6), [], {}
+    npu_tol = None
     for line in text.splitlines():
+        m = re.match(r"\s*//\s*NPU-TOLERANCE:\s*rtol=(\S+)\s+atol=(\S+)", line)
+        if m:
+            npu_tol = (float(m.group(1)), float(m.group(2)))
         m = re.match(r"\s*//\s*REFERENCE:\s*(.*)", line)
         if m:
             refs.append(m.group(1))
@@ -79,7 +94,7 @@ def directives(text):
                 raise SystemExit("check.py: bad directive %r; expected "
                                  "'// SKIP-LEVEL O<n>: <reason>'" % line.strip())
             skips[m.group(1)] = m.group(2).strip()
-    return refs, inputs, tol, flags, skips
+    return refs, inputs, tol, flags, skips, npu_tol or tol
 
 
 def default_input(rng, shape, dtype):
@@ -166,6 +181,59 @@ def check_ptx(args, compile_, levels, flags):
     return ok
 
 
+def npu_expected_failures(path):
+    """Names of the tests listed in the npu expected-failure file."""
+    names = set()
+    for line in open(path):
+        line = line.split("#", 1)[0].strip()
+        if line:
+            names.add(line.split()[0])
+    return names
+
+
+def check_npu(args, compile_, levels, flags, bind, plan, wants, dtypes, tol):
+    """Compiles the test for the npu at each level it supports, runs it on
+    the simulated NPU and compares with the reference."""
+    name = os.path.splitext(os.path.basename(args.test))[0]
+    xfail = name in npu_expected_failures(args.npu_xfail)
+    flags = [f for f in flags if not f.startswith(("--target-cpu",))]
+    ok = True
+    for level in levels:
+        if level not in NPU_LEVELS:
+            continue
+        label = "npu " + level
+        module = os.path.join(args.work_dir, "test-npu-%s.msm" % level)
+        p = subprocess.run([compile_, args.test, "-O" + level[1:], "--target", "npu",
+                            "-o", module] + flags, capture_output=True, text=True)
+        if p.returncode != 0:
+            if xfail:
+                print("[%s] fails to compile, as %s expects: %s"
+                      % (label, os.path.basename(args.npu_xfail),
+                         p.stderr.strip().splitlines()[0] if p.stderr.strip() else ""))
+                continue
+            print("[%s] command failed (exit %d): %s" % (label, p.returncode, p.stderr))
+            ok = False
+            continue
+        if xfail:
+            print("[%s] compiles, but %s lists it as an expected failure"
+                  % (label, os.path.basename(args.npu_xfail)))
+            ok = False
+            continue
+        out = os.path.join(args.work_dir, "out-npu-%s" % level)
+        try:
+            run(label, [os.path.join(args.bin_dir, "ms-run"), module, "--device", "npu",
+                        "--output-dir", out] + bind)
+        except Failure as e:
+            print(e)
+            ok = False
+            continue
+        for desc, want, dtype in zip(plan["outputs"], wants, dtypes):
+            got = np.load(os.path.join(out, desc["name"] + ".npy"))
+            ok = compare(got, want, dtype, tol[0], tol[1],
+                         "[%s] %s" % (label, desc["name"])) and ok
+    return ok
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("test")
@@ -178,9 +246,12 @@ def main():
                     help="more ms-compile flags, e.g. --target-cpu=x86-64-v3")
     ap.add_argument("--ptxas", default="",
                     help="also compile for cuda and check the PTX with ptxas")
+    ap.add_argument("--npu-xfail", default="",
+                    help="also compile for the npu and run on its simulator; "
+                         "the file lists the tests expected not to compile")
     args = ap.parse_args()
     text = open(args.test).read()
-    refs, input_exprs, (rtol, atol), flags, skips = directives(text)
+    refs, input_exprs, (rtol, atol), flags, skips, npu_tol = directives(text)
     flags += shlex.split(args.compile_flags)
     levels = [l.strip() for l in args.levels.split(",") if l.strip()]
     for level in levels:
@@ -265,6 +336,9 @@ def main():
         results[level] = got
         for desc, g, want, dtype in zip(plan["outputs"], got, wants, dtypes):
             ok = compare(g, want, dtype, rtol, atol, "[%s] %s" % (level, desc["name"])) and ok
+    if args.npu_xfail:
+        ok = check_npu(args, compile_, levels, flags, bind, plan, wants, dtypes,
+                       npu_tol) and ok
     # Every level against the first one that ran.
     base = next((l for l in levels if l in results), None)
     for level in levels:

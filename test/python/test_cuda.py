@@ -34,7 +34,7 @@ def exp_add(x, y):
 
 def test_unknown_device_is_an_error(tmp_path):
     with pytest.raises(ms.ExecutionError, match="unknown device 'tpu'; "
-                       "expected cpu or cuda"):
+                       "expected cpu, cuda or npu"):
         ms.load(tmp_path / "none.msm", device="tpu")
 
 

@@ -89,6 +89,12 @@ void buildKernelLinalgPipeline(OpPassManager &pm);
 /// deallocated. Every backend's kernels are bufferized alike.
 void buildKernelBufferizationPipeline(OpPassManager &pm);
 
+/// Adds the passes of phase "linalg" (buildKernelLinalgPipeline) or
+/// "bufferized" (buildKernelBufferizationPipeline), which every backend's
+/// kernels go through, to `kernels` (anchored on an executable's module);
+/// returns false, adding nothing, for another phase.
+bool buildSharedKernelPhase(StringRef phase, OpPassManager &kernels);
+
 /// Registers `backend` under its name (once per process; a second backend
 /// of the same name is ignored).
 void registerTargetBackend(std::unique_ptr<TargetBackend> backend);

@@ -169,11 +169,9 @@ public:
   void buildCodegenPhase(StringRef phase, OpPassManager &pm,
                          const TargetOptions &options) const override {
     OpPassManager &kernels = pm.nest<exec::ExecutableOp>().nest<ModuleOp>();
-    if (phase == "linalg") {
-      buildKernelLinalgPipeline(kernels);
-    } else if (phase == "bufferized") {
-      buildKernelBufferizationPipeline(kernels);
-    } else if (phase == "gpu") {
+    if (buildSharedKernelPhase(phase, kernels))
+      return;
+    if (phase == "gpu") {
       kernels.addPass(createLowerMemRefCopiesPass());
       kernels.addPass(createInterchangeReductionsPass());
       kernels.addPass(createConvertLinalgToParallelLoopsPass());

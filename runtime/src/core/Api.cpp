@@ -15,6 +15,7 @@
 #include "core/Util.h"
 
 #include <cstring>
+#include <mutex>
 #include <new>
 
 using ms::rt::Status;
@@ -22,6 +23,10 @@ using namespace ms::rt::impl;
 
 struct ms_device {
   std::shared_ptr<Device> device;
+  /// Guards `profile`.
+  std::mutex mutex;
+  /// The text ms_device_profile last returned.
+  std::string profile;
 };
 
 struct ms_buffer {
@@ -132,7 +137,7 @@ Status ms::rt::impl::createDevice(ms_device_kind_t kind,
       return backend.create(out);
   const char *name = kind == MS_DEVICE_CPU       ? "cpu"
                      : kind == MS_DEVICE_CUDA    ? "cuda"
-                     : kind == MS_DEVICE_NPU_SIM ? "npu_sim"
+                     : kind == MS_DEVICE_NPU_SIM ? "npu"
                                                  : nullptr;
   if (!name)
     return Status::error(MS_INVALID_ARGUMENT,
@@ -169,6 +174,34 @@ extern "C" ms_status_t ms_device_synchronize(ms_device_t device) {
     // Every piece of device work runs on a queue, and each stream
     // synchronizes its own: the device has nothing else outstanding.
     return requireNonNull(device, "device");
+  });
+}
+
+extern "C" const char *ms_device_profile(ms_device_t device) {
+  if (!device)
+    return "{}";
+  std::lock_guard<std::mutex> lock(device->mutex);
+  try {
+    device->profile = device->device->profile();
+  } catch (...) {
+    device->profile = "{}";
+  }
+  return device->profile.c_str();
+}
+
+extern "C" ms_status_t ms_device_trace_begin(ms_device_t device) {
+  return guard([&] {
+    MS_RETURN_IF_ERROR(requireNonNull(device, "device"));
+    return device->device->beginTrace();
+  });
+}
+
+extern "C" ms_status_t ms_device_trace_write(ms_device_t device,
+                                             const char *path) {
+  return guard([&] {
+    MS_RETURN_IF_ERROR(requireNonNull(device, "device"));
+    MS_RETURN_IF_ERROR(requireNonNull(path, "path"));
+    return device->device->writeTrace(path);
   });
 }
 

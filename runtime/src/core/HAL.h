@@ -159,6 +159,32 @@ public:
   virtual Status createQueue(QueueMode mode, std::unique_ptr<Queue> &out) = 0;
   /// Creates an event for this device's queues.
   virtual Status createEvent(std::unique_ptr<Event> &out) = 0;
+
+  //===--------------------------------------------------------------------===//
+  // Profiling (simulated devices)
+  //===--------------------------------------------------------------------===//
+
+  /// Returns what the device measured of the work it ran, as a JSON object
+  /// ("{}" for a device that measures nothing).
+  virtual std::string profile() const { return "{}"; }
+  /// Starts recording a timeline of the device's work, dropping one not
+  /// written yet; fails for a device that cannot record one.
+  virtual Status beginTrace() { return cannotTrace(); }
+  /// Writes the timeline recorded since beginTrace() to `path` and stops
+  /// recording.
+  virtual Status writeTrace(const std::string &path) {
+    (void)path;
+    return cannotTrace();
+  }
+
+private:
+  /// The failure of the trace calls on a device that cannot trace.
+  Status cannotTrace() const {
+    return Status::error(MS_UNIMPLEMENTED,
+                         std::string("the ") + name() +
+                             " device cannot record a trace (only the "
+                             "simulated npu device can)");
+  }
 };
 
 /// Creates a device; the factory of one backend.

@@ -109,7 +109,7 @@ Status pickUnusedFdName(int &fd, const std::string &what) {
 }
 
 /// The CPU device.
-class CpuDevice final : public Device {
+class CpuDevice final : public HostMemoryDevice {
 public:
   /// Creates a device whose asynchronous queues run on `pool`.
   explicit CpuDevice(std::unique_ptr<ThreadPool> pool)
@@ -124,42 +124,6 @@ public:
   std::string missingRequirements(uint64_t requirements) const override {
     uint64_t missing = requirements & ~features;
     return missing ? "CPU features " + cpuFeatureNames(missing) : "";
-  }
-
-  Status allocate(size_t size, void **out) override {
-    *out = nullptr;
-    size_t rounded = format::alignUp(size == 0 ? 1 : size);
-    if (rounded < size)
-      return Status::error(MS_INVALID_ARGUMENT, "allocation of " +
-                                                    std::to_string(size) +
-                                                    " bytes is too large");
-    void *ptr = nullptr;
-    int error = posix_memalign(&ptr, format::kAlignment, rounded);
-    if (error != 0 || !ptr)
-      return Status::error(MS_INTERNAL, "cannot allocate " +
-                                            std::to_string(size) +
-                                            " bytes: " + std::strerror(error));
-    std::memset(ptr, 0, rounded);
-    *out = ptr;
-    return Status();
-  }
-
-  void deallocate(void *ptr) override { std::free(ptr); }
-
-  bool hostVisible() const override { return true; }
-
-  Status copyToDevice(void *dst, const void *src, size_t size) override {
-    return copyOnDevice(dst, src, size);
-  }
-
-  Status copyToHost(void *dst, const void *src, size_t size) override {
-    return copyOnDevice(dst, src, size);
-  }
-
-  Status copyOnDevice(void *dst, const void *src, size_t size) override {
-    if (size)
-      std::memmove(dst, src, size);
-    return Status();
   }
 
   Status loadExecutable(const std::string &what, const void *code, size_t size,
@@ -223,6 +187,40 @@ Status CpuDevice::loadExecutable(const std::string &what, const void *code,
     library->add(symbol);
   }
   out = std::move(library);
+  return Status();
+}
+
+Status HostMemoryDevice::allocate(size_t size, void **out) {
+  *out = nullptr;
+  size_t rounded = format::alignUp(size == 0 ? 1 : size);
+  if (rounded < size)
+    return Status::error(MS_INVALID_ARGUMENT, "allocation of " +
+                                                  std::to_string(size) +
+                                                  " bytes is too large");
+  void *ptr = nullptr;
+  int error = posix_memalign(&ptr, format::kAlignment, rounded);
+  if (error != 0 || !ptr)
+    return Status::error(MS_INTERNAL, "cannot allocate " +
+                                          std::to_string(size) +
+                                          " bytes: " + std::strerror(error));
+  std::memset(ptr, 0, rounded);
+  *out = ptr;
+  return Status();
+}
+
+void HostMemoryDevice::deallocate(void *ptr) { std::free(ptr); }
+
+Status HostMemoryDevice::copyToDevice(void *dst, const void *src, size_t size) {
+  return copyOnDevice(dst, src, size);
+}
+
+Status HostMemoryDevice::copyToHost(void *dst, const void *src, size_t size) {
+  return copyOnDevice(dst, src, size);
+}
+
+Status HostMemoryDevice::copyOnDevice(void *dst, const void *src, size_t size) {
+  if (size)
+    std::memmove(dst, src, size);
   return Status();
 }
 

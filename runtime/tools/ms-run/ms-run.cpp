@@ -5,16 +5,21 @@
 //===----------------------------------------------------------------------===//
 //
 // ms-run MODULE.msm [--input NAME=FILE.npy ...] [--output-dir DIR]
-//                   [--bench N] [--seed S] [--device cpu|cuda]
+//                   [--bench N] [--seed S] [--device cpu|cuda|npu]
+//                   [--trace FILE]
 //
 // Loads the module on the device (the CPU by default), binds inputs (from .npy
 // files, or generated deterministically), runs it and prints a summary of each
-// output. Errors print "ms-run: error: <message>" and exit 1.
+// output; on the simulated npu, also the simulated cycles and how busy each
+// pipe was, and with --trace the run's timeline. Errors print
+// "ms-run: error: <message>" and exit 1.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ms/runtime/Npy.h"
 #include "ms/runtime/Runtime.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cctype>
@@ -30,6 +35,7 @@
 #include <vector>
 
 using namespace ms::rt;
+using Json = nlohmann::json;
 
 namespace {
 constexpr const char *kUsage = R"(usage: ms-run MODULE.msm [options]
@@ -48,9 +54,16 @@ options:
   --bench N              after warm-up, time N runs and print median_ms,
                          min_ms and max_ms
   --seed S               seed for generated inputs (default 0)
-  --device KIND          cpu (default) or cuda (a module compiled with
+  --device KIND          cpu (default), cuda (a module compiled with
                          --target cuda; inputs and outputs are copied
-                         between the host and the GPU)
+                         between the host and the GPU) or npu (a module
+                         compiled with --target npu, run on the NPU
+                         simulator; prints npu_cycles, npu_kernels,
+                         npu_utilization per pipe and npu_bound_by, and
+                         with --bench npu_cycles_per_run)
+  --trace FILE           with --device npu: write the first run's timeline
+                         to FILE as Chrome trace-event JSON (one process
+                         per core, one thread per pipe; times in cycles)
   --help                 print this help
 )";
 
@@ -67,6 +80,7 @@ struct Options {
   uint64_t bench = 0;
   uint64_t seed = 0;
   std::string device = "cpu";
+  std::string trace;
   bool help = false;
 };
 
@@ -108,7 +122,7 @@ std::string parseArgs(int argc, char **argv, Options &options) {
       value = arg.substr(equals + 1);
     }
     if (flag != "--input" && flag != "--output-dir" && flag != "--bench" &&
-        flag != "--seed" && flag != "--device")
+        flag != "--seed" && flag != "--device" && flag != "--trace")
       return "unknown option '" + flag + "' (see --help)";
     if (!inlineValue) {
       if (i + 1 >= argc)
@@ -131,15 +145,23 @@ std::string parseArgs(int argc, char **argv, Options &options) {
           options.bench > 100000000)
         return "--bench expects a positive integer, got '" + value + "'";
     } else if (flag == "--device") {
-      if (value != "cpu" && value != "cuda")
-        return "--device expects cpu or cuda, got '" + value + "'";
+      if (value != "cpu" && value != "cuda" && value != "npu")
+        return "--device expects cpu, cuda or npu, got '" + value + "'";
       options.device = value;
+    } else if (flag == "--trace") {
+      if (value.empty())
+        return "--trace expects a file name";
+      options.trace = value;
     } else if (!parseUnsigned(value, options.seed)) {
       return "--seed expects a non-negative integer, got '" + value + "'";
     }
   }
   if (options.module.empty())
     return "no module given (usage: ms-run MODULE.msm [options]; see --help)";
+  if (!options.trace.empty() && options.device != "npu")
+    return "--trace needs --device npu (only the NPU simulator records a "
+           "timeline; the " +
+           options.device + " device cannot)";
   return "";
 }
 
@@ -362,6 +384,54 @@ std::string fileNameFor(const std::string &name) {
 }
 
 //===----------------------------------------------------------------------===//
+// The NPU simulator's profile
+//===----------------------------------------------------------------------===//
+
+/// Parses the npu device's profile (ms_device_profile).
+Json parseProfile(const std::string &text) {
+  Json profile = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!profile.is_object() || !profile.contains("cycles") ||
+      !profile["cycles"].is_number_integer())
+    throw Failure{"the npu device returned no profile: " + text};
+  return profile;
+}
+
+/// Returns the cycles the npu device has simulated so far.
+int64_t simulatedCycles(const std::string &profile) {
+  return parseProfile(profile)["cycles"].get<int64_t>();
+}
+
+/// Prints the simulated cycles, the kernels launched, each pipe's
+/// utilization (busy cycles over the cycles of every core) and the busiest
+/// pipe, which bounds the run.
+void printNpuSummary(const std::string &text) {
+  Json profile = parseProfile(text);
+  int64_t cycles = profile["cycles"].get<int64_t>();
+  int64_t coreCycles = profile.value("core_cycles", int64_t(0));
+  std::printf(
+      "npu_cycles: %lld\nnpu_kernels: %lld\n", static_cast<long long>(cycles),
+      static_cast<long long>(profile.value("kernels_launched", int64_t(0))));
+  std::string line, bound = "none";
+  double most = 0;
+  const Json &busy = profile["busy_cycles"];
+  for (const char *pipe : {"s", "mte1", "mte2", "mte3", "m", "v", "fix"}) {
+    int64_t cyclesBusy = busy.is_object() ? busy.value(pipe, int64_t(0)) : 0;
+    double percent =
+        coreCycles > 0 ? 100.0 * double(cyclesBusy) / double(coreCycles) : 0.0;
+    char item[48];
+    std::snprintf(item, sizeof(item), "%s%s %.1f%%", line.empty() ? "" : " ",
+                  pipe, percent);
+    line += item;
+    if (percent > most) {
+      most = percent;
+      bound = pipe;
+    }
+  }
+  std::printf("npu_utilization: %s\nnpu_bound_by: %s\n", line.c_str(),
+              bound.c_str());
+}
+
+//===----------------------------------------------------------------------===//
 // Running
 //===----------------------------------------------------------------------===//
 
@@ -487,10 +557,15 @@ void writeOutput(const std::string &path, const TensorInfo &info,
 /// Runs the tool; throws Failure on errors.
 void runTool(const Options &options) {
   // Inputs are prepared, and outputs read, in host memory (a CPU device's
-  // buffers); a device whose memory the host cannot see gets copies.
-  bool onHost = options.device == "cpu";
+  // buffers, or the npu simulator's, which are host memory too); a device
+  // whose memory the host cannot see gets copies.
+  bool onHost = options.device != "cuda";
+  bool npu = options.device == "npu";
   Device device, cpu;
-  check(Device::create(onHost ? MS_DEVICE_CPU : MS_DEVICE_CUDA, device));
+  check(Device::create(npu      ? MS_DEVICE_NPU_SIM
+                       : onHost ? MS_DEVICE_CPU
+                                : MS_DEVICE_CUDA,
+                       device));
   if (!onHost)
     check(Device::create(MS_DEVICE_CPU, cpu));
   const Device &host = onHost ? device : cpu;
@@ -558,7 +633,11 @@ void runTool(const Options &options) {
   Context context;
   check(Context::create(module, context));
   std::vector<TensorView> outputs(outputInfo.size());
+  if (!options.trace.empty())
+    check(device.traceBegin());
   check(context.run(inputs, outputs));
+  if (!options.trace.empty())
+    check(device.traceWrite(options.trace));
   std::vector<TensorView> ranOutputs = outputs;
   // Device outputs are read back into host buffers.
   std::vector<Buffer> hostOutputs(outputInfo.size());
@@ -572,6 +651,9 @@ void runTool(const Options &options) {
     }
   for (size_t i = 0; i < outputInfo.size(); ++i)
     printOutput(outputInfo[i], outputs[i]);
+  // A fresh device's profile is the first run's.
+  if (npu)
+    printNpuSummary(device.profile());
 
   if (!options.outputDir.empty()) {
     // Every output goes to a temporary name first and is renamed only once
@@ -614,6 +696,7 @@ void runTool(const Options &options) {
   };
   for (int i = 0; i < 3; ++i)
     runOnce();
+  int64_t cyclesBefore = npu ? simulatedCycles(device.profile()) : 0;
   std::vector<double> times;
   times.reserve(options.bench);
   for (uint64_t i = 0; i < options.bench; ++i) {
@@ -629,6 +712,11 @@ void runTool(const Options &options) {
                                    : (times[middle - 1] + times[middle]) / 2;
   std::printf("median_ms: %.6f\nmin_ms: %.6f\nmax_ms: %.6f\n", median,
               times.front(), times.back());
+  if (npu)
+    std::printf("npu_cycles_per_run: %lld\n",
+                static_cast<long long>(
+                    (simulatedCycles(device.profile()) - cyclesBefore) /
+                    int64_t(options.bench)));
 }
 } // namespace
 

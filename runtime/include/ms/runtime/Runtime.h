@@ -122,6 +122,16 @@ public:
   ms_device_kind_t kind() const { return ms_device_kind(get()); }
   /// Returns the device name.
   const char *name() const { return ms_device_name(get()); }
+  /// Returns what a simulated device measured, as JSON ("{}" otherwise);
+  /// see ms_device_profile.
+  std::string profile() const { return ms_device_profile(get()); }
+  /// Starts recording a timeline (simulated devices only).
+  Status traceBegin() { return Status(ms_device_trace_begin(get())); }
+  /// Writes the timeline to `path` as Chrome trace-event JSON and stops
+  /// recording.
+  Status traceWrite(const std::string &path) {
+    return Status(ms_device_trace_write(get(), path.c_str()));
+  }
 
 private:
   /// The owned device reference.

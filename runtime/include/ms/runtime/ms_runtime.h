@@ -124,6 +124,26 @@ ms_device_kind_t ms_device_kind(ms_device_t device);
 const char *ms_device_name(ms_device_t device);
 /// Waits for the device's own outstanding work (streams sync separately).
 ms_status_t ms_device_synchronize(ms_device_t device);
+/// Returns, as a JSON object, what a simulated device measured of the
+/// kernels it ran since it was created (finished launches only). For the
+/// npu device: {"device": "npu", "kernels_launched": N, "cycles": C (the
+/// launches one after another), "core_cycles": C times the cores of each
+/// launch's configuration, "busy_cycles": {pipe: cycles summed over cores},
+/// "instructions": {op: count}, "kernels": {name: {"launches": N,
+/// "cycles": C}}}. "{}" for a device that measures nothing (cpu, cuda) or
+/// a NULL device. The text is owned by the handle and valid until the next
+/// ms_device_profile call on it or its release.
+const char *ms_device_profile(ms_device_t device);
+/// Starts recording a timeline of the device's kernels (dropping one not
+/// written yet). MS_UNIMPLEMENTED, naming the device, for a device that
+/// cannot record one (only the simulated npu can).
+ms_status_t ms_device_trace_begin(ms_device_t device);
+/// Writes the timeline recorded since ms_device_trace_begin to `path` as
+/// Chrome trace-event JSON (chrome://tracing, Perfetto: one process per
+/// core, one thread per pipe; ts and dur in simulated cycles) and stops
+/// recording. Fails when no recording was begun, or the device cannot
+/// trace.
+ms_status_t ms_device_trace_write(ms_device_t device, const char *path);
 /// Releases the caller's reference to `device` (NULL is fine).
 void ms_device_free(ms_device_t device);
 

@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+"""Measures the npu target on the simulated NPU: GEMMs of 256 to 4096
+(square, f32 in GM, fp16 on the cube), a linear layer with bias and GELU,
+softmax and layer normalization rows. Each is compiled with
+`ms-compile --target npu -O1`, run once with `ms-run --device npu` (the
+simulator is deterministic: one round is the measurement) and compared with
+the float64 NumPy result of the same f32 inputs.
+
+Columns: simulated cycles; the cube's utilization (the pipe M's busy
+cycles over all cores' cycles, as ms-run reports it) and the ideal one (the
+fractal products the problem needs over the cycles every core had); the
+pipe that bounds the run (the busiest); the largest error relative to the
+largest reference magnitude.
+
+Usage: bench/npu.py [--build-dir build] [--sizes 256,512,1024,2048,4096]
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from benchutil import print_table  # noqa: E402
+
+
+def gelu(x):
+    from math import erf
+    return 0.5 * x * (1 + np.vectorize(erf)(x / np.sqrt(2)))
+
+
+def softmax(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def layer_norm(x, g, b):
+    m = x.mean(axis=-1, keepdims=True)
+    v = ((x - m) ** 2).mean(axis=-1, keepdims=True)
+    return (x - m) / np.sqrt(v + 1e-5) * g + b
+
+
+def cases(sizes):
+    """(name, msgraph program, input shapes, reference, fractal products)."""
+    for n in sizes:
+        yield ("gemm %d^3" % n,
+               "func.func @main(%%a: tensor<%dx%dxf32>, %%b: tensor<%dx%dxf32>) -> tensor<%dx%dxf32> {\n"
+               "  %%0 = msgraph.matmul %%a, %%b : (tensor<%dx%dxf32>, tensor<%dx%dxf32>) -> tensor<%dx%dxf32>\n"
+               "  return %%0 : tensor<%dx%dxf32>\n}\n" % ((n,) * 18),
+               [(n, n), (n, n)], lambda a, b: a @ b, (n // 16) ** 3)
+    m, k, h = 512, 768, 3072
+    yield ("linear+bias+gelu 512x768x3072",
+           "func.func @main(%%x: tensor<%dx%dxf32>, %%w: tensor<%dx%dxf32>, %%b: tensor<%dxf32>) -> tensor<%dx%dxf32> {\n"
+           "  %%0 = msgraph.matmul %%x, %%w : (tensor<%dx%dxf32>, tensor<%dx%dxf32>) -> tensor<%dx%dxf32>\n"
+           "  %%1 = msgraph.add %%0, %%b : (tensor<%dx%dxf32>, tensor<%dxf32>) -> tensor<%dx%dxf32>\n"
+           "  %%2 = msgraph.gelu %%1 : tensor<%dx%dxf32>\n"
+           "  return %%2 : tensor<%dx%dxf32>\n}\n"
+           % (m, k, k, h, h, m, h, m, k, k, h, m, h, m, h, h, m, h, m, h, m, h),
+           [(m, k), (k, h), (h,)], lambda x, w, b: gelu(x @ w + b),
+           (m // 16) * (k // 16) * (h // 16))
+    r, c = 4096, 1024
+    yield ("softmax 4096x1024",
+           "func.func @main(%%x: tensor<%dx%dxf32>) -> tensor<%dx%dxf32> {\n"
+           "  %%0 = msgraph.softmax %%x : tensor<%dx%dxf32>\n"
+           "  return %%0 : tensor<%dx%dxf32>\n}\n" % ((r, c) * 4),
+           [(r, c)], softmax, 0)
+    yield ("layer_norm 4096x1024",
+           "func.func @main(%%x: tensor<%dx%dxf32>, %%g: tensor<%dxf32>, %%b: tensor<%dxf32>) -> tensor<%dx%dxf32> {\n"
+           "  %%0 = msgraph.layer_norm %%x, %%g, %%b : (tensor<%dx%dxf32>, tensor<%dxf32>, tensor<%dxf32>) -> tensor<%dx%dxf32>\n"
+           "  return %%0 : tensor<%dx%dxf32>\n}\n"
+           % (r, c, c, c, r, c, r, c, c, c, r, c, r, c),
+           [(r, c), (c,), (c,)], layer_norm, 0)
+
+
+def run_case(build, work, name, program, shapes, reference, fractals):
+    src = os.path.join(work, "case.mlir")
+    with open(src, "w") as f:
+        f.write(program)
+    module = os.path.join(work, "case.msm")
+    subprocess.run([os.path.join(build, "bin", "ms-compile"), src, "-O1",
+                    "--target", "npu", "-o", module], check=True)
+    rng = np.random.default_rng(0)
+    inputs, bind = [], []
+    for i, shape in enumerate(shapes):
+        a = rng.uniform(-1, 1, shape).astype(np.float32)
+        path = os.path.join(work, "in%d.npy" % i)
+        np.save(path, a)
+        inputs.append(a)
+        bind += ["--input", "input_%d=%s" % (i, path)]
+    out = os.path.join(work, "out")
+    text = subprocess.run([os.path.join(build, "bin", "ms-run"), module,
+                           "--device", "npu", "--output-dir", out] + bind,
+                          check=True, capture_output=True, text=True).stdout
+    cycles = int(re.search(r"npu_cycles: (\d+)", text).group(1))
+    util = dict(re.findall(r"(\w+) ([\d.]+)%", re.search(
+        r"npu_utilization: (.*)", text).group(1)))
+    bound = re.search(r"npu_bound_by: (\w+)", text).group(1)
+    got = np.load(os.path.join(out, "output_0.npy")).astype(np.float64)
+    want = reference(*[a.astype(np.float64) for a in inputs])
+    err = np.abs(got - want).max() / np.abs(want).max()
+    cores = 2
+    ideal = "%.1f%%" % (100.0 * fractals / cores / cycles) if fractals else "-"
+    return [name, str(cycles), "%s%%" % util.get("m", "0"), ideal, bound,
+            "%.2e" % err]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--sizes", default="256,512,1024,2048,4096")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",") if s]
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        for case in cases(sizes):
+            rows.append(run_case(args.build_dir, work, *case))
+            print(" ".join(str(c) for c in rows[-1]), file=sys.stderr)
+    print("Simulated NPU (default NpuConfig: 2 cores), ms-compile --target npu -O1")
+    print_table(["case", "cycles", "cube busy", "cube ideal", "bound by",
+                 "max rel err"], rows)
+
+
+if __name__ == "__main__":
+    main()

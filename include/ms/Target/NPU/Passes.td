@@ -1,0 +1,44 @@
+//===- Passes.td - NPU target passes -----------------------*- tablegen -*-===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_TARGET_NPU_PASSES_TD
+#define MS_TARGET_NPU_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def NPULowerKernelsPass : Pass<"ms-npu-lower-kernels", "::mlir::ModuleOp"> {
+  let summary = "lowers bufferized kernels to msnpu programs";
+  let description = [{
+    Runs on the module of an `msexec.executable` with target `npu`, once its
+    kernels are bufferized and their linalg ops generalized. Each top-level
+    linalg op of a kernel becomes one step (steps are separated by
+    `msnpu.core_barrier`) whose tiles are split over the cores:
+
+    - a contraction (one M, N and K dimension, at most one batch
+      dimension) runs on the cube: tiles of A and B are loaded by MTE2 into
+      L1 as 16x16 fp16 fractals (converting f32 on the way), moved by MTE1
+      into L0A / L0B, multiplied by `msnpu.mmad` into L0C over K steps, and
+      stored by the fixpipe; L1, L0 and L0C buffers are double-buffered;
+    - an elementwise op, or a reduction of the innermost dimension, runs on
+      the vector unit over 2-d tiles in UB (MTE2 in, MTE3 out,
+      double-buffered), one vector instruction per op of its body;
+    - a `linalg.fill` that initializes a contraction or a reduction with
+      its identity is folded into it.
+
+    Flags are generated from the schedule's producer / consumer pairs of
+    each double-buffered buffer (a "full" flag from the producing pipe, an
+    "empty" flag back), primed before the first tile and drained after the
+    last. The tile sizes are chosen with the machine model of the
+    `msnpu.config` attribute set on the module (docs/NPU.md). What the pass
+    cannot lower is an error on the op.
+  }];
+  let dependentDialects = ["::mlir::ms::npu::NpuDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
+#endif // MS_TARGET_NPU_PASSES_TD

@@ -1,0 +1,1418 @@
+//===- LowerToNpu.cpp - bufferized kernels to msnpu programs --------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// ms-npu-lower-kernels: each top-level linalg op of a bufferized kernel
+// becomes one step of an msnpu program (docs/NPU.md). Tiles are static:
+// every tile's shape and GM offsets are constants, tiles are split over the
+// cores in contiguous runs (a core runs its run inside a loop whose count
+// is 1 on that core and 0 on the others), and only a contraction's K steps
+// are a loop. Double-buffered buffers are ordered by flags derived from the
+// schedule: the producing pipe sets "full" after writing a slot and the
+// consuming pipe waits for it; the consumer sets "empty" after reading and
+// the producer waits for it before writing the slot again (primed with one
+// "empty" per slot, drained at the end of the step).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Target/NPU/NPUTarget.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <cmath>
+
+namespace mlir::ms {
+#define GEN_PASS_DEF_NPULOWERKERNELSPASS
+#include "ms/Target/NPU/Passes.h.inc"
+} // namespace mlir::ms
+
+using namespace mlir;
+using namespace mlir::ms;
+using namespace mlir::ms::npu;
+
+namespace {
+constexpr int64_t kFractal = 16;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+
+/// Byte size of one element of `type`.
+int64_t elementBytes(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+}
+
+/// The number `value` holds when it is a constant.
+std::optional<double> getConstant(Value value) {
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  if (auto f = dyn_cast<FloatAttr>(attr))
+    return f.getValueAsDouble();
+  if (auto i = dyn_cast<IntegerAttr>(attr))
+    return double(i.getInt());
+  return std::nullopt;
+}
+
+/// Splits `count` items into `parts` contiguous runs as even as possible;
+/// returns the start of each run and the end.
+SmallVector<int64_t> splitEvenly(int64_t count, int64_t parts) {
+  SmallVector<int64_t> starts;
+  for (int64_t p = 0; p <= parts; ++p)
+    starts.push_back(count * p / parts);
+  return starts;
+}
+
+//===----------------------------------------------------------------------===//
+// Emitter: buffers, views, flags
+//===----------------------------------------------------------------------===//
+
+/// Builds msnpu code for one step: places on-chip buffers, makes views of
+/// GM operands and emits flags.
+class Emitter {
+public:
+  Emitter(OpBuilder &b, Location loc, const NpuConfig &config)
+      : b(b), loc(loc), config(config) {}
+
+  OpBuilder &b;
+  Location loc;
+  NpuConfig config;
+
+  Value index(int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  }
+
+  /// Reserves `bytes` of `space`; returns the offset or failure when the
+  /// memory is full.
+  FailureOr<int64_t> reserve(MemorySpace space, int64_t bytes) {
+    int64_t &top = used[static_cast<int>(space)];
+    int64_t offset = roundUp(top, config.alignBytes);
+    if (offset + bytes > getCapacity(config, space))
+      return failure();
+    top = offset + bytes;
+    return offset;
+  }
+
+  /// A buffer of `shape` x `type` at `offset` of `space`.
+  Value bufferAt(MemorySpace space, int64_t offset, ArrayRef<int64_t> shape,
+                 Type type) {
+    return BufferOp::create(b, loc, getBufferType(shape, type, space),
+                            b.getI64IntegerAttr(offset));
+  }
+
+  /// Slot `slot` (a constant or an index value) of `slots` buffers of
+  /// `shape` x `type` placed one after another at `offset`.
+  Value slotView(MemorySpace space, int64_t offset, ArrayRef<int64_t> shape,
+                 Type type, int64_t slotBytes, OpFoldResult slot) {
+    if (auto constant = getConstantIntValue(slot))
+      return bufferAt(space, offset + *constant * slotBytes, shape, type);
+    int64_t elems = slotBytes / elementBytes(type);
+    SmallVector<int64_t> full{2 * elems};
+    Value all = bufferAt(space, offset, full, type);
+    Value elemOffset = arith::MulIOp::create(
+        b, loc, getValueOrCreateConstantIndexOp(b, loc, slot), index(elems));
+    int64_t count = 1;
+    for (int64_t d : shape)
+      count *= d;
+    auto flatType = cast<MemRefType>(memref::SubViewOp::inferResultType(
+        cast<MemRefType>(all.getType()), {ShapedType::kDynamic}, {count}, {1}));
+    SmallVector<OpFoldResult> offsets{elemOffset}, sizes{b.getIndexAttr(count)},
+        strides{b.getIndexAttr(1)};
+    Value flat = memref::SubViewOp::create(b, loc, flatType, all, offsets,
+                                           sizes, strides);
+    ReassociationIndices group;
+    for (unsigned i = 0; i < shape.size(); ++i)
+      group.push_back(i);
+    return memref::ExpandShapeOp::create(b, loc, shape, flat, {group});
+  }
+
+  void setFlag(Pipe from, Pipe to, int count = 1) {
+    for (int i = 0; i < count; ++i)
+      SetFlagOp::create(b, loc, from, to, 0);
+  }
+  void waitFlag(Pipe from, Pipe to, int count = 1) {
+    for (int i = 0; i < count; ++i)
+      WaitFlagOp::create(b, loc, from, to, 0);
+  }
+
+  /// A view of `source` (rank 2) at `offsets` of `sizes`.
+  Value subview(Value source, ArrayRef<OpFoldResult> offsets,
+                ArrayRef<int64_t> sizes) {
+    auto type = cast<MemRefType>(source.getType());
+    SmallVector<OpFoldResult> sizeFolds, strides;
+    for (int64_t s : sizes) {
+      sizeFolds.push_back(b.getIndexAttr(s));
+      strides.push_back(b.getIndexAttr(1));
+    }
+    auto resultType = cast<MemRefType>(
+        memref::SubViewOp::inferResultType(type, offsets, sizeFolds, strides));
+    return memref::SubViewOp::create(b, loc, resultType, source, offsets,
+                                     sizeFolds, strides);
+  }
+
+  /// The view of GM operand `operand` (indexed through `map` by the loop
+  /// dimensions) where loop dimension i starts at `offsets[i]`, with one
+  /// dimension per entry of `dims` (loop dimensions, in this order) of the
+  /// size in `sizes`; a loop dimension the operand does not depend on is a
+  /// dimension of size 1 (broadcast), and every other loop dimension is
+  /// fixed at its offset.
+  Value tileView(Value operand, AffineMap map, ArrayRef<OpFoldResult> offsets,
+                 ArrayRef<unsigned> dims, ArrayRef<int64_t> sizes) {
+    auto type = cast<MemRefType>(operand.getType());
+    SmallVector<OpFoldResult> opOffsets, opSizes, opStrides;
+    SmallVector<int64_t> keptShape;
+    SmallVector<unsigned> keptDims;
+    for (unsigned j = 0; j < map.getNumResults(); ++j) {
+      opStrides.push_back(b.getIndexAttr(1));
+      // A constant index (0 into a dimension of size 1) is fixed.
+      if (isa<AffineConstantExpr>(map.getResult(j))) {
+        opOffsets.push_back(b.getIndexAttr(0));
+        opSizes.push_back(b.getIndexAttr(1));
+        continue;
+      }
+      unsigned loopDim = map.getDimPosition(j);
+      opOffsets.push_back(offsets[loopDim]);
+      auto it = llvm::find(dims, loopDim);
+      int64_t size = it == dims.end() ? 1 : sizes[it - dims.begin()];
+      opSizes.push_back(b.getIndexAttr(size));
+      if (it != dims.end()) {
+        keptShape.push_back(size);
+        keptDims.push_back(loopDim);
+      }
+    }
+    Value view = operand;
+    if (type.getRank() > 0) {
+      auto resultType =
+          cast<MemRefType>(memref::SubViewOp::inferRankReducedResultType(
+              keptShape, type, opOffsets, opSizes, opStrides));
+      view = memref::SubViewOp::create(b, loc, resultType, operand, opOffsets,
+                                       opSizes, opStrides);
+    }
+    // Order the kept dimensions as `dims` orders them.
+    SmallVector<unsigned> order;
+    for (unsigned d : dims)
+      if (auto it = llvm::find(keptDims, d); it != keptDims.end())
+        order.push_back(it - keptDims.begin());
+    if (!llvm::is_sorted(order)) {
+      AffineMap perm = AffineMap::getPermutationMap(order, b.getContext());
+      view =
+          memref::TransposeOp::create(b, loc, view, AffineMapAttr::get(perm));
+    }
+    // Insert unit dimensions for the loop dimensions it lacks.
+    if (keptDims.size() == dims.size())
+      return view;
+    SmallVector<int64_t> shape;
+    SmallVector<ReassociationIndices> groups;
+    for (unsigned i = 0; i < dims.size(); ++i) {
+      bool kept = llvm::is_contained(keptDims, dims[i]);
+      shape.push_back(kept ? sizes[i] : 1);
+      if (kept || groups.empty())
+        groups.emplace_back();
+      groups.back().push_back(i);
+    }
+    // Leading unit dimensions belong to the first kept one.
+    if (!keptDims.empty() && !llvm::is_contained(keptDims, dims[0]) &&
+        groups.size() > keptDims.size()) {
+      ReassociationIndices first = groups[0];
+      groups.erase(groups.begin());
+      groups[0].insert(groups[0].begin(), first.begin(), first.end());
+    }
+    if (keptDims.empty())
+      groups.clear();
+    return memref::ExpandShapeOp::create(b, loc, shape, view, groups);
+  }
+
+  /// Runs `body` on core `core` only: inside a loop whose count is 1 there
+  /// and 0 on the other cores.
+  void onCore(int core, function_ref<void()> body) {
+    SmallVector<int64_t> counts(config.cores, 0);
+    counts[core] = 1;
+    Value count = PerCoreOp::create(b, loc, b.getIndexType(), counts);
+    auto loop = scf::ForOp::create(b, loc, index(0), count, index(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    body();
+  }
+
+private:
+  int64_t used[6] = {};
+};
+
+//===----------------------------------------------------------------------===//
+// Contractions on the cube
+//===----------------------------------------------------------------------===//
+
+/// Tile sizes of a contraction (multiples of 16).
+struct GemmTiles {
+  int64_t tm = 0, tn = 0, tk = 0;
+  /// Whether L0C holds two result tiles (the fixpipe drains one while the
+  /// cube fills the other).
+  bool doubleC = false;
+};
+
+/// A contraction's sizes.
+struct GemmShape {
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  /// Bytes of one input element in GM.
+  int64_t inBytes = 4;
+};
+
+/// Estimated cycles of one core for `shape` with `tiles`, by the timing
+/// model of docs/NPU.md; nullopt when the tiles do not fit.
+std::optional<double> estimateGemm(const NpuConfig &c, const GemmShape &shape,
+                                   const GemmTiles &t) {
+  int64_t fractalBytes = t.tm * t.tk * 2 + t.tk * t.tn * 2;
+  if (2 * t.tm * t.tk * 2 > c.l0aBytes || 2 * t.tk * t.tn * 2 > c.l0bBytes ||
+      2 * fractalBytes > c.l1Bytes ||
+      (t.doubleC ? 2 : 1) * t.tm * t.tn * 4 > c.l0cBytes)
+    return std::nullopt;
+  int64_t tiles = shape.batch * ceilDiv(shape.m, t.tm) * ceilDiv(shape.n, t.tn);
+  int64_t perCore = ceilDiv(tiles, c.cores);
+  int64_t steps = ceilDiv(shape.k, t.tk);
+  double mmad = c.cubeStartCycles + (t.tm / 16) * (t.tk / 16) * (t.tn / 16) *
+                                        c.cubeCyclesPerFractal;
+  double mte2 = 2 * c.mte2LatencyCycles + double(t.tm * t.tk + t.tk * t.tn) *
+                                              shape.inBytes /
+                                              c.mte2BytesPerCycle;
+  double mte1 =
+      2 * c.mte1LatencyCycles + double(fractalBytes) / c.mte1BytesPerCycle;
+  double fix =
+      c.fixLatencyCycles + double(t.tm * t.tn * 4) / c.fixBytesPerCycle;
+  double step = std::max({mmad, mte2, mte1});
+  double tile = steps * step + (t.doubleC ? 0 : fix) + mte2 + mte1;
+  return perCore * tile + fix;
+}
+
+/// Picks the tile sizes the timing model says are fastest.
+GemmTiles chooseGemmTiles(const NpuConfig &c, const GemmShape &shape) {
+  static const int64_t candidates[][3] = {
+      {256, 256, 64}, {256, 128, 64}, {128, 256, 64}, {128, 128, 128},
+      {128, 128, 64}, {64, 128, 128}, {128, 64, 128}, {64, 64, 128},
+      {64, 64, 64},   {32, 32, 64},   {16, 16, 64},   {16, 16, 16}};
+  GemmTiles best;
+  double bestCycles = 0;
+  for (const auto &cand : candidates) {
+    for (bool doubleC : {true, false}) {
+      GemmTiles t{std::min(cand[0], roundUp(shape.m, kFractal)),
+                  std::min(cand[1], roundUp(shape.n, kFractal)),
+                  std::min(cand[2], roundUp(shape.k, kFractal)), doubleC};
+      std::optional<double> cycles = estimateGemm(c, shape, t);
+      if (cycles && (!best.tm || *cycles < bestCycles)) {
+        best = t;
+        bestCycles = *cycles;
+      }
+    }
+  }
+  return best;
+}
+
+/// Lowers one contraction (a linalg op with one M, N and K dimension and at
+/// most one batch dimension) to cube code.
+class ContractionLowering {
+public:
+  ContractionLowering(Emitter &e, linalg::LinalgOp op, bool init)
+      : e(e), op(op), init(init) {}
+
+  LogicalResult run() {
+    FailureOr<linalg::ContractionDimensions> dims =
+        linalg::inferContractionDims(op);
+    if (failed(dims) || dims->m.empty() || dims->n.empty() ||
+        dims->k.size() != 1)
+      return op->emitError("the npu target runs contractions with one K "
+                           "dimension on the cube; this one has ")
+             << (failed(dims) ? 0 : dims->k.size());
+    ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic))
+      return op->emitError("the npu target needs static shapes");
+    // The innermost M and N dimensions of the result are the cube's; the
+    // other M and N dimensions, like batch dimensions, index whole tiles.
+    AffineMap cMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    auto innermost = [&](ArrayRef<unsigned> candidates) {
+      unsigned best = candidates.front();
+      for (unsigned d : candidates)
+        if (*cMap.getResultPosition(getAffineDimExpr(d, op.getContext())) >
+            *cMap.getResultPosition(getAffineDimExpr(best, op.getContext())))
+          best = d;
+      return best;
+    };
+    mDim = innermost(dims->m);
+    nDim = innermost(dims->n);
+    kDim = dims->k[0];
+    for (unsigned d = 0; d < op.getNumLoops(); ++d)
+      if (d != mDim && d != nDim && d != kDim)
+        outerDims.push_back(d);
+    shape.m = ranges[mDim];
+    shape.n = ranges[nDim];
+    shape.k = ranges[kDim];
+    for (unsigned d : outerDims)
+      shape.batch *= ranges[d];
+    a = op.getDpsInputOperand(0);
+    bOperand = op.getDpsInputOperand(1);
+    c = op.getDpsInitOperand(0);
+    Type aType = getElementTypeOrSelf(a->get().getType());
+    Type bType = getElementTypeOrSelf(bOperand->get().getType());
+    Type cType = getElementTypeOrSelf(c->get().getType());
+    auto isFloat = [](Type t) { return t.isF32() || t.isF16(); };
+    if (!isFloat(aType) || !isFloat(bType) || !isFloat(cType))
+      return op->emitError("the npu target multiplies f32 or f16 matrices on "
+                           "the cube, found ")
+             << aType << " x " << bType << " -> " << cType;
+    shape.inBytes = std::max(elementBytes(aType), elementBytes(bType));
+    tiles = chooseGemmTiles(e.config, shape);
+    if (!tiles.tm)
+      return op->emitError("no tile of this contraction fits the npu's "
+                           "on-chip memories");
+    if (failed(placeBuffers()))
+      return op->emitError("the contraction's buffers do not fit the npu's "
+                           "on-chip memories");
+    emitCores();
+    return success();
+  }
+
+private:
+  /// One output tile: the index of every outer dimension and the M and N
+  /// ranges.
+  struct Tile {
+    SmallVector<int64_t> outer;
+    int64_t m0, rows, n0, cols;
+  };
+
+  LogicalResult placeBuffers() {
+    Type f16 = e.b.getF16Type();
+    int64_t aBytes = tiles.tm * tiles.tk * 2, bBytes = tiles.tk * tiles.tn * 2;
+    (void)f16;
+    FailureOr<int64_t> l1a = e.reserve(MemorySpace::L1, 2 * aBytes);
+    FailureOr<int64_t> l1b = e.reserve(MemorySpace::L1, 2 * bBytes);
+    FailureOr<int64_t> l0a = e.reserve(MemorySpace::L0A, 2 * aBytes);
+    FailureOr<int64_t> l0b = e.reserve(MemorySpace::L0B, 2 * bBytes);
+    int64_t cBytes = tiles.tm * tiles.tn * 4;
+    FailureOr<int64_t> l0c =
+        e.reserve(MemorySpace::L0C, (tiles.doubleC ? 2 : 1) * cBytes);
+    if (failed(l1a) || failed(l1b) || failed(l0a) || failed(l0b) || failed(l0c))
+      return failure();
+    l1aOffset = *l1a;
+    l1bOffset = *l1b;
+    l0aOffset = *l0a;
+    l0bOffset = *l0b;
+    l0cOffset = *l0c;
+    return success();
+  }
+
+  void emitCores() {
+    SmallVector<Tile> all;
+    for (int64_t bi = 0; bi < shape.batch; ++bi) {
+      SmallVector<int64_t> outer(outerDims.size());
+      int64_t rest = bi;
+      for (int i = outerDims.size() - 1; i >= 0; --i) {
+        outer[i] = rest % ranges[outerDims[i]];
+        rest /= ranges[outerDims[i]];
+      }
+      for (int64_t m0 = 0; m0 < shape.m; m0 += tiles.tm)
+        for (int64_t n0 = 0; n0 < shape.n; n0 += tiles.tn)
+          all.push_back({outer, m0, std::min(tiles.tm, shape.m - m0), n0,
+                         std::min(tiles.tn, shape.n - n0)});
+    }
+    SmallVector<int64_t> starts = splitEvenly(all.size(), e.config.cores);
+    int cSlots = tiles.doubleC ? 2 : 1;
+    for (int core = 0; core < e.config.cores; ++core) {
+      if (starts[core] == starts[core + 1])
+        continue;
+      e.onCore(core, [&] {
+        e.setFlag(Pipe::MTE1, Pipe::MTE2, 2);
+        e.setFlag(Pipe::M, Pipe::MTE1, 2);
+        e.setFlag(Pipe::FIX, Pipe::M, cSlots);
+        step = 0;
+        for (int64_t t = starts[core]; t < starts[core + 1]; ++t)
+          emitTile(all[t], (t - starts[core]) % cSlots);
+        e.waitFlag(Pipe::MTE1, Pipe::MTE2, 2);
+        e.waitFlag(Pipe::M, Pipe::MTE1, 2);
+        e.waitFlag(Pipe::FIX, Pipe::M, cSlots);
+      });
+    }
+  }
+
+  void emitTile(const Tile &tile, int64_t cSlot) {
+    OpBuilder &b = e.b;
+    int64_t mf = ceilDiv(tile.rows, kFractal),
+            nf = ceilDiv(tile.cols, kFractal);
+    e.waitFlag(Pipe::FIX, Pipe::M);
+    Value acc = e.bufferAt(MemorySpace::L0C,
+                           l0cOffset + cSlot * tiles.tm * tiles.tn * 4,
+                           {mf, nf, kFractal, kFractal}, b.getF32Type());
+    int64_t fullSteps = shape.k / tiles.tk;
+    int64_t tail = shape.k % tiles.tk;
+    // The first step initializes the accumulators; the other full steps
+    // are a loop; a partial last step follows it.
+    int64_t first = fullSteps ? tiles.tk : tail;
+    emitStep(tile, acc, b.getIndexAttr(0), first, b.getIndexAttr(step % 2),
+             /*init=*/true);
+    ++step;
+    if (fullSteps > 1) {
+      auto loop = scf::ForOp::create(b, e.loc, e.index(0),
+                                     e.index(fullSteps - 1), e.index(1));
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value iv = loop.getInductionVar();
+      Value k0 = arith::MulIOp::create(
+          b, e.loc, arith::AddIOp::create(b, e.loc, iv, e.index(1)),
+          e.index(tiles.tk));
+      // Slot (step + iv) % 2.
+      Value parity = arith::RemUIOp::create(b, e.loc, iv, e.index(2));
+      Value slot =
+          step % 2 == 0
+              ? parity
+              : Value(arith::SubIOp::create(b, e.loc, e.index(1), parity));
+      emitStep(tile, acc, k0, tiles.tk, slot, /*init=*/false);
+    }
+    if (fullSteps > 1)
+      step += fullSteps - 1;
+    if (fullSteps && tail) {
+      emitStep(tile, acc, b.getIndexAttr(fullSteps * tiles.tk), tail,
+               b.getIndexAttr(step % 2), /*init=*/false);
+      ++step;
+    }
+    e.setFlag(Pipe::M, Pipe::FIX);
+    e.waitFlag(Pipe::M, Pipe::FIX);
+    SmallVector<OpFoldResult> offsets = loopOffsets(tile, b.getIndexAttr(0));
+    Value target = e.tileView(c->get(), op.getMatchingIndexingMap(c), offsets,
+                              {mDim, nDim}, {tile.rows, tile.cols});
+    FixpipeOp::create(b, e.loc, acc, target, /*relu=*/false, /*acc=*/!init);
+    e.setFlag(Pipe::FIX, Pipe::M);
+  }
+
+  /// Loop-dimension offsets of `tile` at K offset `k0`.
+  SmallVector<OpFoldResult> loopOffsets(const Tile &tile, OpFoldResult k0) {
+    SmallVector<OpFoldResult> offsets(op.getNumLoops(), e.b.getIndexAttr(0));
+    offsets[mDim] = e.b.getIndexAttr(tile.m0);
+    offsets[nDim] = e.b.getIndexAttr(tile.n0);
+    offsets[kDim] = k0;
+    for (auto [dim, index] : llvm::zip(outerDims, tile.outer))
+      offsets[dim] = e.b.getIndexAttr(index);
+    return offsets;
+  }
+
+  /// One K step: A and B tiles to L1 (MTE2), to L0 (MTE1), one mmad.
+  void emitStep(const Tile &tile, Value acc, OpFoldResult k0, int64_t kSize,
+                OpFoldResult slot, bool initAcc) {
+    OpBuilder &b = e.b;
+    Type f16 = b.getF16Type();
+    int64_t mf = ceilDiv(tile.rows, kFractal),
+            nf = ceilDiv(tile.cols, kFractal), kf = ceilDiv(kSize, kFractal);
+    int64_t aBytes = tiles.tm * tiles.tk * 2, bBytes = tiles.tk * tiles.tn * 2;
+    SmallVector<int64_t> aShape{mf, kf, kFractal, kFractal},
+        bShape{kf, nf, kFractal, kFractal};
+    SmallVector<OpFoldResult> offsets = loopOffsets(tile, k0);
+
+    e.waitFlag(Pipe::MTE1, Pipe::MTE2);
+    Value l1a =
+        e.slotView(MemorySpace::L1, l1aOffset, aShape, f16, aBytes, slot);
+    Value l1b =
+        e.slotView(MemorySpace::L1, l1bOffset, bShape, f16, bBytes, slot);
+    loadFractals(e.tileView(a->get(), op.getMatchingIndexingMap(a), offsets,
+                            {mDim, kDim}, {tile.rows, kSize}),
+                 l1a, /*zeroPadding=*/kSize % kFractal != 0);
+    loadFractals(e.tileView(bOperand->get(),
+                            op.getMatchingIndexingMap(bOperand), offsets,
+                            {kDim, nDim}, {kSize, tile.cols}),
+                 l1b, /*zeroPadding=*/kSize % kFractal != 0);
+    e.setFlag(Pipe::MTE2, Pipe::MTE1);
+    e.waitFlag(Pipe::MTE2, Pipe::MTE1);
+
+    e.waitFlag(Pipe::M, Pipe::MTE1);
+    Value l0a =
+        e.slotView(MemorySpace::L0A, l0aOffset, aShape, f16, aBytes, slot);
+    Value l0b =
+        e.slotView(MemorySpace::L0B, l0bOffset, bShape, f16, bBytes, slot);
+    DmaOp::create(b, e.loc, l1a, l0a);
+    DmaOp::create(b, e.loc, l1b, l0b);
+    e.setFlag(Pipe::MTE1, Pipe::MTE2);
+    e.setFlag(Pipe::MTE1, Pipe::M);
+    e.waitFlag(Pipe::MTE1, Pipe::M);
+    MmadOp::create(b, e.loc, l0a, l0b, acc, initAcc);
+    e.setFlag(Pipe::M, Pipe::MTE1);
+  }
+
+  /// Copies the row-major GM tile `source` (R x C) into the fractal buffer
+  /// `target` (ceil(R/16) x ceil(C/16) x 16 x 16): one copy per block of
+  /// whole fractals and per partial edge. With `zeroPadding`, the buffer is
+  /// zeroed first (padding along K must contribute nothing).
+  void loadFractals(Value source, Value target, bool zeroPadding) {
+    OpBuilder &b = e.b;
+    auto type = cast<MemRefType>(source.getType());
+    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+    if (zeroPadding)
+      FillOp::create(b, e.loc, target, b.getF64FloatAttr(0.0));
+    auto parts = [](int64_t size) {
+      SmallVector<std::pair<int64_t, int64_t>> result;
+      if (size >= kFractal)
+        result.push_back({0, size / kFractal * kFractal});
+      if (size % kFractal)
+        result.push_back({size / kFractal * kFractal, size % kFractal});
+      return result;
+    };
+    for (auto [r0, nr] : parts(rows)) {
+      for (auto [c0, nc] : parts(cols)) {
+        Value piece = e.subview(
+            source, {b.getIndexAttr(r0), b.getIndexAttr(c0)}, {nr, nc});
+        int64_t pr = nr % kFractal ? nr : kFractal,
+                pc = nc % kFractal ? nc : kFractal;
+        int64_t ar = nr / pr, ac = nc / pc;
+        Value expanded = memref::ExpandShapeOp::create(
+            b, e.loc, SmallVector<int64_t>{ar, pr, ac, pc}, piece,
+            {{0, 1}, {2, 3}});
+        AffineMap perm = AffineMap::getPermutationMap(
+            ArrayRef<unsigned>{0, 2, 1, 3}, b.getContext());
+        Value fractals = memref::TransposeOp::create(b, e.loc, expanded,
+                                                     AffineMapAttr::get(perm));
+        SmallVector<OpFoldResult> offsets{b.getIndexAttr(r0 / kFractal),
+                                          b.getIndexAttr(c0 / kFractal),
+                                          b.getIndexAttr(0), b.getIndexAttr(0)};
+        SmallVector<OpFoldResult> sizes{b.getIndexAttr(ar), b.getIndexAttr(ac),
+                                        b.getIndexAttr(pr), b.getIndexAttr(pc)};
+        SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+        auto pieceType = cast<MemRefType>(memref::SubViewOp::inferResultType(
+            cast<MemRefType>(target.getType()), offsets, sizes, strides));
+        Value dst = memref::SubViewOp::create(b, e.loc, pieceType, target,
+                                              offsets, sizes, strides);
+        DmaOp::create(b, e.loc, fractals, dst);
+      }
+    }
+  }
+
+  Emitter &e;
+  linalg::LinalgOp op;
+  bool init;
+  unsigned mDim = 0, nDim = 0, kDim = 0;
+  /// Batch dimensions and M and N dimensions other than the innermost.
+  SmallVector<unsigned> outerDims;
+  SmallVector<int64_t> ranges;
+  GemmShape shape;
+  GemmTiles tiles;
+  OpOperand *a = nullptr, *bOperand = nullptr, *c = nullptr;
+  int64_t l1aOffset = 0, l1bOffset = 0, l0aOffset = 0, l0bOffset = 0,
+          l0cOffset = 0;
+  /// K steps emitted so far on the current core (their slots alternate).
+  int64_t step = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops and row reductions on the vector unit
+//===----------------------------------------------------------------------===//
+
+/// A value of a body during code generation: a UB tile or a constant.
+struct BodyValue {
+  Value tile;
+  double constant = 0;
+};
+
+/// The vector-unit function of a body op, if it has one.
+std::optional<BinaryFn> getBinaryFn(Operation *op) {
+  if (isa<arith::AddFOp, arith::AddIOp>(op))
+    return BinaryFn::Add;
+  if (isa<arith::SubFOp, arith::SubIOp>(op))
+    return BinaryFn::Sub;
+  if (isa<arith::MulFOp, arith::MulIOp>(op))
+    return BinaryFn::Mul;
+  if (isa<arith::DivFOp>(op))
+    return BinaryFn::Div;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(op))
+    return BinaryFn::Max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(op))
+    return BinaryFn::Min;
+  if (isa<math::PowFOp>(op))
+    return BinaryFn::Pow;
+  return std::nullopt;
+}
+
+std::optional<UnaryFn> getUnaryFn(Operation *op) {
+  if (isa<math::ExpOp>(op))
+    return UnaryFn::Exp;
+  if (isa<math::LogOp>(op))
+    return UnaryFn::Log;
+  if (isa<math::SqrtOp>(op))
+    return UnaryFn::Sqrt;
+  if (isa<math::RsqrtOp>(op))
+    return UnaryFn::Rsqrt;
+  if (isa<math::AbsFOp>(op))
+    return UnaryFn::Abs;
+  if (isa<arith::NegFOp>(op))
+    return UnaryFn::Neg;
+  if (isa<math::TanhOp>(op))
+    return UnaryFn::Tanh;
+  if (isa<math::ErfOp>(op))
+    return UnaryFn::Erf;
+  if (isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::FPToSIOp>(op))
+    return UnaryFn::Cast;
+  return std::nullopt;
+}
+
+/// The reduction a combiner op computes.
+std::optional<ReduceFn> getReduceFn(Operation *op) {
+  if (isa<arith::AddFOp, arith::AddIOp>(op))
+    return ReduceFn::Sum;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(op))
+    return ReduceFn::Max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(op))
+    return ReduceFn::Min;
+  return std::nullopt;
+}
+
+/// The identity of `fn` on elements of `type`.
+double getIdentity(ReduceFn fn, Type type) {
+  bool isInt = type.isInteger();
+  unsigned bits = isInt ? type.getIntOrFloatBitWidth() : 0;
+  switch (fn) {
+  case ReduceFn::Sum:
+    return 0.0;
+  case ReduceFn::Max:
+    return isInt ? double(APInt::getSignedMinValue(bits).getSExtValue())
+                 : -INFINITY;
+  case ReduceFn::Min:
+    return isInt ? double(APInt::getSignedMaxValue(bits).getSExtValue())
+                 : INFINITY;
+  }
+  return 0.0;
+}
+
+/// The binary function that combines two partial results of `fn`.
+BinaryFn getCombineFn(ReduceFn fn) {
+  switch (fn) {
+  case ReduceFn::Sum:
+    return BinaryFn::Add;
+  case ReduceFn::Max:
+    return BinaryFn::Max;
+  case ReduceFn::Min:
+    return BinaryFn::Min;
+  }
+  return BinaryFn::Add;
+}
+
+/// Lowers an elementwise linalg op (all loops parallel) or a reduction of
+/// its innermost loop to vector-unit code over 2-d tiles: the two innermost
+/// loops are the tile's rows and columns, the outer ones are unrolled.
+class VectorLowering {
+public:
+  VectorLowering(Emitter &e, linalg::GenericOp op, bool outputIsIdentity)
+      : e(e), op(op), outputIsIdentity(outputIsIdentity) {}
+
+  LogicalResult run() {
+    if (failed(analyze()))
+      return failure();
+    if (failed(placeBuffers()))
+      return op->emitError("the tiles of this op do not fit the npu's "
+                           "unified buffer");
+    emitCores();
+    return success();
+  }
+
+private:
+  /// One tile: the offsets of every loop and the rows and columns.
+  struct Tile {
+    SmallVector<int64_t> offsets;
+    int64_t rows, cols;
+    /// For reductions: the first and last column chunk of a row tile.
+    bool firstChunk = true, lastChunk = true;
+  };
+
+  LogicalResult analyze() {
+    unsigned n = op.getNumLoops();
+    ranges = op.getStaticLoopRanges();
+    if (llvm::any_of(ranges, ShapedType::isDynamic))
+      return op.emitError("the npu target needs static shapes");
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    for (unsigned i = 0; i < n; ++i)
+      if (iterators[i] == utils::IteratorType::reduction)
+        reduced.push_back(i);
+    reduction = !reduced.empty();
+    if (reduction && !outputIsIdentity)
+      return op.emitError("the npu target expects a reduction's output "
+                          "initialized with the identity of its combiner "
+                          "(a fill just before it)");
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
+      return op.emitError("the npu target expects one output buffer");
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (isa<MemRefType>(input->get().getType()))
+        continue;
+      std::optional<double> constant = getConstant(input->get());
+      if (!constant)
+        return op.emitError("the npu target expects scalar operands that are "
+                            "constants");
+      scalars[input] = *constant;
+    }
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!op.getMatchingIndexingMap(&operand).isProjectedPermutation(
+              /*allowZeroInResults=*/true))
+        return op.emitError("the npu target expects operands indexed by "
+                            "loop dimensions (a projected permutation)");
+      Type type = getElementTypeOrSelf(operand.get().getType());
+      if (!type.isF32() && !type.isF16() && !type.isInteger(32))
+        return op.emitError("the npu vector unit computes f32, f16 and i32, "
+                            "found ")
+               << type;
+    }
+    // The two innermost loops are the tile's rows and columns.
+    colDim = n >= 1 ? std::optional<unsigned>(n - 1) : std::nullopt;
+    rowDim = n >= 2 ? std::optional<unsigned>(n - 2) : std::nullopt;
+    rows = rowDim ? ranges[*rowDim] : 1;
+    cols = colDim ? ranges[*colDim] : 1;
+    reduceCols = colDim && isReduced(*colDim);
+    reduceRows = rowDim && isReduced(*rowDim);
+    Block &body = *op.getBlock();
+    for (Operation &bodyOp : body.without_terminator()) {
+      if (isa<arith::ConstantOp>(bodyOp))
+        continue;
+      if (!getBinaryFn(&bodyOp) && !getUnaryFn(&bodyOp)) {
+        return bodyOp.emitError("the npu vector unit has no instruction for "
+                                "'")
+               << bodyOp.getName() << "'";
+      }
+      for (Value operand : bodyOp.getOperands())
+        if (operand.getParentBlock() != &body && !getConstant(operand))
+          return bodyOp.emitError("the npu target expects values from "
+                                  "outside an op's body to be constants");
+      ++temps;
+    }
+    Value yielded = body.getTerminator()->getOperand(0);
+    BlockArgument out = op.getRegionOutputArgs()[0];
+    if (reduction) {
+      combiner = yielded.getDefiningOp();
+      std::optional<ReduceFn> fn =
+          combiner ? getReduceFn(combiner) : std::nullopt;
+      if (!fn || !llvm::is_contained(combiner->getOperands(), out))
+        return op.emitError("the npu target reduces with a sum, max or min "
+                            "of the output and one value");
+      reduceFn = *fn;
+      --temps;
+    }
+    readsOutput = !out.use_empty() && !reduction;
+    if (reduction) {
+      for (OpOperand &use : out.getUses())
+        if (use.getOwner() != combiner)
+          return op.emitError("the npu target expects a reduction's output "
+                              "used only by its combiner");
+    }
+    return success();
+  }
+
+  /// Tile sizes from the unified buffer's capacity.
+  LogicalResult placeBuffers() {
+    int64_t loaded = 0;
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (isLoaded(input))
+        ++loaded;
+    if (readsOutput)
+      ++loaded;
+    // Double-buffered inputs and output, one buffer per body value, all of
+    // one tile; for reductions the output is one row per tile row.
+    int64_t slots = 2 * loaded + (reduction ? 0 : 2) + temps + 2;
+    int64_t elems = e.config.ubBytes / 4 / slots - 64;
+    elems = elems / 8 * 8;
+    if (elems < 8)
+      return failure();
+    tileCols = std::min<int64_t>(cols, elems);
+    int64_t rowBudget = elems / roundUp(tileCols, 8);
+    if (reduction)
+      rowBudget = elems / (roundUp(tileCols, 8) + 2);
+    tileRows = std::max<int64_t>(1, std::min<int64_t>(rows, rowBudget));
+    // Reduced rows accumulate one row per tile.
+    if (reduceRows)
+      tileRows = 1;
+    // Enough tiles for every core to overlap loads, compute and stores
+    // (four each), unless tiles would get smaller than 8 KiB.
+    int64_t outer = 1;
+    for (unsigned i = 0; i + 2 < ranges.size(); ++i)
+      outer *= ranges[i];
+    int64_t others = outer * ceilDiv(cols, tileCols);
+    int64_t wantRowTiles = ceilDiv(4 * e.config.cores, others);
+    int64_t minRows = ceilDiv(8192, tileCols * 4);
+    int64_t coreRows = ceilDiv(rows, ceilDiv(e.config.cores, others));
+    tileRows = std::min(
+        tileRows,
+        std::min(coreRows, std::max(ceilDiv(rows, wantRowTiles), minRows)));
+    tileBytes = roundUp(tileRows * roundUp(tileCols, 8) * 4, 64);
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      if (!isLoaded(input))
+        continue;
+      FailureOr<int64_t> offset = e.reserve(MemorySpace::UB, 2 * tileBytes);
+      if (failed(offset))
+        return failure();
+      inputOffsets[input] = *offset;
+    }
+    if (readsOutput) {
+      FailureOr<int64_t> offset = e.reserve(MemorySpace::UB, 2 * tileBytes);
+      if (failed(offset))
+        return failure();
+      inputOffsets[op.getDpsInitOperand(0)] = *offset;
+    }
+    int64_t outBytes = reduceCols ? roundUp(tileRows * 4, 64) : tileBytes;
+    FailureOr<int64_t> out = e.reserve(MemorySpace::UB, 2 * outBytes);
+    FailureOr<int64_t> temp =
+        e.reserve(MemorySpace::UB, (temps + 2) * tileBytes);
+    if (failed(out) || failed(temp))
+      return failure();
+    outOffset = *out;
+    outSlotBytes = outBytes;
+    tempOffset = *temp;
+    return success();
+  }
+
+  /// Whether `input` is a buffer the body reads (so each tile loads it).
+  bool isLoaded(OpOperand *input) {
+    return isa<MemRefType>(input->get().getType()) &&
+           !op.getMatchingBlockArgument(input).use_empty();
+  }
+
+  /// The tiles in order: those that contribute to one output tile (its
+  /// reduced coordinates) are consecutive, the first and last marked.
+  SmallVector<Tile> makeTiles() {
+    // One axis per loop dimension: rows and columns step by the tile size,
+    // the others by 1; kept (parallel) dimensions are outer, reduced ones
+    // inner, so that an output tile's contributions are consecutive.
+    struct Axis {
+      unsigned dim;
+      int64_t step;
+    };
+    unsigned n = op.getNumLoops();
+    SmallVector<Axis> axes;
+    for (bool kept : {true, false}) {
+      for (unsigned d = 0; d < n; ++d) {
+        if (isReduced(d) == kept)
+          continue;
+        int64_t step = rowDim && d == *rowDim   ? tileRows
+                       : colDim && d == *colDim ? tileCols
+                                                : 1;
+        axes.push_back({d, step});
+      }
+    }
+    unsigned keptAxes = n - reduced.size();
+    SmallVector<Tile> tiles;
+    SmallVector<int64_t> at(n, 0);
+    while (true) {
+      Tile tile;
+      tile.offsets = at;
+      tile.rows = rowDim ? std::min(tileRows, rows - at[*rowDim]) : 1;
+      tile.cols = colDim ? std::min(tileCols, cols - at[*colDim]) : 1;
+      tile.firstChunk =
+          llvm::all_of(ArrayRef(axes).drop_front(keptAxes),
+                       [&](const Axis &axis) { return at[axis.dim] == 0; });
+      tile.lastChunk = llvm::all_of(
+          ArrayRef(axes).drop_front(keptAxes), [&](const Axis &axis) {
+            return at[axis.dim] + axis.step >= ranges[axis.dim];
+          });
+      tiles.push_back(tile);
+      // Advance the innermost axis; carry outwards.
+      int i = axes.size() - 1;
+      for (; i >= 0; --i) {
+        at[axes[i].dim] += axes[i].step;
+        if (at[axes[i].dim] < ranges[axes[i].dim])
+          break;
+        at[axes[i].dim] = 0;
+      }
+      if (i < 0)
+        break;
+    }
+    return tiles;
+  }
+
+  /// Whether loop dimension `dim` is reduced.
+  bool isReduced(unsigned dim) const {
+    return llvm::is_contained(reduced, dim);
+  }
+
+  void emitCores() {
+    SmallVector<Tile> tiles = makeTiles();
+    // Reductions split whole rows (all their column chunks) over cores.
+    SmallVector<int64_t> rowStarts;
+    for (int64_t t = 0; t < static_cast<int64_t>(tiles.size()); ++t)
+      if (tiles[t].firstChunk)
+        rowStarts.push_back(t);
+    rowStarts.push_back(tiles.size());
+    SmallVector<int64_t> split =
+        splitEvenly(rowStarts.size() - 1, e.config.cores);
+    for (int core = 0; core < e.config.cores; ++core) {
+      int64_t begin = rowStarts[split[core]], end = rowStarts[split[core + 1]];
+      if (begin == end)
+        continue;
+      e.onCore(core, [&] {
+        e.setFlag(Pipe::V, Pipe::MTE2, 2);
+        e.setFlag(Pipe::MTE3, Pipe::V, 2);
+        int64_t chunk = 0, rowTile = 0;
+        for (int64_t t = begin; t < end; ++t) {
+          emitTile(tiles[t], chunk % 2, rowTile % 2);
+          ++chunk;
+          if (tiles[t].lastChunk)
+            ++rowTile;
+        }
+        e.waitFlag(Pipe::V, Pipe::MTE2, 2);
+        e.waitFlag(Pipe::MTE3, Pipe::V, 2);
+      });
+    }
+  }
+
+  /// The UB view of `operand`'s part of `tile` in slot `slot`.
+  Value ubTile(OpOperand *operand, const Tile &tile, int64_t offset,
+               int64_t slot) {
+    Type type = getElementTypeOrSelf(operand->get().getType());
+    SmallVector<int64_t> shape = tileShape(operand, tile);
+    return e.bufferAt(MemorySpace::UB, offset + slot * tileBytes, shape, type);
+  }
+
+  /// The 2-d shape of `operand`'s part of `tile` (1 where it broadcasts).
+  SmallVector<int64_t> tileShape(OpOperand *operand, const Tile &tile) {
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    auto has = [&](std::optional<unsigned> dim) {
+      return dim &&
+             llvm::is_contained(map.getResults(),
+                                getAffineDimExpr(*dim, e.b.getContext()));
+    };
+    return {has(rowDim) ? tile.rows : 1, has(colDim) ? tile.cols : 1};
+  }
+
+  /// The GM view of `operand`'s part of `tile`, 2-d.
+  Value gmTile(OpOperand *operand, const Tile &tile) {
+    SmallVector<OpFoldResult> offsets;
+    for (int64_t o : tile.offsets)
+      offsets.push_back(e.b.getIndexAttr(o));
+    SmallVector<unsigned> dims;
+    SmallVector<int64_t> sizes;
+    // The tile's dimensions, as 2-d: rows (or 1), columns (or 1).
+    AffineMap map = op.getMatchingIndexingMap(operand);
+    SmallVector<int64_t> shape = tileShape(operand, tile);
+    Value view;
+    if (rowDim)
+      view = e.tileView(operand->get(), map, offsets, {*rowDim, *colDim},
+                        {tile.rows, tile.cols});
+    else if (colDim)
+      view = e.tileView(operand->get(), map, offsets, {*colDim}, {tile.cols});
+    else
+      view = e.tileView(operand->get(), map, offsets, {}, {});
+    auto type = cast<MemRefType>(view.getType());
+    if (type.getRank() == 2)
+      return view;
+    // Rank 0 or 1: make it 1 x C (or 1 x 1).
+    SmallVector<ReassociationIndices> groups;
+    if (type.getRank() == 1)
+      groups.push_back({0, 1});
+    return memref::ExpandShapeOp::create(e.b, e.loc, shape, view, groups);
+  }
+
+  void emitTile(const Tile &tile, int64_t slot, int64_t outSlot) {
+    OpBuilder &b = e.b;
+    e.waitFlag(Pipe::V, Pipe::MTE2);
+    DenseMap<Value, BodyValue> values;
+    for (auto [input, constant] : scalars)
+      values[op.getMatchingBlockArgument(input)] = {Value(), constant};
+    for (auto [operand, offset] : inputOffsets) {
+      Value ub = ubTile(operand, tile, offset, slot);
+      DmaOp::create(b, e.loc, gmTile(operand, tile), ub);
+      values[op.getMatchingBlockArgument(operand)] = {ub};
+    }
+    e.setFlag(Pipe::MTE2, Pipe::V);
+    e.waitFlag(Pipe::MTE2, Pipe::V);
+    if (tile.firstChunk)
+      e.waitFlag(Pipe::MTE3, Pipe::V);
+
+    Type outType =
+        getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+    SmallVector<int64_t> full{tile.rows, tile.cols};
+    // Reduced columns leave one value per row; otherwise the output tile
+    // has the tile's shape (one row when the rows are reduced).
+    SmallVector<int64_t> outShape =
+        reduceCols ? SmallVector<int64_t>{tile.rows} : full;
+    Value outTile = e.bufferAt(
+        MemorySpace::UB, outOffset + outSlot * outSlotBytes, outShape, outType);
+    Block &body = *op.getBlock();
+    Value yielded = body.getTerminator()->getOperand(0);
+    int64_t tempIndex = 0;
+    for (Operation &bodyOp : body.without_terminator()) {
+      if (&bodyOp == combiner)
+        break;
+      if (auto constant = dyn_cast<arith::ConstantOp>(bodyOp)) {
+        values[constant] = {Value(), getConstant(constant).value_or(0.0)};
+        continue;
+      }
+      Type type = bodyOp.getResult(0).getType();
+      Value target =
+          !reduction && bodyOp.getResult(0) == yielded
+              ? outTile
+              : e.bufferAt(MemorySpace::UB,
+                           tempOffset + tempIndex++ * tileBytes, full, type);
+      emitBodyOp(&bodyOp, values, target);
+      values[bodyOp.getResult(0)] = {target};
+    }
+    if (reduction) {
+      Value reduced = combiner->getOperand(0) == op.getRegionOutputArgs()[0]
+                          ? combiner->getOperand(1)
+                          : combiner->getOperand(0);
+      BodyValue value = lookup(values, reduced);
+      Value source = value.tile ? value.tile : Value();
+      if (!source) {
+        source =
+            e.bufferAt(MemorySpace::UB, tempOffset + tempIndex++ * tileBytes,
+                       full, outType);
+        VDupOp::create(b, e.loc, b.getF64FloatAttr(value.constant), source);
+      }
+      source = broadcastTo(source, full, tempOffset + tempIndex++ * tileBytes);
+      if (reduceCols)
+        VReduceOp::create(b, e.loc, reduceFn, source, outTile,
+                          /*acc=*/!tile.firstChunk);
+      else if (tile.firstChunk)
+        VUnaryOp::create(b, e.loc, UnaryFn::Copy, source, outTile);
+      else
+        VBinaryOp::create(b, e.loc, getCombineFn(reduceFn), outTile, source,
+                          outTile);
+    } else {
+      BodyValue value = lookup(values, yielded);
+      if (!value.tile)
+        VDupOp::create(b, e.loc, b.getF64FloatAttr(value.constant), outTile);
+      else if (value.tile != outTile)
+        VUnaryOp::create(b, e.loc, UnaryFn::Copy, value.tile, outTile);
+    }
+    e.setFlag(Pipe::V, Pipe::MTE2);
+    if (!tile.lastChunk)
+      return;
+    e.setFlag(Pipe::V, Pipe::MTE3);
+    e.waitFlag(Pipe::V, Pipe::MTE3);
+    OpOperand *init = op.getDpsInitOperand(0);
+    Value gm;
+    if (reduceCols) {
+      SmallVector<OpFoldResult> offsets;
+      for (int64_t o : tile.offsets)
+        offsets.push_back(b.getIndexAttr(o));
+      AffineMap map = op.getMatchingIndexingMap(init);
+      if (rowDim && !reduceRows)
+        gm = e.tileView(init->get(), map, offsets, {*rowDim}, {tile.rows});
+      else
+        gm = e.tileView(init->get(), map, offsets, {}, {});
+      if (cast<MemRefType>(gm.getType()).getRank() == 0)
+        gm = memref::ExpandShapeOp::create(b, e.loc, SmallVector<int64_t>{1},
+                                           gm, {});
+    } else {
+      gm = gmTile(init, tile);
+    }
+    DmaOp::create(b, e.loc, outTile, gm);
+    e.setFlag(Pipe::MTE3, Pipe::V);
+  }
+
+  /// The tile or constant `value` of the body stands for: computed in
+  /// `values`, or a constant defined outside the body.
+  static BodyValue lookup(const DenseMap<Value, BodyValue> &values,
+                          Value value) {
+    if (auto it = values.find(value); it != values.end())
+      return it->second;
+    return {Value(), *getConstant(value)};
+  }
+
+  /// `tile` if it has `shape`, else a copy broadcast to it at `offset`.
+  Value broadcastTo(Value tile, ArrayRef<int64_t> shape, int64_t offset) {
+    auto type = cast<MemRefType>(tile.getType());
+    if (type.getShape() == shape)
+      return tile;
+    Value full =
+        e.bufferAt(MemorySpace::UB, offset, shape, type.getElementType());
+    VUnaryOp::create(e.b, e.loc, UnaryFn::Copy, tile, full);
+    return full;
+  }
+
+  /// Emits `target = x ** p` for small constant powers as multiplications,
+  /// square roots and reciprocals (exact where the vector unit's pow is
+  /// not).
+  void emitPower(BodyValue x, double p, Value target) {
+    OpBuilder &b = e.b;
+    Value base = x.tile;
+    if (!base) {
+      VDupOp::create(b, e.loc, b.getF64FloatAttr(x.constant), target);
+      base = target;
+    }
+    double magnitude = std::abs(p);
+    if (magnitude == 0.5)
+      VUnaryOp::create(b, e.loc, p < 0 ? UnaryFn::Rsqrt : UnaryFn::Sqrt, base,
+                       target);
+    else if (magnitude == 1.0)
+      VUnaryOp::create(b, e.loc, p < 0 ? UnaryFn::Recip : UnaryFn::Copy, base,
+                       target);
+    if (magnitude < 2.0)
+      return;
+    // x * x (* x), then the reciprocal for negative powers; `base` is read
+    // before `target` is written at every element.
+    VBinaryOp::create(b, e.loc, BinaryFn::Mul, base, base, target);
+    if (magnitude == 3.0)
+      VBinaryOp::create(b, e.loc, BinaryFn::Mul, target, base, target);
+    if (p < 0)
+      VUnaryOp::create(b, e.loc, UnaryFn::Recip, target, target);
+  }
+
+  /// Emits the vector instruction(s) of `bodyOp` writing `target`.
+  void emitBodyOp(Operation *bodyOp, DenseMap<Value, BodyValue> &values,
+                  Value target) {
+    OpBuilder &b = e.b;
+    auto operand = [&](unsigned i) {
+      return lookup(values, bodyOp->getOperand(i));
+    };
+    if (auto pow = dyn_cast<math::PowFOp>(bodyOp)) {
+      std::optional<double> p = getConstant(pow.getRhs());
+      if (p && llvm::is_contained({-2.0, -1.0, -0.5, 0.5, 1.0, 2.0, 3.0}, *p)) {
+        emitPower(operand(0), *p, target);
+        return;
+      }
+    }
+    if (std::optional<UnaryFn> fn = getUnaryFn(bodyOp)) {
+      BodyValue x = operand(0);
+      if (!x.tile) {
+        VDupOp::create(b, e.loc, b.getF64FloatAttr(x.constant), target);
+        VUnaryOp::create(b, e.loc, *fn, target, target);
+        return;
+      }
+      VUnaryOp::create(b, e.loc, *fn, x.tile, target);
+      return;
+    }
+    BinaryFn fn = *getBinaryFn(bodyOp);
+    BodyValue lhs = operand(0), rhs = operand(1);
+    if (lhs.tile && rhs.tile) {
+      VBinaryOp::create(b, e.loc, fn, lhs.tile, rhs.tile, target);
+      return;
+    }
+    if (lhs.tile) {
+      VScalarOp::create(b, e.loc, BinaryFnAttr::get(b.getContext(), fn),
+                        lhs.tile, b.getF64FloatAttr(rhs.constant), target);
+      return;
+    }
+    if (!rhs.tile) {
+      // Both constant: a splat of the constant operand, then the op.
+      VDupOp::create(b, e.loc, b.getF64FloatAttr(lhs.constant), target);
+      VScalarOp::create(b, e.loc, BinaryFnAttr::get(b.getContext(), fn), target,
+                        b.getF64FloatAttr(rhs.constant), target);
+      return;
+    }
+    // constant (op) tile: commutative ops swap, the others take a splat of
+    // the constant as their left operand.
+    if (fn == BinaryFn::Add || fn == BinaryFn::Mul || fn == BinaryFn::Max ||
+        fn == BinaryFn::Min) {
+      VScalarOp::create(b, e.loc, BinaryFnAttr::get(b.getContext(), fn),
+                        rhs.tile, b.getF64FloatAttr(lhs.constant), target);
+      return;
+    }
+    VDupOp::create(b, e.loc, b.getF64FloatAttr(lhs.constant), target);
+    VBinaryOp::create(b, e.loc, fn, target, rhs.tile, target);
+  }
+
+  Emitter &e;
+  linalg::GenericOp op;
+  bool outputIsIdentity;
+  SmallVector<int64_t> ranges;
+  /// The reduced loop dimensions; whether the tile's columns (rows) are.
+  SmallVector<unsigned> reduced;
+  bool reduction = false, readsOutput = false, reduceCols = false,
+       reduceRows = false;
+  std::optional<unsigned> rowDim, colDim;
+  int64_t rows = 1, cols = 1, tileRows = 1, tileCols = 1, tileBytes = 0;
+  int64_t temps = 0;
+  Operation *combiner = nullptr;
+  ReduceFn reduceFn = ReduceFn::Sum;
+  llvm::MapVector<OpOperand *, int64_t> inputOffsets;
+  /// Scalar (constant) inputs.
+  llvm::MapVector<OpOperand *, double> scalars;
+  int64_t outOffset = 0, outSlotBytes = 0, tempOffset = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+/// The buffer `view` is a view of: a kernel argument or a scratch buffer.
+Value getRootBuffer(Value view) {
+  while (Operation *def = view.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp,
+             memref::CastOp, memref::TransposeOp>(def))
+      break;
+    view = def->getOperand(0);
+  }
+  return view;
+}
+
+/// The value `op` starts from when its output holds it (the identity of a
+/// contraction's or a reduction's combination), or nullopt when `op` does
+/// not read its output that way.
+std::optional<double> getInitIdentity(linalg::LinalgOp op) {
+  if (linalg::isaContractionOpInterface(op))
+    return 0.0;
+  if (op.getNumReductionLoops() == 0 || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  Operation *yielded =
+      op.getBlock()->getTerminator()->getOperand(0).getDefiningOp();
+  std::optional<ReduceFn> fn = yielded ? getReduceFn(yielded) : std::nullopt;
+  if (!fn)
+    return std::nullopt;
+  return getIdentity(*fn, yielded->getResult(0).getType());
+}
+
+/// The buffer `op` copies unchanged into its output, if it is such a copy.
+Value getCopySource(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || !generic.isAllParallelLoops() ||
+      !llvm::all_of(generic.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return Value();
+  Value yielded = generic.getBlock()->getTerminator()->getOperand(0);
+  if (yielded != generic.getRegionInputArgs()[0])
+    return Value();
+  return generic.getDpsInputOperand(0)->get();
+}
+
+/// What the steps lowered so far leave in whole buffers: the value every
+/// element of a buffer holds after a fill (or a copy of a filled buffer),
+/// so that a contraction or reduction into it can start from its identity
+/// instead of reading it.
+class KnownContents {
+public:
+  /// The value every element of `view`'s buffer holds, if known.
+  std::optional<double> lookup(Value view) const {
+    auto it = values.find(getRootBuffer(view));
+    if (it == values.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+  /// Records what `op` (about to run) writes to its output.
+  void update(linalg::LinalgOp op) {
+    Value out = op.getDpsInitOperand(0)->get();
+    Value root = getRootBuffer(out);
+    std::optional<double> value;
+    if (auto fill = dyn_cast<linalg::FillOp>(op.getOperation()))
+      value = getConstant(fill.value());
+    else if (Value source = getCopySource(op))
+      value = lookup(source);
+    if (value && out == root)
+      values[root] = *value;
+    else
+      values.erase(root);
+  }
+
+private:
+  DenseMap<Value, double> values;
+};
+
+struct NPULowerKernelsPass
+    : public mlir::ms::impl::NPULowerKernelsPassBase<NPULowerKernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (!module->hasAttr(kConfigAttrName))
+      module->setAttr(kConfigAttrName,
+                      getConfigAttr(&getContext(), NpuConfig()));
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isExternal() && failed(lowerKernel(func)))
+        return signalPassFailure();
+  }
+
+  LogicalResult lowerKernel(func::FuncOp func) {
+    NpuConfig config = getConfig(func);
+    // Named ops other than fills become generics (fills stay recognizable
+    // as initializations).
+    IRRewriter rewriter(func.getContext());
+    SmallVector<linalg::LinalgOp> named;
+    func.walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::GenericOp, linalg::FillOp>(op))
+        named.push_back(op);
+    });
+    for (linalg::LinalgOp op : named) {
+      rewriter.setInsertionPoint(op);
+      if (failed(linalg::generalizeNamedOp(rewriter, op)))
+        return op->emitError("the npu target cannot lower '")
+               << op->getName() << "'";
+    }
+    SmallVector<Operation *> stages;
+    for (Operation &op : func.getBody().front()) {
+      if (isa<linalg::LinalgOp>(op)) {
+        stages.push_back(&op);
+        continue;
+      }
+      if (isMemoryEffectFree(&op) ||
+          isa<memref::AllocOp, memref::DeallocOp, func::ReturnOp>(op))
+        continue;
+      return op.emitError("the npu target cannot lower '")
+             << op.getName() << "' (only linalg ops run on the npu)";
+    }
+    OpBuilder b(func.getContext());
+    bool first = true;
+    KnownContents known;
+    for (unsigned i = 0; i < stages.size(); ++i) {
+      auto linalgOp = cast<linalg::LinalgOp>(stages[i]);
+      auto fill = dyn_cast<linalg::FillOp>(stages[i]);
+      std::optional<double> identity = getInitIdentity(linalgOp);
+      bool init =
+          identity &&
+          known.lookup(linalgOp.getDpsInitOperand(0)->get()) == identity;
+      known.update(linalgOp);
+      // A fill of the identity just before the op that accumulates into it
+      // is that op's initialization: it need not run.
+      if (fill && i + 1 < stages.size()) {
+        auto next = cast<linalg::LinalgOp>(stages[i + 1]);
+        Value filled = fill.getDpsInitOperand(0)->get();
+        std::optional<double> starts = getInitIdentity(next);
+        if (next.getDpsInitOperand(0)->get() == filled && starts &&
+            known.lookup(filled) == starts)
+          continue;
+      }
+      b.setInsertionPoint(stages[i]);
+      if (!first)
+        CoreBarrierOp::create(b, stages[i]->getLoc());
+      first = false;
+      Emitter emitter(b, stages[i]->getLoc(), config);
+      LogicalResult lowered = failure();
+      if (fill) {
+        lowered = lowerFill(emitter, fill);
+      } else if (linalg::isaContractionOpInterface(linalgOp)) {
+        lowered = ContractionLowering(emitter, linalgOp, init).run();
+      } else if (auto generic = dyn_cast<linalg::GenericOp>(stages[i])) {
+        lowered = VectorLowering(emitter, generic, init).run();
+      } else {
+        lowered = stages[i]->emitError("the npu target cannot lower '")
+                  << stages[i]->getName() << "'";
+      }
+      if (failed(lowered))
+        return failure();
+    }
+    for (Operation *stage : stages)
+      stage->erase();
+    return success();
+  }
+
+  /// A fill that initializes nothing: a generic yielding the constant.
+  LogicalResult lowerFill(Emitter &emitter, linalg::FillOp fill) {
+    OpBuilder &b = emitter.b;
+    Value target = fill.getDpsInitOperand(0)->get();
+    auto type = cast<MemRefType>(target.getType());
+    SmallVector<AffineMap> maps{
+        AffineMap::getMultiDimIdentityMap(type.getRank(), b.getContext())};
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    Value value = fill.value();
+    auto generic = linalg::GenericOp::create(
+        b, fill.getLoc(), TypeRange{}, ValueRange{}, ValueRange{target}, maps,
+        iterators, [&](OpBuilder &nested, Location loc, ValueRange) {
+          linalg::YieldOp::create(nested, loc, value);
+        });
+    // The body yields a value from outside: clone its constant in.
+    if (auto constant = value.getDefiningOp<arith::ConstantOp>()) {
+      OpBuilder inner(generic.getBlock(), generic.getBlock()->begin());
+      Operation *copy = inner.clone(*constant);
+      generic.getBlock()->getTerminator()->setOperand(0, copy->getResult(0));
+    } else {
+      generic.erase();
+      return fill.emitError("the npu target fills only with constants");
+    }
+    LogicalResult lowered = VectorLowering(emitter, generic, false).run();
+    generic.erase();
+    return lowered;
+  }
+};
+} // namespace

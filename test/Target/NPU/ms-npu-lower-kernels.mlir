@@ -1,0 +1,205 @@
+// RUN: ms-opt %s -split-input-file -ms-npu-lower-kernels -verify-diagnostics | FileCheck %s
+// Kernels lowered to msnpu programs: a matmul on the cube (the zero fill is
+// its initialization), an elementwise op and a row reduction on the vector
+// unit; what the npu cannot run is an error on the op.
+
+// CHECK-LABEL: func.func @matmul
+// The tiles are split over the two cores; each core primes the "empty"
+// flags of its double buffers.
+// CHECK: %[[CORE0:.*]] = msnpu.per_core [1, 0]
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[CORE0]]
+// CHECK: msnpu.set_flag <mte1> to <mte2>, 0
+// CHECK: msnpu.set_flag <mte1> to <mte2>, 0
+// The first K step initializes the accumulators...
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<4x4x16x16xf32, strided<[2048, 16, 128, 1]>> to memref<4x4x16x16xf16, strided<[1024, 256, 16, 1]>, #msnpu.space<l1>>
+// CHECK: msnpu.set_flag <mte2> to <mte1>, 0
+// CHECK: msnpu.wait_flag <mte2> to <mte1>, 0
+// CHECK: msnpu.mmad {{.*}} init :
+// ...the others accumulate, in a loop that alternates buffer slots.
+// CHECK: scf.for
+// CHECK: arith.remui
+// CHECK: msnpu.mmad
+// CHECK-NOT: init
+// CHECK: msnpu.set_flag <m> to <fix>, 0
+// CHECK: msnpu.wait_flag <m> to <fix>, 0
+// CHECK: msnpu.fixpipe %{{.*}}, %{{.*}} : memref<4x4x16x16xf32, #msnpu.space<l0c>> to memref<64x64xf32, strided<[96, 1]>>
+// CHECK: msnpu.per_core [0, 1]
+// CHECK-NOT: linalg.
+func.func @matmul(%a: memref<64x128xf32>, %b: memref<128x96xf32>, %c: memref<64x96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x96xf32>)
+  linalg.matmul ins(%a, %b : memref<64x128xf32>, memref<128x96xf32>) outs(%c : memref<64x96xf32>)
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @bias_relu
+// The bias is one row, broadcast over the tile's rows; ReLU is a max with 0.
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<1x96xf32> to memref<1x96xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vbinary <add> %{{.*}}, %{{.*}}, %{{.*}} : memref<{{[0-9]+}}x96xf32, #msnpu.space<ub>>, memref<1x96xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vscalar <max> %{{.*}}, 0.000000e+00, %{{.*}}
+// CHECK: msnpu.set_flag <v> to <mte3>, 0
+// CHECK: msnpu.wait_flag <v> to <mte3>, 0
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<{{[0-9]+}}x96xf32, #msnpu.space<ub>> to memref<{{[0-9]+}}x96xf32, strided<[96, 1]{{.*}}>>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @bias_relu(%x: memref<64x96xf32>, %bias: memref<96xf32>, %y: memref<64x96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %bias : memref<64x96xf32>, memref<96xf32>) outs(%y : memref<64x96xf32>) {
+  ^bb0(%in: f32, %b: f32, %out: f32):
+    %0 = arith.addf %in, %b : f32
+    %1 = arith.maximumf %0, %zero : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @row_max
+// The -inf fill is the reduction's initialization: the first chunk of a
+// row overwrites, the next ones accumulate.
+// CHECK-NOT: msnpu.vdup
+// CHECK: msnpu.vreduce <max> %{{.*}}, %{{.*}} : memref<1x16320xf32, #msnpu.space<ub>> to memref<1xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vreduce <max> %{{.*}}, %{{.*}} acc : memref<1x3680xf32, #msnpu.space<ub>> to memref<1xf32, #msnpu.space<ub>>
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<{{[0-9]+}}xf32, #msnpu.space<ub>> to memref<{{[0-9]+}}xf32, strided<[1]{{.*}}>>
+#map2 = affine_map<(d0, d1) -> (d0, d1)>
+#red = affine_map<(d0, d1) -> (d0)>
+func.func @row_max(%x: memref<16x20000xf32>, %m: memref<16xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%ninf : f32) outs(%m : memref<16xf32>)
+  linalg.generic {indexing_maps = [#map2, #red], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<16x20000xf32>) outs(%m : memref<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// Steps of a kernel are separated by a barrier across cores.
+// CHECK-LABEL: func.func @two_steps
+// CHECK: msnpu.vunary <exp>
+// CHECK: msnpu.core_barrier
+// CHECK: msnpu.vunary <tanh>
+#m = affine_map<(d0) -> (d0)>
+func.func @two_steps(%x: memref<1024xf32>, %y: memref<1024xf32>) {
+  linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel"]}
+      ins(%x : memref<1024xf32>) outs(%y : memref<1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel"]}
+      ins(%y : memref<1024xf32>) outs(%y : memref<1024xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.tanh %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+#m = affine_map<(d0) -> (d0)>
+func.func @no_instruction(%x: memref<64xf32>, %y: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel"]}
+      ins(%x : memref<64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    // expected-error @+1 {{the npu vector unit has no instruction for 'arith.cmpf'}}
+    %0 = arith.cmpf olt, %in, %zero : f32
+    %1 = arith.select %0, %zero, %in : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+func.func @not_linalg(%x: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{the npu target cannot lower 'memref.store' (only linalg ops run on the npu)}}
+  memref.store %zero, %x[%c0] : memref<64xf32>
+  return
+}
+
+// -----
+
+#m = affine_map<(d0) -> (d0)>
+func.func @dynamic(%x: memref<?xf32>, %y: memref<?xf32>) {
+  // expected-error @+1 {{the npu target needs static shapes}}
+  linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel"]}
+      ins(%x : memref<?xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.exp %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A reduction of the rows accumulates one row per tile into the output
+// tile with vector additions (the first one a copy).
+// CHECK-LABEL: func.func @column_sum
+// CHECK: msnpu.vunary <copy> %{{.*}}, %{{.*}} : memref<1x16xf32, #msnpu.space<ub>> to memref<1x16xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vbinary <add> %{{.*}}, %{{.*}}, %{{.*}} : memref<1x16xf32, #msnpu.space<ub>>, memref<1x16xf32, #msnpu.space<ub>> to memref<1x16xf32, #msnpu.space<ub>>
+#a = affine_map<(d0, d1) -> (d0, d1)>
+#r = affine_map<(d0, d1) -> (d1)>
+func.func @column_sum(%x: memref<8x16xf32>, %y: memref<16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<16xf32>)
+  linalg.generic {indexing_maps = [#a, #r], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<8x16xf32>) outs(%y : memref<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(d0, d1) -> (d0, d1)>
+#r = affine_map<(d0, d1) -> (d1)>
+func.func @uninitialized_reduction(%x: memref<8x16xf32>, %y: memref<16xf32>) {
+  // expected-error @+1 {{the npu target expects a reduction's output initialized with the identity of its combiner (a fill just before it)}}
+  linalg.generic {indexing_maps = [#a, #r], iterator_types = ["reduction", "parallel"]}
+      ins(%x : memref<8x16xf32>) outs(%y : memref<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+#a3 = affine_map<(m, n, k1, k2) -> (m, k1, k2)>
+#b3 = affine_map<(m, n, k1, k2) -> (k1, k2, n)>
+#c3 = affine_map<(m, n, k1, k2) -> (m, n)>
+func.func @two_k(%a: memref<16x4x4xf32>, %b: memref<4x4x16xf32>, %c: memref<16x16xf32>) {
+  // expected-error @+1 {{the npu target runs contractions with one K dimension on the cube; this one has 2}}
+  linalg.generic {indexing_maps = [#a3, #b3, #c3], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%a, %b : memref<16x4x4xf32>, memref<4x4x16xf32>) outs(%c : memref<16x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %z: f32):
+    %0 = arith.mulf %x, %y : f32
+    %1 = arith.addf %z, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+func.func @int_matmul(%a: memref<16x16xi32>, %b: memref<16x16xi32>, %c: memref<16x16xi32>) {
+  // expected-error @+1 {{the npu target multiplies f32 or f16 matrices on the cube, found 'i32' x 'i32' -> 'i32'}}
+  linalg.matmul ins(%a, %b : memref<16x16xi32>, memref<16x16xi32>) outs(%c : memref<16x16xi32>)
+  return
+}
