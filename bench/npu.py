@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Measures the npu target on the simulated NPU: GEMMs of 256 to 4096
 (square, f32 in GM, fp16 on the cube), a linear layer with bias and GELU,
-softmax and layer normalization rows. Each is compiled with
+attention (BERT-base heads), softmax and layer normalization rows, and the
+PyTorch TransformerEncoderLayer of the e2e tests (a BERT-style layer,
+against PyTorch's output). Each is compiled with
 `ms-compile --target npu -O1`, run once with `ms-run --device npu` (the
 simulator is deterministic: one round is the measurement) and compared with
 the float64 NumPy result of the same f32 inputs.
@@ -44,51 +46,81 @@ def layer_norm(x, g, b):
     return (x - m) / np.sqrt(v + 1e-5) * g + b
 
 
+def t(*dims):
+    """The tensor type of f32 `dims`."""
+    return "tensor<%sxf32>" % "x".join(str(d) for d in dims)
+
+
+def attention(q, k, v):
+    s = q @ k.swapaxes(-1, -2) / np.sqrt(q.shape[-1])
+    return softmax(s) @ v
+
+
 def cases(sizes):
     """(name, msgraph program, input shapes, reference, fractal products)."""
     for n in sizes:
         yield ("gemm %d^3" % n,
-               "func.func @main(%%a: tensor<%dx%dxf32>, %%b: tensor<%dx%dxf32>) -> tensor<%dx%dxf32> {\n"
-               "  %%0 = msgraph.matmul %%a, %%b : (tensor<%dx%dxf32>, tensor<%dx%dxf32>) -> tensor<%dx%dxf32>\n"
-               "  return %%0 : tensor<%dx%dxf32>\n}\n" % ((n,) * 18),
+               f"func.func @main(%a: {t(n, n)}, %b: {t(n, n)}) -> {t(n, n)} {{\n"
+               f"  %0 = msgraph.matmul %a, %b : ({t(n, n)}, {t(n, n)}) -> {t(n, n)}\n"
+               f"  return %0 : {t(n, n)}\n}}\n",
                [(n, n), (n, n)], lambda a, b: a @ b, (n // 16) ** 3)
     m, k, h = 512, 768, 3072
     yield ("linear+bias+gelu 512x768x3072",
-           "func.func @main(%%x: tensor<%dx%dxf32>, %%w: tensor<%dx%dxf32>, %%b: tensor<%dxf32>) -> tensor<%dx%dxf32> {\n"
-           "  %%0 = msgraph.matmul %%x, %%w : (tensor<%dx%dxf32>, tensor<%dx%dxf32>) -> tensor<%dx%dxf32>\n"
-           "  %%1 = msgraph.add %%0, %%b : (tensor<%dx%dxf32>, tensor<%dxf32>) -> tensor<%dx%dxf32>\n"
-           "  %%2 = msgraph.gelu %%1 : tensor<%dx%dxf32>\n"
-           "  return %%2 : tensor<%dx%dxf32>\n}\n"
-           % (m, k, k, h, h, m, h, m, k, k, h, m, h, m, h, h, m, h, m, h, m, h),
+           f"func.func @main(%x: {t(m, k)}, %w: {t(k, h)}, %b: {t(h)}) -> {t(m, h)} {{\n"
+           f"  %0 = msgraph.matmul %x, %w : ({t(m, k)}, {t(k, h)}) -> {t(m, h)}\n"
+           f"  %1 = msgraph.add %0, %b : ({t(m, h)}, {t(h)}) -> {t(m, h)}\n"
+           f"  %2 = msgraph.gelu %1 : {t(m, h)}\n"
+           f"  return %2 : {t(m, h)}\n}}\n",
            [(m, k), (k, h), (h,)], lambda x, w, b: gelu(x @ w + b),
            (m // 16) * (k // 16) * (h // 16))
+    b, h, n, d = 1, 12, 128, 64
+    q = t(b, h, n, d)
+    yield ("attention 1x12x128x64",
+           f"func.func @main(%q: {q}, %k: {q}, %v: {q}) -> {q} {{\n"
+           f"  %0 = msgraph.attention %q, %k, %v : ({q}, {q}, {q}) -> {q}\n"
+           f"  return %0 : {q}\n}}\n",
+           [(b, h, n, d)] * 3, attention, 2 * b * h * (n // 16) ** 2 * (d // 16))
     r, c = 4096, 1024
     yield ("softmax 4096x1024",
-           "func.func @main(%%x: tensor<%dx%dxf32>) -> tensor<%dx%dxf32> {\n"
-           "  %%0 = msgraph.softmax %%x : tensor<%dx%dxf32>\n"
-           "  return %%0 : tensor<%dx%dxf32>\n}\n" % ((r, c) * 4),
+           f"func.func @main(%x: {t(r, c)}) -> {t(r, c)} {{\n"
+           f"  %0 = msgraph.softmax %x : {t(r, c)}\n"
+           f"  return %0 : {t(r, c)}\n}}\n",
            [(r, c)], softmax, 0)
     yield ("layer_norm 4096x1024",
-           "func.func @main(%%x: tensor<%dx%dxf32>, %%g: tensor<%dxf32>, %%b: tensor<%dxf32>) -> tensor<%dx%dxf32> {\n"
-           "  %%0 = msgraph.layer_norm %%x, %%g, %%b : (tensor<%dx%dxf32>, tensor<%dxf32>, tensor<%dxf32>) -> tensor<%dx%dxf32>\n"
-           "  return %%0 : tensor<%dx%dxf32>\n}\n"
-           % (r, c, c, c, r, c, r, c, c, c, r, c, r, c),
+           f"func.func @main(%x: {t(r, c)}, %g: {t(c)}, %b: {t(c)}) -> {t(r, c)} {{\n"
+           f"  %0 = msgraph.layer_norm %x, %g, %b : ({t(r, c)}, {t(c)}, {t(c)}) -> {t(r, c)}\n"
+           f"  return %0 : {t(r, c)}\n}}\n",
            [(r, c), (c,), (c,)], layer_norm, 0)
+    model = os.path.join(ROOT, "test", "e2e", "torch", "transformer_encoder",
+                         "model.onnx")
+    yield ("encoder layer (PyTorch, 2x16x64)", model, [None],
+           lambda x: np.load(os.path.join(os.path.dirname(model),
+                                          "output_0.npy")), 0)
 
 
 def run_case(build, work, name, program, shapes, reference, fractals):
-    src = os.path.join(work, "case.mlir")
-    with open(src, "w") as f:
-        f.write(program)
+    """Compiles `program` (msgraph text, or an .onnx path whose directory
+    holds input_0.npy and PyTorch's output_0.npy), runs it on the simulated
+    NPU and returns the table row."""
+    if program.endswith(".onnx"):
+        src = program
+    else:
+        src = os.path.join(work, "case.mlir")
+        with open(src, "w") as f:
+            f.write(program)
     module = os.path.join(work, "case.msm")
     subprocess.run([os.path.join(build, "bin", "ms-compile"), src, "-O1",
                     "--target", "npu", "-o", module], check=True)
     rng = np.random.default_rng(0)
     inputs, bind = [], []
     for i, shape in enumerate(shapes):
-        a = rng.uniform(-1, 1, shape).astype(np.float32)
-        path = os.path.join(work, "in%d.npy" % i)
-        np.save(path, a)
+        if src == program:
+            path = os.path.join(os.path.dirname(src), "input_%d.npy" % i)
+            a = np.load(path)
+        else:
+            a = rng.uniform(-1, 1, shape).astype(np.float32)
+            path = os.path.join(work, "in%d.npy" % i)
+            np.save(path, a)
         inputs.append(a)
         bind += ["--input", "input_%d=%s" % (i, path)]
     out = os.path.join(work, "out")

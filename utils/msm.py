@@ -84,8 +84,11 @@ def main():
                     help="write the first cpu-elf section to OUT")
     ap.add_argument("--extract-cuda-ptx", metavar="OUT",
                     help="write the first cuda-ptx section to OUT")
+    ap.add_argument("--extract-npu-program", metavar="OUT",
+                    help="write the first npu-program section to OUT")
     args = ap.parse_args()
-    wanted = {"cpu-elf": args.extract_cpu_elf, "cuda-ptx": args.extract_cuda_ptx}
+    wanted = {"cpu-elf": args.extract_cpu_elf, "cuda-ptx": args.extract_cuda_ptx,
+              "npu-program": args.extract_npu_program}
     extracted = set()
     for kind, data, needs in read_sections(args.module):
         print("%s %d bytes%s" % (kind, len(data),

@@ -87,10 +87,12 @@ LogicalResult mlir::ms::buildCompilePipeline(
       pm.addPass(createRefineEntrySignaturePass({options.entry}));
     } else if (phase == "fusion") {
       // O1 compiles each group as one kernel; O2 offloads those kernels.
-      if (options.optLevel >= 1) {
+      if (options.optLevel >= 1)
         pm.addNestedPass<func::FuncOp>(fusion::createRaiseAttentionPass());
+      if (backend->decomposesAttention())
+        pm.addNestedPass<func::FuncOp>(graph::createDecomposeAttentionPass());
+      if (options.optLevel >= 1)
         pm.addPass(fusion::createFormGroupsPass({options.entry}));
-      }
     } else if (phase == "kernels") {
       pm.addPass(createOutlineKernelsPass({options.entry}));
       pm.addPass(createDeduplicateKernelsPass());

@@ -1247,4 +1247,33 @@ TEST(NpuDevice, ReportsSimulationFailuresAtRun) {
               "bad.msm: npu-program section: kernel 'ms_kernel_2': "
               "'steps[0]': expected an array of instructions");
 }
+
+TEST(NpuSimulator, ScratchDataInitializesConstants) {
+  // Scratch buffer 0 holds the constants {1.5, -2} (little-endian f32 bits
+  // 0x3fc00000, 0xc0000000); the kernel copies them to its argument.
+  std::vector<float> out(2);
+  Json scratch = {{"buf", {"scratch", 0}},
+                  {"mem", "gm"},
+                  {"off", 0},
+                  {"dtype", "f32"},
+                  {"strides", {1}}};
+  Json body = Json::array({dma(scratch, view("ub", 0, "f32", {1}), {2})});
+  sync(body, "mte2", "mte3");
+  body.push_back(dma(view("ub", 0, "f32", {1}), gm(0, 0, "f32", {1}), {2}));
+  Json json = program(1, {8}, body, Json::object(), {8});
+  json["kernels"]["k"]["scratch_data"] = {"0000c03f000000c0"};
+  ms::rt::Status status = simulate(json, {out.data()});
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(out, (std::vector<float>{1.5f, -2.0f}));
+
+  npu::Program parsed;
+  json["kernels"]["k"]["scratch_data"] = {"0000c03f"};
+  expectError(parse(json, parsed), "'scratch_data' 0: expected 16 hex digits "
+                                   "(the buffer's bytes), found 8");
+  json["kernels"]["k"]["scratch_data"] = {"0000C03F000000C0"};
+  expectError(parse(json, parsed), "expected lower-case hex digits");
+  json["kernels"]["k"]["scratch_data"] = Json::array();
+  expectError(parse(json, parsed), "'scratch_data': expected one entry per "
+                                   "scratch buffer (1)");
+}
 } // namespace

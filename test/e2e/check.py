@@ -32,9 +32,9 @@ compiled for it (`--target npu`) and run on the simulated NPU
 the tolerance of
   // NPU-TOLERANCE: rtol=R atol=A
 (default: the file's TOLERANCE; contractions take fp16 inputs on the cube, so
-files with matmuls state a looser one). A test named in FILE (one name per
-line, '#' comments, a reason after the name) must fail to compile for the npu
-target; one that compiles when listed is an error too.
+files with matmuls state a looser one). A test named in FILE (lines
+`NAME [LEVEL...] # reason`: the levels listed, or every level) must fail to
+compile for the npu target; one that compiles when listed is an error too.
 
 Usage: check.py TEST.mlir --bin-dir DIR --work-dir DIR [--levels O0,O2]
                 [--compile-flags "FLAGS"]   (after the file's COMPILE-FLAGS)
@@ -182,12 +182,13 @@ def check_ptx(args, compile_, levels, flags):
 
 
 def npu_expected_failures(path):
-    """Names of the tests listed in the npu expected-failure file."""
-    names = set()
+    """{test name: the levels expected to fail (all when empty)} from the
+    npu expected-failure file: lines `NAME [LEVEL...] # reason`."""
+    names = {}
     for line in open(path):
-        line = line.split("#", 1)[0].strip()
-        if line:
-            names.add(line.split()[0])
+        words = line.split("#", 1)[0].split()
+        if words:
+            names[words[0]] = set(words[1:])
     return names
 
 
@@ -195,13 +196,14 @@ def check_npu(args, compile_, levels, flags, bind, plan, wants, dtypes, tol):
     """Compiles the test for the npu at each level it supports, runs it on
     the simulated NPU and compares with the reference."""
     name = os.path.splitext(os.path.basename(args.test))[0]
-    xfail = name in npu_expected_failures(args.npu_xfail)
+    listed = npu_expected_failures(args.npu_xfail)
     flags = [f for f in flags if not f.startswith(("--target-cpu",))]
     ok = True
     for level in levels:
         if level not in NPU_LEVELS:
             continue
         label = "npu " + level
+        xfail = name in listed and (not listed[name] or level in listed[name])
         module = os.path.join(args.work_dir, "test-npu-%s.msm" % level)
         p = subprocess.run([compile_, args.test, "-O" + level[1:], "--target", "npu",
                             "-o", module] + flags, capture_output=True, text=True)

@@ -61,6 +61,10 @@ public:
   getRequirements(const TargetOptions &options) const {
     return {};
   }
+  /// Whether the target runs `msgraph.attention` as its matmuls and softmax
+  /// (msgraph-decompose-attention, before fusion) rather than as one fused
+  /// kernel.
+  virtual bool decomposesAttention() const { return false; }
   /// Adds the target's passes on the outlined kernels and their callers
   /// (phase "kernels", before the plan is built): layouts the target's
   /// kernels want for constant operands, made once at compile time.

@@ -28,6 +28,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include "llvm/ADT/SmallBitVector.h"
+
 #include <cmath>
 
 namespace mlir::ms {
@@ -60,6 +62,24 @@ std::optional<double> getConstant(Value value) {
   if (auto i = dyn_cast<IntegerAttr>(attr))
     return double(i.getInt());
   return std::nullopt;
+}
+
+/// Whether each result of `map` is a distinct loop dimension or the
+/// constant 0 (an index into a dimension of size 1).
+bool isIndexedByLoops(AffineMap map) {
+  llvm::SmallBitVector seen(map.getNumDims());
+  for (AffineExpr result : map.getResults()) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
+      if (constant.getValue() != 0)
+        return false;
+      continue;
+    }
+    auto dim = dyn_cast<AffineDimExpr>(result);
+    if (!dim || seen.test(dim.getPosition()))
+      return false;
+    seen.set(dim.getPosition());
+  }
+  return true;
 }
 
 /// Splits `count` items into `parts` contiguous runs as even as possible;
@@ -230,6 +250,26 @@ public:
     return memref::ExpandShapeOp::create(b, loc, shape, view, groups);
   }
 
+  /// The fractals [at, at + count) (in fractal rows and columns) of the
+  /// fractal matrix `matrix` (R x C x 16 x 16), of each the first
+  /// `inner` rows and columns (all when empty).
+  Value fractalSlice(Value matrix, ArrayRef<int64_t> at,
+                     ArrayRef<int64_t> count, ArrayRef<int64_t> inner = {}) {
+    auto type = cast<MemRefType>(matrix.getType());
+    SmallVector<OpFoldResult> offsets{b.getIndexAttr(at[0]),
+                                      b.getIndexAttr(at[1]), b.getIndexAttr(0),
+                                      b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes{
+        b.getIndexAttr(count[0]), b.getIndexAttr(count[1]),
+        b.getIndexAttr(inner.empty() ? type.getDimSize(2) : inner[0]),
+        b.getIndexAttr(inner.empty() ? type.getDimSize(3) : inner[1])};
+    SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+    auto resultType = cast<MemRefType>(
+        memref::SubViewOp::inferResultType(type, offsets, sizes, strides));
+    return memref::SubViewOp::create(b, loc, resultType, matrix, offsets, sizes,
+                                     strides);
+  }
+
   /// Runs `body` on core `core` only: inside a loop whose count is 1 there
   /// and 0 on the other cores.
   void onCore(int core, function_ref<void()> body) {
@@ -253,6 +293,9 @@ private:
 /// Tile sizes of a contraction (multiples of 16).
 struct GemmTiles {
   int64_t tm = 0, tn = 0, tk = 0;
+  /// K steps per L1 chunk: MTE2 loads `chunk` steps of A and B at once (its
+  /// latency paid once per chunk), MTE1 moves one step at a time to L0.
+  int64_t chunk = 1;
   /// Whether L0C holds two result tiles (the fixpipe drains one while the
   /// cube fills the other).
   bool doubleC = false;
@@ -271,7 +314,7 @@ std::optional<double> estimateGemm(const NpuConfig &c, const GemmShape &shape,
                                    const GemmTiles &t) {
   int64_t fractalBytes = t.tm * t.tk * 2 + t.tk * t.tn * 2;
   if (2 * t.tm * t.tk * 2 > c.l0aBytes || 2 * t.tk * t.tn * 2 > c.l0bBytes ||
-      2 * fractalBytes > c.l1Bytes ||
+      2 * fractalBytes * t.chunk > c.l1Bytes ||
       (t.doubleC ? 2 : 1) * t.tm * t.tn * 4 > c.l0cBytes)
     return std::nullopt;
   int64_t tiles = shape.batch * ceilDiv(shape.m, t.tm) * ceilDiv(shape.n, t.tn);
@@ -279,16 +322,21 @@ std::optional<double> estimateGemm(const NpuConfig &c, const GemmShape &shape,
   int64_t steps = ceilDiv(shape.k, t.tk);
   double mmad = c.cubeStartCycles + (t.tm / 16) * (t.tk / 16) * (t.tn / 16) *
                                         c.cubeCyclesPerFractal;
-  double mte2 = 2 * c.mte2LatencyCycles + double(t.tm * t.tk + t.tk * t.tn) *
-                                              shape.inBytes /
-                                              c.mte2BytesPerCycle;
+  double mte2 =
+      2.0 * c.mte2LatencyCycles / t.chunk +
+      double(t.tm * t.tk + t.tk * t.tn) * shape.inBytes / c.mte2BytesPerCycle;
   double mte1 =
       2 * c.mte1LatencyCycles + double(fractalBytes) / c.mte1BytesPerCycle;
   double fix =
       c.fixLatencyCycles + double(t.tm * t.tn * 4) / c.fixBytesPerCycle;
   double step = std::max({mmad, mte2, mte1});
-  double tile = steps * step + (t.doubleC ? 0 : fix) + mte2 + mte1;
-  return perCore * tile + fix;
+  double tile = steps * step + (t.doubleC ? 0 : fix);
+  // The first chunk's load and the last tile's store overlap nothing.
+  double prologue = 2.0 * c.mte2LatencyCycles +
+                    double(t.tm * t.tk + t.tk * t.tn) * t.chunk *
+                        shape.inBytes / c.mte2BytesPerCycle +
+                    mte1;
+  return perCore * tile + prologue + fix;
 }
 
 /// Picks the tile sizes the timing model says are fastest.
@@ -301,13 +349,21 @@ GemmTiles chooseGemmTiles(const NpuConfig &c, const GemmShape &shape) {
   double bestCycles = 0;
   for (const auto &cand : candidates) {
     for (bool doubleC : {true, false}) {
-      GemmTiles t{std::min(cand[0], roundUp(shape.m, kFractal)),
-                  std::min(cand[1], roundUp(shape.n, kFractal)),
-                  std::min(cand[2], roundUp(shape.k, kFractal)), doubleC};
-      std::optional<double> cycles = estimateGemm(c, shape, t);
-      if (cycles && (!best.tm || *cycles < bestCycles)) {
-        best = t;
-        bestCycles = *cycles;
+      for (int64_t chunk : {1, 2, 4, 8}) {
+        GemmTiles t;
+        t.tm = std::min(cand[0], roundUp(shape.m, kFractal));
+        t.tn = std::min(cand[1], roundUp(shape.n, kFractal));
+        t.tk = std::min(cand[2], roundUp(shape.k, kFractal));
+        t.doubleC = doubleC;
+        t.chunk = chunk;
+        // Chunks beyond K would only waste L1.
+        if (chunk > 1 && (chunk / 2) * t.tk >= shape.k)
+          continue;
+        std::optional<double> cycles = estimateGemm(c, shape, t);
+        if (cycles && (!best.tm || *cycles < bestCycles)) {
+          best = t;
+          bestCycles = *cycles;
+        }
       }
     }
   }
@@ -389,8 +445,10 @@ private:
     Type f16 = e.b.getF16Type();
     int64_t aBytes = tiles.tm * tiles.tk * 2, bBytes = tiles.tk * tiles.tn * 2;
     (void)f16;
-    FailureOr<int64_t> l1a = e.reserve(MemorySpace::L1, 2 * aBytes);
-    FailureOr<int64_t> l1b = e.reserve(MemorySpace::L1, 2 * bBytes);
+    FailureOr<int64_t> l1a =
+        e.reserve(MemorySpace::L1, 2 * aBytes * tiles.chunk);
+    FailureOr<int64_t> l1b =
+        e.reserve(MemorySpace::L1, 2 * bBytes * tiles.chunk);
     FailureOr<int64_t> l0a = e.reserve(MemorySpace::L0A, 2 * aBytes);
     FailureOr<int64_t> l0b = e.reserve(MemorySpace::L0B, 2 * bBytes);
     int64_t cBytes = tiles.tm * tiles.tn * 4;
@@ -429,7 +487,7 @@ private:
         e.setFlag(Pipe::MTE1, Pipe::MTE2, 2);
         e.setFlag(Pipe::M, Pipe::MTE1, 2);
         e.setFlag(Pipe::FIX, Pipe::M, cSlots);
-        step = 0;
+        chunks = steps = 0;
         for (int64_t t = starts[core]; t < starts[core + 1]; ++t)
           emitTile(all[t], (t - starts[core]) % cSlots);
         e.waitFlag(Pipe::MTE1, Pipe::MTE2, 2);
@@ -447,38 +505,29 @@ private:
     Value acc = e.bufferAt(MemorySpace::L0C,
                            l0cOffset + cSlot * tiles.tm * tiles.tn * 4,
                            {mf, nf, kFractal, kFractal}, b.getF32Type());
-    int64_t fullSteps = shape.k / tiles.tk;
-    int64_t tail = shape.k % tiles.tk;
-    // The first step initializes the accumulators; the other full steps
-    // are a loop; a partial last step follows it.
-    int64_t first = fullSteps ? tiles.tk : tail;
-    emitStep(tile, acc, b.getIndexAttr(0), first, b.getIndexAttr(step % 2),
-             /*init=*/true);
-    ++step;
-    if (fullSteps > 1) {
+    int64_t chunkK = tiles.tk * tiles.chunk;
+    int64_t fullChunks = shape.k / chunkK, tail = shape.k % chunkK;
+    // The first chunk initializes the accumulators; the other full chunks
+    // are a loop; a partial last chunk follows it.
+    emitChunk(tile, acc, b.getIndexAttr(0), fullChunks ? chunkK : tail, Value(),
+              /*initAcc=*/true);
+    if (fullChunks > 1) {
       auto loop = scf::ForOp::create(b, e.loc, e.index(0),
-                                     e.index(fullSteps - 1), e.index(1));
+                                     e.index(fullChunks - 1), e.index(1));
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value iv = loop.getInductionVar();
       Value k0 = arith::MulIOp::create(
           b, e.loc, arith::AddIOp::create(b, e.loc, iv, e.index(1)),
-          e.index(tiles.tk));
-      // Slot (step + iv) % 2.
-      Value parity = arith::RemUIOp::create(b, e.loc, iv, e.index(2));
-      Value slot =
-          step % 2 == 0
-              ? parity
-              : Value(arith::SubIOp::create(b, e.loc, e.index(1), parity));
-      emitStep(tile, acc, k0, tiles.tk, slot, /*init=*/false);
+          e.index(chunkK));
+      int64_t chunksBefore = chunks, stepsBefore = steps;
+      emitChunk(tile, acc, k0, chunkK, iv, /*initAcc=*/false);
+      chunks = chunksBefore + fullChunks - 1;
+      steps = stepsBefore + (fullChunks - 1) * tiles.chunk;
     }
-    if (fullSteps > 1)
-      step += fullSteps - 1;
-    if (fullSteps && tail) {
-      emitStep(tile, acc, b.getIndexAttr(fullSteps * tiles.tk), tail,
-               b.getIndexAttr(step % 2), /*init=*/false);
-      ++step;
-    }
+    if (fullChunks && tail)
+      emitChunk(tile, acc, b.getIndexAttr(fullChunks * chunkK), tail, Value(),
+                /*initAcc=*/false);
     e.setFlag(Pipe::M, Pipe::FIX);
     e.waitFlag(Pipe::M, Pipe::FIX);
     SmallVector<OpFoldResult> offsets = loopOffsets(tile, b.getIndexAttr(0));
@@ -486,6 +535,18 @@ private:
                               {mDim, nDim}, {tile.rows, tile.cols});
     FixpipeOp::create(b, e.loc, acc, target, /*relu=*/false, /*acc=*/!init);
     e.setFlag(Pipe::FIX, Pipe::M);
+  }
+
+  /// The slot (0 or 1) of a double buffer's use number `count`, inside the
+  /// loop of counter `iv` (null outside one) whose iterations each make
+  /// `perIteration` uses: `count` is the number in the first iteration.
+  OpFoldResult slotOf(int64_t count, Value iv, int64_t perIteration) {
+    if (!iv || perIteration % 2 == 0)
+      return e.b.getIndexAttr(count % 2);
+    Value parity = arith::RemUIOp::create(e.b, e.loc, iv, e.index(2));
+    if (count % 2 == 0)
+      return parity;
+    return Value(arith::SubIOp::create(e.b, e.loc, e.index(1), parity));
   }
 
   /// Loop-dimension offsets of `tile` at K offset `k0`.
@@ -499,23 +560,28 @@ private:
     return offsets;
   }
 
-  /// One K step: A and B tiles to L1 (MTE2), to L0 (MTE1), one mmad.
-  void emitStep(const Tile &tile, Value acc, OpFoldResult k0, int64_t kSize,
-                OpFoldResult slot, bool initAcc) {
+  /// One L1 chunk of `kSize` along K at `k0`: A and B to L1 (MTE2), then
+  /// per K step a slice of each to L0 (MTE1) and one mmad. `iv` is the
+  /// chunk loop's counter when emitted inside it (slots then alternate per
+  /// iteration); with `initAcc` the first mmad initializes the
+  /// accumulators.
+  void emitChunk(const Tile &tile, Value acc, OpFoldResult k0, int64_t kSize,
+                 Value iv, bool initAcc) {
     OpBuilder &b = e.b;
     Type f16 = b.getF16Type();
     int64_t mf = ceilDiv(tile.rows, kFractal),
             nf = ceilDiv(tile.cols, kFractal), kf = ceilDiv(kSize, kFractal);
     int64_t aBytes = tiles.tm * tiles.tk * 2, bBytes = tiles.tk * tiles.tn * 2;
-    SmallVector<int64_t> aShape{mf, kf, kFractal, kFractal},
-        bShape{kf, nf, kFractal, kFractal};
     SmallVector<OpFoldResult> offsets = loopOffsets(tile, k0);
 
     e.waitFlag(Pipe::MTE1, Pipe::MTE2);
+    OpFoldResult l1Slot = slotOf(chunks, iv, 1);
     Value l1a =
-        e.slotView(MemorySpace::L1, l1aOffset, aShape, f16, aBytes, slot);
+        e.slotView(MemorySpace::L1, l1aOffset, {mf, kf, kFractal, kFractal},
+                   f16, aBytes * tiles.chunk, l1Slot);
     Value l1b =
-        e.slotView(MemorySpace::L1, l1bOffset, bShape, f16, bBytes, slot);
+        e.slotView(MemorySpace::L1, l1bOffset, {kf, nf, kFractal, kFractal},
+                   f16, bBytes * tiles.chunk, l1Slot);
     loadFractals(e.tileView(a->get(), op.getMatchingIndexingMap(a), offsets,
                             {mDim, kDim}, {tile.rows, kSize}),
                  l1a, /*zeroPadding=*/kSize % kFractal != 0);
@@ -525,19 +591,32 @@ private:
                  l1b, /*zeroPadding=*/kSize % kFractal != 0);
     e.setFlag(Pipe::MTE2, Pipe::MTE1);
     e.waitFlag(Pipe::MTE2, Pipe::MTE1);
+    ++chunks;
 
-    e.waitFlag(Pipe::M, Pipe::MTE1);
-    Value l0a =
-        e.slotView(MemorySpace::L0A, l0aOffset, aShape, f16, aBytes, slot);
-    Value l0b =
-        e.slotView(MemorySpace::L0B, l0bOffset, bShape, f16, bBytes, slot);
-    DmaOp::create(b, e.loc, l1a, l0a);
-    DmaOp::create(b, e.loc, l1b, l0b);
-    e.setFlag(Pipe::MTE1, Pipe::MTE2);
-    e.setFlag(Pipe::MTE1, Pipe::M);
-    e.waitFlag(Pipe::MTE1, Pipe::M);
-    MmadOp::create(b, e.loc, l0a, l0b, acc, initAcc);
-    e.setFlag(Pipe::M, Pipe::MTE1);
+    int64_t stepFractals = tiles.tk / kFractal;
+    int64_t count = ceilDiv(kf, stepFractals);
+    for (int64_t s = 0; s < count; ++s) {
+      int64_t k0f = s * stepFractals, kfs = std::min(stepFractals, kf - k0f);
+      Value srcA = e.fractalSlice(l1a, {0, k0f}, {mf, kfs});
+      Value srcB = e.fractalSlice(l1b, {k0f, 0}, {kfs, nf});
+      e.waitFlag(Pipe::M, Pipe::MTE1);
+      OpFoldResult l0Slot = slotOf(steps, iv, tiles.chunk);
+      Value l0a =
+          e.slotView(MemorySpace::L0A, l0aOffset, {mf, kfs, kFractal, kFractal},
+                     f16, aBytes, l0Slot);
+      Value l0b =
+          e.slotView(MemorySpace::L0B, l0bOffset, {kfs, nf, kFractal, kFractal},
+                     f16, bBytes, l0Slot);
+      DmaOp::create(b, e.loc, srcA, l0a);
+      DmaOp::create(b, e.loc, srcB, l0b);
+      if (s + 1 == count)
+        e.setFlag(Pipe::MTE1, Pipe::MTE2);
+      e.setFlag(Pipe::MTE1, Pipe::M);
+      e.waitFlag(Pipe::MTE1, Pipe::M);
+      MmadOp::create(b, e.loc, l0a, l0b, acc, initAcc && s == 0);
+      e.setFlag(Pipe::M, Pipe::MTE1);
+      ++steps;
+    }
   }
 
   /// Copies the row-major GM tile `source` (R x C) into the fractal buffer
@@ -572,16 +651,8 @@ private:
             ArrayRef<unsigned>{0, 2, 1, 3}, b.getContext());
         Value fractals = memref::TransposeOp::create(b, e.loc, expanded,
                                                      AffineMapAttr::get(perm));
-        SmallVector<OpFoldResult> offsets{b.getIndexAttr(r0 / kFractal),
-                                          b.getIndexAttr(c0 / kFractal),
-                                          b.getIndexAttr(0), b.getIndexAttr(0)};
-        SmallVector<OpFoldResult> sizes{b.getIndexAttr(ar), b.getIndexAttr(ac),
-                                        b.getIndexAttr(pr), b.getIndexAttr(pc)};
-        SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
-        auto pieceType = cast<MemRefType>(memref::SubViewOp::inferResultType(
-            cast<MemRefType>(target.getType()), offsets, sizes, strides));
-        Value dst = memref::SubViewOp::create(b, e.loc, pieceType, target,
-                                              offsets, sizes, strides);
+        Value dst = e.fractalSlice(target, {r0 / kFractal, c0 / kFractal},
+                                   {ar, ac}, {pr, pc});
         DmaOp::create(b, e.loc, fractals, dst);
       }
     }
@@ -599,8 +670,9 @@ private:
   OpOperand *a = nullptr, *bOperand = nullptr, *c = nullptr;
   int64_t l1aOffset = 0, l1bOffset = 0, l0aOffset = 0, l0bOffset = 0,
           l0cOffset = 0;
-  /// K steps emitted so far on the current core (their slots alternate).
-  int64_t step = 0;
+  /// L1 chunks and K steps emitted so far on the current core (the slots
+  /// of their buffers alternate).
+  int64_t chunks = 0, steps = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -748,8 +820,7 @@ private:
       scalars[input] = *constant;
     }
     for (OpOperand &operand : op->getOpOperands()) {
-      if (!op.getMatchingIndexingMap(&operand).isProjectedPermutation(
-              /*allowZeroInResults=*/true))
+      if (!isIndexedByLoops(op.getMatchingIndexingMap(&operand)))
         return op.emitError("the npu target expects operands indexed by "
                             "loop dimensions (a projected permutation)");
       Type type = getElementTypeOrSelf(operand.get().getType());

@@ -105,9 +105,21 @@ public:
         return func.emitError("expected static memref arguments");
       args.push_back(byteSize(type));
     }
-    for (auto alloc : func.getOps<memref::AllocOp>()) {
-      scratchIndex[alloc] = scratch.size();
-      scratch.push_back(byteSize(alloc.getType()));
+    json::Array scratchData;
+    for (Operation &op : func.getBody().front()) {
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        scratchIndex[alloc] = scratch.size();
+        scratch.push_back(byteSize(alloc.getType()));
+        scratchData.push_back(nullptr);
+      } else if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+        // A constant the kernel reads: scratch with initial contents.
+        FailureOr<std::string> hex = getConstantHex(global);
+        if (failed(hex))
+          return failure();
+        scratchIndex[global] = scratch.size();
+        scratch.push_back(byteSize(global.getType()));
+        scratchData.push_back(std::move(*hex));
+      }
     }
     json::Array step;
     for (Operation &op : func.getBody().front()) {
@@ -123,7 +135,38 @@ public:
     return json::Object{{"cores", getConfig(func).cores},
                         {"args", std::move(args)},
                         {"scratch", std::move(scratch)},
+                        {"scratch_data", std::move(scratchData)},
                         {"steps", std::move(steps)}};
+  }
+
+  /// The bytes of the constant `global` reads, as lower-case hex.
+  FailureOr<std::string> getConstantHex(memref::GetGlobalOp global) {
+    auto symbol = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+        global, global.getNameAttr());
+    auto value = symbol ? dyn_cast_or_null<DenseIntOrFPElementsAttr>(
+                              symbol.getConstantInitValue())
+                        : DenseIntOrFPElementsAttr();
+    Type elem = global.getType().getElementType();
+    if (!value || getDTypeName(elem).empty())
+      return global.emitError("expected a dense f32, f16, bf16, i32 or i8 "
+                              "constant for the npu");
+    int64_t elementBytes = elem.getIntOrFloatBitWidth() / 8;
+    std::string hex;
+    static const char digits[] = "0123456789abcdef";
+    auto append = [&](const APInt &bits) {
+      for (int64_t i = 0; i < elementBytes; ++i) {
+        uint8_t byte = uint8_t(bits.extractBitsAsZExtValue(8, 8 * i));
+        hex += digits[byte >> 4];
+        hex += digits[byte & 15];
+      }
+    };
+    if (isa<FloatType>(elem))
+      for (const APFloat &v : value.getValues<APFloat>())
+        append(v.bitcastToAPInt());
+    else
+      for (const APInt &v : value.getValues<APInt>())
+        append(v);
+    return hex;
   }
 
 private:
@@ -457,6 +500,8 @@ public:
   StringRef getBinaryFormat() const override { return "npu-program"; }
 
   bool supportsOptLevel(int level) const override { return level <= 1; }
+
+  bool decomposesAttention() const override { return true; }
 
   ArrayRef<StringRef> getCodegenPhases() const override {
     static const StringRef phases[] = {"linalg", "bufferized", "npu"};

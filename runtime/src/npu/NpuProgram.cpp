@@ -245,6 +245,7 @@ private:
   Status readView(const Json &object, const char *key, size_t rank,
                   View &out) const;
   /// Reads the GM buffer reference of view `what`.
+  Status readScratchData(const Json &value, Kernel &out) const;
   Status readBuffer(const Json &value, const std::string &what,
                     View &out) const;
   /// Reads pipe-name member `key`.
@@ -332,6 +333,8 @@ Status Parser::parseKernel(const Json &json, Kernel &out) {
   // Scratch is optional: most kernels need none.
   if (json.contains("scratch"))
     MS_RETURN_IF_ERROR(readSizes(json["scratch"], "scratch", out.scratch));
+  if (json.contains("scratch_data"))
+    MS_RETURN_IF_ERROR(readScratchData(json["scratch_data"], out));
   MS_RETURN_IF_ERROR(require(json, "steps", field));
   if (!field->is_array())
     return fail("'steps': expected an array of steps (arrays of "
@@ -801,6 +804,40 @@ Status Parser::readView(const Json &object, const char *key, size_t rank,
     return fail(what + ": a gm view needs 'buf': [\"arg\", I] or "
                        "[\"scratch\", J]");
   return readBuffer((*value)["buf"], what, out);
+}
+
+Status Parser::readScratchData(const Json &value, Kernel &out) const {
+  if (!value.is_array() || value.size() != out.scratch.size())
+    return fail("'scratch_data': expected one entry per scratch buffer (" +
+                std::to_string(out.scratch.size()) + "), found " +
+                shown(value));
+  out.scratchData.resize(out.scratch.size());
+  for (size_t i = 0; i < value.size(); ++i) {
+    if (value[i].is_null())
+      continue;
+    std::string what = "'scratch_data' " + std::to_string(i);
+    if (!value[i].is_string())
+      return fail(what + ": expected null or a hex string");
+    const std::string &hex = value[i].get_ref<const std::string &>();
+    if (int64_t(hex.size()) != 2 * out.scratch[i])
+      return fail(what + ": expected " + std::to_string(2 * out.scratch[i]) +
+                  " hex digits (the buffer's bytes), found " +
+                  std::to_string(hex.size()));
+    std::vector<uint8_t> &bytes = out.scratchData[i];
+    bytes.resize(hex.size() / 2);
+    for (size_t j = 0; j < bytes.size(); ++j) {
+      auto digit = [](char c) {
+        return c >= '0' && c <= '9'   ? c - '0'
+               : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                      : -1;
+      };
+      int hi = digit(hex[2 * j]), lo = digit(hex[2 * j + 1]);
+      if (hi < 0 || lo < 0)
+        return fail(what + ": expected lower-case hex digits");
+      bytes[j] = uint8_t(hi * 16 + lo);
+    }
+  }
+  return Status();
 }
 
 Status Parser::readBuffer(const Json &value, const std::string &what,

@@ -236,6 +236,9 @@ struct Kernel {
   std::vector<int64_t> args;
   /// Byte sizes of the GM workspace each launch allocates.
   std::vector<int64_t> scratch;
+  /// Initial contents of scratch buffers (a kernel's constants), by index;
+  /// empty for a buffer that starts zeroed.
+  std::vector<std::vector<uint8_t>> scratchData;
   /// The steps: every core runs each in turn; a step starts when every core
   /// has finished the previous one.
   std::vector<std::vector<Instr>> steps;

@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 
@@ -735,8 +736,12 @@ Status ms::rt::impl::npu::simulate(const NpuConfig &config,
       global.args.push_back(static_cast<uint8_t *>(args[i]));
       global.argSizes.push_back(kernel.args[i]);
     }
-    for (int64_t bytes : kernel.scratch)
-      global.scratch.emplace_back(bytes);
+    for (size_t j = 0; j < kernel.scratch.size(); ++j) {
+      global.scratch.emplace_back(kernel.scratch[j]);
+      if (j < kernel.scratchData.size() && !kernel.scratchData[j].empty())
+        std::memcpy(global.scratch.back().data(), kernel.scratchData[j].data(),
+                    kernel.scratchData[j].size());
+    }
     std::vector<std::unique_ptr<CoreSim>> cores;
     for (int core = 0; core < kernel.cores; ++core)
       cores.push_back(

@@ -10,25 +10,29 @@
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[CORE0]]
 // CHECK: msnpu.set_flag <mte1> to <mte2>, 0
 // CHECK: msnpu.set_flag <mte1> to <mte2>, 0
-// The first K step initializes the accumulators...
-// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<4x4x16x16xf32, strided<[2048, 16, 128, 1]>> to memref<4x4x16x16xf16, strided<[1024, 256, 16, 1]>, #msnpu.space<l1>>
+// MTE2 loads a chunk of K steps of A and B into L1 as fp16 fractals...
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<4x[[KF:[0-9]+]]x16x16xf32, strided<[32768, 16, 2048, 1]>> to memref<4x[[KF]]x16x16xf16, strided<[{{[0-9]+}}, 256, 16, 1]>, #msnpu.space<l1>>
 // CHECK: msnpu.set_flag <mte2> to <mte1>, 0
 // CHECK: msnpu.wait_flag <mte2> to <mte1>, 0
+// ...MTE1 moves one step at a time to L0; the first mmad initializes.
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<4x[[STEP:[0-9]+]]x16x16xf16, strided<[{{[0-9]+}}, 256, 16, 1]>, #msnpu.space<l1>> to memref<4x[[STEP]]x16x16xf16, #msnpu.space<l0a>>
 // CHECK: msnpu.mmad {{.*}} init :
-// ...the others accumulate, in a loop that alternates buffer slots.
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<4x[[STEP]]x16x16xf16, strided<[{{[0-9]+}}, 256, 16, 1], offset: {{[0-9]+}}>, #msnpu.space<l1>> to memref<4x[[STEP]]x16x16xf16, #msnpu.space<l0a>>
+// CHECK: msnpu.mmad
+// CHECK-NOT: init
+// The next chunks are a loop whose L1 slots alternate.
 // CHECK: scf.for
 // CHECK: arith.remui
 // CHECK: msnpu.mmad
-// CHECK-NOT: init
 // CHECK: msnpu.set_flag <m> to <fix>, 0
 // CHECK: msnpu.wait_flag <m> to <fix>, 0
 // CHECK: msnpu.fixpipe %{{.*}}, %{{.*}} : memref<4x4x16x16xf32, #msnpu.space<l0c>> to memref<64x64xf32, strided<[96, 1]>>
 // CHECK: msnpu.per_core [0, 1]
 // CHECK-NOT: linalg.
-func.func @matmul(%a: memref<64x128xf32>, %b: memref<128x96xf32>, %c: memref<64x96xf32>) {
+func.func @matmul(%a: memref<64x2048xf32>, %b: memref<2048x96xf32>, %c: memref<64x96xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<64x96xf32>)
-  linalg.matmul ins(%a, %b : memref<64x128xf32>, memref<128x96xf32>) outs(%c : memref<64x96xf32>)
+  linalg.matmul ins(%a, %b : memref<64x2048xf32>, memref<2048x96xf32>) outs(%c : memref<64x96xf32>)
   return
 }
 

@@ -30,6 +30,30 @@ def EliminateDeadCodePass : Pass<"msgraph-dce"> {
   ];
 }
 
+def DecomposeAttentionPass : Pass<"msgraph-decompose-attention"> {
+  let summary = "rewrites attention as matmuls and a softmax";
+  let description = [{
+    For targets without a fused attention kernel (the npu, whose cube runs
+    matmuls): each `msgraph.attention` of static shape becomes
+    `softmax(Q K^T * scale [capped] + mask + causal) V` in msgraph ops.
+    Query heads that share a key/value head (grouped-query attention) are
+    merged into the rows of one matmul per key head; the causal mask is a
+    constant of 0 and -inf. The softmax is written out (max, exp, sum,
+    divide) with the row maximum and sum clamped, so that a query that sees
+    no key gets zeros as the op specifies.
+
+    ```mlir
+    %y = msgraph.attention %q, %k, %v : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+    // becomes
+    %kt = msgraph.transpose %k {permutation = array<i64: 0, 1, 3, 2>} : ...
+    %s = msgraph.matmul %q, %kt : ...
+    %ss = msgraph.mul %s, %scale : ...
+    %p = ... softmax of %ss over keys (max, sub, exp, sum, div) ...
+    %y = msgraph.matmul %p, %v : ...
+    ```
+  }];
+}
+
 def FoldConstantsPass : Pass<"msgraph-fold-constants"> {
   let summary = "evaluates ops whose operands are all constants";
   let description = [{
