@@ -82,6 +82,11 @@ bool isIndexedByLoops(AffineMap map) {
   return true;
 }
 
+/// Whether the vector unit computes on elements of `type`.
+bool isVectorType(Type type) {
+  return type.isF32() || type.isF16() || type.isInteger(32);
+}
+
 /// Splits `count` items into `parts` contiguous runs as even as possible;
 /// returns the start of each run and the end.
 SmallVector<int64_t> splitEvenly(int64_t count, int64_t parts) {
@@ -824,7 +829,7 @@ private:
         return op.emitError("the npu target expects operands indexed by "
                             "loop dimensions (a projected permutation)");
       Type type = getElementTypeOrSelf(operand.get().getType());
-      if (!type.isF32() && !type.isF16() && !type.isInteger(32))
+      if (!isVectorType(type))
         return op.emitError("the npu vector unit computes f32, f16 and i32, "
                             "found ")
                << type;
@@ -849,6 +854,11 @@ private:
         if (operand.getParentBlock() != &body && !getConstant(operand))
           return bodyOp.emitError("the npu target expects values from "
                                   "outside an op's body to be constants");
+      Type type = bodyOp.getResult(0).getType();
+      if (!isVectorType(type))
+        return bodyOp.emitError("the npu vector unit computes f32, f16 and "
+                                "i32, found ")
+               << type;
       ++temps;
     }
     Value yielded = body.getTerminator()->getOperand(0);
