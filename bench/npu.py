@@ -2,8 +2,9 @@
 """Measures the npu target on the simulated NPU: GEMMs of 256 to 4096
 (square, f32 in GM, fp16 on the cube), a linear layer with bias and GELU,
 attention (BERT-base heads), softmax and layer normalization rows, and the
-PyTorch TransformerEncoderLayer of the e2e tests (a BERT-style layer,
-against PyTorch's output). Each is compiled with
+PyTorch TransformerEncoderLayer and small CNN of the e2e tests (a
+BERT-style layer; conv-relu-maxpool x2 and linear layers), against
+PyTorch's outputs. Each is compiled with
 `ms-compile --target npu -O1`, run once with `ms-run --device npu` (the
 simulator is deterministic: one round is the measurement) and compared with
 the float64 NumPy result of the same f32 inputs.
@@ -91,11 +92,13 @@ def cases(sizes):
            f"  %0 = msgraph.layer_norm %x, %g, %b : ({t(r, c)}, {t(c)}, {t(c)}) -> {t(r, c)}\n"
            f"  return %0 : {t(r, c)}\n}}\n",
            [(r, c), (c,), (c,)], layer_norm, 0)
-    model = os.path.join(ROOT, "test", "e2e", "torch", "transformer_encoder",
-                         "model.onnx")
-    yield ("encoder layer (PyTorch, 2x16x64)", model, [None],
-           lambda x: np.load(os.path.join(os.path.dirname(model),
-                                          "output_0.npy")), 0)
+    for name, label in (("transformer_encoder",
+                         "encoder layer (PyTorch, 2x16x64)"),
+                        ("cnn", "CNN (PyTorch, 1x3x32x32)")):
+        model = os.path.join(ROOT, "test", "e2e", "torch", name, "model.onnx")
+        yield (label, model, [None],
+               lambda x, d=os.path.dirname(model): np.load(
+                   os.path.join(d, "output_0.npy")), 0)
 
 
 def run_case(build, work, name, program, shapes, reference, fractals):

@@ -31,6 +31,7 @@
 #include "llvm/ADT/SmallBitVector.h"
 
 #include <cmath>
+#include <functional>
 
 namespace mlir::ms {
 #define GEN_PASS_DEF_NPULOWERKERNELSPASS
@@ -43,6 +44,8 @@ using namespace mlir::ms::npu;
 
 namespace {
 constexpr int64_t kFractal = 16;
+/// The most instructions one op's unrolled vector-unit code may take.
+constexpr int64_t kMaxVectorInstructions = 400000;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
@@ -64,22 +67,66 @@ std::optional<double> getConstant(Value value) {
   return std::nullopt;
 }
 
-/// Whether each result of `map` is a distinct loop dimension or the
-/// constant 0 (an index into a dimension of size 1).
-bool isIndexedByLoops(AffineMap map) {
-  llvm::SmallBitVector seen(map.getNumDims());
-  for (AffineExpr result : map.getResults()) {
-    if (auto constant = dyn_cast<AffineConstantExpr>(result)) {
-      if (constant.getValue() != 0)
-        return false;
-      continue;
-    }
-    auto dim = dyn_cast<AffineDimExpr>(result);
-    if (!dim || seen.test(dim.getPosition()))
-      return false;
-    seen.set(dim.getPosition());
+/// An index an indexing map computes: `constant + sum(coef * dim)`, with
+/// each loop dimension at most once (`oh * 2 + kh` for a strided window).
+struct LinearIndex {
+  int64_t constant = 0;
+  SmallVector<std::pair<unsigned, int64_t>> terms;
+
+  /// The coefficient of loop dimension `dim` (0 when absent).
+  int64_t coefficient(unsigned dim) const {
+    for (auto [d, c] : terms)
+      if (d == dim)
+        return c;
+    return 0;
   }
-  return true;
+};
+
+/// `expr` as a LinearIndex, if it is one.
+std::optional<LinearIndex> decomposeIndex(AffineExpr expr) {
+  LinearIndex result;
+  std::function<bool(AffineExpr, int64_t)> visit = [&](AffineExpr e,
+                                                       int64_t scale) {
+    if (auto constant = dyn_cast<AffineConstantExpr>(e)) {
+      result.constant += scale * constant.getValue();
+      return true;
+    }
+    if (auto dim = dyn_cast<AffineDimExpr>(e)) {
+      if (result.coefficient(dim.getPosition()))
+        return false;
+      result.terms.push_back({dim.getPosition(), scale});
+      return true;
+    }
+    auto binary = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!binary)
+      return false;
+    if (binary.getKind() == AffineExprKind::Add)
+      return visit(binary.getLHS(), scale) && visit(binary.getRHS(), scale);
+    if (binary.getKind() == AffineExprKind::Mul)
+      if (auto c = dyn_cast<AffineConstantExpr>(binary.getRHS()))
+        return visit(binary.getLHS(), scale * c.getValue());
+    return false;
+  };
+  if (!visit(expr, 1))
+    return std::nullopt;
+  return result;
+}
+
+/// Whether every result of `map` is a LinearIndex (a loop dimension, a
+/// constant, or a strided window such as `oh * 2 + kh`).
+bool isIndexedByLoops(AffineMap map) {
+  return llvm::all_of(map.getResults(), [](AffineExpr e) {
+    return decomposeIndex(e).has_value();
+  });
+}
+
+/// Whether some result of `map` combines loop dimensions or scales one.
+bool hasWindows(AffineMap map) {
+  return llvm::any_of(map.getResults(), [](AffineExpr e) {
+    std::optional<LinearIndex> index = decomposeIndex(e);
+    return index && (index->terms.size() > 1 ||
+                     (index->terms.size() == 1 && index->terms[0].second != 1));
+  });
 }
 
 /// Whether the vector unit computes on elements of `type`.
@@ -195,23 +242,38 @@ public:
     SmallVector<OpFoldResult> opOffsets, opSizes, opStrides;
     SmallVector<int64_t> keptShape;
     SmallVector<unsigned> keptDims;
-    for (unsigned j = 0; j < map.getNumResults(); ++j) {
-      opStrides.push_back(b.getIndexAttr(1));
-      // A constant index (0 into a dimension of size 1) is fixed.
-      if (isa<AffineConstantExpr>(map.getResult(j))) {
-        opOffsets.push_back(b.getIndexAttr(0));
-        opSizes.push_back(b.getIndexAttr(1));
-        continue;
+    for (AffineExpr result : map.getResults()) {
+      // The index is constant + sum(coef * dim): at most one of its
+      // dimensions is one of `dims` (the view's dimension, strided by its
+      // coefficient); the others are fixed at their offsets.
+      LinearIndex index = *decomposeIndex(result);
+      std::optional<unsigned> kept;
+      int64_t stride = 1;
+      for (auto [dim, coef] : index.terms) {
+        if (llvm::is_contained(dims, dim)) {
+          kept = dim;
+          stride = coef;
+        }
       }
-      unsigned loopDim = map.getDimPosition(j);
-      opOffsets.push_back(offsets[loopDim]);
-      auto it = llvm::find(dims, loopDim);
-      int64_t size = it == dims.end() ? 1 : sizes[it - dims.begin()];
-      opSizes.push_back(b.getIndexAttr(size));
-      if (it != dims.end()) {
+      OpFoldResult offset = b.getIndexAttr(index.constant);
+      if (index.terms.size() == 1 && index.terms[0].second == 1 &&
+          index.constant == 0) {
+        offset = offsets[index.terms[0].first];
+      } else {
+        int64_t sum = index.constant;
+        for (auto [dim, coef] : index.terms)
+          sum += coef * *getConstantIntValue(offsets[dim]);
+        offset = b.getIndexAttr(sum);
+      }
+      opOffsets.push_back(offset);
+      int64_t size = 1;
+      if (kept) {
+        size = sizes[llvm::find(dims, *kept) - dims.begin()];
         keptShape.push_back(size);
-        keptDims.push_back(loopDim);
+        keptDims.push_back(*kept);
       }
+      opSizes.push_back(b.getIndexAttr(size));
+      opStrides.push_back(b.getIndexAttr(stride));
     }
     Value view = operand;
     if (type.getRank() > 0) {
@@ -786,7 +848,16 @@ public:
     if (failed(placeBuffers()))
       return op->emitError("the tiles of this op do not fit the npu's "
                            "unified buffer");
-    emitCores();
+    // Every tile is straight-line code: bound the program's size.
+    SmallVector<Tile> tiles = makeTiles();
+    int64_t perTile = int64_t(inputOffsets.size()) + temps + 12;
+    if (int64_t(tiles.size()) * perTile > kMaxVectorInstructions)
+      return op->emitError("the npu program of this op would take about ")
+             << tiles.size() * perTile << " instructions (the vector path "
+             << "unrolls its tiles; at most " << kMaxVectorInstructions
+             << "): ops this large need loops the npu lowering does not "
+                "generate yet";
+    emitCores(tiles);
     return success();
   }
 
@@ -809,10 +880,9 @@ private:
       if (iterators[i] == utils::IteratorType::reduction)
         reduced.push_back(i);
     reduction = !reduced.empty();
-    if (reduction && !outputIsIdentity)
-      return op.emitError("the npu target expects a reduction's output "
-                          "initialized with the identity of its combiner "
-                          "(a fill just before it)");
+    // A reduction into an output that does not hold its identity (a
+    // convolution's bias) starts from what the output holds.
+    loadsInit = reduction && !outputIsIdentity;
     if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
       return op.emitError("the npu target expects one output buffer");
     for (OpOperand *input : op.getDpsInputOperands()) {
@@ -837,6 +907,33 @@ private:
     // The two innermost loops are the tile's rows and columns.
     colDim = n >= 1 ? std::optional<unsigned>(n - 1) : std::nullopt;
     rowDim = n >= 2 ? std::optional<unsigned>(n - 2) : std::nullopt;
+    // Windows (convolutions, pooling): the tile is the output's two
+    // innermost dimensions; the window and other reduced dimensions are
+    // enumerated, each contribution accumulated into the output tile.
+    if (llvm::any_of(op.getIndexingMapsArray(), hasWindows)) {
+      AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      auto dimAt = [&](int64_t fromEnd) -> std::optional<unsigned> {
+        int64_t at = int64_t(out.getNumResults()) - fromEnd;
+        if (at < 0)
+          return std::nullopt;
+        auto dim = dyn_cast<AffineDimExpr>(out.getResult(at));
+        return dim ? std::optional<unsigned>(dim.getPosition()) : std::nullopt;
+      };
+      colDim = dimAt(1);
+      rowDim = dimAt(2);
+      if (!colDim)
+        return op.emitError("the npu target expects a windowed op's output "
+                            "indexed by loop dimensions");
+      for (OpOperand &operand : op->getOpOperands())
+        for (AffineExpr result :
+             op.getMatchingIndexingMap(&operand).getResults()) {
+          LinearIndex index = *decomposeIndex(result);
+          if (index.coefficient(*colDim) &&
+              (rowDim && index.coefficient(*rowDim)))
+            return op.emitError("the npu target cannot tile an index that "
+                                "combines the tile's rows and columns");
+        }
+    }
     rows = rowDim ? ranges[*rowDim] : 1;
     cols = colDim ? ranges[*colDim] : 1;
     reduceCols = colDim && isReduced(*colDim);
@@ -893,7 +990,8 @@ private:
       ++loaded;
     // Double-buffered inputs and output, one buffer per body value, all of
     // one tile; for reductions the output is one row per tile row.
-    int64_t slots = 2 * loaded + (reduction ? 0 : 2) + temps + 2;
+    int64_t slots =
+        2 * loaded + (reduction ? 0 : 2) + (loadsInit ? 2 : 0) + temps + 2;
     int64_t elems = e.config.ubBytes / 4 / slots - 64;
     elems = elems / 8 * 8;
     if (elems < 8)
@@ -909,8 +1007,9 @@ private:
     // Enough tiles for every core to overlap loads, compute and stores
     // (four each), unless tiles would get smaller than 8 KiB.
     int64_t outer = 1;
-    for (unsigned i = 0; i + 2 < ranges.size(); ++i)
-      outer *= ranges[i];
+    for (unsigned d = 0; d < ranges.size(); ++d)
+      if (d != rowDim && d != colDim && !isReduced(d))
+        outer *= ranges[d];
     int64_t others = outer * ceilDiv(cols, tileCols);
     int64_t wantRowTiles = ceilDiv(4 * e.config.cores, others);
     int64_t minRows = ceilDiv(8192, tileCols * 4);
@@ -934,6 +1033,12 @@ private:
       inputOffsets[op.getDpsInitOperand(0)] = *offset;
     }
     int64_t outBytes = reduceCols ? roundUp(tileRows * 4, 64) : tileBytes;
+    if (loadsInit) {
+      FailureOr<int64_t> offset = e.reserve(MemorySpace::UB, 2 * outBytes);
+      if (failed(offset))
+        return failure();
+      initOffset = *offset;
+    }
     FailureOr<int64_t> out = e.reserve(MemorySpace::UB, 2 * outBytes);
     FailureOr<int64_t> temp =
         e.reserve(MemorySpace::UB, (temps + 2) * tileBytes);
@@ -1008,8 +1113,7 @@ private:
     return llvm::is_contained(reduced, dim);
   }
 
-  void emitCores() {
-    SmallVector<Tile> tiles = makeTiles();
+  void emitCores(ArrayRef<Tile> tiles) {
     // Reductions split whole rows (all their column chunks) over cores.
     SmallVector<int64_t> rowStarts;
     for (int64_t t = 0; t < static_cast<int64_t>(tiles.size()); ++t)
@@ -1050,9 +1154,9 @@ private:
   SmallVector<int64_t> tileShape(OpOperand *operand, const Tile &tile) {
     AffineMap map = op.getMatchingIndexingMap(operand);
     auto has = [&](std::optional<unsigned> dim) {
-      return dim &&
-             llvm::is_contained(map.getResults(),
-                                getAffineDimExpr(*dim, e.b.getContext()));
+      return dim && llvm::any_of(map.getResults(), [&](AffineExpr result) {
+               return decomposeIndex(result)->coefficient(*dim) != 0;
+             });
     };
     return {has(rowDim) ? tile.rows : 1, has(colDim) ? tile.cols : 1};
   }
@@ -1096,11 +1200,6 @@ private:
       DmaOp::create(b, e.loc, gmTile(operand, tile), ub);
       values[op.getMatchingBlockArgument(operand)] = {ub};
     }
-    e.setFlag(Pipe::MTE2, Pipe::V);
-    e.waitFlag(Pipe::MTE2, Pipe::V);
-    if (tile.firstChunk)
-      e.waitFlag(Pipe::MTE3, Pipe::V);
-
     Type outType =
         getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
     SmallVector<int64_t> full{tile.rows, tile.cols};
@@ -1108,6 +1207,17 @@ private:
     // has the tile's shape (one row when the rows are reduced).
     SmallVector<int64_t> outShape =
         reduceCols ? SmallVector<int64_t>{tile.rows} : full;
+    Value initTile;
+    if (loadsInit && tile.firstChunk) {
+      initTile = e.bufferAt(MemorySpace::UB, initOffset + slot * outSlotBytes,
+                            outShape, outType);
+      DmaOp::create(b, e.loc, outputView(tile), initTile);
+    }
+    e.setFlag(Pipe::MTE2, Pipe::V);
+    e.waitFlag(Pipe::MTE2, Pipe::V);
+    if (tile.firstChunk)
+      e.waitFlag(Pipe::MTE3, Pipe::V);
+
     Value outTile = e.bufferAt(
         MemorySpace::UB, outOffset + outSlot * outSlotBytes, outShape, outType);
     Block &body = *op.getBlock();
@@ -1142,14 +1252,22 @@ private:
         VDupOp::create(b, e.loc, b.getF64FloatAttr(value.constant), source);
       }
       source = broadcastTo(source, full, tempOffset + tempIndex++ * tileBytes);
-      if (reduceCols)
+      // The first contribution starts the output tile (from what the
+      // output held when that is not the identity); the others combine.
+      if (reduceCols) {
+        if (initTile)
+          VUnaryOp::create(b, e.loc, UnaryFn::Copy, initTile, outTile);
         VReduceOp::create(b, e.loc, reduceFn, source, outTile,
-                          /*acc=*/!tile.firstChunk);
-      else if (tile.firstChunk)
+                          /*acc=*/!tile.firstChunk || initTile);
+      } else if (initTile) {
+        VBinaryOp::create(b, e.loc, getCombineFn(reduceFn), initTile, source,
+                          outTile);
+      } else if (tile.firstChunk) {
         VUnaryOp::create(b, e.loc, UnaryFn::Copy, source, outTile);
-      else
+      } else {
         VBinaryOp::create(b, e.loc, getCombineFn(reduceFn), outTile, source,
                           outTile);
+      }
     } else {
       BodyValue value = lookup(values, yielded);
       if (!value.tile)
@@ -1162,25 +1280,28 @@ private:
       return;
     e.setFlag(Pipe::V, Pipe::MTE3);
     e.waitFlag(Pipe::V, Pipe::MTE3);
-    OpOperand *init = op.getDpsInitOperand(0);
-    Value gm;
-    if (reduceCols) {
-      SmallVector<OpFoldResult> offsets;
-      for (int64_t o : tile.offsets)
-        offsets.push_back(b.getIndexAttr(o));
-      AffineMap map = op.getMatchingIndexingMap(init);
-      if (rowDim && !reduceRows)
-        gm = e.tileView(init->get(), map, offsets, {*rowDim}, {tile.rows});
-      else
-        gm = e.tileView(init->get(), map, offsets, {}, {});
-      if (cast<MemRefType>(gm.getType()).getRank() == 0)
-        gm = memref::ExpandShapeOp::create(b, e.loc, SmallVector<int64_t>{1},
-                                           gm, {});
-    } else {
-      gm = gmTile(init, tile);
-    }
-    DmaOp::create(b, e.loc, outTile, gm);
+    DmaOp::create(b, e.loc, outTile, outputView(tile));
     e.setFlag(Pipe::MTE3, Pipe::V);
+  }
+
+  /// The GM view of the output's part of `tile`: one value per row when
+  /// the columns are reduced, else 2-d.
+  Value outputView(const Tile &tile) {
+    OpOperand *init = op.getDpsInitOperand(0);
+    if (!reduceCols)
+      return gmTile(init, tile);
+    SmallVector<OpFoldResult> offsets;
+    for (int64_t o : tile.offsets)
+      offsets.push_back(e.b.getIndexAttr(o));
+    AffineMap map = op.getMatchingIndexingMap(init);
+    Value gm =
+        rowDim && !reduceRows
+            ? e.tileView(init->get(), map, offsets, {*rowDim}, {tile.rows})
+            : e.tileView(init->get(), map, offsets, {}, {});
+    if (cast<MemRefType>(gm.getType()).getRank() == 0)
+      gm = memref::ExpandShapeOp::create(e.b, e.loc, SmallVector<int64_t>{1},
+                                         gm, {});
+    return gm;
   }
 
   /// The tile or constant `value` of the body stands for: computed in
@@ -1292,7 +1413,7 @@ private:
   /// The reduced loop dimensions; whether the tile's columns (rows) are.
   SmallVector<unsigned> reduced;
   bool reduction = false, readsOutput = false, reduceCols = false,
-       reduceRows = false;
+       reduceRows = false, loadsInit = false;
   std::optional<unsigned> rowDim, colDim;
   int64_t rows = 1, cols = 1, tileRows = 1, tileCols = 1, tileBytes = 0;
   int64_t temps = 0;
@@ -1301,7 +1422,7 @@ private:
   llvm::MapVector<OpOperand *, int64_t> inputOffsets;
   /// Scalar (constant) inputs.
   llvm::MapVector<OpOperand *, double> scalars;
-  int64_t outOffset = 0, outSlotBytes = 0, tempOffset = 0;
+  int64_t outOffset = 0, outSlotBytes = 0, tempOffset = 0, initOffset = 0;
 };
 
 //===----------------------------------------------------------------------===//

@@ -27,6 +27,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
+#include <cmath>
 #include <map>
 
 using namespace mlir;
@@ -76,6 +77,16 @@ struct Linear {
     return std::move(object);
   }
 };
+
+/// `value` as a program number: JSON has no infinities or NaN, which are
+/// the strings "inf", "-inf" and "nan".
+json::Value getNumber(double value) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
+  return value;
+}
 
 /// The program's name of an element type.
 StringRef getDTypeName(Type type) {
@@ -394,7 +405,7 @@ private:
       if (!put("dst", viewOf(op, fill.getTarget())))
         return failure();
       inst["shape"] = json::Array(fill.getTarget().getType().getShape());
-      inst["value"] = fill.getValue().convertToDouble();
+      inst["value"] = getNumber(fill.getValue().convertToDouble());
       return inst;
     }
     if (auto mmad = dyn_cast<MmadOp>(op)) {
@@ -449,10 +460,11 @@ private:
         inst["fn"] = stringifyBinaryFn(scalar.getFn()).str();
         if (!put("a", vectorView(op, scalar.getSource(), shape)))
           return failure();
-        inst["scalar"] = scalar.getScalar().convertToDouble();
+        inst["scalar"] = getNumber(scalar.getScalar().convertToDouble());
       } else {
         inst["fn"] = "dup";
-        inst["scalar"] = cast<VDupOp>(op).getValue().convertToDouble();
+        inst["scalar"] =
+            getNumber(cast<VDupOp>(op).getValue().convertToDouble());
       }
       return inst;
     }

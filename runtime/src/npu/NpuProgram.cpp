@@ -678,8 +678,21 @@ Status Parser::readNumber(const Json &object, const char *key,
                           double &out) const {
   const Json *value = nullptr;
   MS_RETURN_IF_ERROR(require(object, key, value));
+  // JSON has no infinities or NaN: those are the strings "inf", "-inf" and
+  // "nan".
+  if (value->is_string()) {
+    const std::string &text = value->get_ref<const std::string &>();
+    if (text == "inf" || text == "-inf" || text == "nan") {
+      out = text == "nan"   ? std::numeric_limits<double>::quiet_NaN()
+            : text == "inf" ? std::numeric_limits<double>::infinity()
+                            : -std::numeric_limits<double>::infinity();
+      return Status();
+    }
+  }
   if (!value->is_number())
-    return fail(std::string("'") + key + "': expected a number, found " +
+    return fail(std::string("'") + key +
+                "': expected a number (or \"inf\", "
+                "\"-inf\", \"nan\"), found " +
                 shown(*value));
   out = value->get<double>();
   return Status();

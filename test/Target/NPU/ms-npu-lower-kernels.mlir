@@ -170,14 +170,44 @@ func.func @column_sum(%x: memref<8x16xf32>, %y: memref<16xf32>) {
 
 // -----
 
+// A reduction into an output that does not hold its identity (a
+// convolution's bias) starts from the output: the first contribution of
+// each tile loads it and combines.
+// CHECK-LABEL: func.func @initialized_by_output
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<1x16xf32> to memref<1x16xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vbinary <add> %{{.*}}, %{{.*}}, %{{.*}} : memref<1x16xf32, #msnpu.space<ub>>, memref<1x16xf32, #msnpu.space<ub>> to memref<1x16xf32, #msnpu.space<ub>>
 #a = affine_map<(d0, d1) -> (d0, d1)>
 #r = affine_map<(d0, d1) -> (d1)>
-func.func @uninitialized_reduction(%x: memref<8x16xf32>, %y: memref<16xf32>) {
-  // expected-error @+1 {{the npu target expects a reduction's output initialized with the identity of its combiner (a fill just before it)}}
+func.func @initialized_by_output(%x: memref<8x16xf32>, %y: memref<16xf32>) {
   linalg.generic {indexing_maps = [#a, #r], iterator_types = ["reduction", "parallel"]}
       ins(%x : memref<8x16xf32>) outs(%y : memref<16xf32>) {
   ^bb0(%in: f32, %out: f32):
     %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A window (max pooling, stride 2): the tile is the output's rows and
+// columns, each window position a strided view of the input accumulated
+// with a vector max.
+// CHECK-LABEL: func.func @max_pool
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<2x4xf32, strided<[16, 2]>> to memref<2x4xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vunary <copy>
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<2x4xf32, strided<[16, 2], offset: 1>> to memref<2x4xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vbinary <max>
+#in = affine_map<(oh, ow, kh, kw) -> (oh * 2 + kh, ow * 2 + kw)>
+#win = affine_map<(oh, ow, kh, kw) -> (kh, kw)>
+#out = affine_map<(oh, ow, kh, kw) -> (oh, ow)>
+func.func @max_pool(%x: memref<8x8xf32>, %w: memref<2x2xf32>, %y: memref<4x4xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%ninf : f32) outs(%y : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [#in, #win, #out], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : memref<8x8xf32>, memref<2x2xf32>) outs(%y : memref<4x4xf32>) {
+  ^bb0(%in: f32, %unused: f32, %out: f32):
+    %0 = arith.maximumf %out, %in : f32
     linalg.yield %0 : f32
   }
   return
@@ -205,5 +235,24 @@ func.func @two_k(%a: memref<16x4x4xf32>, %b: memref<4x4x16xf32>, %c: memref<16x1
 func.func @int_matmul(%a: memref<16x16xi32>, %b: memref<16x16xi32>, %c: memref<16x16xi32>) {
   // expected-error @+1 {{the npu target multiplies f32 or f16 matrices on the cube, found 'i32' x 'i32' -> 'i32'}}
   linalg.matmul ins(%a, %b : memref<16x16xi32>, memref<16x16xi32>) outs(%c : memref<16x16xi32>)
+  return
+}
+
+// -----
+
+// A sliding sum over 20,000 positions: one unrolled tile per position.
+#in = affine_map<(d0, d1, d2) -> (d0, d1 + d2)>
+#win = affine_map<(d0, d1, d2) -> (d2)>
+#out = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @too_large(%x: memref<4x20016xf32>, %w: memref<20000xf32>, %y: memref<4x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<4x16xf32>)
+  // expected-error @+1 {{the npu program of this op would take about 520000 instructions (the vector path unrolls its tiles; at most 400000): ops this large need loops the npu lowering does not generate yet}}
+  linalg.generic {indexing_maps = [#in, #win, #out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<4x20016xf32>, memref<20000xf32>) outs(%y : memref<4x16xf32>) {
+  ^bb0(%in: f32, %unused: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
   return
 }
