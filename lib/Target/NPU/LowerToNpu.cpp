@@ -871,18 +871,29 @@ private:
   };
 
   LogicalResult analyze() {
-    unsigned n = op.getNumLoops();
     ranges = op.getStaticLoopRanges();
     if (llvm::any_of(ranges, ShapedType::isDynamic))
       return op.emitError("the npu target needs static shapes");
     SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-    for (unsigned i = 0; i < n; ++i)
+    for (unsigned i = 0; i < op.getNumLoops(); ++i)
       if (iterators[i] == utils::IteratorType::reduction)
         reduced.push_back(i);
     reduction = !reduced.empty();
     // A reduction into an output that does not hold its identity (a
     // convolution's bias) starts from what the output holds.
     loadsInit = reduction && !outputIsIdentity;
+    if (failed(analyzeOperands()) || failed(chooseTileDims()))
+      return failure();
+    rows = rowDim ? ranges[*rowDim] : 1;
+    cols = colDim ? ranges[*colDim] : 1;
+    reduceCols = colDim && isReduced(*colDim);
+    reduceRows = rowDim && isReduced(*rowDim);
+    return analyzeBody();
+  }
+
+  /// Checks the operands: one output buffer, constant scalars, indices the
+  /// program can address, element types the vector unit computes.
+  LogicalResult analyzeOperands() {
     if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
       return op.emitError("the npu target expects one output buffer");
     for (OpOperand *input : op.getDpsInputOperands()) {
@@ -904,40 +915,45 @@ private:
                             "found ")
                << type;
     }
-    // The two innermost loops are the tile's rows and columns.
+    return success();
+  }
+
+  /// Picks the tile's row and column dimensions: the two innermost loops,
+  /// or for windows (convolutions, pooling) the output's two innermost
+  /// dimensions, the window and other reduced dimensions then enumerated,
+  /// each contribution accumulated into the output tile.
+  LogicalResult chooseTileDims() {
+    unsigned n = op.getNumLoops();
     colDim = n >= 1 ? std::optional<unsigned>(n - 1) : std::nullopt;
     rowDim = n >= 2 ? std::optional<unsigned>(n - 2) : std::nullopt;
-    // Windows (convolutions, pooling): the tile is the output's two
-    // innermost dimensions; the window and other reduced dimensions are
-    // enumerated, each contribution accumulated into the output tile.
-    if (llvm::any_of(op.getIndexingMapsArray(), hasWindows)) {
-      AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-      auto dimAt = [&](int64_t fromEnd) -> std::optional<unsigned> {
-        int64_t at = int64_t(out.getNumResults()) - fromEnd;
-        if (at < 0)
-          return std::nullopt;
-        auto dim = dyn_cast<AffineDimExpr>(out.getResult(at));
-        return dim ? std::optional<unsigned>(dim.getPosition()) : std::nullopt;
-      };
-      colDim = dimAt(1);
-      rowDim = dimAt(2);
-      if (!colDim)
-        return op.emitError("the npu target expects a windowed op's output "
-                            "indexed by loop dimensions");
-      for (OpOperand &operand : op->getOpOperands())
-        for (AffineExpr result :
-             op.getMatchingIndexingMap(&operand).getResults()) {
-          LinearIndex index = *decomposeIndex(result);
-          if (index.coefficient(*colDim) &&
-              (rowDim && index.coefficient(*rowDim)))
-            return op.emitError("the npu target cannot tile an index that "
-                                "combines the tile's rows and columns");
-        }
-    }
-    rows = rowDim ? ranges[*rowDim] : 1;
-    cols = colDim ? ranges[*colDim] : 1;
-    reduceCols = colDim && isReduced(*colDim);
-    reduceRows = rowDim && isReduced(*rowDim);
+    if (!llvm::any_of(op.getIndexingMapsArray(), hasWindows))
+      return success();
+    AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+    auto dimAt = [&](int64_t fromEnd) -> std::optional<unsigned> {
+      int64_t at = int64_t(out.getNumResults()) - fromEnd;
+      if (at < 0)
+        return std::nullopt;
+      auto dim = dyn_cast<AffineDimExpr>(out.getResult(at));
+      return dim ? std::optional<unsigned>(dim.getPosition()) : std::nullopt;
+    };
+    colDim = dimAt(1);
+    rowDim = dimAt(2);
+    if (!colDim)
+      return op.emitError("the npu target expects a windowed op's output "
+                          "indexed by loop dimensions");
+    for (AffineMap map : op.getIndexingMapsArray())
+      for (AffineExpr result : map.getResults()) {
+        LinearIndex index = *decomposeIndex(result);
+        if (index.coefficient(*colDim) && rowDim && index.coefficient(*rowDim))
+          return op.emitError("the npu target cannot tile an index that "
+                              "combines the tile's rows and columns");
+      }
+    return success();
+  }
+
+  /// Checks the body: each op has a vector instruction, values from outside
+  /// are constants, and a reduction combines the output with one value.
+  LogicalResult analyzeBody() {
     Block &body = *op.getBlock();
     for (Operation &bodyOp : body.without_terminator()) {
       if (isa<arith::ConstantOp>(bodyOp))
@@ -958,25 +974,22 @@ private:
                << type;
       ++temps;
     }
-    Value yielded = body.getTerminator()->getOperand(0);
     BlockArgument out = op.getRegionOutputArgs()[0];
-    if (reduction) {
-      combiner = yielded.getDefiningOp();
-      std::optional<ReduceFn> fn =
-          combiner ? getReduceFn(combiner) : std::nullopt;
-      if (!fn || !llvm::is_contained(combiner->getOperands(), out))
-        return op.emitError("the npu target reduces with a sum, max or min "
-                            "of the output and one value");
-      reduceFn = *fn;
-      --temps;
-    }
     readsOutput = !out.use_empty() && !reduction;
-    if (reduction) {
-      for (OpOperand &use : out.getUses())
-        if (use.getOwner() != combiner)
-          return op.emitError("the npu target expects a reduction's output "
-                              "used only by its combiner");
-    }
+    if (!reduction)
+      return success();
+    combiner = body.getTerminator()->getOperand(0).getDefiningOp();
+    std::optional<ReduceFn> fn =
+        combiner ? getReduceFn(combiner) : std::nullopt;
+    if (!fn || !llvm::is_contained(combiner->getOperands(), out))
+      return op.emitError("the npu target reduces with a sum, max or min "
+                          "of the output and one value");
+    reduceFn = *fn;
+    --temps;
+    for (OpOperand &use : out.getUses())
+      if (use.getOwner() != combiner)
+        return op.emitError("the npu target expects a reduction's output "
+                            "used only by its combiner");
     return success();
   }
 

@@ -379,39 +379,68 @@ private:
   }
 
   FailureOr<json::Object> writeInstruction(Operation &op) {
+    if (isa<DmaOp, FillOp>(op))
+      return writeTransfer(op);
+    if (isa<MmadOp, FixpipeOp>(op))
+      return writeCube(op);
+    if (isa<VReduceOp>(op))
+      return writeReduce(cast<VReduceOp>(op));
+    if (isa<VUnaryOp, VBinaryOp, VScalarOp, VDupOp>(op))
+      return writeVector(op);
+    if (auto set = dyn_cast<SetFlagOp>(op))
+      return writeFlag(op, set.getSource(), set.getTarget(), set.getId());
+    if (auto wait = dyn_cast<WaitFlagOp>(op))
+      return writeFlag(op, wait.getSource(), wait.getTarget(), wait.getId());
+    if (isa<BarrierOp>(op))
+      return json::Object{{"op", "barrier"}};
+    return op.emitError("expected an msnpu instruction in a kernel for the "
+                        "npu target, but found '")
+           << op.getName() << "'";
+  }
+
+  /// Sets `inst[key]` to `value`; false when `value` failed.
+  static bool put(json::Object &inst, StringRef key,
+                  FailureOr<json::Object> value) {
+    if (failed(value))
+      return false;
+    inst[key] = std::move(*value);
+    return true;
+  }
+
+  /// The byte offset expression of `value`'s view.
+  FailureOr<json::Value> offsetOf(Operation &op, Value value) {
+    FailureOr<json::Object> view = viewOf(op, value);
+    if (failed(view))
+      return failure();
+    return std::move(*view->get("off"));
+  }
+
+  /// `dma` and `fill`.
+  FailureOr<json::Object> writeTransfer(Operation &op) {
     json::Object inst;
-    auto put = [&](StringRef key, FailureOr<json::Object> value) {
-      if (failed(value))
-        return false;
-      inst[key] = std::move(*value);
-      return true;
-    };
-    auto offsetOf = [&](Value value) -> FailureOr<json::Value> {
-      FailureOr<json::Object> v = viewOf(op, value);
-      if (failed(v))
-        return failure();
-      return std::move(*v->get("off"));
-    };
     if (auto dma = dyn_cast<DmaOp>(op)) {
       inst["op"] = "dma";
-      if (!put("src", viewOf(op, dma.getSource())) ||
-          !put("dst", viewOf(op, dma.getTarget())))
+      if (!put(inst, "src", viewOf(op, dma.getSource())) ||
+          !put(inst, "dst", viewOf(op, dma.getTarget())))
         return failure();
       inst["shape"] = json::Array(dma.getSource().getType().getShape());
       return inst;
     }
-    if (auto fill = dyn_cast<FillOp>(op)) {
-      inst["op"] = "fill";
-      if (!put("dst", viewOf(op, fill.getTarget())))
-        return failure();
-      inst["shape"] = json::Array(fill.getTarget().getType().getShape());
-      inst["value"] = getNumber(fill.getValue().convertToDouble());
-      return inst;
-    }
+    auto fill = cast<FillOp>(op);
+    inst["op"] = "fill";
+    if (!put(inst, "dst", viewOf(op, fill.getTarget())))
+      return failure();
+    inst["shape"] = json::Array(fill.getTarget().getType().getShape());
+    inst["value"] = getNumber(fill.getValue().convertToDouble());
+    return inst;
+  }
+
+  /// `mmad` and `fixpipe`: fractal matrices by their L0 byte offsets.
+  FailureOr<json::Object> writeCube(Operation &op) {
     if (auto mmad = dyn_cast<MmadOp>(op)) {
-      FailureOr<json::Value> a = offsetOf(mmad.getLhs()),
-                             b = offsetOf(mmad.getRhs()),
-                             c = offsetOf(mmad.getAcc());
+      FailureOr<json::Value> a = offsetOf(op, mmad.getLhs()),
+                             b = offsetOf(op, mmad.getRhs()),
+                             c = offsetOf(op, mmad.getAcc());
       if (failed(a) || failed(b) || failed(c))
         return failure();
       ArrayRef<int64_t> lhs = mmad.getLhs().getType().getShape(),
@@ -424,80 +453,76 @@ private:
           {"n", rhs[1] * rhs[3]},  {"dtype", in.isF16() ? "f16" : "s8"},
           {"init", mmad.getInit()}};
     }
-    if (auto fix = dyn_cast<FixpipeOp>(op)) {
-      FailureOr<json::Value> src = offsetOf(fix.getSource());
-      if (failed(src) || !put("dst", viewOf(op, fix.getTarget())))
+    auto fix = cast<FixpipeOp>(op);
+    json::Object inst;
+    FailureOr<json::Value> src = offsetOf(op, fix.getSource());
+    if (failed(src) || !put(inst, "dst", viewOf(op, fix.getTarget())))
+      return failure();
+    ArrayRef<int64_t> source = fix.getSource().getType().getShape(),
+                      target = fix.getTarget().getType().getShape();
+    inst["op"] = "fixpipe";
+    inst["src"] = std::move(*src);
+    inst["m"] = source[0] * 16;
+    inst["n"] = source[1] * 16;
+    inst["rows"] = target[0];
+    inst["cols"] = target[1];
+    inst["relu"] = fix.getRelu();
+    inst["acc"] = fix.getAcc();
+    return inst;
+  }
+
+  /// `vunary`, `vbinary`, `vscalar` and `vdup` as `vec`.
+  FailureOr<json::Object> writeVector(Operation &op) {
+    Value target = op.getOperands().back();
+    SmallVector<int64_t> shape = vectorShape(target);
+    json::Object inst{{"op", "vec"}, {"shape", json::Array(shape)}};
+    if (!put(inst, "dst", vectorView(op, target, shape)))
+      return failure();
+    if (auto unary = dyn_cast<VUnaryOp>(op)) {
+      inst["fn"] = stringifyUnaryFn(unary.getFn()).str();
+      if (!put(inst, "a", vectorView(op, unary.getSource(), shape)))
         return failure();
-      ArrayRef<int64_t> source = fix.getSource().getType().getShape(),
-                        target = fix.getTarget().getType().getShape();
-      inst["op"] = "fixpipe";
-      inst["src"] = std::move(*src);
-      inst["m"] = source[0] * 16;
-      inst["n"] = source[1] * 16;
-      inst["rows"] = target[0];
-      inst["cols"] = target[1];
-      inst["relu"] = fix.getRelu();
-      inst["acc"] = fix.getAcc();
-      return inst;
-    }
-    if (isa<VUnaryOp, VBinaryOp, VScalarOp, VDupOp>(op)) {
-      Value target = op.getOperands().back();
-      SmallVector<int64_t> shape = vectorShape(target);
-      inst["op"] = "vec";
-      inst["shape"] = json::Array(shape);
-      if (!put("dst", vectorView(op, target, shape)))
+    } else if (auto binary = dyn_cast<VBinaryOp>(op)) {
+      inst["fn"] = stringifyBinaryFn(binary.getFn()).str();
+      if (!put(inst, "a", vectorView(op, binary.getLhs(), shape)) ||
+          !put(inst, "b", vectorView(op, binary.getRhs(), shape)))
         return failure();
-      if (auto unary = dyn_cast<VUnaryOp>(op)) {
-        inst["fn"] = stringifyUnaryFn(unary.getFn()).str();
-        if (!put("a", vectorView(op, unary.getSource(), shape)))
-          return failure();
-      } else if (auto binary = dyn_cast<VBinaryOp>(op)) {
-        inst["fn"] = stringifyBinaryFn(binary.getFn()).str();
-        if (!put("a", vectorView(op, binary.getLhs(), shape)) ||
-            !put("b", vectorView(op, binary.getRhs(), shape)))
-          return failure();
-      } else if (auto scalar = dyn_cast<VScalarOp>(op)) {
-        inst["fn"] = stringifyBinaryFn(scalar.getFn()).str();
-        if (!put("a", vectorView(op, scalar.getSource(), shape)))
-          return failure();
-        inst["scalar"] = getNumber(scalar.getScalar().convertToDouble());
-      } else {
-        inst["fn"] = "dup";
-        inst["scalar"] =
-            getNumber(cast<VDupOp>(op).getValue().convertToDouble());
-      }
-      return inst;
-    }
-    if (auto reduce = dyn_cast<VReduceOp>(op)) {
-      SmallVector<int64_t> shape(reduce.getSource().getType().getShape());
-      FailureOr<json::Object> dst = viewOf(op, reduce.getTarget());
-      if (failed(dst) || !put("src", viewOf(op, reduce.getSource())))
+    } else if (auto scalar = dyn_cast<VScalarOp>(op)) {
+      inst["fn"] = stringifyBinaryFn(scalar.getFn()).str();
+      if (!put(inst, "a", vectorView(op, scalar.getSource(), shape)))
         return failure();
-      json::Array *strides = dst->getArray("strides");
-      (*dst)["strides"] = json::Array{(*strides)[0]};
-      inst["op"] = "vreduce";
-      inst["fn"] = stringifyReduceFn(reduce.getFn()).str();
-      inst["shape"] = json::Array(shape);
-      inst["dst"] = std::move(*dst);
-      inst["acc"] = reduce.getAcc();
-      return inst;
+      inst["scalar"] = getNumber(scalar.getScalar().convertToDouble());
+    } else {
+      inst["fn"] = "dup";
+      inst["scalar"] = getNumber(cast<VDupOp>(op).getValue().convertToDouble());
     }
-    if (isa<SetFlagOp, WaitFlagOp>(op)) {
-      auto pipes = [&](auto flag) {
-        return json::Object{{"op", op.getName().stripDialect()},
-                            {"src", stringifyPipe(flag.getSource()).str()},
-                            {"dst", stringifyPipe(flag.getTarget()).str()},
-                            {"id", flag.getId()}};
-      };
-      if (auto set = dyn_cast<SetFlagOp>(op))
-        return pipes(set);
-      return pipes(cast<WaitFlagOp>(op));
-    }
-    if (isa<BarrierOp>(op))
-      return json::Object{{"op", "barrier"}};
-    return op.emitError("expected an msnpu instruction in a kernel for the "
-                        "npu target, but found '")
-           << op.getName() << "'";
+    return inst;
+  }
+
+  /// `vreduce`: its target is one element per row.
+  FailureOr<json::Object> writeReduce(VReduceOp reduce) {
+    Operation &op = *reduce;
+    json::Object inst;
+    FailureOr<json::Object> dst = viewOf(op, reduce.getTarget());
+    if (failed(dst) || !put(inst, "src", viewOf(op, reduce.getSource())))
+      return failure();
+    json::Array *strides = dst->getArray("strides");
+    (*dst)["strides"] = json::Array{(*strides)[0]};
+    inst["op"] = "vreduce";
+    inst["fn"] = stringifyReduceFn(reduce.getFn()).str();
+    inst["shape"] = json::Array(reduce.getSource().getType().getShape());
+    inst["dst"] = std::move(*dst);
+    inst["acc"] = reduce.getAcc();
+    return inst;
+  }
+
+  /// `set_flag` or `wait_flag`.
+  static json::Object writeFlag(Operation &op, Pipe source, Pipe target,
+                                int32_t id) {
+    return json::Object{{"op", op.getName().stripDialect()},
+                        {"src", stringifyPipe(source).str()},
+                        {"dst", stringifyPipe(target).str()},
+                        {"id", id}};
   }
 
   func::FuncOp func;
