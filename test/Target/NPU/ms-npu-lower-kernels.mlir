@@ -256,3 +256,85 @@ func.func @too_large(%x: memref<4x20016xf32>, %w: memref<20000xf32>, %y: memref<
   }
   return
 }
+
+// -----
+
+#m = affine_map<(d0) -> (d0)>
+#s = affine_map<(d0) -> ()>
+func.func @scalar_not_constant(%x: memref<64xf32>, %c: f32, %y: memref<64xf32>) {
+  // expected-error @+1 {{the npu target expects scalar operands that are constants}}
+  linalg.generic {indexing_maps = [#m, #s, #m], iterator_types = ["parallel"]}
+      ins(%x, %c : memref<64xf32>, f32) outs(%y : memref<64xf32>) {
+  ^bb0(%in: f32, %k: f32, %out: f32):
+    %0 = arith.addf %in, %k : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+#m = affine_map<(d0) -> (d0)>
+func.func @outside_value(%x: memref<64xf32>, %c: f32, %y: memref<64xf32>) {
+  linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel"]}
+      ins(%x : memref<64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    // expected-error @+1 {{the npu target expects values from outside an op's body to be constants}}
+    %0 = arith.addf %in, %c : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(d0, d1) -> (d0, d1)>
+#r = affine_map<(d0, d1) -> (d0)>
+func.func @product_reduction(%x: memref<8x16xf32>, %y: memref<8xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%y : memref<8xf32>)
+  // expected-error @+1 {{the npu target reduces with a sum, max or min of the output and one value}}
+  linalg.generic {indexing_maps = [#a, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x16xf32>) outs(%y : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(d0, d1) -> (d0, d1)>
+#r = affine_map<(d0, d1) -> (d0)>
+func.func @output_used_twice(%x: memref<8x16xf32>, %y: memref<8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<8xf32>)
+  // expected-error @+1 {{the npu target expects a reduction's output used only by its combiner}}
+  linalg.generic {indexing_maps = [#a, #r], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<8x16xf32>) outs(%y : memref<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %out : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+#in = affine_map<(d0, d1, d2) -> (d0 + d1 + d2)>
+#win = affine_map<(d0, d1, d2) -> (d2)>
+#out = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @rows_and_columns(%x: memref<32xf32>, %w: memref<4xf32>, %y: memref<8x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<8x8xf32>)
+  // expected-error @+1 {{the npu target cannot tile an index that combines the tile's rows and columns}}
+  linalg.generic {indexing_maps = [#in, #win, #out], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<32xf32>, memref<4xf32>) outs(%y : memref<8x8xf32>) {
+  ^bb0(%in: f32, %unused: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
