@@ -7,6 +7,9 @@
 #include "ms/InitAll.h"
 
 #include "ms/Conversion/Passes.h"
+#include "ms/Dialect/Dist/IR/DistDialect.h"
+#include "ms/Dialect/Dist/Transforms/Passes.h"
+#include "ms/Dialect/Dist/Transforms/ShardingInterfaceImpl.h"
 #include "ms/Dialect/Exec/IR/ExecDialect.h"
 #include "ms/Dialect/Exec/Transforms/Passes.h"
 #include "ms/Dialect/Fusion/IR/FusionDialect.h"
@@ -29,9 +32,10 @@
 void mlir::ms::registerAllDialects(DialectRegistry &registry) {
   registerAllTargetBackends();
   registry.insert<graph::GraphDialect, exec::ExecDialect, fusion::FusionDialect,
-                  npu::NpuDialect>();
+                  dist::DistDialect, npu::NpuDialect>();
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  dist::registerShardingInterfaceExternalModels(registry);
 }
 
 void mlir::ms::registerAllTargetBackends() {
@@ -49,6 +53,7 @@ void mlir::ms::registerAllPasses() {
     registerMSTransformsPasses();
     exec::registerExecPasses();
     fusion::registerFusionPasses();
+    dist::registerDistPasses();
     registerMSTargetPasses();
     registerMSTargetCPUPasses();
     registerMSTargetCUDAPasses();

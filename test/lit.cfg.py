@@ -59,6 +59,19 @@ if config.ms_ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ms_ptxas))
 
+# Multi-process runs: the runtime's Gloo plugin (ms-run --nproc) and its MPI
+# plugin with Open MPI's launcher (mpirun -np N ms-run).
+lib_dir = os.path.join(config.ms_obj_root, "lib")
+if os.path.exists(os.path.join(lib_dir, "libms_comm_gloo.so")):
+    config.available_features.add("gloo")
+if os.path.exists(os.path.join(lib_dir, "libms_comm_mpi.so")) and \
+        shutil.which("mpirun"):
+    config.available_features.add("mpirun")
+    # Open MPI refuses to start as root without both variables.
+    config.substitutions.append(
+        ("%mpirun", "env OMPI_ALLOW_RUN_AS_ROOT=1 "
+         "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe"))
+
 # The CUDA driver stand-in the runtime's cuda backend is tested with when
 # no GPU is present (runtime/test/cuda/FakeCuda.cpp).
 fake_cuda = os.path.join(config.ms_obj_root, "runtime", "fake-cuda")

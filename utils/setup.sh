@@ -9,6 +9,7 @@ PACKAGES=(
   libprotobuf-dev protobuf-compiler nlohmann-json3-dev libgtest-dev libgmock-dev
   libomp-22-dev pybind11-dev python3-dev python3-numpy python3-pytest
   clang-22 libclang-rt-22-dev
+  libgloo-dev libopenmpi-dev openmpi-bin
 )
 
 missing=()

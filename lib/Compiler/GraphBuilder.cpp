@@ -8,6 +8,7 @@
 #include "ms/Target/KernelCache.h"
 
 #include "ms/Compiler/Compiler.h"
+#include "ms/Dialect/Dist/IR/DistOps.h"
 #include "ms/Dialect/Exec/IR/ExecOps.h"
 #include "ms/Dialect/Graph/IR/GraphDialect.h"
 #include "ms/Dialect/Graph/IR/GraphOps.h"
@@ -344,6 +345,92 @@ TensorSpec GraphBuilder::typeOf(int id) const {
   spec.dtype = mlir::ms::exec::dtypeName(type.getElementType());
   spec.shape = type.getShape().vec();
   return spec;
+}
+
+bool GraphBuilder::setMesh(const std::vector<int64_t> &shape,
+                           const std::vector<std::string> &axes,
+                           std::string &error) {
+  std::string shapeText, axesText;
+  for (auto [i, dim] : llvm::enumerate(shape))
+    shapeText += (i ? "x" : "") + std::to_string(dim);
+  for (auto [i, axis] : llvm::enumerate(axes))
+    axesText += (i ? "," : "") + axis;
+  if (axes.empty() || shape.size() != axes.size()) {
+    error = "expected one axis name per mesh dim, but found " +
+            std::to_string(shape.size()) + " dims and " +
+            std::to_string(axes.size()) + " names";
+    return false;
+  }
+  dist::MeshAttr mesh =
+      dist::parseMesh(&impl->context, shapeText, axesText, error);
+  if (!mesh)
+    return false;
+  (*impl->module)->setAttr(dist::kMeshAttrName, mesh);
+  return true;
+}
+
+/// Returns `text` as a spec checked against the builder's mesh for a value
+/// of `rank` dims, or null with `error` set.
+static dist::SpecAttr checkedSpec(ModuleOp module, const std::string &text,
+                                  int64_t rank, std::string &error) {
+  auto mesh = module->getAttrOfType<dist::MeshAttr>(dist::kMeshAttrName);
+  if (!mesh) {
+    error = "a sharding needs a mesh (ms.jit(..., mesh=ms.Mesh(...)))";
+    return nullptr;
+  }
+  dist::SpecAttr spec = dist::parseSpec(module.getContext(), text, error);
+  if (!spec)
+    return nullptr;
+  error = dist::checkSpec(spec, mesh, rank);
+  return error.empty() ? spec : nullptr;
+}
+
+int GraphBuilder::addConstraint(int id, const std::string &text,
+                                const SourceLocation &loc, std::string &error) {
+  if (!impl->checkOpen(error))
+    return -1;
+  if (id < 0 || static_cast<size_t>(id) >= impl->values.size()) {
+    error = "unknown value id " + std::to_string(id);
+    return -1;
+  }
+  Value value = impl->values[id];
+  auto type = cast<RankedTensorType>(value.getType());
+  dist::SpecAttr spec = checkedSpec(*impl->module, text, type.getRank(), error);
+  if (!spec)
+    return -1;
+  OpBuilder b(&impl->context);
+  b.setInsertionPointToEnd(&impl->function.getBody().front());
+  return impl->add(
+      dist::ConstraintOp::create(b, impl->locationOf(loc), value, spec));
+}
+
+bool GraphBuilder::setInputSharding(int index, const std::string &text,
+                                    std::string &error) {
+  if (index < 0 || static_cast<size_t>(index) >= impl->inputTypes.size()) {
+    error = "unknown input " + std::to_string(index);
+    return false;
+  }
+  auto type = cast<RankedTensorType>(impl->inputTypes[index]);
+  dist::SpecAttr spec = checkedSpec(*impl->module, text, type.getRank(), error);
+  if (!spec)
+    return false;
+  impl->function.setArgAttr(index, dist::kSpecAttrName, spec);
+  return true;
+}
+
+bool GraphBuilder::setOutputSharding(int index, const std::string &text,
+                                     std::string &error) {
+  if (!impl->finished ||
+      static_cast<unsigned>(index) >= impl->function.getNumResults()) {
+    error = "unknown output " + std::to_string(index);
+    return false;
+  }
+  auto type = cast<RankedTensorType>(impl->function.getResultTypes()[index]);
+  dist::SpecAttr spec = checkedSpec(*impl->module, text, type.getRank(), error);
+  if (!spec)
+    return false;
+  impl->function.setResultAttr(index, dist::kSpecAttrName, spec);
+  return true;
 }
 
 bool GraphBuilder::finish(const std::vector<int> &outputs,

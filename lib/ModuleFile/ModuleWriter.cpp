@@ -228,11 +228,13 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
         return weight.emitError("expected a placed dense weight");
       weights.push_back({static_cast<uint64_t>(*weight.getOffset()), dense});
       weightsSize = std::max<uint64_t>(
-          weightsSize,
-          *weight.getOffset() +
-              cast<BufferType>(weight.getType()).getStaticByteSize());
-      addBuffer(weight, "weight", "offset", *weight.getOffset(),
-                cast<BufferType>(weight.getType()).getStaticByteSize());
+          weightsSize, *weight.getOffset() + weight.getStorageBytes());
+      int64_t id =
+          addBuffer(weight, "weight", "offset", *weight.getOffset(),
+                    cast<BufferType>(weight.getType()).getStaticByteSize());
+      if (int64_t stride = weight.getRankStride())
+        (*buffers.back().getAsObject())["rank_stride"] = stride;
+      (void)id;
     } else if (auto alloc = dyn_cast<AllocOp>(op)) {
       if (!alloc.getOffset())
         return alloc.emitError("expected a placed buffer (run "
@@ -265,6 +267,8 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
   meta["arena_size"] = *plan.getArenaSize();
   meta["kernels"] = std::move(kernels);
   meta["steps"] = std::move(steps);
+  if (std::optional<int64_t> ranks = plan.getRanks())
+    meta["ranks"] = *ranks;
   return success();
 }
 
@@ -298,6 +302,32 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
         {"dst", bufferIds.lookup(copy.getTarget())},
         {"size", (int64_t)cast<BufferType>(copy.getSource().getType())
                      .getStaticByteSize()}});
+    return success();
+  }
+  if (auto collective = dyn_cast<CollectiveOp>(op)) {
+    RankedTensorType type =
+        cast<BufferType>(collective.getSource().getType()).getTensorType();
+    llvm::json::Object step{{"kind", "collective"},
+                            {"op", collective.getOp().str()},
+                            {"src", bufferIds.lookup(collective.getSource())},
+                            {"dst", bufferIds.lookup(collective.getTarget())},
+                            {"dtype", dtypeName(type.getElementType())},
+                            {"shape", shapeJson(type)}};
+    if (collective.getQueue() != 0)
+      step["queue"] = collective.getQueue();
+    llvm::json::Array groups;
+    for (auto group : collective.getGroups().getAsRange<DenseI64ArrayAttr>())
+      groups.push_back(llvm::json::Array(group.asArrayRef()));
+    step["groups"] = std::move(groups);
+    for (NamedAttribute attr : collective.getOpAttrs()) {
+      std::optional<llvm::json::Value> value = attrToJson(attr.getValue());
+      if (!value)
+        return collective.emitError("attribute '")
+               << attr.getName().getValue()
+               << "' has a kind the runtime cannot read: " << attr.getValue();
+      step[attr.getName().str()] = std::move(*value);
+    }
+    steps.push_back(std::move(step));
     return success();
   }
   if (auto host = dyn_cast<HostOp>(op)) {

@@ -6,13 +6,16 @@
 
 #include "ms/Pipelines/Pipelines.h"
 
+#include "ms/Dialect/Dist/Transforms/Passes.h"
 #include "ms/Dialect/Exec/Transforms/Passes.h"
 #include "ms/Dialect/Fusion/Transforms/Passes.h"
 #include "ms/Dialect/Graph/Transforms/Passes.h"
 #include "ms/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <deque>
@@ -21,7 +24,7 @@ using namespace mlir;
 using namespace mlir::ms;
 
 /// The target-independent phases before code generation.
-static const char *const kFrontPhases[] = {"graph", "fusion", "kernels",
+static const char *const kFrontPhases[] = {"graph", "dist", "fusion", "kernels",
                                            "plan"};
 /// The phase that ends a compilation with the target's readable output.
 static const char kTextPhase[] = "llvmir";
@@ -85,6 +88,23 @@ LogicalResult mlir::ms::buildCompilePipeline(
       // Code generation needs static shapes.
       pm.addNestedPass<func::FuncOp>(graph::createInferShapesPass());
       pm.addPass(createRefineEntrySignaturePass({options.entry}));
+    } else if (phase == "dist") {
+      // A sharded compile: one SPMD program over the mesh, with collectives.
+      if (options.sharded) {
+        pm.addPass(dist::createMaterializePass({options.entry}));
+        // Forward first: layouts flow from the annotated weights and inputs
+        // through the layers; results take what reaches them.
+        shard::ShardingPropagationOptions propagation;
+        propagation.traversal = shard::TraversalOrder::ForwardBackward;
+        pm.addNestedPass<func::FuncOp>(
+            shard::createShardingPropagation(propagation));
+        pm.addNestedPass<func::FuncOp>(dist::createDecomposeReshardsPass());
+        pm.addNestedPass<func::FuncOp>(shard::createPartition());
+        pm.addNestedPass<func::FuncOp>(dist::createCombineCollectivesPass());
+        // Upstream reshards each use apart: one gather per user.
+        pm.addNestedPass<func::FuncOp>(createCSEPass());
+        pm.addNestedPass<func::FuncOp>(graph::createInferShapesPass());
+      }
     } else if (phase == "fusion") {
       // O1 compiles each group as one kernel; O2 offloads those kernels.
       if (options.optLevel >= 1)

@@ -24,12 +24,14 @@
 #include "ms/Tools/InputScreen.h"
 
 #include "ms/Compiler/Compiler.h"
+#include "ms/Dialect/Dist/IR/DistOps.h"
 #include "ms/Importer/ONNX/OnnxImporter.h"
 #include "ms/InitAll.h"
 #include "ms/ModuleFile/ModuleWriter.h"
 #include "ms/Pipelines/Pipelines.h"
 #include "ms/Support/Progress.h"
 #include "ms/Target/KernelCache.h"
+#include "ms/Transforms/Passes.h"
 
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -125,6 +127,23 @@ struct Options {
       "input-shape",
       llvm::cl::desc("Pin an ONNX input's shape: NAME=D1xD2x... (repeatable)"),
       llvm::cl::value_desc("NAME=SHAPE"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> mesh{
+      "mesh",
+      llvm::cl::desc("Compile for a mesh of devices, one process each: "
+                     "its shape, e.g. 4 or 2x2"),
+      llvm::cl::value_desc("SHAPE"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> meshAxes{
+      "mesh-axes",
+      llvm::cl::desc(
+          "Names of the mesh's axes, e.g. dp,tp (default d0,d1,...)"),
+      llvm::cl::value_desc("NAMES"), llvm::cl::cat(category)};
+  llvm::cl::list<std::string> shardings{
+      "shard",
+      llvm::cl::desc("Lay out value NAME (an input, output, initializer or "
+                     "node output) over the mesh: one entry per dim, a mesh "
+                     "axis, axes joined by '+', or '-' for whole, e.g. "
+                     "x=dp,- (repeatable)"),
+      llvm::cl::value_desc("NAME=SPEC"), llvm::cl::cat(category)};
 };
 } // namespace
 
@@ -262,6 +281,42 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
       return failure();
     });
   }
+  // --mesh and --shard: the layout the user asks for.
+  dist::ShardingRequest sharding;
+  llvm::StringSet<> applied;
+  if (!options.shardings.empty() && options.mesh.empty())
+    return fail("--shard needs a mesh: add --mesh SHAPE");
+  if (!options.meshAxes.empty() && options.mesh.empty())
+    return fail("--mesh-axes needs a mesh: add --mesh SHAPE");
+  if (!options.mesh.empty()) {
+    std::string error;
+    sharding.mesh =
+        dist::parseMesh(&context, options.mesh, options.meshAxes, error);
+    if (!sharding.mesh)
+      return fail("--mesh: " + error);
+    for (const std::string &text : options.shardings) {
+      auto [name, specText] = StringRef(text).split('=');
+      if (name.empty() || !StringRef(text).contains('='))
+        return fail("--shard: expected NAME=SPEC, but found '" + text + "'");
+      dist::SpecAttr spec = dist::parseSpec(&context, specText, error);
+      if (!spec)
+        return fail("--shard " + text + ": " + error);
+      if (std::string problem =
+              dist::checkSpec(spec, sharding.mesh, spec.getDims().size());
+          !problem.empty())
+        return fail("--shard " + text + ": " + problem);
+      sharding.specs[name] = spec;
+    }
+    importOptions.annotateValue = [&](OpBuilder &b, Location loc,
+                                      StringRef name, Value value) -> Value {
+      auto it = sharding.specs.find(name);
+      if (it == sharding.specs.end() || isa<BlockArgument>(value) ||
+          !isa<RankedTensorType>(value.getType()))
+        return value;
+      applied.insert(name);
+      return dist::ConstraintOp::create(b, loc, value, it->second);
+    };
+  }
   reportProgress({"import"});
   for (const std::string &text : options.boundInputs) {
     auto [name, path] = StringRef(text).split('=');
@@ -292,6 +347,20 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   }
   if (!module)
     return 1;
+  if (sharding.mesh) {
+    func::FuncOp entry = findEntryFunction(*module, "");
+    if (!entry)
+      return 1;
+    dist::applyShardingRequest(*module, entry, sharding, applied);
+    for (const auto &spec : sharding.specs)
+      if (!applied.contains(spec.first()))
+        return fail("--shard " + spec.first().str() + ": '" +
+                    spec.first().str() + "' names no " +
+                    (isOnnx ? "input, output, initializer or node output of "
+                              "the model"
+                            : "input or output of the entry function (use "
+                              "msdist.constraint in the IR for other values)"));
+  }
   imported = Clock::now();
 
   DriverOptions driver;

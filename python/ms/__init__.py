@@ -20,13 +20,15 @@ from . import _ms
 from ._ms import CompileError, Error, ExecutionError
 from ._cache import cache_dir
 from ._jit import JitFunction, Lowered, jit
-from . import ops
+from .sharding import Mesh, P, shard
+from . import distributed, ops
 
 __version__ = "0.1.0"
 
 __all__ = [
     "CompileError", "Error", "ExecutionError", "JitFunction", "Lowered",
-    "Module", "cache_dir", "compile_file", "jit", "load", "ops",
+    "Mesh", "Module", "P", "cache_dir", "compile_file", "distributed", "jit",
+    "load", "ops", "shard",
 ]
 
 

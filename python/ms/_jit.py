@@ -116,8 +116,26 @@ class _Entry:
 class JitFunction:
     """A function compiled on first call for each signature (see ms.jit)."""
 
-    def __init__(self, fn, level="O0", target="cpu", target_cpu="native"):
+    def __init__(self, fn, level="O0", target="cpu", target_cpu="native",
+                 mesh=None, in_shardings=None, out_shardings=None):
         functools.update_wrapper(self, fn)
+        from .sharding import Mesh, P
+        if mesh is not None and not isinstance(mesh, Mesh):
+            raise TypeError(f"ms.jit: mesh must be an ms.Mesh, but found "
+                            f"{mesh!r}")
+        if mesh is None and (in_shardings is not None
+                             or out_shardings is not None):
+            raise TypeError("ms.jit: in_shardings and out_shardings need a "
+                            "mesh (mesh=ms.Mesh(...))")
+        if isinstance(in_shardings, P):
+            in_shardings = (in_shardings,)
+        for spec in (in_shardings or ()):
+            if spec is not None and not isinstance(spec, P):
+                raise TypeError(f"ms.jit: in_shardings entries must be ms.P "
+                                f"or None, but found {spec!r}")
+        self._mesh = mesh
+        self._in_shardings = tuple(in_shardings) if in_shardings else ()
+        self._out_shardings = out_shardings
         if not hasattr(self, "__qualname__"):
             self.__qualname__ = getattr(fn, "__name__", repr(fn))
         self._fn = fn
@@ -195,6 +213,13 @@ class JitFunction:
     def _trace(self, args):
         trace = _tracing.Trace(getattr(self._fn, "__qualname__", "fn"))
         positions = []
+        if self._mesh is not None:
+            trace.builder.set_mesh(list(self._mesh.shape),
+                                   list(self._mesh.axis_names))
+            if len(self._in_shardings) > len(args):
+                raise TypeError(
+                    f"{self.__qualname__}: {len(self._in_shardings)} "
+                    f"in_shardings for {len(args)} arguments")
         with trace:
             traced = []
             for i, arg in enumerate(args):
@@ -202,6 +227,10 @@ class JitFunction:
                     arg = np.asarray(arg)
                     traced.append(trace.input(self._input_name(i), arg.dtype,
                                               arg.shape))
+                    if i < len(self._in_shardings) and \
+                            self._in_shardings[i] is not None:
+                        trace.builder.set_input_sharding(
+                            len(positions), self._in_shardings[i].text())
                     positions.append(i)
                 else:
                     traced.append(arg)
@@ -234,8 +263,27 @@ class JitFunction:
                 seen.add(leaf.value)
                 outputs.append(leaf.value)
             trace.builder.finish(outputs)
+            self._set_output_shardings(trace, len(outputs))
         self._stats["traces"] += 1
         return trace.builder, positions, spec
+
+    def _set_output_shardings(self, trace, count):
+        from .sharding import P
+        specs = self._out_shardings
+        if specs is None:
+            return
+        if isinstance(specs, P):
+            specs = (specs,) * count
+        specs = tuple(specs)
+        if len(specs) != count:
+            raise TypeError(f"{self.__qualname__}: {len(specs)} "
+                            f"out_shardings for {count} outputs")
+        for i, spec in enumerate(specs):
+            if spec is not None:
+                if not isinstance(spec, P):
+                    raise TypeError(f"ms.jit: out_shardings entries must be "
+                                    f"ms.P or None, but found {spec!r}")
+                trace.builder.set_output_sharding(i, spec.text())
 
     def _where(self):
         code = getattr(self._fn, "__code__", None)
@@ -256,7 +304,8 @@ class JitFunction:
             return entry
 
 
-def jit(fn=None, *, level="O0", target="cpu", target_cpu="native"):
+def jit(fn=None, *, level="O0", target="cpu", target_cpu="native", mesh=None,
+        in_shardings=None, out_shardings=None):
     """Compiles `fn` on first call for each signature and runs it with the
     ms runtime. Use as `@ms.jit`, `@ms.jit(level="O0")` or `ms.jit(fn)`.
 
@@ -269,8 +318,18 @@ def jit(fn=None, *, level="O0", target="cpu", target_cpu="native"):
         with fp16 inputs, docs/NPU.md).
     target_cpu: "native" (the host's vector features) or an LLVM CPU name
     such as "x86-64" for portable code.
+    mesh: an ms.Mesh: compile one program per mesh device (process), run
+        under `python3 -m ms.launch --nproc N` or `mpirun -np N`.
+    in_shardings: one ms.P (or None: whole) per positional argument: how
+        each array argument is split over the mesh. Every rank passes the
+        whole arrays.
+    out_shardings: an ms.P for every output, or one per output (default:
+        whole on every rank).
     """
     if fn is None:
         return functools.partial(jit, level=level, target=target,
-                                 target_cpu=target_cpu)
-    return JitFunction(fn, level, target, target_cpu)
+                                 target_cpu=target_cpu, mesh=mesh,
+                                 in_shardings=in_shardings,
+                                 out_shardings=out_shardings)
+    return JitFunction(fn, level, target, target_cpu, mesh, in_shardings,
+                       out_shardings)

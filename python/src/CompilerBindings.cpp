@@ -103,6 +103,46 @@ void populateCompilerBindings(py::module_ &m) {
           py::arg("line") = 0,
           "Adds an op; returns (value id, dtype, shape). Raises CompileError "
           "with the compiler's diagnostic when the op is invalid.")
+      .def(
+          "set_mesh",
+          [](GraphBuilder &self, const std::vector<int64_t> &shape,
+             const std::vector<std::string> &axes) {
+            std::string error;
+            if (!self.setMesh(shape, axes, error))
+              raise(errors().compileError, error);
+          },
+          py::arg("shape"), py::arg("axes"))
+      .def(
+          "add_constraint",
+          [](GraphBuilder &self, int id, const std::string &spec,
+             const std::string &file, int line) {
+            std::string error;
+            int result = self.addConstraint(
+                id, spec, SourceLocation{file, line, 0}, error);
+            if (result < 0)
+              raise(errors().compileError, error);
+            return result;
+          },
+          py::arg("id"), py::arg("spec"), py::arg("file") = "",
+          py::arg("line") = 0,
+          "Lays out value `id` as `spec` (\"dp,-\") says; returns the new "
+          "value id.")
+      .def(
+          "set_input_sharding",
+          [](GraphBuilder &self, int index, const std::string &spec) {
+            std::string error;
+            if (!self.setInputSharding(index, spec, error))
+              raise(errors().compileError, error);
+          },
+          py::arg("index"), py::arg("spec"))
+      .def(
+          "set_output_sharding",
+          [](GraphBuilder &self, int index, const std::string &spec) {
+            std::string error;
+            if (!self.setOutputSharding(index, spec, error))
+              raise(errors().compileError, error);
+          },
+          py::arg("index"), py::arg("spec"))
       .def("finish",
            [](GraphBuilder &self, const std::vector<int> &outputs) {
              std::string error;

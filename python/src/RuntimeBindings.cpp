@@ -137,11 +137,30 @@ struct TensorInfo {
   py::object numpyDtype;
 };
 
+/// The process's communicator, from the launcher's environment (MS_RANK and
+/// MS_WORLD_SIZE from ms.launch or ms-run --nproc, or mpirun's variables; a
+/// world of one process without them), created on first use and kept for
+/// the life of the process: every sharded module runs in it.
+ms_comm_t processComm() {
+  static std::mutex mutex;
+  static ms_comm_t comm = nullptr;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!comm) {
+    ms_status_t status;
+    {
+      py::gil_scoped_release release;
+      status = ms_comm_create_from_env(&comm);
+    }
+    check(status, "cannot join the launcher's processes");
+  }
+  return comm;
+}
+
 class Executable {
 public:
   Executable(const std::string &path, const std::string &deviceName)
       : path(path), device(deviceNamed(deviceName)),
-        onHost(deviceName == "cpu") {
+        onHost(deviceName == "cpu"), comm(processComm()) {
     ms_module_t raw = nullptr;
     ms_status_t status;
     {
@@ -327,7 +346,7 @@ private:
       }
     }
     ms_context_t context = nullptr;
-    status = ms_context_create(module.get(), &context);
+    status = ms_context_create_with_comm(module.get(), comm, &context);
     return context;
   }
 
@@ -340,6 +359,8 @@ private:
     void operator()(ms_module_t m) const { ms_module_free(m); }
   };
   std::unique_ptr<ms_module, ModuleDeleter> module;
+  /// The process's communicator (processComm), for sharded modules.
+  ms_comm_t comm;
   py::object empty, asArray;
   std::mutex mutex;
   std::vector<ms_context_t> contexts;

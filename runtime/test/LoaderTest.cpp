@@ -349,6 +349,27 @@ TEST_F(LoaderTest, RejectsMisalignedWeight) {
   expectMetaRejected("weight offset 4 is not 64-byte aligned");
 }
 
+TEST_F(LoaderTest, RejectsPerRankWeightOutsideSection) {
+  // One block per rank: rank 1's block starts 64 bytes in.
+  parts.meta["ranks"] = 2;
+  parts.meta["buffers"][2]["rank_stride"] = 64;
+  expectMetaRejected("weight range [0, +80) lies outside the 16-byte weights");
+}
+
+TEST_F(LoaderTest, RejectsMisalignedRankStride) {
+  parts.meta["ranks"] = 2;
+  parts.meta["buffers"][2]["rank_stride"] = 32;
+  expectMetaRejected(
+      "rank_stride 32 must be a multiple of 64 of at least the size 16");
+}
+
+TEST_F(LoaderTest, LoadsPerRankWeightInsideSection) {
+  parts.weights.resize(128);
+  parts.meta["ranks"] = 2;
+  parts.meta["buffers"][2]["rank_stride"] = 64;
+  EXPECT_TRUE(load(parts.build()).ok());
+}
+
 TEST_F(LoaderTest, RejectsArenaRangeOutsideArena) {
   parts.meta["buffers"][4]["offset"] = 120;
   expectMetaRejected("arena range [120, +16) lies outside the 128-byte arena");

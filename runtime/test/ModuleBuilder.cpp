@@ -191,6 +191,92 @@ ModuleParts ms::test::sampleModule(std::vector<uint8_t> code) {
   return parts;
 }
 
+std::vector<int64_t> CollectiveSpec::dstShape() const {
+  std::vector<int64_t> result = shape;
+  int64_t g = static_cast<int64_t>(groupSize());
+  if (op == "all_gather")
+    result[axis] *= g;
+  else if (op == "reduce_scatter" || op == "all_slice")
+    result[axis] /= g;
+  else if (op == "all_to_all") {
+    result[axis] /= g;
+    result[concatAxis] *= g;
+  }
+  return result;
+}
+
+nlohmann::json CollectiveSpec::step(uint64_t src, uint64_t dst) const {
+  nlohmann::json json = {
+      {"kind", "collective"}, {"op", op},       {"src", src},      {"dst", dst},
+      {"dtype", dtype},       {"shape", shape}, {"groups", groups}};
+  if (op == "all_reduce" || op == "reduce_scatter")
+    json["reduction"] = reduction;
+  if (op == "all_gather" || op == "reduce_scatter" || op == "all_slice")
+    json["axis"] = axis;
+  if (op == "all_to_all") {
+    json["split_axis"] = axis;
+    json["concat_axis"] = concatAxis;
+  }
+  if (op == "broadcast")
+    json["root"] = root;
+  return json;
+}
+
+/// Returns the bytes of one element of dtype `name` (the module format's
+/// names).
+static uint64_t dtypeBytes(const std::string &name) {
+  if (name == "f64" || name == "i64" || name == "u64")
+    return 8;
+  if (name == "f32" || name == "i32" || name == "u32")
+    return 4;
+  if (name == "f16" || name == "bf16" || name == "i16" || name == "u16")
+    return 2;
+  return 1;
+}
+
+ModuleParts
+ms::test::collectiveModule(uint32_t ranks,
+                           const std::vector<CollectiveSpec> &specs) {
+  using Json = nlohmann::json;
+  ModuleParts parts;
+  parts.withWeights = false;
+  Json inputs = Json::array(), outputs = Json::array(), buffers = Json::array(),
+       steps = Json::array();
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const CollectiveSpec &spec = specs[i];
+    std::vector<int64_t> dst = spec.dstShape();
+    uint64_t srcBytes = dtypeBytes(spec.dtype), dstBytes = srcBytes;
+    for (int64_t d : spec.shape)
+      srcBytes *= uint64_t(d);
+    for (int64_t d : dst)
+      dstBytes *= uint64_t(d);
+    inputs.push_back({{"name", "x" + std::to_string(i)},
+                      {"dtype", spec.dtype},
+                      {"shape", spec.shape},
+                      {"buffer", 2 * i}});
+    outputs.push_back({{"name", "y" + std::to_string(i)},
+                       {"dtype", spec.dtype},
+                       {"shape", dst},
+                       {"buffer", 2 * i + 1}});
+    buffers.push_back(
+        {{"id", 2 * i}, {"kind", "input"}, {"index", i}, {"size", srcBytes}});
+    buffers.push_back({{"id", 2 * i + 1},
+                       {"kind", "output"},
+                       {"index", i},
+                       {"size", dstBytes}});
+    steps.push_back(spec.step(2 * i, 2 * i + 1));
+  }
+  parts.meta = {{"producer", "ms-runtime-tests"},
+                {"target", "cpu"},
+                {"entry", "main"},
+                {"ranks", ranks},
+                {"inputs", inputs},
+                {"outputs", outputs},
+                {"buffers", buffers},
+                {"steps", steps}};
+  return parts;
+}
+
 TempDir::TempDir() {
   std::string pattern =
       (std::filesystem::temp_directory_path() / "ms-runtime-test-XXXXXX")

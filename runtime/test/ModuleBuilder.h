@@ -82,6 +82,46 @@ float sampleOut0(float x, float y, float w);
 /// The sample module's weight values.
 extern const float sampleWeights[4];
 
+/// One collective step of collectiveModule() (docs/ModuleFormat.md): its
+/// source is input "x<i>", its destination output "y<i>".
+struct CollectiveSpec {
+  CollectiveSpec() = default;
+  /// A step of `op` on `dtype` sources of `shape` over `groups`.
+  explicit CollectiveSpec(std::string op, std::string dtype = "f32",
+                          std::vector<int64_t> shape = {},
+                          std::vector<std::vector<int>> groups = {})
+      : op(std::move(op)), dtype(std::move(dtype)), shape(std::move(shape)),
+        groups(std::move(groups)) {}
+
+  /// The operation ("all_reduce", ...).
+  std::string op;
+  /// The dtype name.
+  std::string dtype = "f32";
+  /// The source's shape on each rank.
+  std::vector<int64_t> shape;
+  /// The groups of ranks.
+  std::vector<std::vector<int>> groups;
+  /// The reduction (all_reduce, reduce_scatter).
+  std::string reduction = "sum";
+  /// The axis (all_gather, reduce_scatter, all_slice) or split axis
+  /// (all_to_all), the concatenation axis (all_to_all), the root
+  /// (broadcast).
+  uint32_t axis = 0, concatAxis = 0, root = 0;
+
+  /// Returns the number of ranks in each group.
+  size_t groupSize() const { return groups.empty() ? 1 : groups[0].size(); }
+  /// Returns the destination's shape.
+  std::vector<int64_t> dstShape() const;
+  /// Returns the step's JSON with buffer ids `src` and `dst`.
+  nlohmann::json step(uint64_t src, uint64_t dst) const;
+};
+
+/// A module compiled for `ranks` ranks whose plan is one collective step per
+/// entry of `specs`, from input "x<i>" (buffer 2i) to output "y<i>" (buffer
+/// 2i + 1). It has no kernels and no weights.
+ModuleParts collectiveModule(uint32_t ranks,
+                             const std::vector<CollectiveSpec> &specs);
+
 /// A fresh temporary directory, removed with its files on destruction.
 class TempDir {
 public:

@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 using namespace ms::rt;
@@ -34,9 +36,13 @@ protected:
 
   /// Runs ms-run with `args` (shell syntax), capturing stdout and stderr.
   RunResult run(const std::string &args) {
+    return runShell(std::string(MS_RUN_TOOL) + " " + args);
+  }
+
+  /// Runs the shell command `command`, capturing stdout and stderr.
+  RunResult runShell(const std::string &command) {
     RunResult result;
-    std::string command = std::string(MS_RUN_TOOL) + " " + args + " 2>&1";
-    std::FILE *pipe = popen(command.c_str(), "r");
+    std::FILE *pipe = popen(("(" + command + ") 2>&1").c_str(), "r");
     if (!pipe)
       return result;
     char chunk[4096];
@@ -197,5 +203,190 @@ TEST_F(MsRunTest, ReportsErrors) {
   expectError(module + " --input x=" + dir.file("absent.npy"), "input 'x': ");
   expectError(module + " --output-dir /proc/ms-run-cannot-create",
               "cannot create directory");
+}
+
+//===----------------------------------------------------------------------===//
+// Several processes
+//===----------------------------------------------------------------------===//
+
+/// Returns true when the communicator plugin `name` ("gloo", "mpi") was
+/// built.
+bool havePlugin(const char *name) {
+  struct stat info;
+  return stat((std::string(MS_COMM_PLUGIN_DIR_FOR_TESTS) + "/libms_comm_" +
+               name + ".so")
+                  .c_str(),
+              &info) == 0;
+}
+
+/// Counts the occurrences of `text` in `output`.
+size_t occurrences(const std::string &output, const std::string &text) {
+  size_t count = 0;
+  for (size_t at = output.find(text); at != std::string::npos;
+       at = output.find(text, at + 1))
+    ++count;
+  return count;
+}
+
+class MsRunRanksTest : public MsRunTest {
+protected:
+  void SetUp() override {
+    MsRunTest::SetUp();
+    // y0 = all_reduce(x0) (sum), y1 = all_gather(x1) along axis 1, over
+    // two ranks.
+    CollectiveSpec reduce{"all_reduce", "f32", {2, 3}, {{0, 1}}};
+    CollectiveSpec gather{"all_gather", "f32", {2, 2}, {{0, 1}}};
+    gather.axis = 1;
+    sharded = dir.file("sharded.msm");
+    ASSERT_TRUE(
+        writeFile(sharded, collectiveModule(2, {reduce, gather}).build()));
+    int64_t shape0[2] = {2, 3}, shape1[2] = {2, 2};
+    ASSERT_TRUE(
+        writeNpy(dir.file("x0.npy"), MS_DTYPE_F32, shape0, 2, x0, sizeof(x0))
+            .ok());
+    ASSERT_TRUE(
+        writeNpy(dir.file("x1.npy"), MS_DTYPE_F32, shape1, 2, x1, sizeof(x1))
+            .ok());
+    inputs = " --input x0=" + dir.file("x0.npy") +
+             " --input x1=" + dir.file("x1.npy");
+  }
+
+  /// Checks the outputs rank 0 wrote to `outDir`: every rank had the same
+  /// inputs.
+  void expectOutputs(const std::string &outDir) {
+    NpyArray y0, y1;
+    Status status = readNpy(outDir + "/y0.npy", y0);
+    ASSERT_TRUE(status.ok()) << status.message();
+    ASSERT_TRUE(readNpy(outDir + "/y1.npy", y1).ok());
+    EXPECT_EQ(y0.shape, (std::vector<int64_t>{2, 3}));
+    EXPECT_EQ(y1.shape, (std::vector<int64_t>{2, 4}));
+    ASSERT_EQ(y0.data.size(), sizeof(x0));
+    ASSERT_EQ(y1.data.size(), 2 * sizeof(x1));
+    const float *sum = reinterpret_cast<const float *>(y0.data.data());
+    const float *gathered = reinterpret_cast<const float *>(y1.data.data());
+    for (int i = 0; i < 6; ++i)
+      EXPECT_EQ(sum[i], 2 * x0[i]) << i;
+    float want[8] = {x1[0], x1[1], x1[0], x1[1], x1[2], x1[3], x1[2], x1[3]};
+    for (int i = 0; i < 8; ++i)
+      EXPECT_EQ(gathered[i], want[i]) << i;
+  }
+
+  std::string sharded, inputs;
+  float x0[6] = {1, -2, 3.5f, 4, 0.25f, -6};
+  float x1[4] = {7, 8, 9, 10};
+};
+
+TEST_F(MsRunRanksTest, ShardedModuleNeedsItsRanks) {
+  expectError(sharded, "module '" + sharded +
+                           "' was compiled for 2 ranks but runs in a world "
+                           "of 1 process; launch it with ms-run --nproc 2, "
+                           "python3 -m ms.launch --nproc 2 or mpirun -np 2");
+  expectError(sharded + " --nproc 0", "--nproc expects a number of "
+                                      "processes from 1 to 4096, got '0'");
+  expectError(sharded + " --nproc two", "--nproc expects a number");
+  expectError("--nproc 2", "no module given");
+  RunResult result =
+      runShell("MS_RANK=0 MS_WORLD_SIZE=1 " + std::string(MS_RUN_TOOL) + " " +
+               sharded + " --nproc 2");
+  EXPECT_EQ(result.exitCode, 1);
+  EXPECT_NE(result.output.find("--nproc starts the ranks itself, but this "
+                               "process is already a rank of a launcher "
+                               "(MS_RANK is set)"),
+            std::string::npos)
+      << result.output;
+}
+
+TEST_F(MsRunRanksTest, RunsRanksWithNproc) {
+  if (!havePlugin("gloo"))
+    GTEST_SKIP() << "libms_comm_gloo.so was not built (gloo not found)";
+  std::string outDir = dir.file("out");
+  RunResult result =
+      run(sharded + inputs + " --nproc 2 --output-dir " + outDir);
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  expectOutputs(outDir);
+  // Only rank 0 prints.
+  EXPECT_EQ(occurrences(result.output, "y0: f32[2,3]\n"), 1u) << result.output;
+  EXPECT_EQ(occurrences(result.output, "y1: f32[2,4]\n  values: [7 8 7 8 9 "
+                                       "10 9 10]\n"),
+            1u)
+      << result.output;
+  // Benchmarks run on every rank; rank 0 reports.
+  result = run(sharded + " --nproc=2 --bench 3");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_EQ(occurrences(result.output, "median_ms: "), 1u) << result.output;
+  // A module of one rank runs alone on each.
+  result = run(module + " --nproc 2");
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  EXPECT_EQ(result.output, run(module).output);
+  // Every rank of a world of the wrong size fails, saying which it is.
+  result = run(sharded + " --nproc 3");
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+  for (const char *rank : {"rank 0: ", "rank 1: ", "rank 2: "})
+    EXPECT_NE(result.output.find(std::string("ms-run: error: ") + rank +
+                                 "module '" + sharded +
+                                 "' was compiled for 2 ranks but runs in a "
+                                 "world of 3 processes"),
+              std::string::npos)
+        << result.output;
+  EXPECT_NE(result.output.find("ms-run: error: 3 of 3 ranks failed"),
+            std::string::npos)
+      << result.output;
+}
+
+TEST_F(MsRunRanksTest, StopsTheOtherRanksWhenOneFails) {
+  if (!havePlugin("gloo"))
+    GTEST_SKIP() << "libms_comm_gloo.so was not built (gloo not found)";
+  // Only rank 0 writes outputs: it fails before running, while rank 1
+  // waits for it (up to MS_COMM_TIMEOUT, 60 s) until it is stopped.
+  auto begin = std::chrono::steady_clock::now();
+  RunResult result =
+      run(sharded + inputs + " --nproc 2 --output-dir /proc/ms-run-cannot/out");
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin)
+          .count();
+  EXPECT_EQ(result.exitCode, 1) << result.output;
+  EXPECT_LT(seconds, 15) << result.output;
+  for (const char *line :
+       {"ms-run: error: rank 0: /proc/ms-run-cannot/out: cannot create "
+        "directory",
+        "ms-run: error: rank 1: stopped 3 s after rank 0 failed",
+        "ms-run: error: 2 of 2 ranks failed"})
+    EXPECT_NE(result.output.find(line), std::string::npos)
+        << line << " in: " << result.output;
+}
+
+TEST_F(MsRunRanksTest, RunsUnderMpirun) {
+#ifndef MS_MPIEXEC
+  GTEST_SKIP() << "MPI was not found at configure time";
+#else
+  if (!havePlugin("mpi"))
+    GTEST_SKIP() << "libms_comm_mpi.so was not built";
+  std::string outDir = dir.file("mpi-out");
+  // mpirun refuses to run as root without the first two; the machine may
+  // have fewer cores than ranks; Open MPI's own allocations are still live
+  // at exit, and its own locks are taken in both orders (LeakSanitizer or
+  // ThreadSanitizer would fail every rank of a sanitized build).
+  std::string mpirun = "OMPI_ALLOW_RUN_AS_ROOT=1 "
+                       "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                       "OMPI_MCA_rmaps_base_oversubscribe=1 "
+                       "ASAN_OPTIONS=\"$ASAN_OPTIONS:detect_leaks=0\" "
+                       "TSAN_OPTIONS=\"$TSAN_OPTIONS "
+                       "suppressions=" MS_TEST_TSAN_OPENMPI "\" "
+                       "timeout 120 " +
+                       std::string(MS_MPIEXEC);
+  RunResult result = runShell(mpirun + " -np 2 " + MS_RUN_TOOL + " " + sharded +
+                              inputs + " --output-dir " + outDir);
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  expectOutputs(outDir);
+  EXPECT_EQ(occurrences(result.output, "y0: f32[2,3]\n"), 1u) << result.output;
+  // Errors name the rank.
+  result = runShell(mpirun + " -np 3 " + MS_RUN_TOOL + " " + sharded);
+  EXPECT_NE(result.exitCode, 0) << result.output;
+  EXPECT_NE(result.output.find("ms-run: error: rank 2: module '" + sharded +
+                               "' was compiled for 2 ranks but runs in a "
+                               "world of 3 processes"),
+            std::string::npos)
+      << result.output;
+#endif
 }
 } // namespace

@@ -46,4 +46,4 @@ func.func @main(%x: tensor<4xf32>) -> tensor<?xf32> {
 
 // An unknown phase is an error, not a silent full compile.
 // RUN: not ms-opt %s --ms-cpu-O0='compile-to=assembly' 2>&1 | FileCheck %s --check-prefix=PHASE
-// PHASE: unknown phase 'assembly'; expected one of graph, fusion, kernels, plan, linalg, bufferized, llvm, llvmir, serialize
+// PHASE: unknown phase 'assembly'; expected one of graph, dist, fusion, kernels, plan, linalg, bufferized, llvm, llvmir, serialize

@@ -76,6 +76,21 @@ public:
             const SourceLocation &loc, std::string &error);
   /// Returns the type of value `id`.
   TensorSpec typeOf(int id) const;
+  /// Compiles the function for a mesh of devices of `shape` with axes
+  /// `axes` (docs/spec/msdist.md); call before any sharding below.
+  bool setMesh(const std::vector<int64_t> &shape,
+               const std::vector<std::string> &axes, std::string &error);
+  /// Lays out value `id` as `spec` says (command-line form: "dp,-");
+  /// returns the constrained value's id, or -1.
+  int addConstraint(int id, const std::string &spec, const SourceLocation &loc,
+                    std::string &error);
+  /// Splits input `index` for its users as `spec` says (the caller passes
+  /// the whole value).
+  bool setInputSharding(int index, const std::string &spec, std::string &error);
+  /// Returns output `index` laid out as `spec` says (after finish; the
+  /// default is whole on every rank).
+  bool setOutputSharding(int index, const std::string &spec,
+                         std::string &error);
   /// Ends the function returning `outputs`; the builder takes no more ops.
   bool finish(const std::vector<int> &outputs, std::string &error);
 

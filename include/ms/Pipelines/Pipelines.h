@@ -45,6 +45,9 @@ struct CompileOptions {
   std::string compileTo;
   /// Entry function (default: @main, or the only public function).
   std::string entry;
+  /// The module is compiled for a mesh of devices (it has `msdist.mesh`):
+  /// the `dist` phase partitions it into one program per rank.
+  bool sharded = false;
 };
 
 /// Returns the phases of a compilation for `target`, in order, or an empty

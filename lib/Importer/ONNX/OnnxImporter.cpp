@@ -538,6 +538,13 @@ public:
 
 private:
   Location fileLoc() { return FileLineColLoc::get(ctx, filename, 0, 0); }
+  /// Returns what the options' annotateValue hook makes of value `name`.
+  Value annotate(OpBuilder &b, StringRef name, Value value) {
+    if (!options.annotateValue || !value)
+      return value;
+    return options.annotateValue(
+        b, NameLoc::get(StringAttr::get(ctx, name), fileLoc()), name, value);
+  }
   Location nodeLoc(const onnx::NodeProto &node, size_t index) {
     std::string name = node.name().empty() ? node.op_type() + "#" +
                                                  std::to_string(index)
@@ -834,7 +841,7 @@ GraphImporter::importNodes(OpBuilder &b,
                            << "') is not supported";
         continue;
       }
-      values[name] = (*results)[i];
+      values[name] = annotate(b, name, (*results)[i]);
     }
   }
   return success();
@@ -975,6 +982,10 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
     func.setArgAttr(i, "ms.name", b.getStringAttr(name));
     values[name] = body->getArgument(i);
   }
+  b.setInsertionPointToEnd(body);
+  for (auto [i, name] : llvm::enumerate(argNames))
+    if (values.count(name))
+      values[name] = annotate(b, name, body->getArgument(i));
   for (auto &[name, positions] : sequenceArgs) {
     SmallVector<Value> &elements = sequences[name];
     for (unsigned position : positions) {
@@ -984,7 +995,7 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   }
   b.setInsertionPointToEnd(body);
   for (auto &[name, attr] : initializers)
-    values[name] = graph::ConstantOp::create(b, loc, attr);
+    values[name] = annotate(b, name, graph::ConstantOp::create(b, loc, attr));
 
   std::vector<onnx::NodeProto> nodes(graph.node().begin(), graph.node().end());
   if (failed(expandFunctions(model, nodes)) || failed(importNodes(b, nodes)))

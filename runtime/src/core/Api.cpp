@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "core/Communicator.h"
 #include "core/Executor.h"
 #include "core/HAL.h"
 #include "core/Module.h"
@@ -54,6 +55,10 @@ struct ms_module {
 
 struct ms_context {
   std::shared_ptr<Context> context;
+};
+
+struct ms_comm {
+  std::shared_ptr<Communicator> comm;
 };
 
 /// Runs `body`, turning a thrown exception into a failed status.
@@ -396,12 +401,19 @@ extern "C" void ms_module_free(ms_module_t module) { delete module; }
 
 extern "C" ms_status_t ms_context_create(ms_module_t module,
                                          ms_context_t *out) {
+  return ms_context_create_with_comm(module, nullptr, out);
+}
+
+extern "C" ms_status_t ms_context_create_with_comm(ms_module_t module,
+                                                   ms_comm_t comm,
+                                                   ms_context_t *out) {
   return guard([&] {
     MS_RETURN_IF_ERROR(requireNonNull(out, "out"));
     *out = nullptr;
     MS_RETURN_IF_ERROR(requireNonNull(module, "module"));
     auto context = std::make_unique<ms_context>();
-    MS_RETURN_IF_ERROR(Context::create(module->module, context->context));
+    MS_RETURN_IF_ERROR(Context::create(
+        module->module, comm ? comm->comm : nullptr, context->context));
     *out = context.release();
     return Status();
   });
@@ -435,3 +447,42 @@ ms_context_enqueue(ms_context_t context, ms_stream_t stream,
 }
 
 extern "C" void ms_context_free(ms_context_t context) { delete context; }
+
+//===----------------------------------------------------------------------===//
+// Communicators
+//===----------------------------------------------------------------------===//
+
+extern "C" ms_status_t ms_comm_create_from_env(ms_comm_t *out) {
+  return guard([&] {
+    MS_RETURN_IF_ERROR(requireNonNull(out, "out"));
+    *out = nullptr;
+    auto comm = std::make_unique<ms_comm>();
+    MS_RETURN_IF_ERROR(createCommunicatorFromEnv(comm->comm));
+    *out = comm.release();
+    return Status();
+  });
+}
+
+extern "C" ms_status_t ms_comm_rank(ms_comm_t comm, int32_t *out) {
+  return guard([&] {
+    MS_RETURN_IF_ERROR(requireNonNull(comm, "comm"));
+    MS_RETURN_IF_ERROR(requireNonNull(out, "out"));
+    *out = comm->comm->rank();
+    return Status();
+  });
+}
+
+extern "C" ms_status_t ms_comm_world_size(ms_comm_t comm, int32_t *out) {
+  return guard([&] {
+    MS_RETURN_IF_ERROR(requireNonNull(comm, "comm"));
+    MS_RETURN_IF_ERROR(requireNonNull(out, "out"));
+    *out = comm->comm->size();
+    return Status();
+  });
+}
+
+extern "C" const char *ms_comm_backend(ms_comm_t comm) {
+  return comm ? comm->comm->backend() : "";
+}
+
+extern "C" void ms_comm_release(ms_comm_t comm) { delete comm; }

@@ -5,8 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "core/Executor.h"
+#include "core/Collective.h"
 #include "core/Util.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -61,13 +63,73 @@ Context::~Context() {
     device.deallocate(output);
 }
 
+/// Connects `context`'s groups: for each partition of the plan, finds this
+/// rank's position and, where a step of it communicates, creates its group
+/// of `comm`. Every rank does this in partition order.
+static Status connectGroups(const Module &module,
+                            const std::shared_ptr<Communicator> &comm,
+                            std::vector<std::unique_ptr<CommGroup>> &groups,
+                            std::vector<uint32_t> &positions) {
+  const ModuleMeta &meta = module.image.meta;
+  int32_t world = comm ? comm->size() : 1;
+  if (meta.ranks > 1 && uint32_t(world) != meta.ranks) {
+    std::string ranks = std::to_string(meta.ranks);
+    return Status::error(MS_INVALID_ARGUMENT,
+                         "module '" + module.path + "' was compiled for " +
+                             ranks + " ranks but runs in a world of " +
+                             std::to_string(world) +
+                             (world == 1 ? " process" : " processes") +
+                             "; launch it with ms-run --nproc " + ranks +
+                             ", python3 -m ms.launch --nproc " + ranks +
+                             " or mpirun -np " + ranks);
+  }
+  // A module of one rank runs alone, whatever the world.
+  int32_t rank = meta.ranks > 1 ? comm->rank() : 0;
+  groups.resize(meta.partitions.size());
+  positions.assign(meta.partitions.size(), 0);
+  std::vector<bool> communicates(meta.partitions.size(), false);
+  std::vector<uint32_t> firstStep(meta.partitions.size(), 0);
+  for (auto it = meta.collectives.rbegin(); it != meta.collectives.rend();
+       ++it) {
+    communicates[(*it)->partition] =
+        communicates[(*it)->partition] || collectiveCommunicates(**it);
+    firstStep[(*it)->partition] = (*it)->stepIndex;
+  }
+  for (size_t p = 0; p < meta.partitions.size(); ++p) {
+    for (const std::vector<int32_t> &group : meta.partitions[p])
+      for (size_t i = 0; i < group.size(); ++i)
+        if (group[i] == rank)
+          positions[p] = static_cast<uint32_t>(i);
+    if (!communicates[p])
+      continue;
+    if (Status status = comm->createGroup(meta.partitions[p], groups[p]);
+        !status.ok())
+      return Status::error(
+          status.code(),
+          "module '" + module.path + "': cannot connect the groups of steps[" +
+              std::to_string(firstStep[p]) + "]: " + status.message());
+  }
+  return Status();
+}
+
 Status Context::create(std::shared_ptr<Module> module,
+                       std::shared_ptr<Communicator> comm,
                        std::shared_ptr<Context> &out) {
   out.reset();
   std::shared_ptr<Context> context(new Context(std::move(module)));
   const ModuleImage &image = context->owner->image;
   const ModuleMeta &meta = image.meta;
   Device &device = *context->owner->device;
+  if (meta.ranks > 1)
+    context->comm = std::move(comm);
+  MS_RETURN_IF_ERROR(connectGroups(*context->owner, context->comm,
+                                   context->groups, context->groupPositions));
+  uint64_t scratchBytes = 0;
+  for (const auto &collective : meta.collectives)
+    scratchBytes = std::max(scratchBytes, collectiveScratchBytes(*collective));
+  context->collectiveScratch.resize(scratchBytes);
+  if (!meta.collectives.empty() && meta.queueCount > 1)
+    MS_RETURN_IF_ERROR(device.createEvent(context->collectiveOrder));
   MS_RETURN_IF_ERROR(device.allocate(meta.arenaSize, &context->arena));
   context->events.resize(meta.eventCount);
   for (std::unique_ptr<Event> &event : context->events)
@@ -95,9 +157,13 @@ Status Context::create(std::shared_ptr<Module> module,
     const BufferDesc &buffer = meta.buffers[arg];
     switch (buffer.kind) {
     case BufferKind::Weight:
-      context->args[slot] = context->owner->weights
-                                ? context->owner->weights + buffer.offset
-                                : nullptr;
+      // Weights with one block per rank give each rank its own.
+      context->args[slot] =
+          context->owner->weights
+              ? context->owner->weights + buffer.offset +
+                    (meta.ranks > 1 ? uint64_t(context->comm->rank()) : 0) *
+                        buffer.rankStride
+              : nullptr;
       break;
     case BufferKind::Arena:
       context->args[slot] =
@@ -199,6 +265,8 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
                       const std::shared_ptr<RunState> &run,
                       bool stopOnFailure) {
   const Executable *executable = owner->executable.get();
+  // The queue of the latest collective step issued (-1: none yet).
+  int64_t lastCollectiveQueue = -1;
   for (const Step &step : owner->image.meta.steps) {
     if (stopOnFailure && run->failed)
       break;
@@ -226,6 +294,35 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
     case StepKind::Wait:
       MS_RETURN_IF_ERROR(queue.wait(*events[step.event]));
       break;
+    case StepKind::Collective: {
+      // Every rank runs its collectives in plan order, whatever queues
+      // they are on: the ranks then meet in the same order.
+      if (lastCollectiveQueue >= 0 && lastCollectiveQueue != step.queue)
+        MS_RETURN_IF_ERROR(queue.wait(*collectiveOrder));
+      lastCollectiveQueue = step.queue;
+      const CollectiveOp *op = step.collective;
+      CommGroup *group = groups[op->partition].get();
+      uint32_t position = groupPositions[op->partition];
+      uint8_t *scratchData = collectiveScratch.data();
+      MS_RETURN_IF_ERROR(queue.hostCallback([run, op, at, group, position,
+                                             scratchData] {
+        // After a failure the rank stops meeting the others: they fail
+        // (a timeout, or the connection closing) instead of running on
+        // inputs this rank never produced.
+        if (run->failed)
+          return Status();
+        Status status =
+            runCollective(*op, at[0], at[1], group, position, scratchData);
+        if (!status.ok())
+          run->fail(Status::error(
+              status.code(), "steps[" + std::to_string(op->stepIndex) + "] (" +
+                                 op->name + "): " + status.message()));
+        return Status();
+      }));
+      if (collectiveOrder)
+        MS_RETURN_IF_ERROR(queue.signal(*collectiveOrder));
+      break;
+    }
     }
   }
   return Status();

@@ -7,6 +7,7 @@
 #ifndef MS_RUNTIME_CORE_EXECUTOR_H
 #define MS_RUNTIME_CORE_EXECUTOR_H
 
+#include "core/Communicator.h"
 #include "core/Module.h"
 
 #include <memory>
@@ -27,11 +28,24 @@ struct RunState;
 /// Queue::copy, host steps as Queue::hostCallback (with host pointers: the
 /// loader only accepts host steps on a device with host-visible memory), and
 /// signal and wait steps on the plan's events, each on the step's queue.
+/// Collective steps are host callbacks too, over the groups of the
+/// context's communicator; the executor makes them run in plan order on
+/// every rank (an internal event orders collectives of different queues),
+/// so that all ranks meet in the same order.
 class Context : public std::enable_shared_from_this<Context> {
 public:
   /// Creates a context for `module`, allocating its arena and its events.
+  /// A module compiled for several ranks needs `comm`, a world of exactly
+  /// that size; the groups of its collective steps are connected here. A
+  /// NULL `comm` is a world of one process.
   static Status create(std::shared_ptr<Module> module,
+                       std::shared_ptr<Communicator> comm,
                        std::shared_ptr<Context> &out);
+  /// Creates a context for `module` in a world of one process.
+  static Status create(std::shared_ptr<Module> module,
+                       std::shared_ptr<Context> &out) {
+    return create(std::move(module), nullptr, out);
+  }
   ~Context();
   Context(const Context &) = delete;
   Context &operator=(const Context &) = delete;
@@ -76,6 +90,18 @@ private:
   std::vector<std::vector<uint32_t>> slots;
   /// The plan's events.
   std::vector<std::unique_ptr<Event>> events;
+  /// Signalled after each collective step when the plan has several queues;
+  /// a collective on another queue than the previous one waits for it.
+  std::unique_ptr<Event> collectiveOrder;
+  /// The world this context runs in (NULL for a module of one rank).
+  std::shared_ptr<Communicator> comm;
+  /// This rank's group of each of the plan's partitions (NULL where no
+  /// step of it communicates), and its position there. Declared after
+  /// `comm`: released before it.
+  std::vector<std::unique_ptr<CommGroup>> groups;
+  std::vector<uint32_t> groupPositions;
+  /// Host memory the collective steps rearrange blocks in.
+  std::vector<uint8_t> collectiveScratch;
   /// For queued runs of a plan with several queues: `joins[0]` starts plan
   /// queues 1.. after the earlier work of the stream, `joins[q]` makes the
   /// stream wait for plan queue q at the end of the run.

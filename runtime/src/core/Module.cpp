@@ -436,6 +436,282 @@ Status parseHostStep(const MetaReader &reader, const Json &value,
   return Status();
 }
 
+/// Returns the bytes of a tensor of `dtype` and `shape`; false when the
+/// size overflows.
+bool tensorBytes(ms_dtype_t dtype, const std::vector<int64_t> &shape,
+                 uint64_t &out) {
+  out = ms_dtype_size(dtype);
+  for (int64_t d : shape)
+    if (d < 0 || mulOverflows(out, uint64_t(d), out))
+      return false;
+  return true;
+}
+
+/// The collective operations by their plan names.
+constexpr std::pair<const char *, CollectiveKind> collectiveKinds[] = {
+    {"all_reduce", CollectiveKind::AllReduce},
+    {"all_gather", CollectiveKind::AllGather},
+    {"reduce_scatter", CollectiveKind::ReduceScatter},
+    {"all_to_all", CollectiveKind::AllToAll},
+    {"all_slice", CollectiveKind::AllSlice},
+    {"broadcast", CollectiveKind::Broadcast},
+};
+
+/// Reads the "groups" of the collective step at `where`: a partition of the
+/// module's ranks into groups of one size. Returns the group size in
+/// `groupSize` and the partition's index in meta.partitions (added when
+/// new) in `out`.
+Status readGroups(const MetaReader &reader, const Json &value,
+                  const std::string &where, ModuleMeta &meta,
+                  uint32_t &groupSize, uint32_t &out) {
+  const Json *groups = nullptr;
+  MS_RETURN_IF_ERROR(reader.array(value, "groups", where, groups));
+  std::string at = where + ".groups";
+  if (groups->empty())
+    return reader.fail(at, "expected at least one group");
+  std::vector<std::vector<int32_t>> partition;
+  // The group holding each rank, or -1.
+  std::vector<int64_t> holder(meta.ranks, -1);
+  for (size_t i = 0; i < groups->size(); ++i) {
+    const Json &group = (*groups)[i];
+    std::string groupAt = at + "[" + std::to_string(i) + "]";
+    if (!group.is_array())
+      return reader.fail(groupAt, "expected an array of ranks");
+    if (group.empty())
+      return reader.fail(groupAt, "expected at least one rank, found an "
+                                  "empty group");
+    if (group.size() != (*groups)[0].size())
+      return reader.fail(groupAt, "expected " +
+                                      std::to_string((*groups)[0].size()) +
+                                      " ranks, as in groups[0], found " +
+                                      std::to_string(group.size()));
+    std::vector<int32_t> members;
+    for (size_t j = 0; j < group.size(); ++j) {
+      std::string rankAt = groupAt + "[" + std::to_string(j) + "]";
+      uint64_t rank = 0;
+      MS_RETURN_IF_ERROR(reader.unsigned64(group[j], rankAt, rank));
+      if (rank >= meta.ranks)
+        return reader.fail(rankAt,
+                           "rank " + std::to_string(rank) +
+                               " does not exist (the module has " +
+                               std::to_string(meta.ranks) +
+                               (meta.ranks == 1 ? " rank)" : " ranks)"));
+      if (holder[rank] >= 0)
+        return reader.fail(rankAt, "rank " + std::to_string(rank) +
+                                       " appears twice (also in groups[" +
+                                       std::to_string(holder[rank]) + "])");
+      holder[rank] = int64_t(i);
+      members.push_back(static_cast<int32_t>(rank));
+    }
+    partition.push_back(std::move(members));
+  }
+  for (uint32_t rank = 0; rank < meta.ranks; ++rank)
+    if (holder[rank] < 0)
+      return reader.fail(at, "expected a partition of ranks 0.." +
+                                 std::to_string(meta.ranks - 1) +
+                                 ", but rank " + std::to_string(rank) +
+                                 " is in no group");
+  groupSize = static_cast<uint32_t>(partition[0].size());
+  for (size_t p = 0; p < meta.partitions.size(); ++p)
+    if (meta.partitions[p] == partition) {
+      out = static_cast<uint32_t>(p);
+      return Status();
+    }
+  out = static_cast<uint32_t>(meta.partitions.size());
+  meta.partitions.push_back(std::move(partition));
+  return Status();
+}
+
+/// Parses a step of kind "collective" at `where` (step `index`): appends its
+/// source and destination slots to meta.stepArgs and its operation to
+/// meta.collectives.
+Status
+parseCollectiveStep(const MetaReader &reader, const Json &value,
+                    const std::string &where, uint32_t index,
+                    const std::unordered_map<uint64_t, uint32_t> &positions,
+                    ModuleMeta &meta) {
+  auto op = std::make_shared<CollectiveOp>();
+  op->stepIndex = index;
+  MS_RETURN_IF_ERROR(reader.string(value, "op", where, op->name));
+  bool known = false;
+  for (auto [name, kind] : collectiveKinds)
+    if (op->name == name) {
+      op->kind = kind;
+      known = true;
+    }
+  if (!known)
+    return Status::error(
+        MS_UNIMPLEMENTED,
+        reader.prefix(where + ".op") + "unsupported collective \"" + op->name +
+            "\" (expected all_reduce, all_gather, reduce_scatter, "
+            "all_to_all, all_slice or broadcast)");
+
+  // The source tensor.
+  std::string dtype;
+  MS_RETURN_IF_ERROR(reader.string(value, "dtype", where, dtype));
+  op->dtype = ms_dtype_from_name(dtype.c_str());
+  if (op->dtype == MS_DTYPE_INVALID)
+    return reader.fail(where + ".dtype", "unknown dtype \"" + dtype + "\"");
+  if (op->dtype == MS_DTYPE_STRING)
+    return reader.fail(where + ".dtype",
+                       "expected a numeric dtype, found string (collectives "
+                       "do not move string tensors)");
+  const Json *shape = nullptr;
+  MS_RETURN_IF_ERROR(reader.array(value, "shape", where, shape));
+  for (size_t i = 0; i < shape->size(); ++i) {
+    const Json &dim = (*shape)[i];
+    if (!dim.is_number_unsigned() || dim.get<uint64_t>() > uint64_t(INT64_MAX))
+      return reader.fail(where + ".shape[" + std::to_string(i) + "]",
+                         "expected a static extent >= 0, found " + dim.dump());
+    op->shape.push_back(dim.get<int64_t>());
+  }
+  if (!tensorBytes(op->dtype, op->shape, op->srcBytes))
+    return reader.fail(where + ".shape", "tensor size overflows");
+  std::string type =
+      formatTensorType(op->dtype, op->shape.data(), op->shape.size());
+  MS_RETURN_IF_ERROR(
+      readGroups(reader, value, where, meta, op->groupSize, op->partition));
+  uint32_t groupSize = op->groupSize;
+
+  // What the operation needs, and the destination's shape.
+  auto readAxis = [&](const char *key, uint32_t &out) -> Status {
+    uint64_t axis = 0;
+    MS_RETURN_IF_ERROR(reader.unsigned64(value, key, where, axis));
+    if (axis >= op->shape.size())
+      return reader.fail(where + "." + key,
+                         "expected an axis below the rank " +
+                             std::to_string(op->shape.size()) +
+                             " of the source " + type + ", found " +
+                             std::to_string(axis));
+    out = static_cast<uint32_t>(axis);
+    return Status();
+  };
+  auto checkDivisible = [&](const char *key, uint32_t axis) -> Status {
+    if (op->shape[axis] % groupSize != 0)
+      return reader.fail(where + "." + key,
+                         "dimension " + std::to_string(axis) +
+                             " of the source " + type + " (" +
+                             std::to_string(op->shape[axis]) +
+                             ") is not divisible by the group size " +
+                             std::to_string(groupSize));
+    return Status();
+  };
+  auto readReduction = [&]() -> Status {
+    std::string name;
+    MS_RETURN_IF_ERROR(reader.string(value, "reduction", where, name));
+    for (Reduction reduction :
+         {Reduction::Sum, Reduction::Prod, Reduction::Max, Reduction::Min})
+      if (name == reductionName(reduction)) {
+        op->reduction = reduction;
+        return Status();
+      }
+    return reader.fail(where + ".reduction",
+                       "unknown reduction \"" + name +
+                           "\" (expected sum, prod, max or min)");
+  };
+  op->dstShape = op->shape;
+  switch (op->kind) {
+  case CollectiveKind::AllReduce:
+    MS_RETURN_IF_ERROR(readReduction());
+    break;
+  case CollectiveKind::AllGather: {
+    MS_RETURN_IF_ERROR(readAxis("axis", op->axis));
+    uint64_t extent = 0;
+    if (mulOverflows(uint64_t(op->shape[op->axis]), groupSize, extent) ||
+        extent > uint64_t(INT64_MAX))
+      return reader.fail(where + ".shape", "tensor size overflows");
+    op->dstShape[op->axis] = static_cast<int64_t>(extent);
+    break;
+  }
+  case CollectiveKind::ReduceScatter:
+    MS_RETURN_IF_ERROR(readReduction());
+    [[fallthrough]];
+  case CollectiveKind::AllSlice:
+    MS_RETURN_IF_ERROR(readAxis("axis", op->axis));
+    MS_RETURN_IF_ERROR(checkDivisible("axis", op->axis));
+    op->dstShape[op->axis] /= groupSize;
+    break;
+  case CollectiveKind::AllToAll: {
+    MS_RETURN_IF_ERROR(readAxis("split_axis", op->axis));
+    MS_RETURN_IF_ERROR(readAxis("concat_axis", op->concatAxis));
+    MS_RETURN_IF_ERROR(checkDivisible("split_axis", op->axis));
+    op->dstShape[op->axis] /= groupSize;
+    uint64_t extent = 0;
+    if (mulOverflows(uint64_t(op->dstShape[op->concatAxis]), groupSize,
+                     extent) ||
+        extent > uint64_t(INT64_MAX))
+      return reader.fail(where + ".shape", "tensor size overflows");
+    op->dstShape[op->concatAxis] = static_cast<int64_t>(extent);
+    break;
+  }
+  case CollectiveKind::Broadcast: {
+    uint64_t root = 0;
+    MS_RETURN_IF_ERROR(reader.unsigned64(value, "root", where, root));
+    if (root >= groupSize)
+      return reader.fail(where + ".root",
+                         "expected a position below the group size " +
+                             std::to_string(groupSize) + ", found " +
+                             std::to_string(root));
+    op->root = static_cast<uint32_t>(root);
+    break;
+  }
+  }
+  if (!tensorBytes(op->dtype, op->dstShape, op->dstBytes))
+    return reader.fail(where + ".shape", "tensor size overflows");
+
+  // The buffers.
+  if (value.find("src") == value.end() || value.find("dst") == value.end())
+    return reader.fail(where, "missing \"src\" or \"dst\"");
+  uint32_t src = 0, dst = 0;
+  MS_RETURN_IF_ERROR(
+      readBufferRef(reader, value.at("src"), where + ".src", positions, src));
+  MS_RETURN_IF_ERROR(
+      readBufferRef(reader, value.at("dst"), where + ".dst", positions, dst));
+  const BufferDesc &from = meta.buffers[src], &to = meta.buffers[dst];
+  if (to.kind == BufferKind::Input || to.kind == BufferKind::Weight)
+    return reader.fail(where + ".dst",
+                       "buffer " + std::to_string(to.id) +
+                           " is read-only (an input or a weight)");
+  if (from.size < op->srcBytes)
+    return reader.fail(where + ".src",
+                       "buffer " + std::to_string(from.id) + " holds " +
+                           std::to_string(from.size) +
+                           " bytes, but the source " + type + " needs " +
+                           std::to_string(op->srcBytes));
+  if (to.size < op->dstBytes)
+    return reader.fail(where + ".dst",
+                       "buffer " + std::to_string(to.id) + " holds " +
+                           std::to_string(to.size) +
+                           " bytes, but the destination " +
+                           formatTensorType(op->dtype, op->dstShape.data(),
+                                            op->dstShape.size()) +
+                           " needs " + std::to_string(op->dstBytes));
+  // Only all_reduce and broadcast work in place; nothing works on buffers
+  // that partly overlap.
+  bool bothArena =
+      from.kind == BufferKind::Arena && to.kind == BufferKind::Arena;
+  bool inPlace = src == dst || (bothArena && from.offset == to.offset);
+  bool overlap = bothArena && from.offset < to.offset + op->dstBytes &&
+                 to.offset < from.offset + op->srcBytes && op->srcBytes > 0 &&
+                 op->dstBytes > 0;
+  bool mayBeInPlace = op->kind == CollectiveKind::AllReduce ||
+                      op->kind == CollectiveKind::Broadcast;
+  if (inPlace && !mayBeInPlace && op->srcBytes > 0)
+    return reader.fail(where + ".dst",
+                       op->name + " cannot write its source buffer " +
+                           std::to_string(from.id) +
+                           " (only all_reduce and broadcast work in place)");
+  if (overlap && !inPlace)
+    return reader.fail(where + ".dst", "buffer " + std::to_string(to.id) +
+                                           " overlaps the source buffer " +
+                                           std::to_string(from.id) +
+                                           " in the arena");
+  meta.stepArgs.push_back(src);
+  meta.stepArgs.push_back(dst);
+  meta.collectives.push_back(std::move(op));
+  return Status();
+}
+
 /// Parses and validates the meta JSON of a module.
 Status parseMeta(const SectionView &section, const ModuleImage &image,
                  const std::string &name, ModuleMeta &meta) {
@@ -480,6 +756,10 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
       buffer.kind = kind == "weight" ? BufferKind::Weight : BufferKind::Arena;
       MS_RETURN_IF_ERROR(
           reader.unsigned64(value, "offset", where, buffer.offset));
+      if (kind == "weight")
+        MS_RETURN_IF_ERROR(reader.unsigned64(value, "rank_stride", where,
+                                             buffer.rankStride,
+                                             /*required=*/false));
     } else {
       return reader.fail(where + ".kind",
                          "unknown buffer kind \"" + kind + "\"");
@@ -511,6 +791,14 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
     }
   }
 
+  // The number of processes.
+  uint64_t ranks = 1;
+  MS_RETURN_IF_ERROR(reader.unsigned64(root, "ranks", "root", ranks, false));
+  if (ranks < 1 || ranks > uint64_t(kMaxRanks))
+    return reader.fail("root.ranks",
+                       "expected 1 to " + std::to_string(kMaxRanks) +
+                           " ranks, found " + std::to_string(ranks));
+  meta.ranks = static_cast<uint32_t>(ranks);
   // Buffer ranges and sizes.
   MS_RETURN_IF_ERROR(
       reader.unsigned64(root, "arena_size", "root", meta.arenaSize, false));
@@ -547,18 +835,34 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
                        " (" + std::to_string(tensor.size) + " bytes)");
       break;
     }
-    case BufferKind::Weight:
+    case BufferKind::Weight: {
       if (buffer.offset % format::kAlignment != 0)
         return reader.fail(where, "weight offset " +
                                       std::to_string(buffer.offset) +
                                       " is not 64-byte aligned");
-      if (!inRange(buffer.offset, buffer.size, image.weights.size))
+      // A weight with one block per rank spans all the blocks.
+      uint64_t span = buffer.size;
+      if (buffer.rankStride != 0) {
+        if (buffer.rankStride < buffer.size ||
+            buffer.rankStride % format::kAlignment != 0)
+          return reader.fail(where, "rank_stride " +
+                                        std::to_string(buffer.rankStride) +
+                                        " must be a multiple of 64 of at "
+                                        "least the size " +
+                                        std::to_string(buffer.size));
+        if (__builtin_mul_overflow(buffer.rankStride, uint64_t(meta.ranks - 1),
+                                   &span) ||
+            __builtin_add_overflow(span, buffer.size, &span))
+          return reader.fail(where, "rank_stride overflows");
+      }
+      if (!inRange(buffer.offset, span, image.weights.size))
         return reader.fail(
             where, "weight range [" + std::to_string(buffer.offset) + ", +" +
-                       std::to_string(buffer.size) + ") lies outside the " +
+                       std::to_string(span) + ") lies outside the " +
                        std::to_string(image.weights.size) +
                        "-byte weights section");
       break;
+    }
     case BufferKind::Arena:
       if (!inRange(buffer.offset, buffer.size, meta.arenaSize))
         return reader.fail(
@@ -737,6 +1041,11 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
       MS_RETURN_IF_ERROR(parseHostStep(reader, value, where, positions,
                                        meta, dynamicResults));
       step.host = meta.hostOps.back().get();
+    } else if (kind == "collective") {
+      step.kind = StepKind::Collective;
+      MS_RETURN_IF_ERROR(parseCollectiveStep(
+          reader, value, where, static_cast<uint32_t>(i), positions, meta));
+      step.collective = meta.collectives.back().get();
     } else {
       return Status::error(MS_UNIMPLEMENTED, name + ": meta: " + where +
                                                  ": unsupported step kind \"" +
@@ -780,12 +1089,13 @@ Status Module::load(std::shared_ptr<Device> device, const std::string &path,
   Device &dev = *module->device;
   if (!dev.hostVisible())
     for (size_t i = 0; i < meta.steps.size(); ++i)
-      if (meta.steps[i].kind == StepKind::Host)
+      if (meta.steps[i].kind == StepKind::Host ||
+          meta.steps[i].kind == StepKind::Collective)
         return Status::error(
             MS_UNIMPLEMENTED,
-            path + ": meta: steps[" + std::to_string(i) +
-                "]: a host step needs host-visible memory, but the " +
-                dev.name() +
+            path + ": meta: steps[" + std::to_string(i) + "]: a " +
+                (meta.steps[i].kind == StepKind::Host ? "host" : "collective") +
+                " step needs host-visible memory, but the " + dev.name() +
                 " device's memory is not (staging through host "
                 "copies is not implemented)");
   const SectionView &weights = module->image.weights;

@@ -14,6 +14,7 @@
 #ifndef MS_RUNTIME_CORE_MODULE_H
 #define MS_RUNTIME_CORE_MODULE_H
 
+#include "core/Communicator.h"
 #include "core/HAL.h"
 #include "core/HostOps.h"
 
@@ -38,6 +39,48 @@ enum class StepKind : uint8_t {
   Signal,
   /// Make the step's queue wait for the signals of `event` issued so far.
   Wait,
+  /// Exchange data with the other ranks (or rearrange it): `collective`.
+  Collective,
+};
+
+/// The operation of a collective step (docs/ModuleFormat.md).
+enum class CollectiveKind : uint8_t {
+  AllReduce,
+  AllGather,
+  ReduceScatter,
+  AllToAll,
+  AllSlice,
+  Broadcast,
+};
+
+/// A validated collective step: the operation, its source tensor and the
+/// groups of ranks it runs over. Its argument slots are the source buffer,
+/// then the destination buffer.
+struct CollectiveOp {
+  /// The operation.
+  CollectiveKind kind = CollectiveKind::AllReduce;
+  /// Its name in the plan ("all_reduce").
+  std::string name;
+  /// How elements combine (AllReduce, ReduceScatter).
+  Reduction reduction = Reduction::Sum;
+  /// The element type.
+  ms_dtype_t dtype = MS_DTYPE_INVALID;
+  /// The source tensor's shape on this rank, and the destination's.
+  std::vector<int64_t> shape, dstShape;
+  /// The gather, scatter or slice axis; for AllToAll the split axis.
+  uint32_t axis = 0;
+  /// The concatenation axis (AllToAll).
+  uint32_t concatAxis = 0;
+  /// The position in the group of the member whose source is broadcast.
+  uint32_t root = 0;
+  /// The groups: an index into ModuleMeta::partitions.
+  uint32_t partition = 0;
+  /// The number of members of each group.
+  uint32_t groupSize = 1;
+  /// Bytes of the source and destination tensors.
+  uint64_t srcBytes = 0, dstBytes = 0;
+  /// The step's index in the plan (for messages).
+  uint32_t stepIndex = 0;
 };
 
 /// One step of a module's plan, with its arguments resolved to positions in a
@@ -59,6 +102,8 @@ struct Step {
   uint64_t size = 0;
   /// The operation (Host); owned by the module's meta.
   const HostOp *host = nullptr;
+  /// The operation (Collective); owned by the module's meta.
+  const CollectiveOp *collective = nullptr;
 };
 
 /// The most queues and events a plan may ask for.
@@ -80,6 +125,9 @@ struct BufferDesc {
   uint64_t offset = 0;
   /// Size in bytes.
   uint64_t size = 0;
+  /// A weight that holds one block per rank (Weight): rank r's buffer starts
+  /// at offset + r * rankStride. 0: one block for every rank.
+  uint64_t rankStride = 0;
 };
 
 /// One entry of the meta "inputs" or "outputs" list.
@@ -127,6 +175,13 @@ struct ModuleMeta {
   std::vector<uint32_t> stepArgs;
   /// The operations of the host steps, in step order.
   std::vector<std::shared_ptr<const HostOp>> hostOps;
+  /// The number of processes (ranks) the module was compiled for.
+  uint32_t ranks = 1;
+  /// The distinct "groups" lists of the collective steps: each a partition
+  /// of the ranks into groups of one size, members in position order.
+  std::vector<std::vector<std::vector<int32_t>>> partitions;
+  /// The operations of the collective steps, in step order.
+  std::vector<std::shared_ptr<const CollectiveOp>> collectives;
 };
 
 /// Tags of ModuleMeta::stepArgs entries that are not buffer positions.

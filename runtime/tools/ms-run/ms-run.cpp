@@ -6,13 +6,19 @@
 //
 // ms-run MODULE.msm [--input NAME=FILE.npy ...] [--output-dir DIR]
 //                   [--bench N] [--seed S] [--device cpu|cuda|npu]
-//                   [--trace FILE]
+//                   [--trace FILE] [--nproc N]
 //
 // Loads the module on the device (the CPU by default), binds inputs (from .npy
 // files, or generated deterministically), runs it and prints a summary of each
 // output; on the simulated npu, also the simulated cycles and how busy each
 // pipe was, and with --trace the run's timeline. Errors print
 // "ms-run: error: <message>" and exit 1.
+//
+// A module compiled for several ranks runs as one process per rank: with
+// --nproc N, ms-run starts N ranks of itself (MS_RANK, MS_WORLD_SIZE and a
+// fresh MS_RENDEZVOUS directory) and waits for them; under mpirun, each
+// process reads its rank from the launcher. Only rank 0 prints and writes
+// outputs; the others' errors say "rank K: ".
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,11 +33,17 @@
 #include <chrono>
 #include <cinttypes>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <map>
 #include <string>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 using namespace ms::rt;
@@ -64,7 +76,20 @@ options:
   --trace FILE           with --device npu: write the first run's timeline
                          to FILE as Chrome trace-event JSON (one process
                          per core, one thread per pipe; times in cycles)
+  --nproc N              run N processes (ranks) of a module compiled for N
+                         ranks on this machine: ms-run starts N copies of
+                         itself with MS_RANK, MS_WORLD_SIZE and a fresh
+                         MS_RENDEZVOUS directory (the gloo communicator,
+                         TCP) and waits for them; when one fails, the others
+                         are stopped after a short grace period
   --help                 print this help
+
+Several processes: every rank gets the same inputs (the same --input files,
+or the same generated data); only rank 0 prints the outputs and writes
+--output-dir, the other ranks print only their errors ("rank K: ..."). Under
+mpirun (mpirun -np N ms-run MODULE.msm), each process takes its rank from
+the launcher (the MPI communicator). MS_COMM_TIMEOUT (seconds, default 60)
+bounds the ranks' rendezvous and every collective.
 )";
 
 /// A failure to report as "ms-run: error: <message>".
@@ -81,6 +106,8 @@ struct Options {
   uint64_t seed = 0;
   std::string device = "cpu";
   std::string trace;
+  /// The ranks to start (0: run in this process).
+  uint64_t nproc = 0;
   bool help = false;
 };
 
@@ -122,7 +149,8 @@ std::string parseArgs(int argc, char **argv, Options &options) {
       value = arg.substr(equals + 1);
     }
     if (flag != "--input" && flag != "--output-dir" && flag != "--bench" &&
-        flag != "--seed" && flag != "--device" && flag != "--trace")
+        flag != "--seed" && flag != "--device" && flag != "--trace" &&
+        flag != "--nproc")
       return "unknown option '" + flag + "' (see --help)";
     if (!inlineValue) {
       if (i + 1 >= argc)
@@ -152,6 +180,11 @@ std::string parseArgs(int argc, char **argv, Options &options) {
       if (value.empty())
         return "--trace expects a file name";
       options.trace = value;
+    } else if (flag == "--nproc") {
+      if (!parseUnsigned(value, options.nproc) || options.nproc == 0 ||
+          options.nproc > 4096)
+        return "--nproc expects a number of processes from 1 to 4096, got '" +
+               value + "'";
     } else if (!parseUnsigned(value, options.seed)) {
       return "--seed expects a non-negative integer, got '" + value + "'";
     }
@@ -554,8 +587,15 @@ void writeOutput(const std::string &path, const TensorInfo &info,
                  widened.data(), widened.size() * sizeof(float)));
 }
 
-/// Runs the tool; throws Failure on errors.
+/// Runs the tool in this process (one rank of the launcher's world, or a
+/// world of one); throws Failure on errors.
 void runTool(const Options &options) {
+  // Join the world first, so that every rank is waited for even if this
+  // one fails to load the module.
+  Comm comm;
+  check(Comm::createFromEnv(comm));
+  // Rank 0 reports; the others only run (and report their errors).
+  bool report = comm.rank() == 0;
   // Inputs are prepared, and outputs read, in host memory (a CPU device's
   // buffers, or the npu simulator's, which are host memory too); a device
   // whose memory the host cannot see gets copies.
@@ -622,7 +662,7 @@ void runTool(const Options &options) {
     }
 
   // Fail before running when the outputs cannot be written.
-  if (!options.outputDir.empty()) {
+  if (report && !options.outputDir.empty()) {
     std::error_code error;
     std::filesystem::create_directories(options.outputDir, error);
     if (error)
@@ -631,12 +671,13 @@ void runTool(const Options &options) {
   }
 
   Context context;
-  check(Context::create(module, context));
+  check(Context::create(module, comm, context));
   std::vector<TensorView> outputs(outputInfo.size());
-  if (!options.trace.empty())
+  bool trace = report && !options.trace.empty();
+  if (trace)
     check(device.traceBegin());
   check(context.run(inputs, outputs));
-  if (!options.trace.empty())
+  if (trace)
     check(device.traceWrite(options.trace));
   std::vector<TensorView> ranOutputs = outputs;
   // Device outputs are read back into host buffers.
@@ -649,13 +690,14 @@ void runTool(const Options &options) {
       check(wrapped.read(0, hostOutputs[i].data(), outputs[i].size));
       outputs[i].data = hostOutputs[i].data();
     }
-  for (size_t i = 0; i < outputInfo.size(); ++i)
-    printOutput(outputInfo[i], outputs[i]);
+  if (report)
+    for (size_t i = 0; i < outputInfo.size(); ++i)
+      printOutput(outputInfo[i], outputs[i]);
   // A fresh device's profile is the first run's.
-  if (npu)
+  if (report && npu)
     printNpuSummary(device.profile());
 
-  if (!options.outputDir.empty()) {
+  if (report && !options.outputDir.empty()) {
     // Every output goes to a temporary name first and is renamed only once
     // all are written: a failure leaves no partial result in DIR.
     std::vector<std::string> finals, temporaries;
@@ -706,6 +748,10 @@ void runTool(const Options &options) {
     times.push_back(
         std::chrono::duration<double, std::milli>(end - start).count());
   }
+  // Every rank runs the same number of times (their collectives meet);
+  // rank 0 reports.
+  if (!report)
+    return;
   std::sort(times.begin(), times.end());
   size_t middle = times.size() / 2;
   double median = times.size() % 2 ? times[middle]
@@ -718,9 +764,227 @@ void runTool(const Options &options) {
                     (simulatedCycles(device.profile()) - cyclesBefore) /
                     int64_t(options.bench)));
 }
+//===----------------------------------------------------------------------===//
+// Launching ranks (--nproc)
+//===----------------------------------------------------------------------===//
+
+/// How long the other ranks may go on after one failed, before they are
+/// stopped: time to report their own errors (a peer's connection closing
+/// is noticed at once).
+constexpr std::chrono::seconds kGracePeriod{3};
+
+/// The signal that interrupted the launcher (0: none).
+volatile std::sig_atomic_t interruption = 0;
+
+/// Records an interruption of the launcher; launch() then stops the ranks.
+extern "C" void onInterrupt(int signal) { interruption = signal; }
+
+/// Returns the launcher variable that is set, or NULL.
+const char *launcherVariable() {
+  for (const char *name :
+       {"MS_RANK", "MS_WORLD_SIZE", "OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (std::getenv(name))
+      return name;
+  return nullptr;
+}
+
+/// Returns "rank K: " when this process is one rank of several (from the
+/// launcher's variables), else "".
+std::string rankPrefix() {
+  for (auto [rank, size] :
+       {std::pair{"MS_RANK", "MS_WORLD_SIZE"},
+        std::pair{"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+        std::pair{"PMI_RANK", "PMI_SIZE"}}) {
+    const char *rankText = std::getenv(rank), *sizeText = std::getenv(size);
+    if (rankText && sizeText)
+      return std::strcmp(sizeText, "1") == 0
+                 ? ""
+                 : std::string("rank ") + rankText + ": ";
+  }
+  return "";
+}
+
+/// The state of one rank started by launch().
+struct Rank {
+  pid_t pid = -1;
+  bool running = false;
+  /// Its wait status once it has finished.
+  int status = 0;
+  /// Stopped by the launcher after another rank failed.
+  bool stopped = false;
+};
+
+/// Starts `options.nproc` ranks of this program with the arguments `argv`
+/// minus --nproc, each with MS_RANK, MS_WORLD_SIZE and MS_RENDEZVOUS (a
+/// fresh directory, removed afterwards), and waits for them. Returns the
+/// exit status: 0 when every rank succeeded.
+int launch(int argc, char **argv, const Options &options) {
+  if (const char *variable = launcherVariable())
+    throw Failure{std::string("--nproc starts the ranks itself, but this "
+                              "process is already a rank of a launcher (") +
+                  variable + " is set)"};
+  std::vector<std::string> args;
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (i > 0 && arg == "--nproc") {
+      ++i;
+      continue;
+    }
+    if (i > 0 && arg.rfind("--nproc=", 0) == 0)
+      continue;
+    args.push_back(arg);
+  }
+  std::vector<char *> childArgv;
+  for (std::string &arg : args)
+    childArgv.push_back(arg.data());
+  childArgv.push_back(nullptr);
+
+  const char *tmp = std::getenv("TMPDIR");
+  std::string pattern =
+      std::string(tmp && *tmp ? tmp : "/tmp") + "/ms-run-rendezvous-XXXXXX";
+  std::vector<char> dirName(pattern.begin(), pattern.end());
+  dirName.push_back('\0');
+  if (!mkdtemp(dirName.data()))
+    throw Failure{pattern + ": cannot create the rendezvous directory: " +
+                  std::strerror(errno)};
+  std::string rendezvous = dirName.data();
+  std::string worldSize = std::to_string(options.nproc);
+
+  std::fflush(stdout);
+  std::fflush(stderr);
+  // An interrupted launcher stops its ranks and removes the directory
+  // before it exits (the ranks get the default handlers back with exec).
+  struct sigaction action = {};
+  action.sa_handler = onInterrupt;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGINT, SIGTERM, SIGHUP})
+    sigaction(signal, &action, nullptr);
+  pid_t parent = getpid();
+  std::vector<Rank> ranks(options.nproc);
+  std::string failure;
+  for (uint64_t r = 0; r < options.nproc; ++r) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      // A rank must not outlive the launcher.
+      prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (getppid() != parent)
+        _exit(1);
+      std::string rank = std::to_string(r);
+      setenv("MS_RANK", rank.c_str(), 1);
+      setenv("MS_WORLD_SIZE", worldSize.c_str(), 1);
+      setenv("MS_RENDEZVOUS", rendezvous.c_str(), 1);
+      execv("/proc/self/exe", childArgv.data());
+      std::fprintf(stderr, "ms-run: error: rank %s: cannot start: %s\n",
+                   rank.c_str(), std::strerror(errno));
+      _exit(1);
+    }
+    if (pid < 0) {
+      failure = std::string("cannot start rank ") + std::to_string(r) + ": " +
+                std::strerror(errno);
+      break;
+    }
+    ranks[r].pid = pid;
+    ranks[r].running = true;
+  }
+
+  // Wait for every rank; after the first failure, give the others the
+  // grace period, then stop them.
+  using Clock = std::chrono::steady_clock;
+  int failedRank = -1;
+  Clock::time_point deadline = Clock::time_point::max();
+  if (!failure.empty())
+    deadline = Clock::now();
+  for (;;) {
+    bool anyRunning = false;
+    for (uint64_t r = 0; r < ranks.size(); ++r) {
+      Rank &rank = ranks[r];
+      if (!rank.running)
+        continue;
+      int status = 0;
+      pid_t done = waitpid(rank.pid, &status, WNOHANG);
+      if (done == 0) {
+        anyRunning = true;
+        continue;
+      }
+      rank.running = false;
+      rank.status = done == rank.pid ? status : 1 << 8;
+      bool ok = WIFEXITED(rank.status) && WEXITSTATUS(rank.status) == 0;
+      if (!ok && failedRank < 0 && !rank.stopped) {
+        failedRank = int(r);
+        deadline = std::min(deadline, Clock::now() + kGracePeriod);
+      }
+    }
+    if (!anyRunning)
+      break;
+    if (interruption && deadline == Clock::time_point::max()) {
+      // Ranks in this process group got a terminal's SIGINT already.
+      for (Rank &rank : ranks)
+        if (rank.running)
+          kill(rank.pid, SIGTERM);
+      deadline = Clock::now() + kGracePeriod;
+    }
+    if (Clock::now() >= deadline)
+      for (Rank &rank : ranks)
+        if (rank.running && !rank.stopped) {
+          kill(rank.pid, SIGKILL);
+          rank.stopped = true;
+        }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  std::error_code error;
+  std::filesystem::remove_all(rendezvous, error);
+
+  // Ranks report their own errors; say what happened to the others.
+  bool failed = !failure.empty();
+  if (failed)
+    std::fprintf(stderr, "ms-run: error: %s\n", failure.c_str());
+  if (interruption) {
+    failed = true;
+    std::fprintf(stderr,
+                 "ms-run: error: interrupted by %s; stopped the "
+                 "ranks\n",
+                 strsignal(interruption));
+  }
+  for (uint64_t r = 0; r < ranks.size(); ++r) {
+    const Rank &rank = ranks[r];
+    if (rank.pid < 0)
+      continue;
+    if (WIFEXITED(rank.status) && WEXITSTATUS(rank.status) == 0)
+      continue;
+    failed = true;
+    if (rank.stopped && failedRank >= 0)
+      std::fprintf(stderr,
+                   "ms-run: error: rank %llu: stopped %lld s after rank %d "
+                   "failed\n",
+                   static_cast<unsigned long long>(r),
+                   static_cast<long long>(kGracePeriod.count()), failedRank);
+    else if (rank.stopped)
+      std::fprintf(stderr,
+                   "ms-run: error: rank %llu: stopped: not every "
+                   "rank could be started\n",
+                   static_cast<unsigned long long>(r));
+    else if (WIFSIGNALED(rank.status) && !interruption)
+      std::fprintf(stderr,
+                   "ms-run: error: rank %llu: killed by signal %d "
+                   "(%s)\n",
+                   static_cast<unsigned long long>(r), WTERMSIG(rank.status),
+                   strsignal(WTERMSIG(rank.status)));
+  }
+  if (failed)
+    std::fprintf(stderr, "ms-run: error: %d of %llu ranks failed\n",
+                 int(std::count_if(ranks.begin(), ranks.end(),
+                                   [](const Rank &rank) {
+                                     return rank.pid < 0 ||
+                                            !WIFEXITED(rank.status) ||
+                                            WEXITSTATUS(rank.status) != 0;
+                                   })),
+                 static_cast<unsigned long long>(options.nproc));
+  return failed ? 1 : 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
+  std::string prefix = rankPrefix();
   try {
     Options options;
     std::string error = parseArgs(argc, argv, options);
@@ -730,17 +994,20 @@ int main(int argc, char **argv) {
     }
     if (!error.empty())
       throw Failure{error};
+    if (options.nproc > 1)
+      return launch(argc, argv, options);
     runTool(options);
     if (std::fflush(stdout) != 0)
       throw Failure{"cannot write to standard output"};
     return 0;
   } catch (const Failure &failure) {
     std::fflush(stdout);
-    std::fprintf(stderr, "ms-run: error: %s\n", failure.message.c_str());
+    std::fprintf(stderr, "ms-run: error: %s%s\n", prefix.c_str(),
+                 failure.message.c_str());
   } catch (const std::bad_alloc &) {
-    std::fprintf(stderr, "ms-run: error: out of memory\n");
+    std::fprintf(stderr, "ms-run: error: %sout of memory\n", prefix.c_str());
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "ms-run: error: %s\n", e.what());
+    std::fprintf(stderr, "ms-run: error: %s%s\n", prefix.c_str(), e.what());
   }
   return 1;
 }

@@ -13,11 +13,13 @@
 #ifndef MS_IMPORTER_ONNX_ONNXIMPORTER_H
 #define MS_IMPORTER_ONNX_ONNXIMPORTER_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <functional>
 #include <string>
 
 namespace mlir::ms {
@@ -35,6 +37,11 @@ struct OnnxImportOptions {
   /// Graph inputs replaced by constants (model specialization): shape-like
   /// inputs that the static-shape pipeline needs at compile time.
   llvm::StringMap<ElementsAttr> boundInputs;
+  /// Called for each named value as it is defined (graph input, initializer,
+  /// node output); the value it returns replaces it for later uses. The
+  /// compiler inserts layout constraints (--shard NAME=...) here.
+  std::function<Value(OpBuilder &, Location, StringRef name, Value)>
+      annotateValue;
 };
 
 /// Reads a NumPy .npy file (little-endian, C order) into a dense constant.

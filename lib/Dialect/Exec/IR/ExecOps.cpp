@@ -168,10 +168,20 @@ LogicalResult PlanOp::verify() {
 LogicalResult WeightOp::verify() {
   auto type = cast<BufferType>(getBuffer().getType()).getTensorType();
   auto valueType = cast<ShapedType>(getValue().getType());
-  if (valueType.getShape() != type.getShape() ||
+  ArrayRef<int64_t> shape = valueType.getShape();
+  // One block per rank: a leading dim of ranks.
+  if (getPerRank()) {
+    if (shape.empty() || shape.front() < 1)
+      return emitOpError("expected a value with a leading dim of ranks "
+                         "(per_rank), but found ")
+             << valueType;
+    shape = shape.drop_front();
+  }
+  if (shape != type.getShape() ||
       valueType.getElementType() != type.getElementType())
     return emitOpError("expected a value of type ")
-           << type << ", but found " << valueType;
+           << (getPerRank() ? "<ranks>x" : "") << type << ", but found "
+           << valueType;
   return success();
 }
 
@@ -249,6 +259,18 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return success();
 }
 
+int64_t WeightOp::getRankStride() {
+  return getPerRank() ? cast<BufferType>(getType()).getStaticByteSize() : 0;
+}
+
+int64_t WeightOp::getStorageBytes() {
+  int64_t bytes = cast<BufferType>(getType()).getStaticByteSize();
+  if (!getPerRank())
+    return bytes;
+  auto type = cast<ShapedType>(getValue().getType());
+  return type.getRank() > 0 ? bytes * type.getDimSize(0) : bytes;
+}
+
 LogicalResult CopyOp::verify() {
   if (getSource().getType() != getTarget().getType())
     return emitOpError("expected buffers of one type, but found ")
@@ -265,10 +287,16 @@ uint64_t OutputOp::getByteSize() {
 SmallVector<Value> OffloadOp::getCallerBuffers() {
   SmallVector<Value> buffers;
   llvm::SmallDenseSet<Value> seen;
+  // A weight with one block per rank is where the runtime says: its address
+  // is not a constant offset in generated code.
+  auto fromCaller = [](Operation *def) {
+    auto weight = dyn_cast_or_null<WeightOp>(def);
+    return isa_and_nonnull<InputOp, OutputOp>(def) ||
+           (weight && weight.getPerRank());
+  };
   for (Operation &op : getBody().front())
     for (Value operand : op.getOperands())
-      if (isa_and_nonnull<InputOp, OutputOp>(operand.getDefiningOp()) &&
-          seen.insert(operand).second)
+      if (fromCaller(operand.getDefiningOp()) && seen.insert(operand).second)
         buffers.push_back(operand);
   return buffers;
 }

@@ -8,10 +8,14 @@
 
 #include "ms/Dialect/Graph/IR/GraphOps.h"
 #include "ms/Transforms/Passes.h"
+#include "ms/runtime/ModuleFormat.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <map>
 
 namespace mlir::ms::exec {
 #define GEN_PASS_DEF_BUILDPLANPASS
@@ -54,6 +58,14 @@ private:
   LogicalResult addWeight(Operation &op);
   LogicalResult addLaunch(func::CallOp call);
   LogicalResult addHostStep(Operation &op);
+  /// Adds a collective step for a `shard` collective of a partitioned
+  /// graph.
+  LogicalResult addCollective(Operation &op);
+  /// Returns a weight holding each rank's block of weight `whole` cut
+  /// along `axis` as an all_slice over `groups` would (null when `whole`
+  /// is no dense weight or a block is not a multiple of 64 bytes).
+  Value sliceWeight(Value whole, BufferType local, Attribute axis,
+                    ArrayRef<SmallVector<int64_t>> groups);
   LogicalResult addOutputs(func::ReturnOp ret);
 
   func::FuncOp entry;
@@ -105,6 +117,9 @@ LogicalResult PlanBuilder::build() {
       result = addLaunch(call);
     else if (op.hasTrait<OpTrait::ms::HostExecuted>())
       result = addHostStep(op);
+    else if (isa<shard::AllReduceOp, shard::AllGatherOp, shard::AllSliceOp,
+                 shard::AllToAllOp, shard::ReduceScatterOp>(op))
+      result = addCollective(op);
     else if (auto ret = dyn_cast<func::ReturnOp>(op))
       result = addOutputs(ret);
     else
@@ -205,6 +220,177 @@ LogicalResult PlanBuilder::addHostStep(Operation &op) {
   return success();
 }
 
+Value PlanBuilder::sliceWeight(Value whole, BufferType local,
+                               Attribute axisAttr,
+                               ArrayRef<SmallVector<int64_t>> groups) {
+  auto weight = whole.getDefiningOp<WeightOp>();
+  auto dense = weight ? dyn_cast<DenseElementsAttr>(weight.getValue())
+                      : DenseElementsAttr();
+  RankedTensorType type = local.getTensorType();
+  Type element = type.getElementType();
+  int64_t bytes = local.getStaticByteSize();
+  if (!dense || weight.getPerRank() || bytes <= 0 ||
+      bytes % static_cast<int64_t>(::ms::format::kAlignment) != 0 ||
+      !(element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 == 0))
+    return Value();
+  int64_t axis = cast<IntegerAttr>(axisAttr).getInt();
+  auto wholeType = cast<RankedTensorType>(dense.getType());
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t outer = 1, inner = elementBytes;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= wholeType.getDimSize(d);
+  for (int64_t d = axis + 1; d < wholeType.getRank(); ++d)
+    inner *= wholeType.getDimSize(d);
+  int64_t block = type.getDimSize(axis) * inner;
+  int64_t ranks = 0;
+  SmallVector<int64_t> positionOf;
+  for (const SmallVector<int64_t> &group : groups)
+    for (auto [position, rank] : llvm::enumerate(group)) {
+      if (rank >= static_cast<int64_t>(positionOf.size()))
+        positionOf.resize(rank + 1, 0);
+      positionOf[rank] = position;
+      ++ranks;
+    }
+  // Splat weights are expanded: every rank's block is stored.
+  ArrayRef<char> raw = dense.getRawData();
+  bool splat = dense.isSplat();
+  std::vector<char> data(static_cast<size_t>(bytes * ranks));
+  for (int64_t rank = 0; rank < ranks; ++rank) {
+    char *out = data.data() + rank * bytes;
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < block; ++i) {
+        int64_t from = (o * (block * static_cast<int64_t>(groups[0].size())) +
+                        positionOf[rank] * block + i);
+        out[o * block + i] = splat ? raw[i % elementBytes] : raw[from];
+      }
+  }
+  SmallVector<int64_t> shape{ranks};
+  llvm::append_range(shape, type.getShape());
+  auto stacked = DenseElementsAttr::getFromRawBuffer(
+      RankedTensorType::get(shape, element), ArrayRef<char>(data));
+  auto perRank =
+      WeightOp::create(b, weight.getLoc(), local, stacked, IntegerAttr());
+  perRank.setPerRank(true);
+  return perRank;
+}
+
+/// Returns the groups of ranks that collectives over `axes` of `grid` run
+/// in: ranks differing only in those axes, each group ordered by the
+/// linear index over `axes` (the first axis major).
+static SmallVector<SmallVector<int64_t>> rankGroups(shard::GridOp grid,
+                                                    ArrayRef<int16_t> axes) {
+  ArrayRef<int64_t> shape = grid.getShape();
+  int64_t ranks = 1, groupSize = 1;
+  for (int64_t dim : shape)
+    ranks *= dim;
+  for (int16_t axis : axes)
+    groupSize *= shape[axis];
+  SmallVector<SmallVector<int64_t>> groups;
+  std::map<SmallVector<int64_t>, size_t> groupOf;
+  for (int64_t rank = 0; rank < ranks; ++rank) {
+    SmallVector<int64_t> index(shape.size());
+    for (int64_t d = shape.size() - 1, r = rank; d >= 0; --d) {
+      index[d] = r % shape[d];
+      r /= shape[d];
+    }
+    int64_t position = 0;
+    SmallVector<int64_t> key = index;
+    for (int16_t axis : axes) {
+      position = position * shape[axis] + index[axis];
+      key[axis] = 0;
+    }
+    auto [it, added] = groupOf.try_emplace(key, groups.size());
+    if (added)
+      groups.emplace_back(groupSize, -1);
+    groups[it->second][position] = rank;
+  }
+  return groups;
+}
+
+LogicalResult PlanBuilder::addCollective(Operation &op) {
+  Value input = op.getOperand(0);
+  if (failed(checkStaticUse(input, &op)))
+    return failure();
+  auto module = entry->getParentOfType<ModuleOp>();
+  StringRef gridName;
+  ArrayRef<int16_t> axes;
+  StringRef kind;
+  SmallVector<NamedAttribute> attrs;
+  auto reduction = [&](shard::ReductionKind r) -> LogicalResult {
+    StringRef name;
+    switch (r) {
+    case shard::ReductionKind::Sum:
+      name = "sum";
+      break;
+    case shard::ReductionKind::Product:
+      name = "prod";
+      break;
+    case shard::ReductionKind::Max:
+      name = "max";
+      break;
+    case shard::ReductionKind::Min:
+      name = "min";
+      break;
+    default:
+      return op.emitError("expected a sum, product, max or min reduction, "
+                          "but found ")
+             << shard::stringifyReductionKind(r);
+    }
+    attrs.push_back(b.getNamedAttr("reduction", b.getStringAttr(name)));
+    return success();
+  };
+  auto axis = [&](StringRef name, const APInt &value) {
+    attrs.push_back(
+        b.getNamedAttr(name, b.getI64IntegerAttr(value.getSExtValue())));
+  };
+  LogicalResult result = success();
+  if (auto c = dyn_cast<shard::AllReduceOp>(op)) {
+    kind = "all_reduce", gridName = c.getGrid(), axes = c.getGridAxes();
+    result = reduction(c.getReduction());
+  } else if (auto c = dyn_cast<shard::AllGatherOp>(op)) {
+    kind = "all_gather", gridName = c.getGrid(), axes = c.getGridAxes();
+    axis("axis", c.getGatherAxis());
+  } else if (auto c = dyn_cast<shard::AllSliceOp>(op)) {
+    kind = "all_slice", gridName = c.getGrid(), axes = c.getGridAxes();
+    axis("axis", c.getSliceAxis());
+  } else if (auto c = dyn_cast<shard::AllToAllOp>(op)) {
+    kind = "all_to_all", gridName = c.getGrid(), axes = c.getGridAxes();
+    axis("split_axis", c.getSplitAxis());
+    axis("concat_axis", c.getConcatAxis());
+  } else if (auto c = dyn_cast<shard::ReduceScatterOp>(op)) {
+    kind = "reduce_scatter", gridName = c.getGrid(), axes = c.getGridAxes();
+    axis("axis", c.getScatterAxis());
+    result = reduction(c.getReduction());
+  }
+  if (failed(result))
+    return failure();
+  auto grid = module.lookupSymbol<shard::GridOp>(gridName);
+  if (!grid)
+    return op.emitError("expected a shard.grid named @") << gridName;
+  FailureOr<BufferType> inType = bufferType(input, op.getLoc());
+  FailureOr<BufferType> outType = bufferType(op.getResult(0), op.getLoc());
+  if (failed(inType) || failed(outType))
+    return failure();
+  SmallVector<SmallVector<int64_t>> rankLists = rankGroups(grid, axes);
+  // A weight's slices are cut at compile time, one block per rank.
+  if (kind == "all_slice")
+    if (Value weight = sliceWeight(bufferOf.lookup(input), *outType,
+                                   attrs.front().getValue(), rankLists)) {
+      bufferOf[op.getResult(0)] = weight;
+      return success();
+    }
+  SmallVector<Attribute> groups;
+  for (const SmallVector<int64_t> &group : rankLists)
+    groups.push_back(b.getDenseI64ArrayAttr(group));
+  Value target =
+      AllocOp::create(b, op.getLoc(), *outType, IntegerAttr(), IntegerAttr());
+  bufferOf[op.getResult(0)] = target;
+  CollectiveOp::create(b, op.getLoc(), kind, bufferOf.lookup(input), target,
+                       b.getDictionaryAttr(attrs), b.getArrayAttr(groups),
+                       /*queue=*/0);
+  return success();
+}
+
 LogicalResult PlanBuilder::addOutputs(func::ReturnOp ret) {
   for (auto [j, value] : llvm::enumerate(ret.getOperands())) {
     auto nameAttr = entry.getResultAttrOfType<StringAttr>(j, "ms.name");
@@ -257,14 +443,27 @@ struct BuildPlanPass final : exec::impl::BuildPlanPassBase<BuildPlanPass> {
 
     b.setInsertionPointToEnd(module.getBody());
     auto plan = PlanOp::create(b, entryFunc.getLoc(), entryFunc.getSymName(),
-                               target, optLevel, IntegerAttr());
+                               target, optLevel, IntegerAttr(), IntegerAttr());
     Block *planBody = new Block();
     plan.getBody().push_back(planBody);
     b.setInsertionPointToEnd(planBody);
     PlanBuilder builder(entryFunc, target, b);
     if (failed(builder.build()))
       return signalPassFailure();
+    // Weights only sliced per rank at compile time are not stored whole.
+    for (auto weight : llvm::make_early_inc_range(planBody->getOps<WeightOp>()))
+      if (weight->use_empty())
+        weight.erase();
 
+    // A partitioned graph runs on every device of its grid.
+    for (auto grid :
+         llvm::make_early_inc_range(module.getOps<shard::GridOp>())) {
+      int64_t ranks = 1;
+      for (int64_t dim : grid.getShape())
+        ranks *= dim;
+      plan.setRanksAttr(b.getI64IntegerAttr(ranks));
+      grid.erase();
+    }
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       if (func->hasAttr(kKernelAttrName))
         func->moveBefore(inner.getBody(), inner.getBody()->end());

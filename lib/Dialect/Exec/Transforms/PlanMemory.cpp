@@ -26,7 +26,7 @@ void mlir::ms::exec::collectArenaBuffers(PlanOp plan,
   DenseMap<Operation *, int64_t> stepOf;
   int64_t step = 0;
   plan.getBody().walk([&](Operation *op) {
-    if (isa<LaunchOp, CopyOp, HostOp, SignalOp, WaitOp>(op))
+    if (isa<LaunchOp, CopyOp, HostOp, CollectiveOp, SignalOp, WaitOp>(op))
       stepOf[op] = step++;
   });
   for (auto alloc : plan.getBody().getOps<AllocOp>()) {
@@ -56,9 +56,8 @@ void mlir::ms::exec::printMemoryReport(PlanOp plan, llvm::raw_ostream &os) {
   MemoryPlan stats = planMemory(copy);
   uint64_t weights = 0;
   for (auto weight : plan.getBody().getOps<WeightOp>())
-    weights = std::max<uint64_t>(
-        weights, weight.getOffset().value_or(0) +
-                     cast<BufferType>(weight.getType()).getStaticByteSize());
+    weights = std::max<uint64_t>(weights, weight.getOffset().value_or(0) +
+                                              weight.getStorageBytes());
   os << "memory report\n";
   os << "  peak live bytes:     " << stats.peakLiveBytes << "\n";
   os << "  arena size:          " << plan.getArenaSize().value_or(0) << "\n";
@@ -77,6 +76,8 @@ void mlir::ms::exec::printMemoryReport(PlanOp plan, llvm::raw_ostream &os) {
            << (launch.getSourceOp() ? " (" + *launch.getSourceOp() + ")" : "");
     else if (auto host = dyn_cast_or_null<HostOp>(producer))
       desc << "result of " << host.getOp();
+    else if (auto collective = dyn_cast_or_null<CollectiveOp>(producer))
+      desc << "result of " << collective.getOp();
     os << llvm::format("    #%-4zu offset %-10llu size %-10llu steps %lld..%lld  ",
                        i, (unsigned long long)buffers[i].offset,
                        (unsigned long long)buffers[i].size,
@@ -103,7 +104,7 @@ struct PlanMemoryPass final
     for (auto weight : plan.getBody().getOps<WeightOp>()) {
       offset = ::ms::format::alignUp(offset);
       weight.setOffsetAttr(b.getI64IntegerAttr(offset));
-      offset += cast<BufferType>(weight.getType()).getStaticByteSize();
+      offset += weight.getStorageBytes();
     }
   }
 };

@@ -276,13 +276,53 @@ struct TensorView {
   }
 };
 
+/// The world of processes running one sharded module (ms_comm_t).
+class Comm {
+public:
+  /// Creates the communicator the launcher's environment describes (a
+  /// world of one process when there is none); see ms_comm_create_from_env.
+  static Status createFromEnv(Comm &out) {
+    ms_comm_t raw = nullptr;
+    Status status(ms_comm_create_from_env(&raw));
+    out.handle.reset(raw);
+    return status;
+  }
+  /// Returns the raw handle.
+  ms_comm_t get() const { return handle.get(); }
+  /// Returns this process's rank (0 without a communicator).
+  int32_t rank() const {
+    int32_t value = 0;
+    ms_status_free(ms_comm_rank(get(), &value));
+    return value;
+  }
+  /// Returns the number of processes (1 without a communicator).
+  int32_t worldSize() const {
+    int32_t value = 1;
+    ms_status_free(ms_comm_world_size(get(), &value));
+    return value;
+  }
+  /// Returns the backend's name ("local", "gloo" or "mpi").
+  const char *backend() const { return ms_comm_backend(get()); }
+
+private:
+  /// The owned communicator reference.
+  Handle<ms_comm, ms_comm_release> handle;
+};
+
 /// A run context for a module (ms_context_t).
 class Context {
 public:
-  /// Creates a context for `module`.
+  /// Creates a context for `module` in a world of one process.
   static Status create(const Module &module, Context &out) {
     ms_context_t raw = nullptr;
     Status status(ms_context_create(module.get(), &raw));
+    out.handle.reset(raw);
+    return status;
+  }
+  /// Creates a context for `module` in the world of `comm`.
+  static Status create(const Module &module, const Comm &comm, Context &out) {
+    ms_context_t raw = nullptr;
+    Status status(ms_context_create_with_comm(module.get(), comm.get(), &raw));
     out.handle.reset(raw);
     return status;
   }

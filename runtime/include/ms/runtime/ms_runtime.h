@@ -238,6 +238,35 @@ const char *ms_module_meta(ms_module_t module);
 void ms_module_free(ms_module_t module);
 
 /*===----------------------------------------------------------------------===
+ * Communicators
+ *===----------------------------------------------------------------------===*/
+
+/// The world of processes that run one module compiled for several ranks
+/// (SPMD), seen from this process: its rank and the world size. Each
+/// process creates one, then its contexts with ms_context_create_with_comm;
+/// every process must create its contexts in the same order.
+typedef struct ms_comm *ms_comm_t;
+
+/// Creates the communicator the launcher's environment describes:
+/// MS_RANK, MS_WORLD_SIZE and MS_RENDEZVOUS (ms-run --nproc; the gloo
+/// plugin, TCP), else OMPI_COMM_WORLD_RANK and OMPI_COMM_WORLD_SIZE or
+/// PMI_RANK and PMI_SIZE (mpirun; the MPI plugin), else a world of one
+/// process. Joining the world waits for every rank, at most MS_COMM_TIMEOUT
+/// seconds (default 60), which also bounds every collective. Fails, naming
+/// the variable or the missing ranks, instead of hanging.
+ms_status_t ms_comm_create_from_env(ms_comm_t *out);
+/// Sets `*out` to this process's rank (0 .. world size - 1).
+ms_status_t ms_comm_rank(ms_comm_t comm, int32_t *out);
+/// Sets `*out` to the number of processes in the world.
+ms_status_t ms_comm_world_size(ms_comm_t comm, int32_t *out);
+/// Returns the backend: "local" (a world of one), "gloo" or "mpi" (""
+/// for NULL); owned by the communicator.
+const char *ms_comm_backend(ms_comm_t comm);
+/// Releases the caller's reference to `comm` (NULL is fine); contexts
+/// created with it keep it alive.
+void ms_comm_release(ms_comm_t comm);
+
+/*===----------------------------------------------------------------------===
  * Execution
  *===----------------------------------------------------------------------===*/
 
@@ -256,8 +285,17 @@ typedef struct ms_tensor_t {
 /// arena (allocated once, reused by every run) and runtime-owned outputs.
 typedef struct ms_context *ms_context_t;
 
-/// Creates a run context for `module`, allocating its arena.
+/// Creates a run context for `module`, allocating its arena, in a world of
+/// one process: a module compiled for several ranks is refused (its message
+/// says how to launch it).
 ms_status_t ms_context_create(ms_module_t module, ms_context_t *out);
+/// Creates a run context for `module` in the world of `comm` (NULL: a world
+/// of one process). A module compiled for N > 1 ranks needs a world of
+/// exactly N processes; its collective steps' groups are connected here
+/// (collective over the world, bounded by MS_COMM_TIMEOUT). A module of one
+/// rank runs alone in any world.
+ms_status_t ms_context_create_with_comm(ms_module_t module, ms_comm_t comm,
+                                        ms_context_t *out);
 /// Runs the module on the calling thread and returns when it has finished.
 ///
 /// `inputs` must match the module's inputs in count, order, dtype, shape and

@@ -84,3 +84,57 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = msgraph.exp %x : tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Collectives of a partitioned graph become collective steps over the groups
+// of ranks their grid axes name: on a 2x2 grid, axis 1 pairs ranks 0-1 and
+// 2-3, axis 0 pairs 0-2 and 1-3. The plan runs on 4 ranks; the grid is gone.
+// CHECK-LABEL: msexec.plan @main target("cpu") opt_level(0) attributes {ranks = 4 : i64}
+// CHECK: %[[X:.+]] = msexec.input 0
+// CHECK: %[[S:.+]] = msexec.alloc : <tensor<4x4xf32>>
+// CHECK: msexec.collective "all_slice" %[[X]] to %[[S]] {axis = 1 : i64} {groups = [array<i64: 0, 1>, array<i64: 2, 3>]}
+// CHECK: %[[R:.+]] = msexec.alloc : <tensor<4x4xf32>>
+// CHECK: msexec.collective "all_reduce" %[[S]] to %[[R]] {reduction = "sum"} {groups = [array<i64: 0, 2>, array<i64: 1, 3>]}
+// CHECK: %[[O:.+]] = msexec.output 0
+// CHECK: msexec.collective "all_gather" %[[R]] to %[[O]] {axis = 1 : i64} {groups = [array<i64: 0, 1>, array<i64: 2, 3>]}
+// CHECK-NOT: shard.grid
+shard.grid @mesh(shape = 2x2)
+func.func @main(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %s = shard.all_slice %x on @mesh grid_axes = [1] slice_axis = 1 : tensor<4x8xf32> -> tensor<4x4xf32>
+  %r = shard.all_reduce %s on @mesh grid_axes = [0] : tensor<4x4xf32> -> tensor<4x4xf32>
+  %g = shard.all_gather %r on @mesh grid_axes = [1] gather_axis = 1 : tensor<4x4xf32> -> tensor<4x8xf32>
+  return %g : tensor<4x8xf32>
+}
+
+// -----
+
+// A weight's all_slice is cut at compile time: one block per rank (rank r's
+// at position r of the leading dim), and the whole weight is not stored.
+// On a 2x2 grid, slicing over axis 0 gives ranks 0 and 1 row 0, ranks 2
+// and 3 row 1.
+// CHECK-LABEL: msexec.plan @main
+// CHECK-NOT: tensor<2x32xf32>
+// CHECK: %[[W:.+]] = msexec.weight dense<"0x000000000000803F{{[0-9A-F]+}}"> : tensor<4x1x32xf32> {per_rank} : <tensor<1x32xf32>>
+// CHECK-NOT: msexec.collective
+// CHECK: msexec.launch @cpu::@kernel_0(%{{.*}}, %[[W]], %{{.*}})
+shard.grid @mesh(shape = 2x2)
+func.func @main(%x: tensor<1x32xf32>) -> tensor<1x32xf32> {
+  %w = msgraph.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0], [32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0]]> : tensor<2x32xf32>
+  %s = shard.all_slice %w on @mesh grid_axes = [0] slice_axis = 0 : tensor<2x32xf32> -> tensor<1x32xf32>
+  %y = call @kernel_0(%x, %s) : (tensor<1x32xf32>, tensor<1x32xf32>) -> tensor<1x32xf32>
+  return %y : tensor<1x32xf32>
+}
+func.func private @kernel_0(%a: tensor<1x32xf32>, %b: tensor<1x32xf32>) -> tensor<1x32xf32> attributes {ms.kernel} {
+  %0 = msgraph.add %a, %b : (tensor<1x32xf32>, tensor<1x32xf32>) -> tensor<1x32xf32>
+  return %0 : tensor<1x32xf32>
+}
+
+// -----
+
+shard.grid @mesh(shape = 2)
+func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected a sum, product, max or min reduction, but found average}}
+  %r = shard.all_reduce %x on @mesh grid_axes = [0] reduction = average : tensor<4xf32> -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -148,7 +148,9 @@ def Exec_PlanOp : Exec_Op<"plan", [
   let description = [{
     Buffer declarations and steps in program order. `arena_size` (bytes) is
     set by memory planning. `target` and `opt_level` are recorded in the
-    module file.
+    module file. `ranks` (absent: 1) is the number of processes a sharded
+    plan runs on, one SPMD program each; its collectives name groups of
+    them.
     ```mlir
     msexec.plan @main target("cpu") opt_level(0) {
       %x = msexec.input 0 "x" : !msexec.buffer<tensor<4xf32>>
@@ -158,7 +160,8 @@ def Exec_PlanOp : Exec_Op<"plan", [
     ```
   }];
   let arguments = (ins SymbolNameAttr:$sym_name, StrAttr:$target,
-                       I64Attr:$opt_level, OptionalAttr<I64Attr>:$arena_size);
+                       I64Attr:$opt_level, OptionalAttr<I64Attr>:$arena_size,
+                       OptionalAttr<I64Attr>:$ranks);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
     $sym_name `target` `(` $target `)` `opt_level` `(` $opt_level `)`
@@ -194,9 +197,21 @@ def Exec_WeightOp : Exec_Op<"weight", [Pure]> {
   let summary = "a constant stored in the module file's weights section";
   let description = [{
     `offset` (64-byte aligned, in the weights section) is set by memory
-    planning.
+    planning. With `per_rank`, `value` holds one block per rank of a
+    sharded plan (its leading dim is the plan's `ranks`) and each rank's
+    buffer is its own block: the part of a weight `all_slice` gives that
+    rank, stored at compile time so that no rank slices per run.
   }];
-  let arguments = (ins ElementsAttr:$value, OptionalAttr<I64Attr>:$offset);
+  let arguments = (ins ElementsAttr:$value, OptionalAttr<I64Attr>:$offset,
+                       UnitAttr:$per_rank);
+  let extraClassDeclaration = [{
+    /// Returns the bytes `value` takes in the weights section: the buffer's
+    /// size, or one block per rank with `per_rank`.
+    int64_t getStorageBytes();
+    /// Returns the distance between the blocks of consecutive ranks (the
+    /// buffer's size, a multiple of 64) with `per_rank`, else 0.
+    int64_t getRankStride();
+  }];
   let results = (outs Exec_Buffer:$buffer);
   let assemblyFormat = "$value attr-dict `:` type($buffer)";
   let hasVerifier = 1;
@@ -244,6 +259,35 @@ def Exec_CopyOp : Exec_Op<"copy"> {
     $source `to` $target attr-dict `:` type($source) `to` type($target)
   }];
   let hasVerifier = 1;
+}
+
+def Exec_CollectiveOp : Exec_Op<"collective"> {
+  let summary = "a collective communication among groups of ranks";
+  let description = [{
+    Each rank runs `op` over the group of `groups` (lists of ranks that
+    partition `0 .. ranks-1`, all of one size) that holds it; its position
+    in that list is its index in the group. `source` holds this rank's
+    tensor, `target` receives the result. Ops and their `op_attrs`:
+    `all_reduce` (`reduction`: sum, prod, max, min), `all_gather` (`axis`:
+    member i's block lands at position i along it), `reduce_scatter`
+    (`axis`, `reduction`: member i gets the reduction of block i),
+    `all_to_all` (`split_axis`, `concat_axis`), `all_slice` (`axis`: keeps
+    block i, no communication), `broadcast` (`root`: a position).
+
+    ```mlir
+    msexec.collective "all_reduce" %a to %b {reduction = "sum"}
+        {groups = [array<i64: 0, 1>]}
+        : !msexec.buffer<tensor<8x16xf32>> to !msexec.buffer<tensor<8x16xf32>>
+    ```
+  }];
+  let arguments = (ins StrAttr:$op, Exec_Buffer:$source, Exec_Buffer:$target,
+                       DictionaryAttr:$op_attrs,
+                       TypedArrayAttrBase<DenseI64ArrayAttr, "groups of ranks">:$groups,
+                       DefaultValuedAttr<I64Attr, "0">:$queue);
+  let assemblyFormat = [{
+    $op $source `to` $target $op_attrs attr-dict `:` type($source) `to`
+    type($target)
+  }];
 }
 
 def Exec_HostOp : Exec_Op<"host", [AttrSizedOperandSegments]> {

@@ -1,0 +1,577 @@
+//===- ShardingInterfaceImpl.cpp - msgraph's sharding rules ---------------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Each msgraph op is described to upstream sharding as a loop nest: its
+// iterators, one indexing map per operand and result, and how reduction
+// loops combine. Propagation picks a sharding of the loops from the
+// annotated operands and results; partitioning clones the op on the local
+// shards and, when a summed loop is split, all-reduces the partial results.
+// Loops an op cannot split (a softmax's or layer_norm's axis, a mean) are
+// never sharded: propagation gathers them first. Ops without a structure
+// run on replicated values.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Dialect/Dist/Transforms/ShardingInterfaceImpl.h"
+#include "ms/Dialect/Fusion/IR/FusionRoles.h"
+#include "ms/Dialect/Graph/IR/GraphDialect.h"
+#include "ms/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterface.h"
+#include "mlir/Dialect/Shard/Interfaces/ShardingInterfaceImpl.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::ms;
+using shard::ReductionKind;
+using shard::Sharding;
+using shard::ShardingArray;
+using shard::ShardingOption;
+using utils::IteratorType;
+
+namespace {
+/// An op as a loop nest.
+struct LoopStructure {
+  SmallVector<IteratorType> iterators;
+  /// One per operand, then one per result.
+  SmallVector<AffineMap> maps;
+  /// One per reduction loop, in loop order.
+  SmallVector<ReductionKind> reductionKinds;
+  /// Loops that must stay whole.
+  SmallVector<bool> whole;
+};
+} // namespace
+
+static int64_t rankOf(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type ? type.getRank() : -1;
+}
+
+/// The map of an operand broadcast numpy-style to loops `0 .. rank` (the
+/// result's dims): aligned right, size-1 dims that the result does not
+/// have as 1 read index 0.
+static AffineMap broadcastMap(Value operand, ArrayRef<int64_t> resultShape,
+                              MLIRContext *ctx) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  int64_t rank = resultShape.size(), offset = rank - type.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t loop = offset + d;
+    if (type.getDimSize(d) == 1 && resultShape[loop] != 1)
+      exprs.push_back(getAffineConstantExpr(0, ctx));
+    else
+      exprs.push_back(getAffineDimExpr(loop, ctx));
+  }
+  return AffineMap::get(rank, 0, exprs, ctx);
+}
+
+static std::optional<LoopStructure> elementwiseStructure(Operation *op) {
+  if (op->getNumResults() != 1)
+    return std::nullopt;
+  auto resultType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!resultType || !resultType.hasStaticShape())
+    return std::nullopt;
+  MLIRContext *ctx = op->getContext();
+  int64_t rank = resultType.getRank();
+  LoopStructure s;
+  s.iterators.assign(rank, IteratorType::parallel);
+  s.whole.assign(rank, false);
+  for (Value operand : op->getOperands()) {
+    int64_t r = rankOf(operand);
+    if (r < 0 || r > rank)
+      return std::nullopt;
+    // Every operand dim is the result's or broadcasts (1); anything else
+    // (a shape operand) is not elementwise data.
+    auto type = cast<RankedTensorType>(operand.getType());
+    for (int64_t d = 0; d < r; ++d)
+      if (type.getDimSize(d) != 1 &&
+          type.getDimSize(d) != resultType.getDimSize(rank - r + d))
+        return std::nullopt;
+    s.maps.push_back(broadcastMap(operand, resultType.getShape(), ctx));
+  }
+  s.maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  return s;
+}
+
+/// matmul: loops (batch..., m, n, k); operands of rank >= 2.
+static std::optional<LoopStructure> matmulStructure(graph::MatMulOp op) {
+  auto lhs = cast<RankedTensorType>(op.getLhs().getType());
+  auto rhs = cast<RankedTensorType>(op.getRhs().getType());
+  auto result = cast<RankedTensorType>(op.getType());
+  if (lhs.getRank() < 2 || rhs.getRank() < 2 || !result.hasStaticShape())
+    return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  int64_t batch = result.getRank() - 2, loops = result.getRank() + 1;
+  int64_t m = batch, n = batch + 1, k = batch + 2;
+  auto operandMap = [&](RankedTensorType type, bool isLhs) {
+    SmallVector<AffineExpr> exprs;
+    int64_t offset = batch - (type.getRank() - 2);
+    for (int64_t d = 0; d + 2 < type.getRank(); ++d) {
+      int64_t loop = offset + d;
+      if (type.getDimSize(d) == 1 && result.getDimSize(loop) != 1)
+        exprs.push_back(getAffineConstantExpr(0, ctx));
+      else
+        exprs.push_back(getAffineDimExpr(loop, ctx));
+    }
+    exprs.push_back(getAffineDimExpr(isLhs ? m : k, ctx));
+    exprs.push_back(getAffineDimExpr(isLhs ? k : n, ctx));
+    return AffineMap::get(loops, 0, exprs, ctx);
+  };
+  LoopStructure s;
+  s.iterators.assign(loops, IteratorType::parallel);
+  s.iterators[k] = IteratorType::reduction;
+  s.whole.assign(loops, false);
+  s.maps = {operandMap(lhs, true), operandMap(rhs, false),
+            AffineMap::getMultiDimIdentityMap(loops - 1, ctx)};
+  s.maps.back() = AffineMap::get(loops, 0, s.maps.back().getResults(), ctx);
+  s.reductionKinds = {ReductionKind::Sum};
+  return s;
+}
+
+/// Reductions over `axes`: loops are the input's dims.
+static std::optional<LoopStructure>
+reductionStructure(Operation *op, ArrayRef<int64_t> axes, bool keepDims,
+                   ReductionKind kind, bool splittable) {
+  int64_t rank = rankOf(op->getOperand(0));
+  if (rank <= 0)
+    return std::nullopt;
+  MLIRContext *ctx = op->getContext();
+  SmallVector<bool> reduced(rank, axes.empty());
+  for (int64_t axis : axes)
+    reduced[axis < 0 ? axis + rank : axis] = true;
+  LoopStructure s;
+  SmallVector<AffineExpr> resultExprs;
+  for (int64_t d = 0; d < rank; ++d) {
+    s.iterators.push_back(reduced[d] ? IteratorType::reduction
+                                     : IteratorType::parallel);
+    s.whole.push_back(reduced[d] && !splittable);
+    if (reduced[d]) {
+      s.reductionKinds.push_back(kind);
+      // A kept dim (size 1) gets a loop of its own that is never split
+      // (withConstantsAsLoops); the reduction loop stays splittable.
+      if (keepDims)
+        resultExprs.push_back(getAffineConstantExpr(0, ctx));
+    } else {
+      resultExprs.push_back(getAffineDimExpr(d, ctx));
+    }
+  }
+  s.maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
+            AffineMap::get(rank, 0, resultExprs, ctx)};
+  return s;
+}
+
+/// Ops whose dims from `axis` on are normalized together (softmax along
+/// one axis, layer_norm over the trailing dims): those loops stay whole.
+static std::optional<LoopStructure>
+normalizationStructure(Operation *op, int64_t axis, bool trailing) {
+  int64_t rank = rankOf(op->getOperand(0));
+  if (rank <= 0 || op->getNumResults() != 1)
+    return std::nullopt;
+  if (axis < 0)
+    axis += rank;
+  MLIRContext *ctx = op->getContext();
+  LoopStructure s;
+  s.iterators.assign(rank, IteratorType::parallel);
+  s.whole.assign(rank, false);
+  for (int64_t d = axis; d < (trailing ? rank : axis + 1); ++d)
+    s.whole[d] = true;
+  s.maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  // layer_norm's scale and bias cover the trailing dims.
+  for (Value operand : op->getOperands().drop_front()) {
+    int64_t r = rankOf(operand);
+    if (r < 0 || r > rank)
+      return std::nullopt;
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = rank - r; d < rank; ++d)
+      exprs.push_back(getAffineDimExpr(d, ctx));
+    s.maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  }
+  s.maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  return s;
+}
+
+/// reshape: loops are the result's dims. Input and result dims form groups
+/// of equal products; a group splits only along its first (major) dim,
+/// which row-major order makes the same contiguous blocks on both sides
+/// (768 -> 12x64 split in 2 is 384 -> 6x64). The group's other input dims
+/// index 0 (never split); size-1 dims stand alone.
+static std::optional<LoopStructure> reshapeStructure(graph::ReshapeOp op) {
+  auto in = cast<RankedTensorType>(op.getInput().getType());
+  auto out = cast<RankedTensorType>(op.getType());
+  ArrayRef<int64_t> a = in.getShape(), b = out.getShape();
+  MLIRContext *ctx = op.getContext();
+  int64_t rank = b.size();
+  SmallVector<AffineExpr> inputExprs(a.size(), getAffineConstantExpr(0, ctx));
+  SmallVector<size_t> minor;
+  size_t i = 0, j = 0;
+  while (i < a.size() || j < b.size()) {
+    if (i < a.size() && a[i] == 1 && (j >= b.size() || b[j] != 1)) {
+      ++i;
+      continue;
+    }
+    if (j < b.size() && b[j] == 1 && (i >= a.size() || a[i] != 1)) {
+      ++j;
+      continue;
+    }
+    if (i >= a.size() || j >= b.size())
+      return std::nullopt;
+    size_t first = i;
+    int64_t loop = j;
+    int64_t left = a[i++], right = b[j++];
+    while (left != right) {
+      if (left < right) {
+        if (i >= a.size())
+          return std::nullopt;
+        left *= a[i++];
+      } else {
+        if (j >= b.size())
+          return std::nullopt;
+        right *= b[j++];
+      }
+    }
+    inputExprs[first] = getAffineDimExpr(loop, ctx);
+    // The group's other result dims are not tied to the input: never
+    // split them.
+    for (size_t k = loop + 1; k < j; ++k)
+      minor.push_back(k);
+  }
+  LoopStructure s;
+  s.iterators.assign(rank, IteratorType::parallel);
+  s.whole.assign(rank, false);
+  for (size_t k : minor)
+    s.whole[k] = true;
+  // Size-1 result dims standing alone are never split either.
+  for (int64_t k = 0; k < rank; ++k)
+    if (b[k] == 1)
+      s.whole[k] = true;
+  s.maps.push_back(AffineMap::get(rank, 0, inputExprs, ctx));
+  // The shape operand, if any, is whole.
+  if (op.getShape())
+    s.maps.push_back(
+        AffineMap::get(rank, 0, {getAffineConstantExpr(0, ctx)}, ctx));
+  s.maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  return s;
+}
+
+static std::optional<LoopStructure> getLoopStructure(Operation *op) {
+  using R = std::optional<LoopStructure>;
+  if (llvm::any_of(op->getOperandTypes(),
+                   [](Type t) {
+                     auto type = dyn_cast<RankedTensorType>(t);
+                     return !type || !type.hasStaticShape();
+                   }) ||
+      llvm::any_of(op->getResultTypes(), [](Type t) {
+        auto type = dyn_cast<RankedTensorType>(t);
+        return !type || !type.hasStaticShape();
+      }))
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, R>(op)
+      .Case([](graph::MatMulOp op) { return matmulStructure(op); })
+      .Case([](graph::ReduceSumOp op) {
+        return reductionStructure(op, op.getAxes(), op.getKeepDims(),
+                                  ReductionKind::Sum, true);
+      })
+      .Case([](graph::ReduceMaxOp op) {
+        return reductionStructure(op, op.getAxes(), op.getKeepDims(),
+                                  ReductionKind::Max, true);
+      })
+      .Case([](graph::ReduceMinOp op) {
+        return reductionStructure(op, op.getAxes(), op.getKeepDims(),
+                                  ReductionKind::Min, true);
+      })
+      .Case([](graph::ReduceMeanOp op) {
+        return reductionStructure(op, op.getAxes(), op.getKeepDims(),
+                                  ReductionKind::Generic, false);
+      })
+      .Case<graph::SoftmaxOp, graph::LogSoftmaxOp>([](auto op) {
+        return normalizationStructure(op, op.getAxis(), false);
+      })
+      .Case([](graph::LayerNormOp op) {
+        return normalizationStructure(op, op.getAxis(), true);
+      })
+      .Case([](graph::ReshapeOp op) { return reshapeStructure(op); })
+      .Case([](graph::TransposeOp op) -> R {
+        int64_t rank = rankOf(op.getResult());
+        MLIRContext *ctx = op.getContext();
+        LoopStructure s;
+        s.iterators.assign(rank, IteratorType::parallel);
+        s.whole.assign(rank, false);
+        // result dim i is input dim perm[i]: input dim d is loop
+        // perm^-1[d].
+        ArrayRef<int64_t> perm = op.getPermutation();
+        SmallVector<AffineExpr> exprs(rank);
+        for (int64_t i = 0; i < rank; ++i)
+          exprs[perm[i]] = getAffineDimExpr(i, ctx);
+        s.maps = {AffineMap::get(rank, 0, exprs, ctx),
+                  AffineMap::getMultiDimIdentityMap(rank, ctx)};
+        return s;
+      })
+      .Default([](Operation *op) -> R {
+        if (fusion::getFusionRole(op) == fusion::FusionRole::Elementwise)
+          return elementwiseStructure(op);
+        return std::nullopt;
+      });
+}
+
+/// Gives each constant index (a broadcast dim, a reshape group's minor
+/// dims) a loop of its own that is never split: upstream propagation only
+/// reads indexing maps of loop dims.
+static LoopStructure withConstantsAsLoops(LoopStructure s, MLIRContext *ctx) {
+  SmallVector<SmallVector<AffineExpr>> exprs;
+  for (AffineMap map : s.maps) {
+    SmallVector<AffineExpr> &list = exprs.emplace_back();
+    for (AffineExpr expr : map.getResults()) {
+      if (isa<AffineConstantExpr>(expr)) {
+        expr = getAffineDimExpr(s.iterators.size(), ctx);
+        s.iterators.push_back(IteratorType::parallel);
+        s.whole.push_back(true);
+      }
+      list.push_back(expr);
+    }
+  }
+  for (auto [map, list] : llvm::zip(s.maps, exprs))
+    map = AffineMap::get(s.iterators.size(), 0, list, ctx);
+  return s;
+}
+
+bool mlir::ms::dist::hasShardingRule(Operation *op) {
+  return getLoopStructure(op).has_value();
+}
+
+/// For ops without a structure: every operand and result dim its own loop,
+/// never sharded.
+static LoopStructure replicatedStructure(Operation *op) {
+  int64_t loops = 0;
+  for (Type t : llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto type = dyn_cast<RankedTensorType>(t))
+      loops += type.getRank();
+  MLIRContext *ctx = op->getContext();
+  LoopStructure s;
+  s.iterators.assign(loops, IteratorType::parallel);
+  s.whole.assign(loops, true);
+  int64_t next = 0;
+  for (Type t :
+       llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
+    SmallVector<AffineExpr> exprs;
+    if (auto type = dyn_cast<RankedTensorType>(t))
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        exprs.push_back(getAffineDimExpr(next++, ctx));
+    s.maps.push_back(AffineMap::get(loops, 0, exprs, ctx));
+  }
+  return s;
+}
+
+static LoopStructure structureOf(Operation *op) {
+  if (std::optional<LoopStructure> s = getLoopStructure(op))
+    return withConstantsAsLoops(*s, op->getContext());
+  return replicatedStructure(op);
+}
+
+/// The mesh axes each loop of `s` is split over, from the operands' and
+/// results' shardings (upstream's getGridAxisAssignmentForLoopIterators
+/// assumes every index is a loop, but broadcast dims index 0).
+static ShardingArray assignLoops(const LoopStructure &s,
+                                 ArrayRef<Sharding> operandShardings,
+                                 ArrayRef<Sharding> resultShardings) {
+  ShardingArray loops(s.iterators.size());
+  for (auto [sharding, map] : llvm::zip(
+           llvm::concat<const Sharding>(operandShardings, resultShardings),
+           s.maps)) {
+    if (!sharding)
+      continue;
+    for (auto [axes, expr] :
+         llvm::zip(sharding.getSplitAxes(), map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr);
+          dim && loops[dim.getPosition()].empty())
+        loops[dim.getPosition()] = llvm::to_vector(axes.asArrayRef());
+  }
+  return loops;
+}
+
+namespace {
+template <typename Op>
+struct GraphOpShardingModel
+    : public shard::ShardingInterface::ExternalModel<GraphOpShardingModel<Op>,
+                                                     Op> {
+  SmallVector<IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return structureOf(op).iterators;
+  }
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    return structureOf(op).maps;
+  }
+  SmallVector<ReductionKind>
+  getReductionLoopIteratorKinds(Operation *op) const {
+    return structureOf(op).reductionKinds;
+  }
+
+  FailureOr<ShardingOption>
+  getShardingOption(Operation *op, ArrayRef<Sharding> operandShardings,
+                    ArrayRef<Sharding> resultShardings) const {
+    LoopStructure s = structureOf(op);
+    FlatSymbolRefAttr grid;
+    for (const Sharding &sharding :
+         llvm::concat<const Sharding>(operandShardings, resultShardings))
+      if (sharding)
+        grid = sharding.getGridAttr();
+    // Upstream annotates every operand and result as a ranked tensor.
+    auto ranked = [](Type t) { return isa<RankedTensorType>(t); };
+    if (!grid || !llvm::all_of(op->getOperandTypes(), ranked) ||
+        !llvm::all_of(op->getResultTypes(), ranked))
+      return ShardingOption::makeEmpty();
+    FailureOr<ShardingOption> option =
+        ShardingOption(ShardingArray(s.iterators.size()), grid);
+    if (!llvm::all_of(s.whole, [](bool w) { return w; })) {
+      option = shard::detail::defaultGetShardingOption(op, operandShardings,
+                                                       resultShardings);
+      // Results that disagree with the operands are resharded by their
+      // users: the operands decide.
+      if (failed(option))
+        option = shard::detail::defaultGetShardingOption(
+            op, operandShardings,
+            std::vector<Sharding>(resultShardings.size()));
+      // Operands that split different loops over one mesh axis (a
+      // sequence-split activation times a column-split weight): the
+      // largest keeps its layout, the others are resharded to match.
+      if (failed(option)) {
+        SmallVector<unsigned> order;
+        for (unsigned i = 0; i < operandShardings.size(); ++i)
+          if (operandShardings[i])
+            order.push_back(i);
+        auto elements = [&](unsigned i) {
+          auto type = dyn_cast<ShapedType>(op->getOperand(i).getType());
+          return type && type.hasStaticShape() ? type.getNumElements() : 0;
+        };
+        llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+          return elements(a) > elements(b);
+        });
+        for (unsigned i : order) {
+          std::vector<Sharding> alone(operandShardings.size());
+          alone[i] = operandShardings[i];
+          option = shard::detail::defaultGetShardingOption(
+              op, alone, std::vector<Sharding>(resultShardings.size()));
+          if (succeeded(option))
+            break;
+        }
+      }
+    }
+    if (failed(option))
+      return option;
+    // Upstream marks the option empty when the last annotated operand is
+    // replicated, even if others are split; any annotation is information.
+    option->empty = false;
+    option->grid = grid;
+    option->shardingArray.resize(s.iterators.size());
+    // Loops the op cannot split stay whole: their operands are gathered.
+    for (auto [i, axes] : llvm::enumerate(option->shardingArray))
+      if (s.whole[i])
+        axes.clear();
+    // So do loops that some dim they index cannot be divided along (a
+    // reshape group's major dim smaller than the devices).
+    auto gridOp = SymbolTable::lookupNearestSymbolFrom<shard::GridOp>(op, grid);
+    if (!gridOp)
+      return option;
+    SmallVector<Type> types(op->getOperandTypes());
+    llvm::append_range(types, op->getResultTypes());
+    for (auto [type, map] : llvm::zip(types, s.maps))
+      for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+        auto dim = dyn_cast<AffineDimExpr>(expr);
+        if (!dim)
+          continue;
+        SmallVector<shard::GridAxis> &axes =
+            option->shardingArray[dim.getPosition()];
+        int64_t devices = 1;
+        for (shard::GridAxis axis : axes)
+          devices *= gridOp.getShape()[axis];
+        int64_t size = cast<RankedTensorType>(type).getDimSize(d);
+        if (devices > 1 && !ShapedType::isDynamic(size) && size % devices)
+          axes.clear();
+      }
+    return option;
+  }
+
+  LogicalResult partition(Operation *op, ArrayRef<Value> partitionedOperands,
+                          ArrayRef<Sharding> operandShardings,
+                          ArrayRef<Sharding> resultShardings,
+                          IRMapping &partitionMap,
+                          SymbolTableCollection &symbolTable,
+                          OpBuilder &builder) const {
+    // Values nobody split (ops on constants only, which propagation leaves
+    // unannotated) compute whole, as written.
+    auto whole = [](const Sharding &sharding) {
+      return !sharding || shard::isFullReplication(sharding);
+    };
+    if (llvm::all_of(operandShardings, whole) &&
+        llvm::all_of(resultShardings, whole)) {
+      builder.clone(*op, partitionMap);
+      return success();
+    }
+    for (auto [i, sharding] : llvm::enumerate(resultShardings))
+      if (!sharding)
+        return op->emitOpError("cannot compute on shards: result ")
+               << i << " has no sharding while an operand is split";
+    LoopStructure s = structureOf(op);
+    ShardingArray loops = assignLoops(s, operandShardings, resultShardings);
+    for (auto [i, axes] : llvm::enumerate(loops))
+      if (i < s.whole.size() && s.whole[i] && !axes.empty())
+        return op->emitOpError("cannot compute on shards split along loop ")
+               << i << ", which it must see whole";
+    if (auto reshape = dyn_cast<graph::ReshapeOp>(op)) {
+      // The local result's type says its shape; the global shape operand
+      // would contradict it.
+      shard::GridOp grid = shard::getGrid(
+          op, resultShardings.front().getGridAttr(), symbolTable);
+      Type type =
+          shard::shardType(reshape.getType(), grid, resultShardings.front());
+      Value local = graph::ReshapeOp::create(
+          builder, op->getLoc(), type, partitionedOperands.front(), Value());
+      partitionMap.map(reshape.getResult(), local);
+      return success();
+    }
+    shard::partitionTriviallyShardableOperation(
+        *op, partitionedOperands, operandShardings, resultShardings,
+        partitionMap, symbolTable, builder);
+    if (!shard::isAtLeastOneReductionIteratorSharded(s.iterators, loops))
+      return success();
+    // Each process computed a partial result over its part of the reduced
+    // loops: combine them.
+    SmallVector<shard::GridAxis> axes =
+        shard::getReductionGridAxes(s.iterators, loops);
+    ReductionKind kind = s.reductionKinds.empty() ? ReductionKind::Generic
+                                                  : s.reductionKinds.front();
+    if (kind == ReductionKind::Generic)
+      return op->emitOpError("cannot combine partial results of a split "
+                             "reduction of this kind");
+    Sharding grid = resultShardings.front();
+    for (Value result : op->getResults()) {
+      Value local = partitionMap.lookup(result);
+      Value reduced =
+          shard::AllReduceOp::create(builder, op->getLoc(), local.getType(),
+                                     grid.getGrid(), axes, local, kind);
+      partitionMap.map(result, reduced);
+    }
+    return success();
+  }
+};
+
+template <typename... Ops>
+void attachAll(MLIRContext *ctx) {
+  (Ops::template attachInterface<GraphOpShardingModel<Ops>>(*ctx), ...);
+}
+} // namespace
+
+void mlir::ms::dist::registerShardingInterfaceExternalModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, graph::GraphDialect *) {
+    attachAll<
+#define GET_OP_LIST
+#include "ms/Dialect/Graph/IR/GraphOps.cpp.inc"
+        >(ctx);
+  });
+}

@@ -1,0 +1,142 @@
+// RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(msdist-materialize,func.func(sharding-propagation{traversal=forward-backward},msdist-decompose-reshards,shard-partition))' | FileCheck %s
+// msgraph's sharding rules (lib/Dialect/Dist/Transforms/ShardingInterfaceImpl.cpp),
+// each op propagated and partitioned by upstream shard on a mesh of 2.
+
+// Elementwise ops with a broadcast operand compute on their shards.
+// CHECK-LABEL: func.func @elementwise
+// CHECK-SAME: -> tensor<8x16xf32>
+// CHECK: %[[X:.*]] = shard.all_slice %arg0 on @mesh grid_axes = [0] slice_axis = 1 : tensor<8x32xf32> -> tensor<8x16xf32>
+// CHECK: %[[B:.*]] = shard.all_slice %arg1 on @mesh grid_axes = [0] slice_axis = 0 : tensor<32xf32> -> tensor<16xf32>
+// CHECK: %[[Y:.*]] = msgraph.add %[[X]], %[[B]] : (tensor<8x16xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+// CHECK: msgraph.relu %[[Y]] : tensor<8x16xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @elementwise(%x: tensor<8x32xf32> {msdist.spec = #msdist.spec<[[], ["tp"]]>}, %b: tensor<32xf32> {msdist.spec = #msdist.spec<[["tp"]]>}) -> (tensor<8x32xf32> {msdist.spec = #msdist.spec<[[], ["tp"]]>}) {
+  %y = msgraph.add %x, %b : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  %z = msgraph.relu %y : tensor<8x32xf32>
+  return %z : tensor<8x32xf32>
+}
+}
+
+// -----
+
+// A matmul split along its contracted dim sums its partial products.
+// CHECK-LABEL: func.func @matmul_k
+// CHECK: %[[M:.*]] = msgraph.matmul %{{.*}}, %{{.*}} : (tensor<4x8xf32>, tensor<8x6xf32>) -> tensor<4x6xf32>
+// CHECK: shard.all_reduce %[[M]] on @mesh grid_axes = [0] : tensor<4x6xf32> -> tensor<4x6xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @matmul_k(%a: tensor<4x16xf32> {msdist.spec = #msdist.spec<[[], ["tp"]]>}, %b: tensor<16x6xf32> {msdist.spec = #msdist.spec<[["tp"]]>}) -> tensor<4x6xf32> {
+  %c = msgraph.matmul %a, %b : (tensor<4x16xf32>, tensor<16x6xf32>) -> tensor<4x6xf32>
+  return %c : tensor<4x6xf32>
+}
+}
+
+// -----
+
+// A batched matmul split along its batch (data parallel) needs no
+// communication until the whole result is gathered.
+// CHECK-LABEL: func.func @matmul_batch
+// CHECK: msgraph.matmul %{{.*}}, %{{.*}} : (tensor<2x4x8xf32>, tensor<8x6xf32>) -> tensor<2x4x6xf32>
+// CHECK-NOT: all_reduce
+// CHECK: shard.all_gather %{{.*}} on @mesh grid_axes = [0] gather_axis = 0 : tensor<2x4x6xf32> -> tensor<4x4x6xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["dp"]>} {
+func.func @matmul_batch(%a: tensor<4x4x8xf32> {msdist.spec = #msdist.spec<[["dp"]]>}, %b: tensor<8x6xf32>) -> tensor<4x4x6xf32> {
+  %c = msgraph.matmul %a, %b : (tensor<4x4x8xf32>, tensor<8x6xf32>) -> tensor<4x4x6xf32>
+  return %c : tensor<4x4x6xf32>
+}
+}
+
+// -----
+
+// A sum over a split dim all-reduces; a mean over it gathers first.
+// CHECK-LABEL: func.func @reductions
+// CHECK: %[[G:.*]] = shard.all_gather %{{.*}} on @mesh grid_axes = [0] gather_axis = 1 : tensor<4x4xf32> -> tensor<4x8xf32>
+// CHECK: %[[W:.*]] = tensor.cast %[[G]]
+// CHECK: %[[S:.*]] = msgraph.reduce_sum %{{.*}} {axes = array<i64: 1>, keep_dims = false} : (tensor<4x4xf32>) -> tensor<4xf32>
+// CHECK: shard.all_reduce %[[S]] on @mesh grid_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+// CHECK: msgraph.reduce_mean %[[W]] {axes = array<i64: 1>, keep_dims = false} : (tensor<4x8xf32>) -> tensor<4xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @reductions(%x: tensor<4x8xf32> {msdist.spec = #msdist.spec<[[], ["tp"]]>}) -> (tensor<4xf32>, tensor<4xf32>) {
+  %s = msgraph.reduce_sum %x {axes = array<i64: 1>, keep_dims = false} : (tensor<4x8xf32>) -> tensor<4xf32>
+  %m = msgraph.reduce_mean %x {axes = array<i64: 1>, keep_dims = false} : (tensor<4x8xf32>) -> tensor<4xf32>
+  return %s, %m : tensor<4xf32>, tensor<4xf32>
+}
+}
+
+// -----
+
+// softmax and layer_norm compute on rows split across devices, but gather
+// the dims they normalize.
+// CHECK-LABEL: func.func @normalizations
+// CHECK: %[[G:.*]] = shard.all_gather %{{.*}} on @mesh grid_axes = [0] gather_axis = 1 : tensor<4x4xf32> -> tensor<4x8xf32>
+// CHECK: %[[T:.*]] = tensor.cast %[[G]]
+// CHECK: msgraph.softmax %{{.*}} : tensor<2x8xf32>
+// CHECK: msgraph.layer_norm %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+// CHECK: msgraph.softmax %[[T]] {axis = 1 : i64} : tensor<4x8xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @normalizations(%x: tensor<4x8xf32> {msdist.spec = #msdist.spec<[["tp"]]>}, %g: tensor<8xf32>, %b: tensor<8xf32>, %y: tensor<4x8xf32> {msdist.spec = #msdist.spec<[[], ["tp"]]>}) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %s = msgraph.softmax %x {axis = -1 : i64} : tensor<4x8xf32>
+  %n = msgraph.layer_norm %x, %g, %b {axis = -1 : i64} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %t = msgraph.softmax %y {axis = 1 : i64} : tensor<4x8xf32>
+  return %s, %n, %t : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}
+}
+
+// -----
+
+// A transpose moves the split with its dim.
+// CHECK-LABEL: func.func @transpose
+// CHECK: msgraph.transpose %{{.*}} {permutation = array<i64: 1, 0>} : (tensor<2x8xf32>) -> tensor<8x2xf32>
+// CHECK: shard.all_gather %{{.*}} on @mesh grid_axes = [0] gather_axis = 1 : tensor<8x2xf32> -> tensor<8x4xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @transpose(%x: tensor<4x8xf32> {msdist.spec = #msdist.spec<[["tp"]]>}) -> tensor<8x4xf32> {
+  %t = msgraph.transpose %x {permutation = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return %t : tensor<8x4xf32>
+}
+}
+
+// -----
+
+// An op without a rule (here a slice) computes on the whole value.
+// CHECK-LABEL: func.func @no_rule
+// CHECK: msgraph.exp %{{.*}} : tensor<2x8xf32>
+// CHECK: %[[G:.*]] = shard.all_gather %{{.*}} on @mesh grid_axes = [0] gather_axis = 0 : tensor<2x8xf32> -> tensor<4x8xf32>
+// CHECK: %[[W:.*]] = tensor.cast %[[G]]
+// CHECK: msgraph.slice %[[W]]
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @no_rule(%x: tensor<4x8xf32> {msdist.spec = #msdist.spec<[["tp"]]>}) -> tensor<4x8xf32> {
+  %e = msgraph.exp %x : tensor<4x8xf32>
+  %s = msgraph.slice %e {starts = array<i64: 0, 0>, ends = array<i64: 4, 8>, axes = array<i64: 0, 1>, steps = array<i64: 1, 1>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %s : tensor<4x8xf32>
+}
+}
+
+// -----
+
+// A reshape splits a group of dims along its major dim only: 768 split in
+// 2 is 384 -> 6x64 locally; a result split along a group's minor dim (64)
+// is computed whole and sliced after.
+// CHECK-LABEL: func.func @reshape
+// CHECK: %[[X:.*]] = shard.all_slice %arg0 on @mesh grid_axes = [0] slice_axis = 0 : tensor<768xf32> -> tensor<384xf32>
+// CHECK: msgraph.reshape %[[X]] : (tensor<384xf32>) -> tensor<6x64xf32>
+// CHECK: %[[W:.*]] = msgraph.reshape %arg1 : (tensor<768xf32>) -> tensor<12x64xf32>
+// CHECK: shard.all_slice %[[W]] on @mesh grid_axes = [0] slice_axis = 1 : tensor<12x64xf32> -> tensor<12x32xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @reshape(%x: tensor<768xf32> {msdist.spec = #msdist.spec<[["tp"]]>}, %y: tensor<768xf32>) -> (tensor<12x64xf32> {msdist.spec = #msdist.spec<[["tp"]]>}, tensor<12x64xf32> {msdist.spec = #msdist.spec<[[], ["tp"]]>}) {
+  %a = msgraph.reshape %x : (tensor<768xf32>) -> tensor<12x64xf32>
+  %b = msgraph.reshape %y : (tensor<768xf32>) -> tensor<12x64xf32>
+  return %a, %b : tensor<12x64xf32>, tensor<12x64xf32>
+}
+}
+
+// -----
+
+// A sum over a split dim keeping it (size 1) still sums partial results.
+// CHECK-LABEL: func.func @sum_keep_dims
+// CHECK: %[[S:.*]] = msgraph.reduce_sum %{{.*}} {axes = array<i64: 1>} : (tensor<4x4xf32>) -> tensor<4x1xf32>
+// CHECK: shard.all_reduce %[[S]] on @mesh grid_axes = [0] : tensor<4x1xf32> -> tensor<4x1xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @sum_keep_dims(%x: tensor<4x8xf32> {msdist.spec = #msdist.spec<[[], ["tp"]]>}) -> tensor<4x1xf32> {
+  %s = msgraph.reduce_sum %x {axes = array<i64: 1>, keep_dims = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  return %s : tensor<4x1xf32>
+}
+}
