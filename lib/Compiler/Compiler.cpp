@@ -49,7 +49,7 @@ static void printKernelReport(ModuleOp module, exec::PlanOp plan,
 /// twice for all_reduce and once for the others).
 static void printCommunicationReport(exec::PlanOp plan, llvm::raw_ostream &os) {
   struct Entry {
-    int64_t count = 0, groupSize = 0, bytes = 0;
+    int64_t count = 0, bytes = 0;
   };
   llvm::MapVector<std::pair<StringRef, int64_t>, Entry> entries;
   int64_t total = 0;
@@ -61,7 +61,6 @@ static void printCommunicationReport(exec::PlanOp plan, llvm::raw_ostream &os) {
         cast<exec::BufferType>(op.getSource().getType()).getStaticByteSize();
     Entry &entry = entries[{op.getOp(), groupSize}];
     ++entry.count;
-    entry.groupSize = groupSize;
     entry.bytes += bytes;
     if (op.getOp() != "all_slice")
       total += bytes;
@@ -72,7 +71,7 @@ static void printCommunicationReport(exec::PlanOp plan, llvm::raw_ostream &os) {
      << " bytes contributed (all_slice moves none)\n";
   for (auto &[key, entry] : entries)
     os << llvm::formatv("  {0,-15} {1,4} x  groups of {2}, {3} bytes\n",
-                        key.first, entry.count, entry.groupSize, entry.bytes);
+                        key.first, entry.count, key.second, entry.bytes);
 }
 
 namespace {

@@ -229,12 +229,10 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
       weights.push_back({static_cast<uint64_t>(*weight.getOffset()), dense});
       weightsSize = std::max<uint64_t>(
           weightsSize, *weight.getOffset() + weight.getStorageBytes());
-      int64_t id =
-          addBuffer(weight, "weight", "offset", *weight.getOffset(),
-                    cast<BufferType>(weight.getType()).getStaticByteSize());
+      addBuffer(weight, "weight", "offset", *weight.getOffset(),
+                cast<BufferType>(weight.getType()).getStaticByteSize());
       if (int64_t stride = weight.getRankStride())
         (*buffers.back().getAsObject())["rank_stride"] = stride;
-      (void)id;
     } else if (auto alloc = dyn_cast<AllocOp>(op)) {
       if (!alloc.getOffset())
         return alloc.emitError("expected a placed buffer (run "

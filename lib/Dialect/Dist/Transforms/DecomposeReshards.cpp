@@ -22,19 +22,17 @@ using shard::Sharding;
 /// A sharding's split axes, one list per dim, without trailing empty dims.
 using Axes = SmallVector<SmallVector<GridAxis>>;
 
-static Axes axesOf(const Sharding &sharding) {
-  Axes axes;
-  for (shard::GridAxesAttr dim : sharding.getSplitAxes())
-    axes.push_back(llvm::to_vector(dim.asArrayRef()));
+static Axes normalized(Axes axes) {
   while (!axes.empty() && axes.back().empty())
     axes.pop_back();
   return axes;
 }
 
-static Axes normalized(Axes axes) {
-  while (!axes.empty() && axes.back().empty())
-    axes.pop_back();
-  return axes;
+static Axes axesOf(const Sharding &sharding) {
+  Axes axes;
+  for (shard::GridAxesAttr dim : sharding.getSplitAxes())
+    axes.push_back(llvm::to_vector(dim.asArrayRef()));
+  return normalized(std::move(axes));
 }
 
 static ArrayRef<GridAxis> dimAxes(const Axes &axes, size_t d) {
@@ -51,7 +49,6 @@ static bool hasPrefix(ArrayRef<GridAxis> list, ArrayRef<GridAxis> prefix) {
 /// last axis, split one more axis, unsplit a last axis), if any.
 static std::optional<Axes> upstreamStep(const Axes &source,
                                         const Axes &target) {
-  size_t dims = std::max(source.size(), target.size());
   // Move the last axis of dim s to the end of dim t.
   for (size_t s = 0; s < source.size(); ++s)
     for (size_t t = 0; t < target.size(); ++t) {
@@ -84,7 +81,6 @@ static std::optional<Axes> upstreamStep(const Axes &source,
     next[d].pop_back();
     return normalized(next);
   }
-  (void)dims;
   return std::nullopt;
 }
 

@@ -341,10 +341,6 @@ static LoopStructure withConstantsAsLoops(LoopStructure s, MLIRContext *ctx) {
   return s;
 }
 
-bool mlir::ms::dist::hasShardingRule(Operation *op) {
-  return getLoopStructure(op).has_value();
-}
-
 /// For ops without a structure: every operand and result dim its own loop,
 /// never sharded.
 static LoopStructure replicatedStructure(Operation *op) {

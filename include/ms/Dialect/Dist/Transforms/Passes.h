@@ -23,7 +23,7 @@ namespace mlir::ms::dist {
 /// `reduce_scatter(x)`.
 void populateCombineCollectivesPatterns(RewritePatternSet &patterns);
 
-/// Returns whether `op`'s reshard from `source` to `target` is one step
+/// Returns whether the reshard from `source` to `target` is one step
 /// upstream `shard-partition` performs correctly.
 bool isSingleStepReshard(shard::Sharding source, shard::Sharding target);
 

@@ -9,7 +9,6 @@
 
 namespace mlir {
 class DialectRegistry;
-class Operation;
 namespace ms::dist {
 /// Attaches upstream's `shard::ShardingInterface` to every msgraph op: ops
 /// with a loop structure (elementwise with broadcasting, matmul,
@@ -17,10 +16,6 @@ namespace ms::dist {
 /// others compute on whole (replicated) values. docs/spec/msdist.md lists
 /// the rules.
 void registerShardingInterfaceExternalModels(DialectRegistry &registry);
-
-/// Returns whether `op` (an msgraph op) can compute on shards, i.e. has a
-/// loop structure; the others gather their operands first.
-bool hasShardingRule(Operation *op);
 } // namespace ms::dist
 } // namespace mlir
 
