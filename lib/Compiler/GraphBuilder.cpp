@@ -497,6 +497,7 @@ static bool compileCopy(ModuleOp module, const CompileSettings &settings,
   options.optLevel = settings.optLevel;
   options.target = settings.target;
   options.targetOptions.cpu = settings.targetCpu;
+  options.multiCopy = settings.multiCopy;
   // Shared with ms-compile: kernels compiled by either are reused.
   options.targetOptions.cacheDir = KernelCache::defaultDirectory();
   options.compileTo = stage;

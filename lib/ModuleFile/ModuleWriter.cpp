@@ -153,6 +153,8 @@ private:
   PlanOp plan;
   llvm::json::Array buffers, kernels, inputs, outputs;
   DenseMap<Value, int64_t> bufferIds;
+  /// Event ids: signals numbered in plan order.
+  DenseMap<Value, int64_t> eventIds;
   /// Bytes of each buffer, by id.
   std::vector<uint64_t> bufferBytes;
   llvm::StringMap<int64_t> kernelIds;
@@ -250,10 +252,24 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
     arenaBase = addBuffer(Value(), "arena", "offset", 0, *plan.getArenaSize());
   }
 
+  int64_t queues = 1;
+  for (Operation &op : plan.getBody().front()) {
+    queues = std::max(queues, getStepQueue(&op) + 1);
+    if (auto signal = dyn_cast<SignalOp>(op))
+      eventIds.try_emplace(signal.getEvent(), eventIds.size());
+  }
   llvm::json::Array steps;
-  for (Operation &op : plan.getBody().front())
+  for (Operation &op : plan.getBody().front()) {
     if (failed(writeStep(op, steps)))
       return failure();
+    // Every step names its queue when it is not the first.
+    if (int64_t queue = getStepQueue(&op); queue != 0 && !steps.empty())
+      steps.back().getAsObject()->try_emplace("queue", queue);
+  }
+  if (queues > 1)
+    meta["queues"] = queues;
+  if (!eventIds.empty())
+    meta["events"] = (int64_t)eventIds.size();
 
   meta["producer"] = "ms-compile 0.1.0";
   meta["target"] = plan.getTarget().str();
@@ -311,8 +327,6 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
                             {"dst", bufferIds.lookup(collective.getTarget())},
                             {"dtype", dtypeName(type.getElementType())},
                             {"shape", shapeJson(type)}};
-    if (collective.getQueue() != 0)
-      step["queue"] = collective.getQueue();
     llvm::json::Array groups;
     for (auto group : collective.getGroups().getAsRange<DenseI64ArrayAttr>())
       groups.push_back(llvm::json::Array(group.asArrayRef()));
@@ -355,6 +369,16 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
         {"dtypes", std::move(dtypes)},
         {"shapes", std::move(shapes)},
         {"attrs", std::move(attrs)}});
+    return success();
+  }
+  if (auto signal = dyn_cast<SignalOp>(op)) {
+    steps.push_back(llvm::json::Object{
+        {"kind", "signal"}, {"event", eventIds.lookup(signal.getEvent())}});
+    return success();
+  }
+  if (auto wait = dyn_cast<WaitOp>(op)) {
+    steps.push_back(llvm::json::Object{
+        {"kind", "wait"}, {"event", eventIds.lookup(wait.getEvent())}});
     return success();
   }
   if (auto offload = dyn_cast<OffloadOp>(op)) {

@@ -63,6 +63,11 @@ LogicalResult mlir::ms::verifyCompileOptions(const CompileOptions &options,
             std::to_string(options.optLevel) + " yet";
     return failure();
   }
+  if (options.multiCopy < kMultiCopyAuto || options.multiCopy > 64) {
+    error = "expected a number of copies from 1 to 64 (or auto), found " +
+            std::to_string(options.multiCopy);
+    return failure();
+  }
   std::vector<std::string> phases = getCompilePhases(options.target);
   StringRef stop = options.compileTo;
   if (!stop.empty() && !llvm::is_contained(phases, stop)) {
@@ -104,6 +109,9 @@ LogicalResult mlir::ms::buildCompilePipeline(
         // Upstream reshards each use apart: one gather per user.
         pm.addNestedPass<func::FuncOp>(createCSEPass());
         pm.addNestedPass<func::FuncOp>(graph::createInferShapesPass());
+        if (options.multiCopy > 1)
+          pm.addNestedPass<func::FuncOp>(dist::createMultiCopyPass(
+              {options.multiCopy, options.multiCopyReport}));
       }
     } else if (phase == "fusion") {
       // O1 compiles each group as one kernel; O2 offloads those kernels.
@@ -111,8 +119,12 @@ LogicalResult mlir::ms::buildCompilePipeline(
         pm.addNestedPass<func::FuncOp>(fusion::createRaiseAttentionPass());
       if (backend->decomposesAttention())
         pm.addNestedPass<func::FuncOp>(graph::createDecomposeAttentionPass());
-      if (options.optLevel >= 1)
+      if (options.optLevel >= 1) {
+        // Raising attention in several places (multi-copy: one attention per
+        // copy on the same keys) repeats the ops that feed it.
+        pm.addNestedPass<func::FuncOp>(createCSEPass());
         pm.addPass(fusion::createFormGroupsPass({options.entry}));
+      }
     } else if (phase == "kernels") {
       pm.addPass(createOutlineKernelsPass({options.entry}));
       pm.addPass(createDeduplicateKernelsPass());
@@ -121,6 +133,9 @@ LogicalResult mlir::ms::buildCompilePipeline(
       pm.addPass(exec::createBuildPlanPass(
           {options.entry, options.target, options.optLevel}));
       OpPassManager &plan = pm.nest<exec::PlanOp>();
+      // Collectives communicate on their own queue while queue 0 computes.
+      if (options.sharded)
+        plan.addPass(exec::createOverlapCollectivesPass());
       plan.addPass(exec::createPlanMemoryPass());
       if (options.optLevel == 2)
         plan.addPass(exec::createOffloadGraphPass());

@@ -7,6 +7,7 @@
 // ms-compile MODEL -o OUT.msm [-O0|-O1|-O2] [--target cpu|cuda]
 //            [--target-cpu NAME] [--cuda-arch SM]
 //            [--compile-to STAGE] [--dry-run] [--memory-report]
+//            [--simulate PRESET [--simulate-trace FILE]]
 //            [--cache-dir DIR | --no-cache] [--time-report]
 //            [--mlir-print-ir-*]
 //            [--mlir-timing]
@@ -25,6 +26,7 @@
 
 #include "ms/Compiler/Compiler.h"
 #include "ms/Dialect/Dist/IR/DistOps.h"
+#include "ms/Dialect/Exec/Transforms/Simulate.h"
 #include "ms/Importer/ONNX/OnnxImporter.h"
 #include "ms/InitAll.h"
 #include "ms/ModuleFile/ModuleWriter.h"
@@ -104,6 +106,24 @@ struct Options {
                      "code generation, no output file) and print the "
                      "kernels and the memory plan"),
       llvm::cl::cat(category)};
+  /// --simulate's help, naming the presets of their one table.
+  std::string simulateHelp =
+      "With --dry-run: replay each plan on a modelled machine and print its "
+      "step time and the communication compute hides; PRESET is one of " +
+      llvm::join(llvm::map_range(exec::getSimPresets(),
+                                 [](const exec::SimPreset &preset) {
+                                   return StringRef(preset.name);
+                                 }),
+                 ", ") +
+      " (model inputs, not measurements)";
+  llvm::cl::opt<std::string> simulate{"simulate", llvm::cl::desc(simulateHelp),
+                                      llvm::cl::value_desc("PRESET"),
+                                      llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> simulateTrace{
+      "simulate-trace",
+      llvm::cl::desc("With --simulate: write the simulated timeline as Chrome "
+                     "trace-event JSON (chrome://tracing, Perfetto)"),
+      llvm::cl::value_desc("file"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> cacheDir{
       "cache-dir",
       llvm::cl::desc("Kernel cache directory (default: $MS_CACHE_DIR/kernels, "
@@ -144,6 +164,19 @@ struct Options {
                      "axis, axes joined by '+', or '-' for whole, e.g. "
                      "x=dp,- (repeatable)"),
       llvm::cl::value_desc("NAME=SPEC"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> multiCopy{
+      "multi-copy",
+      llvm::cl::desc("With a mesh: split the regions around collectives into "
+                     "N copies whose communication overlaps the next copy's "
+                     "compute (default 1: no split; auto: 1, 2 or 4, the "
+                     "fastest in a simulation of the plans)"),
+      llvm::cl::value_desc("N|auto"), llvm::cl::init("1"),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<bool> multiCopyReport{
+      "multi-copy-report",
+      llvm::cl::desc("Print how --multi-copy split each collective's region "
+                     "and why regions stop"),
+      llvm::cl::cat(category)};
 };
 } // namespace
 
@@ -189,6 +222,13 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   if (options.dryRun && (!options.compileTo.empty() || !options.output.empty()))
     return fail("--dry-run writes no module and prints no IR; it takes "
                 "neither -o nor --compile-to");
+  if (!options.simulate.empty() && !options.dryRun)
+    return fail("--simulate replays the plan of a dry run; add --dry-run");
+  if (!options.simulateTrace.empty() && options.simulate.empty())
+    return fail("--simulate-trace needs --simulate PRESET");
+  if (std::string error; !options.simulate.empty() &&
+                         failed(exec::lookupSimPreset(options.simulate, error)))
+    return fail("--simulate: " + error);
   if (options.compileTo.empty() && options.output.empty() && !options.dryRun)
     return fail("no output file; pass -o FILE (or --compile-to STAGE, or "
                 "--dry-run)");
@@ -198,6 +238,21 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   compile.targetOptions.cpu = options.targetCpu;
   compile.targetOptions.cudaArch = options.cudaArch;
   compile.compileTo = options.compileTo;
+  if (options.multiCopy == "auto")
+    compile.multiCopy = kMultiCopyAuto;
+  else if (StringRef(options.multiCopy).getAsInteger(10, compile.multiCopy) ||
+           compile.multiCopy < 1)
+    return fail("--multi-copy: expected a number of copies from 1 to 64 or "
+                "auto, found '" +
+                options.multiCopy + "'");
+  compile.multiCopyReport = options.multiCopyReport;
+  if (options.multiCopyReport && compile.multiCopy == 1)
+    return fail("--multi-copy-report reports a split: add --multi-copy N "
+                "(N >= 2, or auto)");
+  if (compile.multiCopy != 1 && options.mesh.empty() &&
+      !StringRef(options.input).ends_with(".mlir"))
+    return fail("--multi-copy splits the regions around collectives: it "
+                "needs a mesh (--mesh SHAPE)");
   if (!options.noCache)
     compile.targetOptions.cacheDir = options.cacheDir.getNumOccurrences()
                                          ? options.cacheDir.getValue()
@@ -367,6 +422,8 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   driver.memoryReport = options.memoryReport;
   driver.moduleBytes = false;
   driver.dryRun = options.dryRun;
+  driver.simulatePreset = options.simulate;
+  driver.simulateTrace = options.simulateTrace;
   driver.configurePassManager = [](PassManager &pm) {
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();

@@ -87,8 +87,9 @@ class Lowered:
         llvmir, plan."""
         if stage == "traced":
             return self._builder.print(True)
-        level, target, target_cpu = self._settings
-        return self._builder.lower(stage, level, target, target_cpu)
+        level, target, target_cpu, multi_copy = self._settings
+        return self._builder.lower(stage, level, target, target_cpu,
+                                   multi_copy)
 
 
 class _Entry:
@@ -117,7 +118,8 @@ class JitFunction:
     """A function compiled on first call for each signature (see ms.jit)."""
 
     def __init__(self, fn, level="O0", target="cpu", target_cpu="native",
-                 mesh=None, in_shardings=None, out_shardings=None):
+                 mesh=None, in_shardings=None, out_shardings=None,
+                 multi_copy=1):
         functools.update_wrapper(self, fn)
         from .sharding import Mesh, P
         if mesh is not None and not isinstance(mesh, Mesh):
@@ -139,7 +141,17 @@ class JitFunction:
         if not hasattr(self, "__qualname__"):
             self.__qualname__ = getattr(fn, "__name__", repr(fn))
         self._fn = fn
-        self._settings = (_level(level), str(target), str(target_cpu))
+        if multi_copy == "auto":
+            multi_copy = 0  # CompileOptions' kMultiCopyAuto
+        elif not isinstance(multi_copy, int) or isinstance(multi_copy, bool) \
+                or not 1 <= multi_copy <= 64:
+            raise ValueError(f"ms.jit: multi_copy must be an int from 1 to "
+                             f"64 or \"auto\", but found {multi_copy!r}")
+        if multi_copy != 1 and mesh is None:
+            raise TypeError("ms.jit: multi_copy splits the regions around "
+                            "collectives; it needs a mesh (mesh=ms.Mesh(...))")
+        self._settings = (_level(level), str(target), str(target_cpu),
+                          multi_copy)
         self._entries = {}
         self._lock = threading.RLock()
         self._stats = {"traces": 0, "compiles": 0, "disk_hits": 0}
@@ -305,7 +317,7 @@ class JitFunction:
 
 
 def jit(fn=None, *, level="O0", target="cpu", target_cpu="native", mesh=None,
-        in_shardings=None, out_shardings=None):
+        in_shardings=None, out_shardings=None, multi_copy=1):
     """Compiles `fn` on first call for each signature and runs it with the
     ms runtime. Use as `@ms.jit`, `@ms.jit(level="O0")` or `ms.jit(fn)`.
 
@@ -325,11 +337,16 @@ def jit(fn=None, *, level="O0", target="cpu", target_cpu="native", mesh=None,
         whole arrays.
     out_shardings: an ms.P for every output, or one per output (default:
         whole on every rank).
+    multi_copy: with a mesh, split the regions around collectives into
+        this many copies so that one copy's communication overlaps the next
+        copy's compute (docs/MultiCopy.md); 1 (default): no split; "auto":
+        1, 2 or 4, whichever a simulation of the plans finds fastest.
     """
     if fn is None:
         return functools.partial(jit, level=level, target=target,
                                  target_cpu=target_cpu, mesh=mesh,
                                  in_shardings=in_shardings,
-                                 out_shardings=out_shardings)
+                                 out_shardings=out_shardings,
+                                 multi_copy=multi_copy)
     return JitFunction(fn, level, target, target_cpu, mesh, in_shardings,
-                       out_shardings)
+                       out_shardings, multi_copy)

@@ -32,9 +32,11 @@ static py::tuple toTuple(const std::vector<int64_t> &shape) {
 }
 
 static CompileSettings settingsOf(int level, const std::string &target,
-                                  const std::string &targetCpu) {
+                                  const std::string &targetCpu,
+                                  int64_t multiCopy = 1) {
   CompileSettings settings;
   settings.optLevel = level;
+  settings.multiCopy = multiCopy;
   settings.target = target;
   settings.targetCpu = targetCpu;
   return settings;
@@ -153,37 +155,38 @@ void populateCompilerBindings(py::module_ &m) {
       .def(
           "compile",
           [](GraphBuilder &self, int level, const std::string &target,
-             const std::string &targetCpu) {
+             const std::string &targetCpu, int64_t multiCopy) {
             std::string bytes, error;
             bool ok;
             {
               py::gil_scoped_release release;
-              ok = self.compile(settingsOf(level, target, targetCpu), bytes,
-                                error);
+              ok = self.compile(settingsOf(level, target, targetCpu, multiCopy),
+                                bytes, error);
             }
             if (!ok)
               raise(errors().compileError, error);
             return py::bytes(bytes);
           },
           py::arg("level") = 0, py::arg("target") = "cpu",
-          py::arg("target_cpu") = "native")
+          py::arg("target_cpu") = "native", py::arg("multi_copy") = 1)
       .def(
           "lower",
           [](GraphBuilder &self, const std::string &stage, int level,
-             const std::string &target, const std::string &targetCpu) {
+             const std::string &target, const std::string &targetCpu,
+             int64_t multiCopy) {
             std::string text, error;
             bool ok;
             {
               py::gil_scoped_release release;
-              ok = self.lower(settingsOf(level, target, targetCpu), stage,
-                              text, error);
+              ok = self.lower(settingsOf(level, target, targetCpu, multiCopy),
+                              stage, text, error);
             }
             if (!ok)
               raise(errors().compileError, error);
             return text;
           },
           py::arg("stage"), py::arg("level") = 0, py::arg("target") = "cpu",
-          py::arg("target_cpu") = "native");
+          py::arg("target_cpu") = "native", py::arg("multi_copy") = 1);
 
   m.def(
       "compile_onnx_file",

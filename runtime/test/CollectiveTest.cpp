@@ -1050,6 +1050,86 @@ TEST_F(CollectiveTest, RunsSeveralQueuesStreamsAndContextsOnTwoRanks) {
   }));
 }
 
+TEST_F(CollectiveTest, CollectiveOnItsOwnQueueOverlapsCompute) {
+  // y0 = all_reduce(x0) on plan queue 1, and a kernel (x0 + x0 into the
+  // arena) on queue 0 after it in plan order. Rank 1 starts late, so rank
+  // 0's all_reduce waits for it on a worker while queue 0 goes on: its
+  // kernel finishes long before the all_reduce does.
+  if (glooPlugin().empty())
+    GTEST_SKIP() << "libms_comm_gloo.so was not built (gloo not found)";
+  CollectiveSpec reduce{"all_reduce", "f32", {4}, {{0, 1}}};
+  ModuleParts parts = collectiveModule(2, {reduce});
+  parts.code = readFile(MS_TEST_KERNELS);
+  parts.meta["queues"] = 2;
+  parts.meta["arena_size"] = 64;
+  parts.meta["buffers"].push_back(
+      {{"id", 9}, {"kind", "arena"}, {"offset", 0}, {"size", 16}});
+  parts.meta["kernels"] =
+      Json::parse(R"([{"name": "ms_kernel_0", "args": [16, 16, 16]}])");
+  parts.meta["steps"][0]["queue"] = 1;
+  parts.meta["steps"].push_back(
+      {{"kind", "launch"}, {"kernel", 0}, {"args", {0, 0, 9}}});
+  std::string path = write(parts);
+  std::string tracePath = dir.file("overlap.json");
+  expectAllSucceeded(runRanks(2, [&](int rank) {
+    Comm comm;
+    Device device;
+    Module module;
+    Context context;
+    std::string problem = start(rank, 2, path, comm, device, module, context);
+    if (!problem.empty())
+      return problem;
+    if (!context.setTrace(true).ok())
+      return std::string("cannot trace");
+    for (int run = 0; run < 2; ++run) {
+      if (rank == 1)
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      problem = runAndCheck(context, {reduce}, rank, size_t(run));
+      if (!problem.empty())
+        return problem;
+    }
+    if (rank != 0)
+      return std::string();
+    Status status = context.writeTrace(tracePath, rank);
+    if (!status.ok())
+      return std::string("trace: ") + status.message();
+    std::vector<uint8_t> bytes = readFile(tracePath);
+    Json trace = Json::parse(bytes.begin(), bytes.end(), nullptr, false);
+    if (!trace.is_object())
+      return std::string("the trace does not parse");
+    // Per run: [start, end] of the all_reduce and of the kernel.
+    std::map<int, std::pair<double, double>> reduces, kernels;
+    for (const Json &event : trace["traceEvents"]) {
+      if (event["ph"] != "X")
+        continue;
+      double begin = event["ts"].get<double>();
+      auto &spans = event["cat"] == "comm" ? reduces : kernels;
+      spans[event["args"]["run"].get<int>()] = {
+          begin, begin + event["dur"].get<double>()};
+    }
+    if (reduces.size() != 2 || kernels.size() != 2)
+      return "expected 2 comm and 2 compute spans, found " +
+             std::to_string(reduces.size()) + " and " +
+             std::to_string(kernels.size());
+    for (int run = 0; run < 2; ++run) {
+      auto [commStart, commEnd] = reduces[run];
+      double kernelEnd = kernels[run].second;
+      // Rank 1 arrived about 300 ms late.
+      if (commEnd - commStart < 100000)
+        return "run " + std::to_string(run) + ": the all_reduce took only " +
+               std::to_string(commEnd - commStart) + " us";
+      if (kernelEnd > commEnd - 50000)
+        return "run " + std::to_string(run) +
+               ": queue 0's kernel did not run while the all_reduce waited "
+               "(kernel ends at " +
+               std::to_string(kernelEnd - commStart) +
+               " us, the all_reduce at " + std::to_string(commEnd - commStart) +
+               " us after it started)";
+    }
+    return std::string();
+  }));
+}
+
 TEST_F(CollectiveTest, ConnectsAtTheAddressOfMsCommHost) {
   if (glooPlugin().empty())
     GTEST_SKIP() << "libms_comm_gloo.so was not built (gloo not found)";

@@ -51,6 +51,27 @@ ModuleParts twoQueueModule() {
   return parts;
 }
 
+/// Two queues that must run at the same time: queue 1's first step waits
+/// (at most 5 s) for a flag that a later step of queue 0 sets, and reports
+/// in out1 whether it saw it (1) or timed out (-1); queue 0 also computes
+/// out0 = x + y. Run one step after another on one thread, the wait would
+/// time out.
+ModuleParts concurrentQueuesModule() {
+  ModuleParts parts = sampleModule(readFile(MS_TEST_KERNELS));
+  parts.meta["queues"] = 2;
+  parts.meta["kernels"] = Json::parse(R"([
+    {"name": "ms_kernel_0", "args": [16, 16, 16]},
+    {"name": "ms_test_wait_flag", "args": [16, 16]},
+    {"name": "ms_test_set_flag", "args": [16]}
+  ])");
+  parts.meta["steps"] = Json::parse(R"([
+    {"kind": "launch", "kernel": 1, "args": [3, 11], "queue": 1},
+    {"kind": "launch", "kernel": 2, "args": [3]},
+    {"kind": "launch", "kernel": 0, "args": [0, 1, 10]}
+  ])");
+  return parts;
+}
+
 /// An f32[4] tensor view over `data`.
 TensorView f32x4(float *data) {
   return TensorView{data, 16, MS_DTYPE_F32, {4}};
@@ -99,6 +120,33 @@ TEST_F(ExecutorTest, RunsTwoQueuePlanSynchronously) {
     ASSERT_TRUE(status.ok()) << status.message();
     expectOutputs(x, y, out0, out1);
   }
+}
+
+TEST_F(ExecutorTest, SynchronousRunsRunOtherQueuesConcurrently) {
+  // Plan queue 0 runs on the calling thread, queues 1.. on the device's
+  // workers: queue 1 blocks until queue 0 has gone past it.
+  load(concurrentQueuesModule());
+  for (int run = 0; run < 5; ++run) {
+    float x[4] = {1, 2, 3, float(run)}, y[4] = {4, 3, 2, 1};
+    float out0[4] = {}, out1[4] = {};
+    std::vector<TensorView> outputs = {f32x4(out0), f32x4(out1)};
+    Status status = context.run({f32x4(x), f32x4(y)}, outputs);
+    ASSERT_TRUE(status.ok()) << status.message();
+    for (int i = 0; i < 4; ++i) {
+      EXPECT_EQ(out1[i], 1.0f) << "queue 1 did not see queue 0's flag: the "
+                                  "queues ran one after the other";
+      EXPECT_EQ(out0[i], x[i] + y[i]) << i;
+    }
+  }
+  // The same plan queued on a stream.
+  Stream stream;
+  ASSERT_TRUE(Stream::create(device, stream).ok());
+  float x[4] = {1, 1, 1, 1}, y[4] = {2, 2, 2, 2}, out0[4] = {}, out1[4] = {};
+  std::vector<TensorView> outputs = {f32x4(out0), f32x4(out1)};
+  ASSERT_TRUE(context.enqueue(stream, {f32x4(x), f32x4(y)}, outputs).ok());
+  ASSERT_TRUE(stream.synchronize().ok());
+  EXPECT_EQ(out1[0], 1.0f);
+  EXPECT_EQ(out0[0], 3.0f);
 }
 
 TEST_F(ExecutorTest, EnqueuesTwoQueuePlan) {

@@ -12,6 +12,8 @@
 
 #include <chrono>
 #include <cstdio>
+#include <map>
+#include <set>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -158,7 +160,9 @@ TEST_F(MsRunTest, RunsOnTheNpuSimulator) {
   ASSERT_TRUE(json.is_object() && json["traceEvents"].is_array());
   EXPECT_GT(json["traceEvents"].size(), 10u);
 
-  expectError(module + " --trace " + trace, "--trace needs --device npu");
+  expectError(module + " --device cuda --trace " + trace,
+              "--trace needs --device cpu or npu (the cuda device cannot "
+              "record a timeline)");
   expectError(module + " --device npu",
               "module has 3 kernels but no npu-program section for the npu "
               "device");
@@ -166,6 +170,33 @@ TEST_F(MsRunTest, RunsOnTheNpuSimulator) {
               "/proc/ms-run-cannot/t.json: cannot write the trace");
   expectError(module + " --device tpu",
               "--device expects cpu, cuda or npu, got 'tpu'");
+}
+
+TEST_F(MsRunTest, TracesEveryRunOnTheCpu) {
+  std::string trace = dir.file("trace.json");
+  RunResult result = run(module + " --bench 2 --trace " + trace);
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  std::vector<uint8_t> bytes = readFile(trace);
+  nlohmann::json json =
+      nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  ASSERT_TRUE(json.is_object() && json["traceEvents"].is_array());
+  // The reported run, 3 warm-up runs and 2 timed runs of 5 steps each.
+  std::map<int, int> stepsPerRun;
+  for (const nlohmann::json &event : json["traceEvents"])
+    if (event["ph"] == "X") {
+      EXPECT_EQ(event["pid"], 0);
+      ++stepsPerRun[event["args"]["run"].get<int>()];
+    }
+  EXPECT_EQ(stepsPerRun, (std::map<int, int>{
+                             {0, 5}, {1, 5}, {2, 5}, {3, 5}, {4, 5}, {5, 5}}));
+  // A file that cannot be written fails before the run.
+  result = run(module + " --trace /proc/ms-run-cannot/t.json");
+  EXPECT_EQ(result.exitCode, 1);
+  EXPECT_EQ(result.output.find("out0"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("ms-run: error: /proc/ms-run-cannot/t.json: "
+                               "cannot write the trace"),
+            std::string::npos)
+      << result.output;
 }
 
 TEST_F(MsRunTest, ReportsErrors) {
@@ -333,6 +364,36 @@ TEST_F(MsRunRanksTest, RunsRanksWithNproc) {
       << result.output;
 }
 
+TEST_F(MsRunRanksTest, MergesTheRanksTraces) {
+  if (!havePlugin("gloo"))
+    GTEST_SKIP() << "libms_comm_gloo.so was not built (gloo not found)";
+  std::string trace = dir.file("ranks.json");
+  RunResult result = run(sharded + inputs + " --nproc 2 --trace " + trace);
+  ASSERT_EQ(result.exitCode, 0) << result.output;
+  std::vector<uint8_t> bytes = readFile(trace);
+  nlohmann::json json =
+      nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+  ASSERT_TRUE(json.is_object() && json["traceEvents"].is_array());
+  EXPECT_EQ(json["otherData"]["ranks"], 2);
+  // Each rank's process, with its two collectives (communication).
+  std::map<int, std::vector<std::string>> comm;
+  std::set<int> processes;
+  for (const nlohmann::json &event : json["traceEvents"]) {
+    if (event["name"] == "process_name")
+      processes.insert(event["pid"].get<int>());
+    if (event["ph"] == "X" && event["cat"] == "comm")
+      comm[event["pid"].get<int>()].push_back(event["name"]);
+  }
+  EXPECT_EQ(processes, (std::set<int>{0, 1}));
+  std::vector<std::string> names = {"all_reduce 24B", "all_gather 16B"};
+  EXPECT_EQ(comm,
+            (std::map<int, std::vector<std::string>>{{0, names}, {1, names}}));
+  // The ranks' own files are gone.
+  struct stat info;
+  EXPECT_NE(stat((trace + ".rank0").c_str(), &info), 0);
+  EXPECT_NE(stat((trace + ".rank1").c_str(), &info), 0);
+}
+
 TEST_F(MsRunRanksTest, StopsTheOtherRanksWhenOneFails) {
   if (!havePlugin("gloo"))
     GTEST_SKIP() << "libms_comm_gloo.so was not built (gloo not found)";
@@ -374,10 +435,20 @@ TEST_F(MsRunRanksTest, RunsUnderMpirun) {
                        "suppressions=" MS_TEST_TSAN_OPENMPI "\" "
                        "timeout 120 " +
                        std::string(MS_MPIEXEC);
-  RunResult result = runShell(mpirun + " -np 2 " + MS_RUN_TOOL + " " + sharded +
-                              inputs + " --output-dir " + outDir);
+  RunResult result =
+      runShell(mpirun + " -np 2 " + MS_RUN_TOOL + " " + sharded + inputs +
+               " --output-dir " + outDir + " --trace " + dir.file("mpi.json"));
   ASSERT_EQ(result.exitCode, 0) << result.output;
   expectOutputs(outDir);
+  // Nothing merges the ranks' timelines: each writes its own.
+  for (int rank = 0; rank < 2; ++rank) {
+    std::vector<uint8_t> bytes =
+        readFile(dir.file("mpi.rank" + std::to_string(rank) + ".json"));
+    nlohmann::json json =
+        nlohmann::json::parse(bytes.begin(), bytes.end(), nullptr, false);
+    ASSERT_TRUE(json.is_object()) << rank;
+    EXPECT_EQ(json["traceEvents"][0]["pid"], rank);
+  }
   EXPECT_EQ(occurrences(result.output, "y0: f32[2,3]\n"), 1u) << result.output;
   // Errors name the rank.
   result = runShell(mpirun + " -np 3 " + MS_RUN_TOOL + " " + sharded);

@@ -75,9 +75,25 @@ def test_distributed_without_launcher(monkeypatch):
         ms.distributed.rank()
 
 
-@pytest.mark.parametrize("nproc,mesh", [(2, "(2,), ('tp',)"),
-                                        (4, "(2, 2), ('dp', 'tp')")])
-def test_launch_tensor_and_data_parallel(tmp_path, nproc, mesh):
+def test_multi_copy_splits_the_all_reduce():
+    f = ms.jit(lambda x, w: ops.relu(x @ w), mesh=ms.Mesh(2, "tp"),
+               in_shardings=(ms.P(None, "tp"), ms.P("tp", None)),
+               multi_copy=2)
+    text = f.lower(np.zeros((4, 8), np.float32),
+                   np.zeros((8, 6), np.float32)).as_text("dist")
+    assert text.count("shard.all_reduce") == 2
+    assert "tensor<2x6xf32> -> tensor<2x6xf32>" in text
+    with pytest.raises(ValueError, match="multi_copy must be an int"):
+        ms.jit(lambda x: x, mesh=ms.Mesh(2, "tp"), multi_copy=0)
+    with pytest.raises(TypeError, match="needs a mesh"):
+        ms.jit(lambda x: x, multi_copy=2)
+
+
+@pytest.mark.parametrize("nproc,mesh,copies", [(2, "(2,), ('tp',)", 1),
+                                               (2, "(2,), ('tp',)", 2),
+                                               (4, "(2, 2), ('dp', 'tp')", 1),
+                                               (4, "(2, 2), ('dp', 'tp')", 2)])
+def test_launch_tensor_and_data_parallel(tmp_path, nproc, mesh, copies):
     done = run_ranks(tmp_path, nproc, f"""
         import numpy as np
         import ms
@@ -88,7 +104,7 @@ def test_launch_tensor_and_data_parallel(tmp_path, nproc, mesh):
             h = ops.relu(x @ w1)
             h = ms.shard(h, ms.P(dp, "tp"))
             return ops.softmax(h @ w2)
-        f = ms.jit(mlp, mesh=mesh, level="O1",
+        f = ms.jit(mlp, mesh=mesh, level="O1", multi_copy={copies},
                    in_shardings=(ms.P(dp, None), ms.P(None, "tp"),
                                  ms.P("tp", None)))
         rng = np.random.default_rng(0)

@@ -30,6 +30,13 @@ struct DriverOptions {
   /// Stop after the plan phase (no code generation) and print the kernel
   /// list and the memory plan instead of the IR.
   bool dryRun = false;
+  /// With `dryRun`: after the report, replay each plan on this simulation
+  /// preset (exec::getSimPresets) and print its step time and hidden
+  /// communication; empty: no simulation.
+  std::string simulatePreset;
+  /// With `simulatePreset`: write the simulated timeline to this file as
+  /// Chrome trace-event JSON.
+  std::string simulateTrace;
   /// Return the module file's bytes; when false the caller writes the
   /// compiled module itself (writeModuleFile to a stream, no copy).
   bool moduleBytes = true;

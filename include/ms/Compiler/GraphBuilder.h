@@ -47,6 +47,8 @@ struct CompileSettings {
   std::string target = "cpu";
   /// "native" (the host) or an LLVM CPU name such as "x86-64".
   std::string targetCpu = "native";
+  /// Multi-copy parallelism of a sharded function (1: none).
+  int64_t multiCopy = 1;
 };
 
 /// Builds one msgraph function `@main` and compiles it. Not thread-safe; each

@@ -31,6 +31,8 @@
 #include <vector>
 
 namespace mlir::ms {
+/// CompileOptions::multiCopy asking compileModule to pick the number.
+constexpr int64_t kMultiCopyAuto = 0;
 
 /// Options of one compilation.
 struct CompileOptions {
@@ -48,6 +50,12 @@ struct CompileOptions {
   /// The module is compiled for a mesh of devices (it has `msdist.mesh`):
   /// the `dist` phase partitions it into one program per rank.
   bool sharded = false;
+  /// Multi-copy parallelism of a sharded compile: the regions around
+  /// collectives are split into this many copies (1: not split;
+  /// kMultiCopyAuto: compileModule picks 1, 2 or 4 by simulating each).
+  int64_t multiCopy = 1;
+  /// Remark how each collective's region was split and why regions stop.
+  bool multiCopyReport = false;
 };
 
 /// Returns the phases of a compilation for `target`, in order, or an empty

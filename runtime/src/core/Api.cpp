@@ -446,6 +446,22 @@ ms_context_enqueue(ms_context_t context, ms_stream_t stream,
   });
 }
 
+extern "C" ms_status_t ms_context_set_trace(ms_context_t context, int enable) {
+  return guard([&] {
+    MS_RETURN_IF_ERROR(requireNonNull(context, "context"));
+    return context->context->setTrace(enable != 0);
+  });
+}
+
+extern "C" ms_status_t ms_context_write_trace(ms_context_t context,
+                                              const char *path, int pid) {
+  return guard([&] {
+    MS_RETURN_IF_ERROR(requireNonNull(context, "context"));
+    MS_RETURN_IF_ERROR(requireNonNull(path, "path"));
+    return context->context->writeTrace(path, pid);
+  });
+}
+
 extern "C" void ms_context_free(ms_context_t context) { delete context; }
 
 //===----------------------------------------------------------------------===//

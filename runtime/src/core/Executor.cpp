@@ -56,7 +56,7 @@ Context::Context(std::shared_ptr<Module> module) : owner(std::move(module)) {}
 Context::~Context() {
   // Queues first: their destructors wait for work that may use the memory.
   asyncQueues.clear();
-  inlineQueues.clear();
+  inlineQueue.reset();
   Device &device = *owner->device;
   device.deallocate(arena);
   for (void *output : ownedOutputs)
@@ -134,9 +134,8 @@ Status Context::create(std::shared_ptr<Module> module,
   context->events.resize(meta.eventCount);
   for (std::unique_ptr<Event> &event : context->events)
     MS_RETURN_IF_ERROR(device.createEvent(event));
-  context->inlineQueues.resize(meta.queueCount);
-  for (std::unique_ptr<Queue> &queue : context->inlineQueues)
-    MS_RETURN_IF_ERROR(device.createQueue(QueueMode::Inline, queue));
+  MS_RETURN_IF_ERROR(
+      device.createQueue(QueueMode::Inline, context->inlineQueue));
   context->ownedOutputs.assign(meta.outputs.size(), nullptr);
   context->slots.resize(meta.inputs.size() + meta.outputs.size());
   context->args.resize(meta.stepArgs.size());
@@ -262,31 +261,65 @@ Status Context::bind(const ms_tensor_t *inputs, size_t inputCount,
 }
 
 Status Context::issue(Queue *const *queues, void **stepArgs,
-                      const std::shared_ptr<RunState> &run,
-                      bool stopOnFailure) {
+                      const std::shared_ptr<RunState> &run, bool stopOnFailure,
+                      int64_t traceRun) {
   const Executable *executable = owner->executable.get();
+  const std::vector<Step> &steps = owner->image.meta.steps;
+  Device *device = owner->device.get();
+  bool traced = traceRun >= 0;
+  uint64_t traceIndex = traced ? uint64_t(traceRun) : 0;
+  RunTrace *timeline = &trace;
   // The queue of the latest collective step issued (-1: none yet).
   int64_t lastCollectiveQueue = -1;
-  for (const Step &step : owner->image.meta.steps) {
+  for (uint32_t index = 0; index < steps.size(); ++index) {
+    const Step &step = steps[index];
     if (stopOnFailure && run->failed)
       break;
     Queue &queue = *queues[step.queue];
     void **at = stepArgs + step.argBegin;
     switch (step.kind) {
     case StepKind::Launch:
-    case StepKind::Graph:
-      MS_RETURN_IF_ERROR(queue.launch(executable->functions()[step.kernel], at,
-                                      step.argCount));
+    case StepKind::Graph: {
+      Function function = executable->functions()[step.kernel];
+      if (!traced) {
+        MS_RETURN_IF_ERROR(queue.launch(function, at, step.argCount));
+        break;
+      }
+      // Traced: the launch runs inside a host callback that times it.
+      MS_RETURN_IF_ERROR(
+          queue.hostCallback([device, function, at, count = step.argCount,
+                              timeline, index, traceIndex] {
+            int64_t start = RunTrace::now();
+            Status status = device->callOnHost(function, at, count);
+            timeline->record(index, traceIndex, start, RunTrace::now());
+            return status;
+          }));
       break;
+    }
     case StepKind::Copy:
-      MS_RETURN_IF_ERROR(queue.copy(at[1], at[0], step.size));
+      if (!traced) {
+        MS_RETURN_IF_ERROR(queue.copy(at[1], at[0], step.size));
+        break;
+      }
+      MS_RETURN_IF_ERROR(queue.hostCallback(
+          [device, at, size = step.size, timeline, index, traceIndex] {
+            int64_t start = RunTrace::now();
+            Status status = device->copyOnDevice(at[1], at[0], size);
+            timeline->record(index, traceIndex, start, RunTrace::now());
+            return status;
+          }));
       break;
     case StepKind::Host:
-      MS_RETURN_IF_ERROR(queue.hostCallback([run, host = step.host, at] {
-        if (!run->failed)
-          run->fail(host->run(at));
-        return Status();
-      }));
+      MS_RETURN_IF_ERROR(queue.hostCallback(
+          [run, host = step.host, at, traced, timeline, index, traceIndex] {
+            if (run->failed)
+              return Status();
+            int64_t start = traced ? RunTrace::now() : 0;
+            run->fail(host->run(at));
+            if (traced)
+              timeline->record(index, traceIndex, start, RunTrace::now());
+            return Status();
+          }));
       break;
     case StepKind::Signal:
       MS_RETURN_IF_ERROR(queue.signal(*events[step.event]));
@@ -305,14 +338,18 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
       uint32_t position = groupPositions[op->partition];
       uint8_t *scratchData = collectiveScratch.data();
       MS_RETURN_IF_ERROR(queue.hostCallback([run, op, at, group, position,
-                                             scratchData] {
+                                             scratchData, traced, timeline,
+                                             index, traceIndex] {
         // After a failure the rank stops meeting the others: they fail
         // (a timeout, or the connection closing) instead of running on
         // inputs this rank never produced.
         if (run->failed)
           return Status();
+        int64_t start = traced ? RunTrace::now() : 0;
         Status status =
             runCollective(*op, at[0], at[1], group, position, scratchData);
+        if (traced)
+          timeline->record(index, traceIndex, start, RunTrace::now());
         if (!status.ok())
           run->fail(Status::error(
               status.code(), "steps[" + std::to_string(op->stepIndex) + "] (" +
@@ -328,12 +365,42 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
   return Status();
 }
 
-Status Context::runInline() {
-  std::vector<Queue *> queues;
-  for (std::unique_ptr<Queue> &queue : inlineQueues)
+Status Context::ensureAsyncQueues() {
+  Device &device = *owner->device;
+  uint32_t queueCount = owner->image.meta.queueCount;
+  if (asyncQueues.size() + 1 >= queueCount)
+    return Status();
+  std::vector<std::unique_ptr<Queue>> newQueues(queueCount - 1);
+  std::vector<std::unique_ptr<Event>> newJoins(queueCount);
+  for (std::unique_ptr<Queue> &queue : newQueues)
+    MS_RETURN_IF_ERROR(device.createQueue(QueueMode::Async, queue));
+  for (std::unique_ptr<Event> &event : newJoins)
+    MS_RETURN_IF_ERROR(device.createEvent(event));
+  asyncQueues = std::move(newQueues);
+  joins = std::move(newJoins);
+  return Status();
+}
+
+Status Context::runInline(int64_t traceRun) {
+  // Plan queue 0 runs on the calling thread; plan queues 1.. run on
+  // asynchronous queues (the device's pool), so that a collective on a
+  // communication queue overlaps the kernels of queue 0 instead of running
+  // between them.
+  //
+  // This cannot starve queue 0. The caller's thread drains it and needs no
+  // worker, and the compiled CPU kernels parallelize through OpenMP
+  // (libomp's own threads, which the pool does not share), not through the
+  // pool. A worker blocked in a collective waits only for the other ranks
+  // to reach the same collective, which depends on their own progress, not
+  // on this pool; and since collectives run in plan order (collectiveOrder),
+  // at most one worker per context is ever blocked in one, while waits park
+  // their queue without holding a worker (CpuQueue).
+  MS_RETURN_IF_ERROR(ensureAsyncQueues());
+  std::vector<Queue *> queues = {inlineQueue.get()};
+  for (std::unique_ptr<Queue> &queue : asyncQueues)
     queues.push_back(queue.get());
   auto run = std::make_shared<RunState>();
-  Status issued = issue(queues.data(), args.data(), run, true);
+  Status issued = issue(queues.data(), args.data(), run, true, traceRun);
   // Wait for every queue, even after a failure: nothing may still run when
   // this returns.
   Status synced;
@@ -347,19 +414,9 @@ Status Context::runInline() {
   return synced;
 }
 
-Status Context::enqueue(Queue &stream) {
-  Device &device = *owner->device;
+Status Context::enqueue(Queue &stream, int64_t traceRun) {
   uint32_t queueCount = owner->image.meta.queueCount;
-  if (asyncQueues.size() + 1 < queueCount) {
-    std::vector<std::unique_ptr<Queue>> newQueues(queueCount - 1);
-    std::vector<std::unique_ptr<Event>> newJoins(queueCount);
-    for (std::unique_ptr<Queue> &queue : newQueues)
-      MS_RETURN_IF_ERROR(device.createQueue(QueueMode::Async, queue));
-    for (std::unique_ptr<Event> &event : newJoins)
-      MS_RETURN_IF_ERROR(device.createEvent(event));
-    asyncQueues = std::move(newQueues);
-    joins = std::move(newJoins);
-  }
+  MS_RETURN_IF_ERROR(ensureAsyncQueues());
   std::vector<Queue *> queues = {&stream};
   for (std::unique_ptr<Queue> &queue : asyncQueues)
     queues.push_back(queue.get());
@@ -385,7 +442,8 @@ Status Context::enqueue(Queue &stream) {
       MS_RETURN_IF_ERROR(stream.signal(*joins[0]));
     for (uint32_t q = 1; q < queueCount; ++q)
       MS_RETURN_IF_ERROR(queues[q]->wait(*joins[0]));
-    MS_RETURN_IF_ERROR(issue(queues.data(), run->args.data(), run, false));
+    MS_RETURN_IF_ERROR(
+        issue(queues.data(), run->args.data(), run, false, traceRun));
     for (uint32_t q = 1; q < queueCount; ++q) {
       MS_RETURN_IF_ERROR(queues[q]->signal(*joins[q]));
       MS_RETURN_IF_ERROR(stream.wait(*joins[q]));
@@ -413,9 +471,10 @@ Status Context::run(const ms_tensor_t *inputs, size_t inputCount,
                    "first");
   }
   MS_RETURN_IF_ERROR(bind(inputs, inputCount, outputs, outputCount));
+  int64_t traceRun = trace.startRun();
   if (stream)
-    return enqueue(*stream);
-  MS_RETURN_IF_ERROR(runInline());
+    return enqueue(*stream, traceRun);
+  MS_RETURN_IF_ERROR(runInline(traceRun));
   // Outputs with data-dependent extents: report the computed size.
   const std::vector<TensorDesc> &descs = owner->image.meta.outputs;
   for (size_t i = 0; i < outputCount; ++i) {
@@ -427,4 +486,27 @@ Status Context::run(const ms_tensor_t *inputs, size_t inputCount,
     outputs[i].size = size;
   }
   return Status();
+}
+
+Status Context::setTrace(bool enable) {
+  if (!enable) {
+    trace.disable();
+    return Status();
+  }
+  const Device &device = *owner->device;
+  if (!device.callsOnHost())
+    return Status::error(MS_UNIMPLEMENTED,
+                         std::string("tracing runs is supported on the cpu "
+                                     "device only, not the ") +
+                             device.name() + " device");
+  trace.enable();
+  return Status();
+}
+
+Status Context::writeTrace(const std::string &path, int64_t pid) const {
+  if (pid < 0)
+    return Status::error(MS_INVALID_ARGUMENT,
+                         "expected a non-negative pid, found " +
+                             std::to_string(pid));
+  return trace.write(path, pid, owner->image.meta);
 }

@@ -9,6 +9,7 @@
 
 #include "core/Communicator.h"
 #include "core/Module.h"
+#include "core/Trace.h"
 
 #include <memory>
 #include <mutex>
@@ -32,6 +33,11 @@ struct RunState;
 /// context's communicator; the executor makes them run in plan order on
 /// every rank (an internal event orders collectives of different queues),
 /// so that all ranks meet in the same order.
+///
+/// While tracing is on (setTrace), every launch, graph, copy, host and
+/// collective step is issued as a host callback that times the step around
+/// a direct call (Device::callOnHost for launches), so that the context
+/// records a span per step; untraced runs issue the steps as they are.
 class Context : public std::enable_shared_from_this<Context> {
 public:
   /// Creates a context for `module`, allocating its arena and its events.
@@ -59,6 +65,14 @@ public:
   /// Returns the module.
   const Module &module() const { return *owner; }
 
+  /// Starts (dropping the spans recorded so far) or stops recording a
+  /// timeline of this context's runs; see ms_context_set_trace. Only a
+  /// device whose functions run on the host (the CPU) can trace.
+  Status setTrace(bool enable);
+  /// Writes the spans recorded since tracing was last enabled to `path` as
+  /// Chrome trace-event JSON, as process `pid`; see ms_context_write_trace.
+  Status writeTrace(const std::string &path, int64_t pid) const;
+
 private:
   explicit Context(std::shared_ptr<Module> module);
   /// Checks the caller's tensors and writes their pointers into `args`.
@@ -66,12 +80,18 @@ private:
               ms_tensor_t *outputs, size_t outputCount);
   /// Issues every step to `queues` (one per plan queue) with the argument
   /// array `stepArgs`; with `stopOnFailure`, stops once a host step failed.
+  /// With `traceRun` >= 0, each step records its span as that traced run.
   Status issue(Queue *const *queues, void **stepArgs,
-               const std::shared_ptr<RunState> &run, bool stopOnFailure);
-  /// Runs the plan on the inline queues and waits for all of them.
-  Status runInline();
+               const std::shared_ptr<RunState> &run, bool stopOnFailure,
+               int64_t traceRun);
+  /// Creates the asynchronous queues of plan queues 1.. and the events
+  /// joining them to a stream, once.
+  Status ensureAsyncQueues();
+  /// Runs the plan, queue 0 on the calling thread (an inline queue) and
+  /// queues 1.. on the asynchronous queues, and waits for all of them.
+  Status runInline(int64_t traceRun);
   /// Queues the plan with queue 0 on `stream`.
-  Status enqueue(Queue &stream);
+  Status enqueue(Queue &stream, int64_t traceRun);
 
   /// The module this context runs.
   std::shared_ptr<Module> owner;
@@ -106,12 +126,16 @@ private:
   /// queues 1.. after the earlier work of the stream, `joins[q]` makes the
   /// stream wait for plan queue q at the end of the run.
   std::vector<std::unique_ptr<Event>> joins;
-  /// The plan queues of synchronous runs (inline queues).
-  std::vector<std::unique_ptr<Queue>> inlineQueues;
-  /// Plan queues 1.. of queued runs (asynchronous queues; queue 0 is the
-  /// stream), created on the first queued run. Declared after the events so
-  /// that they are destroyed, waiting for their work, before them.
+  /// Plan queue 0 of synchronous runs (an inline queue: the caller's
+  /// thread).
+  std::unique_ptr<Queue> inlineQueue;
+  /// Plan queues 1.. of every run (asynchronous queues; queue 0 is the
+  /// inline queue or the stream), created on the first run that needs them.
+  /// Declared after the events so that they are destroyed, waiting for
+  /// their work, before them.
   std::vector<std::unique_ptr<Queue>> asyncQueues;
+  /// The timeline of traced runs.
+  RunTrace trace;
   /// Guards `inFlight` and `inFlightStream`.
   std::mutex mutex;
   /// Runs queued on a stream and not yet finished.

@@ -161,6 +161,25 @@ public:
   virtual Status createEvent(std::unique_ptr<Event> &out) = 0;
 
   //===--------------------------------------------------------------------===//
+  // Host calls (tracing runs)
+  //===--------------------------------------------------------------------===//
+
+  /// Returns true when this device's functions are host code that
+  /// callOnHost can run (the CPU).
+  virtual bool callsOnHost() const { return false; }
+  /// Calls `function` with `args` now, on the calling thread. Only for a
+  /// device whose callsOnHost() is true: the executor times a traced launch
+  /// by running it this way inside a host callback.
+  virtual Status callOnHost(Function function, void **args, size_t argCount) {
+    (void)function;
+    (void)args;
+    (void)argCount;
+    return Status::error(MS_UNIMPLEMENTED,
+                         std::string("the ") + name() +
+                             " device cannot call its functions on the host");
+  }
+
+  //===--------------------------------------------------------------------===//
   // Profiling (simulated devices)
   //===--------------------------------------------------------------------===//
 

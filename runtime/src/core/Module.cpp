@@ -433,6 +433,7 @@ Status parseHostStep(const MetaReader &reader, const Json &value,
   meta.stepArgs.push_back(kScratchSlot |
                           static_cast<uint32_t>(meta.hostOps.size()));
   meta.hostOps.push_back(std::move(host));
+  meta.hostOpNames.push_back(std::move(op));
   return Status();
 }
 

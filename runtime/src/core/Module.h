@@ -175,6 +175,8 @@ struct ModuleMeta {
   std::vector<uint32_t> stepArgs;
   /// The operations of the host steps, in step order.
   std::vector<std::shared_ptr<const HostOp>> hostOps;
+  /// The name of each of them ("msgraph.string_concat").
+  std::vector<std::string> hostOpNames;
   /// The number of processes (ranks) the module was compiled for.
   uint32_t ranks = 1;
   /// The distinct "groups" lists of the collective steps: each a partition

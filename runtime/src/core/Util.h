@@ -9,7 +9,10 @@
 
 #include "ms/runtime/Runtime.h"
 
+#include <cerrno>
 #include <cstdint>
+
+#include <unistd.h>
 
 /// Returns from the enclosing function when `expr` yields a failed Status.
 #define MS_RETURN_IF_ERROR(expr)                                               \
@@ -27,6 +30,22 @@ inline bool addOverflows(uint64_t a, uint64_t b, uint64_t &out) {
 /// Sets `out` to `a * b`; returns true when it overflows.
 inline bool mulOverflows(uint64_t a, uint64_t b, uint64_t &out) {
   return __builtin_mul_overflow(a, b, &out);
+}
+
+/// Writes all of `data` to `fd`, retrying interrupted writes; false on
+/// failure (errno set).
+inline bool writeAll(int fd, const void *data, size_t size) {
+  const char *bytes = static_cast<const char *>(data);
+  while (size > 0) {
+    ssize_t written = ::write(fd, bytes, size);
+    if (written < 0 && errno == EINTR)
+      continue;
+    if (written <= 0)
+      return false;
+    bytes += written;
+    size -= static_cast<size_t>(written);
+  }
+  return true;
 }
 
 /// Returns true when [offset, offset + size) lies within [0, limit).

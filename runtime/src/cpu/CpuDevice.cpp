@@ -57,20 +57,6 @@ public:
   void add(void *symbol) { resolved.push_back(Function{symbol}); }
 };
 
-/// Writes all of `data` to `fd`.
-bool writeAll(int fd, const void *data, size_t size) {
-  const char *bytes = static_cast<const char *>(data);
-  while (size > 0) {
-    ssize_t written = write(fd, bytes, size);
-    if (written < 0 && errno == EINTR)
-      continue;
-    if (written <= 0)
-      return false;
-    bytes += written;
-    size -= static_cast<size_t>(written);
-  }
-  return true;
-}
 
 /// Returns the path dlopen sees for `fd`.
 std::string fdPath(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
@@ -142,6 +128,16 @@ public:
 
   Status createEvent(std::unique_ptr<Event> &out) override {
     return CpuEvent::create(out);
+  }
+
+  bool callsOnHost() const override { return true; }
+  Status callOnHost(Function function, void **args, size_t) override {
+    auto fn = reinterpret_cast<void (*)(void **)>(
+        const_cast<void *>(function.handle));
+    if (!fn)
+      return Status::error(MS_INVALID_ARGUMENT, "launch of a NULL function");
+    fn(args);
+    return Status();
   }
 
 private:

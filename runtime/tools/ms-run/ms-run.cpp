@@ -11,8 +11,9 @@
 // Loads the module on the device (the CPU by default), binds inputs (from .npy
 // files, or generated deterministically), runs it and prints a summary of each
 // output; on the simulated npu, also the simulated cycles and how busy each
-// pipe was, and with --trace the run's timeline. Errors print
-// "ms-run: error: <message>" and exit 1.
+// pipe was. --trace writes a timeline: on the cpu, of every run's steps (one
+// process per rank, one thread per plan queue); on the npu, the simulator's
+// of the first run. Errors print "ms-run: error: <message>" and exit 1.
 //
 // A module compiled for several ranks runs as one process per rank: with
 // --nproc N, ms-run starts N ranks of itself (MS_RANK, MS_WORLD_SIZE and a
@@ -73,9 +74,21 @@ options:
                          simulator; prints npu_cycles, npu_kernels,
                          npu_utilization per pipe and npu_bound_by, and
                          with --bench npu_cycles_per_run)
-  --trace FILE           with --device npu: write the first run's timeline
-                         to FILE as Chrome trace-event JSON (one process
-                         per core, one thread per pipe; times in cycles)
+  --trace FILE           write a timeline to FILE as Chrome trace-event JSON
+                         (chrome://tracing, Perfetto). cpu: a span for every
+                         kernel, copy, host and collective step of every run
+                         (warm-up and --bench runs too; args.run numbers
+                         them), one process per rank and one thread per
+                         plan queue, category "compute" or "comm", times in
+                         microseconds of the machine's monotonic clock; see
+                         python3 -m ms.timeline FILE for how much
+                         communication was hidden under compute. With
+                         --nproc the ranks' timelines are merged into FILE;
+                         under mpirun each rank writes
+                         <FILE without .json>.rank<R>.json. npu: the first
+                         run's simulated timeline (one process per core,
+                         one thread per pipe; times in cycles). The cuda
+                         device cannot trace
   --nproc N              run N processes (ranks) of a module compiled for N
                          ranks on this machine: ms-run starts N copies of
                          itself with MS_RANK, MS_WORLD_SIZE and a fresh
@@ -86,10 +99,10 @@ options:
 
 Several processes: every rank gets the same inputs (the same --input files,
 or the same generated data); only rank 0 prints the outputs and writes
---output-dir, the other ranks print only their errors ("rank K: ..."). Under
-mpirun (mpirun -np N ms-run MODULE.msm), each process takes its rank from
-the launcher (the MPI communicator). MS_COMM_TIMEOUT (seconds, default 60)
-bounds the ranks' rendezvous and every collective.
+--output-dir (and an npu --trace), the other ranks print only their errors
+("rank K: ..."). Under mpirun (mpirun -np N ms-run MODULE.msm), each process
+takes its rank from the launcher (the MPI communicator). MS_COMM_TIMEOUT
+(seconds, default 60) bounds the ranks' rendezvous and every collective.
 )";
 
 /// A failure to report as "ms-run: error: <message>".
@@ -191,11 +204,30 @@ std::string parseArgs(int argc, char **argv, Options &options) {
   }
   if (options.module.empty())
     return "no module given (usage: ms-run MODULE.msm [options]; see --help)";
-  if (!options.trace.empty() && options.device != "npu")
-    return "--trace needs --device npu (only the NPU simulator records a "
-           "timeline; the " +
-           options.device + " device cannot)";
+  if (!options.trace.empty() && options.device == "cuda")
+    return "--trace needs --device cpu or npu (the cuda device cannot record "
+           "a timeline)";
   return "";
+}
+
+/// The variable through which the launcher (--nproc) tells rank R where to
+/// write its timeline (`FILE.rank<R>`), to merge them into FILE afterwards.
+constexpr const char *kRankTraceVariable = "MS_RUN_RANK_TRACE";
+
+/// Returns the file this process writes its cpu --trace timeline to: the
+/// one its launcher (--nproc) names; `<FILE without .json>.rank<R>.json`
+/// for rank R of a world of several processes started by another launcher
+/// (mpirun), which merges nothing; else FILE itself.
+std::string rankTraceFile(const std::string &file, int32_t rank,
+                          int32_t worldSize) {
+  if (const char *given = std::getenv(kRankTraceVariable); given && *given)
+    return given;
+  if (worldSize <= 1)
+    return file;
+  std::string stem = file;
+  if (stem.size() > 5 && stem.compare(stem.size() - 5, 5, ".json") == 0)
+    stem.resize(stem.size() - 5);
+  return stem + ".rank" + std::to_string(rank) + ".json";
 }
 
 //===----------------------------------------------------------------------===//
@@ -673,9 +705,26 @@ void runTool(const Options &options) {
   Context context;
   check(Context::create(module, comm, context));
   std::vector<TensorView> outputs(outputInfo.size());
-  bool trace = report && !options.trace.empty();
+  // The npu simulator records the first run on rank 0; the cpu every run of
+  // every rank, each rank writing its own file.
+  bool trace = npu && report && !options.trace.empty();
+  bool traceRuns = !npu && !options.trace.empty();
   if (trace)
     check(device.traceBegin());
+  std::string traceFile =
+      rankTraceFile(options.trace, comm.rank(), comm.worldSize());
+  if (traceRuns) {
+    // Fail before running when the timeline cannot be written.
+    std::string parent = std::filesystem::path(traceFile).parent_path();
+    if (access(parent.empty() ? "." : parent.c_str(), W_OK | X_OK) != 0)
+      throw Failure{traceFile +
+                    ": cannot write the trace: " + std::strerror(errno)};
+    check(context.setTrace(true));
+  }
+  auto writeRunTrace = [&] {
+    if (traceRuns)
+      check(context.writeTrace(traceFile, comm.rank()));
+  };
   check(context.run(inputs, outputs));
   if (trace)
     check(device.traceWrite(options.trace));
@@ -719,8 +768,10 @@ void runTool(const Options &options) {
     }
   }
 
-  if (options.bench == 0)
+  if (options.bench == 0) {
+    writeRunTrace();
     return;
+  }
   // Time the C entry point directly: no allocation per run.
   std::vector<ms_tensor_t> rawInputs, rawOutputs;
   for (const TensorView &view : inputs)
@@ -748,6 +799,7 @@ void runTool(const Options &options) {
     times.push_back(
         std::chrono::duration<double, std::milli>(end - start).count());
   }
+  writeRunTrace();
   // Every rank runs the same number of times (their collectives meet);
   // rank 0 reports.
   if (!report)
@@ -814,6 +866,64 @@ struct Rank {
   bool stopped = false;
 };
 
+/// Returns the file rank `rank` of a launch writes its timeline to.
+std::string launchedRankTrace(const std::string &file, uint64_t rank) {
+  return file + ".rank" + std::to_string(rank);
+}
+
+/// Merges the timelines the `ranks` ranks wrote (launchedRankTrace) into
+/// `file`: their events, one process per rank, in one trace. Throws
+/// Failure when one is missing or malformed, or `file` cannot be written.
+void mergeRankTraces(const std::string &file, uint64_t ranks) {
+  std::string events;
+  uint64_t dropped = 0;
+  for (uint64_t r = 0; r < ranks; ++r) {
+    std::string path = launchedRankTrace(file, r);
+    std::FILE *in = std::fopen(path.c_str(), "rb");
+    if (!in)
+      throw Failure{path + ": cannot read rank " + std::to_string(r) +
+                    "'s trace: " + std::strerror(errno)};
+    std::string text;
+    char chunk[65536];
+    size_t got;
+    while ((got = std::fread(chunk, 1, sizeof(chunk), in)) > 0)
+      text.append(chunk, got);
+    bool readFailed = std::ferror(in) != 0;
+    std::fclose(in);
+    // Ordered: the events keep their keys' order (name first).
+    nlohmann::ordered_json trace = nlohmann::ordered_json::parse(
+        text, nullptr, /*allow_exceptions=*/false);
+    if (readFailed || !trace.is_object() || !trace.contains("traceEvents") ||
+        !trace["traceEvents"].is_array())
+      throw Failure{path + ": expected rank " + std::to_string(r) +
+                    "'s trace (a JSON object with \"traceEvents\"), found "
+                    "something else"};
+    for (const nlohmann::ordered_json &event : trace["traceEvents"])
+      events += (events.empty() ? "" : ",\n") + event.dump();
+    if (trace.contains("otherData") && trace["otherData"].is_object())
+      dropped += trace["otherData"].value("dropped_spans", uint64_t(0));
+  }
+  std::string text = "{\"traceEvents\": [\n" + events +
+                     "\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": "
+                     "{\"clock\": \"steady_clock\", \"ranks\": " +
+                     std::to_string(ranks) +
+                     ", \"dropped_spans\": " + std::to_string(dropped) + "}}\n";
+  // Written under a temporary name, then renamed: never seen partially.
+  std::string temporary = file + ".tmp." + std::to_string(getpid());
+  std::FILE *out = std::fopen(temporary.c_str(), "wb");
+  if (!out)
+    throw Failure{file + ": cannot write the trace: " + std::strerror(errno)};
+  bool ok = std::fwrite(text.data(), 1, text.size(), out) == text.size();
+  ok &= std::fclose(out) == 0;
+  if (ok)
+    ok = std::rename(temporary.c_str(), file.c_str()) == 0;
+  if (!ok) {
+    int error = errno;
+    std::remove(temporary.c_str());
+    throw Failure{file + ": cannot write the trace: " + std::strerror(error)};
+  }
+}
+
 /// Starts `options.nproc` ranks of this program with the arguments `argv`
 /// minus --nproc, each with MS_RANK, MS_WORLD_SIZE and MS_RENDEZVOUS (a
 /// fresh directory, removed afterwards), and waits for them. Returns the
@@ -860,6 +970,8 @@ int launch(int argc, char **argv, const Options &options) {
   for (int signal : {SIGINT, SIGTERM, SIGHUP})
     sigaction(signal, &action, nullptr);
   pid_t parent = getpid();
+  // On the cpu, each rank writes its own timeline; they are merged below.
+  bool traceRanks = !options.trace.empty() && options.device == "cpu";
   std::vector<Rank> ranks(options.nproc);
   std::string failure;
   for (uint64_t r = 0; r < options.nproc; ++r) {
@@ -873,6 +985,9 @@ int launch(int argc, char **argv, const Options &options) {
       setenv("MS_RANK", rank.c_str(), 1);
       setenv("MS_WORLD_SIZE", worldSize.c_str(), 1);
       setenv("MS_RENDEZVOUS", rendezvous.c_str(), 1);
+      if (traceRanks)
+        setenv(kRankTraceVariable, launchedRankTrace(options.trace, r).c_str(),
+               1);
       execv("/proc/self/exe", childArgv.data());
       std::fprintf(stderr, "ms-run: error: rank %s: cannot start: %s\n",
                    rank.c_str(), std::strerror(errno));
@@ -979,6 +1094,19 @@ int launch(int argc, char **argv, const Options &options) {
                                             WEXITSTATUS(rank.status) != 0;
                                    })),
                  static_cast<unsigned long long>(options.nproc));
+  if (traceRanks) {
+    // The ranks' timelines become one file once every rank succeeded.
+    if (!failed) {
+      try {
+        mergeRankTraces(options.trace, options.nproc);
+      } catch (const Failure &merge) {
+        failed = true;
+        std::fprintf(stderr, "ms-run: error: %s\n", merge.message.c_str());
+      }
+    }
+    for (uint64_t r = 0; r < options.nproc; ++r)
+      std::remove(launchedRankTrace(options.trace, r).c_str());
+  }
   return failed ? 1 : 0;
 }
 } // namespace

@@ -36,18 +36,7 @@ using shard::ShardingArray;
 using shard::ShardingOption;
 using utils::IteratorType;
 
-namespace {
-/// An op as a loop nest.
-struct LoopStructure {
-  SmallVector<IteratorType> iterators;
-  /// One per operand, then one per result.
-  SmallVector<AffineMap> maps;
-  /// One per reduction loop, in loop order.
-  SmallVector<ReductionKind> reductionKinds;
-  /// Loops that must stay whole.
-  SmallVector<bool> whole;
-};
-} // namespace
+using dist::LoopStructure;
 
 static int64_t rankOf(Value v) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
@@ -260,7 +249,7 @@ static std::optional<LoopStructure> reshapeStructure(graph::ReshapeOp op) {
   return s;
 }
 
-static std::optional<LoopStructure> getLoopStructure(Operation *op) {
+std::optional<LoopStructure> mlir::ms::dist::getLoopStructure(Operation *op) {
   using R = std::optional<LoopStructure>;
   if (llvm::any_of(op->getOperandTypes(),
                    [](Type t) {
@@ -365,7 +354,7 @@ static LoopStructure replicatedStructure(Operation *op) {
 }
 
 static LoopStructure structureOf(Operation *op) {
-  if (std::optional<LoopStructure> s = getLoopStructure(op))
+  if (std::optional<LoopStructure> s = dist::getLoopStructure(op))
     return withConstantsAsLoops(*s, op->getContext());
   return replicatedStructure(op);
 }

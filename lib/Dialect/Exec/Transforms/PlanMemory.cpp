@@ -24,11 +24,35 @@ void mlir::ms::exec::collectArenaBuffers(PlanOp plan,
                                          std::vector<PlannedBuffer> &buffers) {
   // Steps in plan order, offloaded ones included.
   DenseMap<Operation *, int64_t> stepOf;
-  int64_t step = 0;
+  SmallVector<Operation *> steps;
   plan.getBody().walk([&](Operation *op) {
-    if (isa<LaunchOp, CopyOp, HostOp, CollectiveOp, SignalOp, WaitOp>(op))
-      stepOf[op] = step++;
+    if (isa<LaunchOp, CopyOp, HostOp, CollectiveOp, SignalOp, WaitOp>(op)) {
+      stepOf[op] = steps.size();
+      steps.push_back(op);
+    }
   });
+  // A step on another queue than 0 runs concurrently with queue 0's later
+  // steps: its buffers stay live until queue 0 waits for the first signal
+  // its queue makes after it (to the end when queue 0 never does).
+  DenseMap<Operation *, int64_t> liveUntil;
+  for (auto [i, op] : llvm::enumerate(steps)) {
+    int64_t queue = getStepQueue(op);
+    if (queue == 0 || isa<SignalOp, WaitOp>(op))
+      continue;
+    int64_t until = steps.size();
+    Value event;
+    for (size_t j = i + 1; j < steps.size() && until == (int64_t)steps.size();
+         ++j) {
+      if (auto signal = dyn_cast<SignalOp>(steps[j]);
+          signal && !event && getStepQueue(signal) == queue)
+        event = signal.getEvent();
+      else if (auto wait = dyn_cast<WaitOp>(steps[j]);
+               wait && event && wait.getEvent() == event &&
+               getStepQueue(wait) == 0)
+        until = j;
+    }
+    liveUntil[op] = until;
+  }
   for (auto alloc : plan.getBody().getOps<AllocOp>()) {
     PlannedBuffer buffer;
     buffer.size = alloc.getByteSize();
@@ -39,7 +63,8 @@ void mlir::ms::exec::collectArenaBuffers(PlanOp plan,
       if (it == stepOf.end())
         continue;
       buffer.firstUse = used ? std::min(buffer.firstUse, it->second) : it->second;
-      buffer.lastUse = used ? std::max(buffer.lastUse, it->second) : it->second;
+      int64_t last = liveUntil.lookup_or(user, it->second);
+      buffer.lastUse = used ? std::max(buffer.lastUse, last) : last;
       used = true;
     }
     allocs.push_back(alloc);

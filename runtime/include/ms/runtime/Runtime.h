@@ -344,6 +344,16 @@ public:
                  std::vector<TensorView> &outputs) {
     return call(stream.get(), inputs, outputs);
   }
+  /// Starts or stops recording a timeline of the runs (cpu only); see
+  /// ms_context_set_trace.
+  Status setTrace(bool enable) {
+    return Status(ms_context_set_trace(get(), enable ? 1 : 0));
+  }
+  /// Writes the recorded timeline to `path` as Chrome trace-event JSON,
+  /// process `pid`; see ms_context_write_trace.
+  Status writeTrace(const std::string &path, int pid = 0) {
+    return Status(ms_context_write_trace(get(), path.c_str(), pid));
+  }
 
 private:
   Status call(ms_stream_t stream, const std::vector<TensorView> &inputs,

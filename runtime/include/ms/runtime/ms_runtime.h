@@ -296,7 +296,9 @@ ms_status_t ms_context_create(ms_module_t module, ms_context_t *out);
 /// rank runs alone in any world.
 ms_status_t ms_context_create_with_comm(ms_module_t module, ms_comm_t comm,
                                         ms_context_t *out);
-/// Runs the module on the calling thread and returns when it has finished.
+/// Runs the module and returns when it has finished: plan queue 0 on the
+/// calling thread, and the plan's other queues (if any) concurrently on the
+/// device's workers.
 ///
 /// `inputs` must match the module's inputs in count, order, dtype, shape and
 /// byte size; failures name the input. For each output, either describe
@@ -317,6 +319,32 @@ ms_status_t ms_context_run(ms_context_t context, const ms_tensor_t *inputs,
 ms_status_t ms_context_enqueue(ms_context_t context, ms_stream_t stream,
                                const ms_tensor_t *inputs, size_t input_count,
                                ms_tensor_t *outputs, size_t output_count);
+/// Starts (`enable` nonzero) or stops (zero) recording a timeline of the
+/// context's runs, synchronous and queued. Starting drops the spans recorded
+/// so far; stopping keeps them for ms_context_write_trace. While recording,
+/// every launch, graph, copy, host and collective step records a span: its
+/// name (the kernel's symbol, "copy <N>B", the host op, or "<op> <N>B" for
+/// a collective of an N-byte source), its category ("compute", or "comm"
+/// for a collective), its plan queue, and its start and end on the steady
+/// clock (CLOCK_MONOTONIC, shared by every process of the machine). A
+/// traced step runs inside a host callback that times it, which costs a
+/// little per step; an untraced run is unchanged. MS_UNIMPLEMENTED on a
+/// device other than the cpu ("tracing runs is supported on the cpu device
+/// only"; the npu device records its own timeline, ms_device_trace_begin).
+ms_status_t ms_context_set_trace(ms_context_t context, int enable);
+/// Writes the spans recorded since tracing was last started to `path` as
+/// Chrome trace-event JSON (chrome://tracing, Perfetto): process `pid` (>= 0,
+/// named "rank <pid>"), one thread per plan queue ("queue Q (compute)",
+/// "(comm)" or "(compute+comm)"), one complete ("X") event per span with ts
+/// and dur in microseconds and args {"run": the run's index since tracing
+/// started, "step": its index in the plan, "kind", and "op", "bytes",
+/// "dst_bytes", "group_size" for a collective}. Recording goes on. The file
+/// is written under a temporary name and renamed, so it is never seen
+/// partially written. Spans of queued runs are recorded as the runs
+/// execute: synchronize the stream first. Fails when tracing was never
+/// started on the context, or the file cannot be written.
+ms_status_t ms_context_write_trace(ms_context_t context, const char *path,
+                                   int pid);
 /// Releases the caller's reference to `context` (NULL is fine); queued runs
 /// still complete.
 void ms_context_free(ms_context_t context);

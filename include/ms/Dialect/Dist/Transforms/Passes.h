@@ -8,6 +8,7 @@
 #define MS_DIALECT_DIST_TRANSFORMS_PASSES_H
 
 #include "ms/Dialect/Dist/IR/DistOps.h"
+#include "ms/Dialect/Graph/IR/GraphDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Shard/IR/ShardOps.h"

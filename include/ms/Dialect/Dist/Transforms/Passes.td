@@ -80,4 +80,47 @@ def CombineCollectivesPass : Pass<"msdist-combine-collectives",
   let dependentDialects = ["::mlir::shard::ShardDialect"];
 }
 
+def MultiCopyPass : Pass<"msdist-multi-copy", "::mlir::func::FuncOp"> {
+  let summary = "splits the regions around collectives into copies whose "
+                "communication overlaps the next copy's compute";
+  let description = [{
+    Runs after partitioning (MindSpore's multi-copy parallelism, found
+    automatically). From each collective, a region grows through producers
+    and users that can be split along one dim with no dependency between
+    the pieces: a parallel loop of the op's loop nest (the sharding rules),
+    never a summed, normalized or broadcast one, and never a collective's
+    gather or scatter axis. Dims are tried from the first (batch) on, so a
+    batch of 1 splits by sequence where the ops are token-wise. Every op of
+    the region is cloned once per copy on its piece (collectives too);
+    region inputs are sliced and values used after the region are
+    concatenated. Ops are then ordered so that copy `i`'s collective comes
+    right after copy `i`'s compute of that stage and before copy `i + 1`'s:
+    on the plan's communication queue it runs while copy `i + 1` computes.
+
+    With `report`, a remark at each collective says how it was split, and
+    one at each op that stopped a region says why (a summed dim, a
+    normalized axis, a size the copies do not divide, ...).
+
+    ```mlir
+    %p = msgraph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+    %r = shard.all_reduce %p on @mesh grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+    // with copies=2 becomes
+    %x0 = msgraph.slice %x {starts = array<i64: 0, 0>, ends = array<i64: 2, 8>, ...}
+    %x1 = msgraph.slice %x {starts = array<i64: 2, 0>, ends = array<i64: 4, 8>, ...}
+    %p0 = msgraph.matmul %x0, %w : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
+    %r0 = shard.all_reduce %p0 on @mesh grid_axes = [0] : tensor<2x8xf32> -> tensor<2x8xf32>
+    %p1 = msgraph.matmul %x1, %w : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
+    %r1 = shard.all_reduce %p1 on @mesh grid_axes = [0] : tensor<2x8xf32> -> tensor<2x8xf32>
+    %r = msgraph.concat %r0, %r1 {axis = 0 : i64} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let options = [
+    Option<"copies", "copies", "int64_t", /*default=*/"2",
+           "Number of copies (at least 2)">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "Remark how each collective was split and why regions stop">,
+  ];
+  let dependentDialects = ["::mlir::ms::graph::GraphDialect"];
+}
+
 #endif // MS_DIALECT_DIST_TRANSFORMS_PASSES_TD

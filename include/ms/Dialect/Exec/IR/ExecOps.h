@@ -43,6 +43,13 @@ inline bool isBufferDeclaration(Operation *op) {
   return isa<InputOp, OutputOp, WeightOp, AllocOp>(op);
 }
 
+/// Returns the queue plan step `op` runs on (0 when it names none).
+inline int64_t getStepQueue(Operation *op) {
+  if (auto queue = op->getAttrOfType<IntegerAttr>("queue"))
+    return queue.getInt();
+  return 0;
+}
+
 /// Returns the function `kernel` (`@executable::@function`) refers to from
 /// `from`, or null.
 Operation *lookupKernel(Operation *from, SymbolRefAttr kernel);

@@ -19,7 +19,9 @@ namespace mlir::ms::exec {
 #include "ms/Dialect/Exec/Transforms/Passes.h.inc"
 
 /// The arena buffers of `plan` with their live ranges (steps numbered in
-/// plan order, offloaded steps included) and current offsets.
+/// plan order, offloaded steps included; a buffer of a step on another
+/// queue than 0 lives until queue 0 has waited for that step) and current
+/// offsets.
 void collectArenaBuffers(PlanOp plan, SmallVectorImpl<AllocOp> &allocs,
                          std::vector<PlannedBuffer> &buffers);
 

@@ -64,6 +64,41 @@ def PlanMemoryPass : Pass<"msexec-plan-memory", "::mlir::ms::exec::PlanOp"> {
   }];
 }
 
+def OverlapCollectivesPass : Pass<"msexec-overlap-collectives",
+                                  "::mlir::ms::exec::PlanOp"> {
+  let summary = "runs collectives on a communication queue, overlapping "
+                "compute";
+  let description = [{
+    Runs after `ms-build-plan`, before `msexec-plan-memory`. Every
+    collective but `all_slice` (a local copy) moves from queue 0 to queue 1
+    (the communication queue,
+    which runs them in plan order): queue 0 signals where the collective
+    was and queue 1 waits for that; queue 1 signals after it, and queue 0
+    waits for that event just before its first later step that reads or
+    writes one of the collective's buffers (or at the end of the plan). In
+    between, queue 0 computes while the collective communicates; after
+    `msdist-multi-copy` that is the next copy's compute.
+    `msexec-plan-memory` keeps the collective's buffers live until queue 0
+    has waited for it.
+
+    ```mlir
+    msexec.launch @cpu::@kernel_0(%x, %p) : ...
+    msexec.collective "all_reduce" %p to %r {reduction = "sum"} {groups = ...}
+    msexec.launch @cpu::@kernel_1(%y, %q) : ...
+    msexec.launch @cpu::@kernel_2(%r, %z) : ...
+    // becomes
+    msexec.launch @cpu::@kernel_0(%x, %p) : ...
+    %0 = msexec.signal : !msexec.event
+    msexec.wait %0 {queue = 1 : i64}
+    msexec.collective "all_reduce" %p to %r {reduction = "sum"} {groups = ..., queue = 1 : i64}
+    %1 = msexec.signal {queue = 1 : i64} : !msexec.event
+    msexec.launch @cpu::@kernel_1(%y, %q) : ...
+    msexec.wait %1
+    msexec.launch @cpu::@kernel_2(%r, %z) : ...
+    ```
+  }];
+}
+
 def OffloadGraphPass : Pass<"msexec-offload-graph", "::mlir::ms::exec::PlanOp"> {
   let summary = "wraps each maximal run of launches and copies into one "
                 "offloaded graph (O2)";
@@ -84,6 +119,71 @@ def OffloadGraphPass : Pass<"msexec-offload-graph", "::mlir::ms::exec::PlanOp"> 
     }
     ```
   }];
+}
+
+def SimulatePass : Pass<"msexec-simulate", "::mlir::ms::exec::PlanOp"> {
+  let summary = "replays the plan on a modelled machine and prints its step "
+                "time and hidden communication";
+  let description = [{
+    Simulates one run of the plan on one rank of a modelled machine (ranks
+    are symmetric, SPMD) and prints the step time (when the last queue
+    finishes), the compute time (the sum of kernels, offloaded graphs,
+    copies, host steps and local slices), the communication time (the sum
+    of collectives) and the part of the communication that compute on
+    other queues hides. The numbers are model inputs (`preset`), not
+    measurements; docs/Architecture.md, "Simulating a plan", gives them and
+    their sources. The IR is not changed.
+
+    Costs: a `launch` takes the launch overhead plus the longer of its
+    kernel's FLOPs (counted on its msgraph ops, so the plan must come from
+    the plan phase, before code generation) at the device's rate and its
+    buffers' bytes at the memory bandwidth; an `offload` the sum of its
+    steps plus one launch overhead; a `copy` its source and target bytes at
+    the memory bandwidth; a `host` step a fixed time; a `collective` its
+    ring algorithm over the link (`all_reduce` 2 (p - 1) / p S / bw +
+    2 (p - 1) latency, `all_gather` and `reduce_scatter` (p - 1) / p of the
+    full tensor, `all_to_all` (p - 1) / p, `broadcast` S / bw + log2(p)
+    latency; `all_slice` is a local copy). Each queue runs its steps in
+    plan order; `wait` holds its queue until the event's `signal`, and
+    collectives run in plan order across queues, as the runtime does.
+
+    ```mlir
+    // msexec-simulate{flops=1e10 bandwidth=1e9 launch-overhead=1e-6
+    //                 link-bandwidth=1e8 link-latency=1e-6}
+    // @mm: 1e6 FLOPs on 80000 bytes (101 us); the all_reduce of 20000
+    // bytes over 4 ranks: 306 us, hidden under the second @mm for 101 us.
+    msexec.launch @cpu::@mm(%x, %w, %h) : ...
+    %e = msexec.signal : !msexec.event
+    msexec.wait %e {queue = 1 : i64}
+    msexec.collective "all_reduce" %h to %r {reduction = "sum"}
+        {groups = [array<i64: 0, 1, 2, 3>], queue = 1 : i64} : ...
+    msexec.launch @cpu::@mm(%x, %w, %g) : ...
+    %d = msexec.signal {queue = 1 : i64} : !msexec.event
+    msexec.wait %d
+    msexec.launch @cpu::@add(%r, %g, %y) : ...
+    // prints
+    // simulated on h100-nvlink (model: 10 GFLOP/s, 1 GB/s memory, 1 us per
+    // launch; links 100 MB/s, 1 us): step 468.000 us, compute 263.000 us,
+    // communication 306.000 us, hidden 101.000 us (33.0%)
+    ```
+  }];
+  let options = [
+    Option<"preset", "preset", "std::string", /*default=*/"\"h100-nvlink\"",
+           "Machine to model, a preset (an unknown name lists them)">,
+    Option<"trace", "trace", "std::string", /*default=*/"\"\"",
+           "Write the simulated timeline to this file as Chrome trace-event "
+           "JSON (pid 0: the rank, tid: the queue)">,
+    Option<"flops", "flops", "double", /*default=*/"0",
+           "Override the preset's device FLOP/s">,
+    Option<"bandwidth", "bandwidth", "double", /*default=*/"0",
+           "Override the preset's device memory bytes/s">,
+    Option<"launchOverhead", "launch-overhead", "double", /*default=*/"0",
+           "Override the preset's seconds per kernel launch">,
+    Option<"linkBandwidth", "link-bandwidth", "double", /*default=*/"0",
+           "Override the preset's link (bus) bytes/s">,
+    Option<"linkLatency", "link-latency", "double", /*default=*/"0",
+           "Override the preset's link seconds per algorithm step">,
+  ];
 }
 
 #endif // MS_DIALECT_EXEC_TRANSFORMS_PASSES_TD
