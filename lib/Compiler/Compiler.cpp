@@ -12,6 +12,7 @@
 #include "ms/ModuleFile/ModuleWriter.h"
 #include "ms/Support/Progress.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/MapVector.h"
@@ -78,7 +79,8 @@ static void printCommunicationReport(exec::PlanOp plan, llvm::raw_ostream &os) {
 /// The number of copies `--multi-copy auto` picks for `module`: the
 /// candidates' plans (dry runs of copies of the module) replayed on the
 /// target's simulation preset, the fastest step winning, fewer copies on a
-/// tie within 2%.
+/// tie within 2%. A candidate that does not compile is skipped silently
+/// (the real compile reports what is wrong with the model).
 static FailureOr<int64_t> chooseCopies(ModuleOp module,
                                        const CompileOptions &options) {
   std::string error;
@@ -87,7 +89,7 @@ static FailureOr<int64_t> chooseCopies(ModuleOp module,
   if (failed(preset))
     return emitError(module.getLoc(), error);
   int64_t best = 1;
-  double bestSec = 0;
+  double bestSec = -1;
   std::string summary;
   llvm::raw_string_ostream line(summary);
   for (int64_t copies : {1, 2, 4}) {
@@ -99,18 +101,28 @@ static FailureOr<int64_t> chooseCopies(ModuleOp module,
     PassManager pm(module.getContext());
     if (failed(buildCompilePipeline(pm, trial, error)))
       return emitError(module.getLoc(), error);
-    if (failed(pm.run(*candidate)))
-      return failure();
     double stepSec = 0;
-    for (auto plan : candidate->getOps<exec::PlanOp>()) {
-      FailureOr<exec::SimResult> result = exec::simulatePlan(plan, *preset);
-      if (failed(result))
-        return failure();
-      stepSec += result->stepSec;
+    bool ok;
+    {
+      ScopedDiagnosticHandler quiet(module.getContext(),
+                                    [](Diagnostic &) { return success(); });
+      ok = succeeded(pm.run(*candidate));
+      for (auto plan : candidate->getOps<exec::PlanOp>()) {
+        if (!ok)
+          break;
+        FailureOr<exec::SimResult> result = exec::simulatePlan(plan, *preset);
+        ok = succeeded(result);
+        if (ok)
+          stepSec += result->stepSec;
+      }
     }
-    line << (copies == 1 ? "" : ", ") << copies << ": "
-         << llvm::formatv("{0:F1}", stepSec * 1e6) << " us";
-    if (copies == 1 || stepSec < bestSec * 0.98) {
+    line << (copies == 1 ? "" : ", ") << copies << ": ";
+    if (!ok) {
+      line << "does not compile";
+      continue;
+    }
+    line << llvm::formatv("{0:F1}", stepSec * 1e6) << " us";
+    if (bestSec < 0 || stepSec < bestSec * 0.98) {
       best = copies;
       bestSec = stepSec;
     }
@@ -168,7 +180,8 @@ FailureOr<std::string> mlir::ms::compileModule(ModuleOp module,
   phases.sharded = module->hasAttr(dist::kMeshAttrName);
   if (phases.multiCopy == kMultiCopyAuto) {
     phases.multiCopy = 1;
-    if (phases.sharded) {
+    // A stop before the dist phase splits nothing.
+    if (phases.sharded && phases.compileTo != "graph") {
       FailureOr<int64_t> copies = chooseCopies(module, phases);
       if (failed(copies))
         return failure();

@@ -260,10 +260,11 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
   }
   llvm::json::Array steps;
   for (Operation &op : plan.getBody().front()) {
+    size_t before = steps.size();
     if (failed(writeStep(op, steps)))
       return failure();
     // Every step names its queue when it is not the first.
-    if (int64_t queue = getStepQueue(&op); queue != 0 && !steps.empty())
+    if (int64_t queue = getStepQueue(&op); queue != 0 && steps.size() > before)
       steps.back().getAsObject()->try_emplace("queue", queue);
   }
   if (queues > 1)
@@ -377,8 +378,12 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
     return success();
   }
   if (auto wait = dyn_cast<WaitOp>(op)) {
-    steps.push_back(llvm::json::Object{
-        {"kind", "wait"}, {"event", eventIds.lookup(wait.getEvent())}});
+    auto it = eventIds.find(wait.getEvent());
+    if (it == eventIds.end())
+      return wait.emitError("expected an event signalled by a step of the "
+                            "plan, found one signalled elsewhere");
+    steps.push_back(
+        llvm::json::Object{{"kind", "wait"}, {"event", it->second}});
     return success();
   }
   if (auto offload = dyn_cast<OffloadOp>(op)) {

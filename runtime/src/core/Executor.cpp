@@ -329,11 +329,15 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
       break;
     case StepKind::Collective: {
       // Every rank runs its collectives in plan order, whatever queues
-      // they are on: the ranks then meet in the same order.
-      if (lastCollectiveQueue >= 0 && lastCollectiveQueue != step.queue)
-        MS_RETURN_IF_ERROR(queue.wait(*collectiveOrder));
-      lastCollectiveQueue = step.queue;
+      // they are on: the ranks then meet in the same order. An all_slice
+      // meets no one (a local copy) and keeps out of that order.
       const CollectiveOp *op = step.collective;
+      bool ordered = op->kind != CollectiveKind::AllSlice;
+      if (ordered && lastCollectiveQueue >= 0 &&
+          lastCollectiveQueue != step.queue)
+        MS_RETURN_IF_ERROR(queue.wait(*collectiveOrder));
+      if (ordered)
+        lastCollectiveQueue = step.queue;
       CommGroup *group = groups[op->partition].get();
       uint32_t position = groupPositions[op->partition];
       uint8_t *scratchData = collectiveScratch.data();
@@ -356,7 +360,7 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
                                  op->name + "): " + status.message()));
         return Status();
       }));
-      if (collectiveOrder)
+      if (collectiveOrder && ordered)
         MS_RETURN_IF_ERROR(queue.signal(*collectiveOrder));
       break;
     }

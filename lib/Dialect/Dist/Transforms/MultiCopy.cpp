@@ -69,6 +69,7 @@ static std::string describe(Operation *op) {
   return text;
 }
 
+/// Returns the extent of dim `dim` of ranked tensor `v`.
 static int64_t sizeOf(Value v, int64_t dim) {
   return cast<RankedTensorType>(v.getType()).getDimSize(dim);
 }
@@ -162,6 +163,10 @@ static FailureOr<SplitRule> splitRule(Operation *op, Value value, int64_t dim,
   for (auto [v, d] :
        llvm::zip_equal(llvm::concat<Value>(op->getOperands(), op->getResults()),
                        llvm::concat<int64_t>(rule->operands, rule->results))) {
+    if (d >= 0 && ShapedType::isDynamic(sizeOf(v, d))) {
+      why = "dim " + std::to_string(d) + " is dynamic";
+      return failure();
+    }
     if (d < 0 || sizeOf(v, d) % copies == 0)
       continue;
     why = "dim " + std::to_string(d) + " of size " +
@@ -176,9 +181,11 @@ namespace {
 /// Grows regions from the collectives of one block and rewrites them.
 class MultiCopy {
 public:
+  /// Prepares to split `block` into `copies` copies, remarking with `report`.
   MultiCopy(Block &block, int64_t copies, bool report)
       : block(block), copies(copies), report(report) {}
 
+  /// Splits every region it can grow from the block's collectives.
   void run();
 
 private:
@@ -199,8 +206,10 @@ private:
   Block &block;
   int64_t copies;
   bool report;
-  /// Ops already in a region.
+  /// Ops in a region, and the copies and joins made (never split again).
   DenseSet<Operation *> taken;
+  /// Collectives not yet in a region (erased ops leave it).
+  llvm::SetVector<Operation *> seeds;
   /// Scheduling keys of the rewritten ops: (stage, copy, position).
   DenseMap<Operation *, std::tuple<int64_t, int64_t, int64_t>> keys;
   /// Ops that stopped a region, with the reason (reported once).
@@ -212,6 +221,15 @@ private:
 
 bool MultiCopy::tryAdd(CopyRegion &region, Operation *op, const SplitRule &rule,
                        std::string &why) {
+  DenseMap<Value, int64_t> own;
+  for (auto [v, d] : llvm::zip_equal(
+           llvm::concat<Value>(op->getOperands(), op->getResults()),
+           llvm::concat<const int64_t>(rule.operands, rule.results))) {
+    if (!own.try_emplace(v, d).second && own[v] != d) {
+      why = "the op reads one value split two ways";
+      return false;
+    }
+  }
   for (auto [v, d] : llvm::zip_equal(
            llvm::concat<Value>(op->getOperands(), op->getResults()),
            llvm::concat<const int64_t>(rule.operands, rule.results))) {
@@ -244,12 +262,13 @@ CopyRegion MultiCopy::grow(Operation *seed, int64_t dim, std::string &why) {
   auto push = [&](Operation *op) {
     for (Value v : op->getOperands())
       if (Operation *def = v.getDefiningOp();
-          def && region.dims.lookup(v) >= 0 && !region.ops.contains(def))
+          def && def->getBlock() == &block && region.dims.lookup(v) >= 0 &&
+          !region.ops.contains(def))
         work.emplace_back(def, v, region.dims.lookup(v));
     for (Value v : op->getResults())
       if (region.dims.lookup(v) >= 0)
         for (Operation *user : v.getUsers())
-          if (!region.ops.contains(user) &&
+          if (user->getBlock() == &block && !region.ops.contains(user) &&
               !user->hasTrait<OpTrait::IsTerminator>())
             work.emplace_back(user, v, region.dims.lookup(v));
   };
@@ -365,10 +384,10 @@ void MultiCopy::rewrite(CopyRegion &region) {
         return !region.ops.contains(use.getOwner());
       });
     }
-  // Erased ops stay in `taken`: an op created later at the same address
-  // is a copy, never split again.
   for (Operation *op : llvm::reverse(ops)) {
     keys.erase(op);
+    taken.erase(op);
+    seeds.remove(op);
     op->erase();
   }
 }
@@ -434,11 +453,16 @@ void MultiCopy::schedule() {
 }
 
 void MultiCopy::run() {
-  SmallVector<Operation *> seeds;
+  // The schedule follows operands only: values an op's regions capture
+  // would not order it.
+  if (llvm::any_of(block, [](Operation &op) { return op.getNumRegions(); }))
+    return;
   for (Operation &op : block)
     if (isCommunication(&op))
-      seeds.push_back(&op);
-  for (Operation *seed : seeds) {
+      seeds.insert(&op);
+  while (!seeds.empty()) {
+    Operation *seed = seeds.front();
+    seeds.remove(seed);
     if (taken.contains(seed))
       continue;
     // Batch first, then the next dims (a sequence after a batch of 1).

@@ -286,6 +286,12 @@ std::optional<LoopStructure> mlir::ms::dist::getLoopStructure(Operation *op) {
         return normalizationStructure(op, op.getAxis(), true);
       })
       .Case([](graph::ReshapeOp op) { return reshapeStructure(op); })
+      // Its shape operand holds the result's extents at run time.
+      .Case([](graph::ExpandOp op) -> R {
+        if (op.getShape())
+          return std::nullopt;
+        return elementwiseStructure(op);
+      })
       .Case([](graph::TransposeOp op) -> R {
         int64_t rank = rankOf(op.getResult());
         MLIRContext *ctx = op.getContext();

@@ -90,3 +90,22 @@ func.func @refused(%x: tensor<3x4xf32>, %y: tensor<4x6xf32>) -> (tensor<3x8xf32>
   %s = msgraph.reduce_sum %r {axes = array<i64: 0>} : (tensor<4x6xf32>) -> tensor<1x6xf32>
   return %g, %s : tensor<3x8xf32>, tensor<1x6xf32>
 }
+
+// -----
+
+// An op that would read one value split two ways (split rows as the left
+// operand, whole as the right) stays out; a dynamic dim never splits, the
+// next one does.
+shard.grid @mesh(shape = 2)
+// CHECK-LABEL: func.func @refused_operands
+// CHECK: msgraph.matmul %arg0, %arg0 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+// CHECK: shard.all_reduce {{.*}} : tensor<?x4xf32> -> tensor<?x4xf32>
+func.func @refused_operands(%x: tensor<4x4xf32>, %d: tensor<?x8xf32>) -> (tensor<4x4xf32>, tensor<?x8xf32>) {
+  // expected-remark @below {{'msgraph.matmul': left whole: the op reads one value split two ways}}
+  %p = msgraph.matmul %x, %x : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  // expected-remark @below {{split into 2 copies along dim 0: a region of 1 ops with 1 collectives per copy}}
+  %r = shard.all_reduce %p on @mesh grid_axes = [0] : tensor<4x4xf32> -> tensor<4x4xf32>
+  // expected-remark @below {{split into 2 copies along dim 1: a region of 1 ops with 1 collectives per copy}}
+  %s = shard.all_reduce %d on @mesh grid_axes = [0] : tensor<?x8xf32> -> tensor<?x8xf32>
+  return %r, %s : tensor<4x4xf32>, tensor<?x8xf32>
+}
