@@ -128,6 +128,38 @@ def test_launch_tensor_and_data_parallel(tmp_path, nproc, mesh, copies):
         np.testing.assert_allclose(y, reference, rtol=1e-5, atol=1e-5)
 
 
+def test_attention_split_by_heads(tmp_path):
+    # msgraph.attention shards by heads: each of 2 ranks attends on its 2
+    # heads (causal), with 2 copies of the batch, and the heads are gathered.
+    done = run_ranks(tmp_path, 2, """
+        import numpy as np
+        import ms
+        from ms import ops
+        f = ms.jit(lambda q, k, v: ops.attention(q, k, v, is_causal=True),
+                   mesh=ms.Mesh(2, "tp"), level="O1", multi_copy=2,
+                   in_shardings=(ms.P(None, "tp"), ms.P(None, "tp"),
+                                 ms.P(None, "tp")))
+        text = f.lower(*[np.zeros((2, 4, 8, 16), np.float32)] * 3).as_text(
+            "dist")
+        assert "tensor<1x2x8x16xf32>" in text, text
+        rng = np.random.default_rng(0)
+        q, k, v = (rng.standard_normal((2, 4, 8, 16)).astype(np.float32)
+                   for _ in range(3))
+        np.save(f"y{ms.distributed.rank()}.npy", f(q, k, v))
+        """)
+    assert done.returncode == 0, done.stderr
+    rng = np.random.default_rng(0)
+    q, k, v = (rng.standard_normal((2, 4, 8, 16)).astype(np.float64)
+               for _ in range(3))
+    s = q @ k.transpose(0, 1, 3, 2) / 4.0
+    s = np.where(np.tril(np.ones((8, 8), bool)), s, -np.inf)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    reference = (p / p.sum(-1, keepdims=True)) @ v
+    for rank in range(2):
+        np.testing.assert_allclose(np.load(tmp_path / f"y{rank}.npy"),
+                                   reference, rtol=1e-5, atol=1e-5)
+
+
 def test_launch_stops_the_others_when_a_rank_fails(tmp_path):
     done = run_ranks(tmp_path, 3, """
         import sys, time

@@ -348,6 +348,7 @@ void MultiCopy::rewrite(CopyRegion &region) {
       auto slice = graph::SliceOp::create(b, v.getLoc(), pieceType(v, d), v,
                                           starts, ends, steps);
       maps[i].map(v, slice.getResult());
+      taken.insert(slice);
     }
   }
 
@@ -394,19 +395,23 @@ void MultiCopy::rewrite(CopyRegion &region) {
 
 void MultiCopy::schedule() {
   // Every op gets a key: rewritten ops have theirs; others take the latest
-  // stage of what they read, before every copy of it.
+  // stage of what they read or of the rewritten ops before them (so that
+  // unrelated work keeps its place instead of rising to the top), before
+  // every copy of it.
   SmallVector<Operation *> ops;
   for (Operation &op : block.without_terminator())
     ops.push_back(&op);
   DenseMap<Operation *, int64_t> after;
   DenseMap<Operation *, std::tuple<int64_t, int64_t, int64_t>> opKeys;
+  int64_t seen = 0;
   for (auto [i, op] : llvm::enumerate(ops)) {
     auto it = keys.find(op);
     std::tuple<int64_t, int64_t, int64_t> key;
     if (it != keys.end()) {
       key = it->second;
+      seen = std::max(seen, std::get<0>(key));
     } else {
-      int64_t s = 0;
+      int64_t s = seen;
       for (Value v : op->getOperands())
         if (Operation *def = v.getDefiningOp())
           s = std::max(s, after.lookup(def));

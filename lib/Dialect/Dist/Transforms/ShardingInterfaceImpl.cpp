@@ -186,6 +186,131 @@ normalizationStructure(Operation *op, int64_t axis, bool trailing) {
   return s;
 }
 
+/// attention: loops (b, h, s, t, d, dv) over query B x H x S x D and
+/// key/value B x Hkv x T x D/Dv. The batch, the heads (with their keys and
+/// values when there are as many), the queries (unless causal: a query's
+/// position sets its mask) and the value features split; the keys (the
+/// softmax runs over them) and the head dim (scores sum over it before the
+/// softmax) stay whole.
+static std::optional<LoopStructure> attentionStructure(graph::AttentionOp op) {
+  auto q = cast<RankedTensorType>(op.getQuery().getType());
+  auto k = cast<RankedTensorType>(op.getKey().getType());
+  auto v = cast<RankedTensorType>(op.getValue().getType());
+  if (q.getRank() != 4 || k.getRank() != 4 || v.getRank() != 4)
+    return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  enum { B, H, S, T, D, DV, kLoops };
+  auto dim = [&](int64_t loop) { return getAffineDimExpr(loop, ctx); };
+  AffineExpr zero = getAffineConstantExpr(0, ctx);
+  bool sameHeads =
+      k.getDimSize(1) == q.getDimSize(1) && v.getDimSize(1) == q.getDimSize(1);
+  bool sameBatch =
+      k.getDimSize(0) == q.getDimSize(0) && v.getDimSize(0) == q.getDimSize(0);
+  AffineExpr kvBatch = sameBatch ? dim(B) : zero;
+  AffineExpr kvHead = sameHeads ? dim(H) : zero;
+  LoopStructure s;
+  s.iterators.assign(kLoops, IteratorType::parallel);
+  s.whole = {false, !sameHeads, op.getIsCausal(), true, true, false};
+  s.maps.push_back(
+      AffineMap::get(kLoops, 0, {dim(B), dim(H), dim(S), dim(D)}, ctx));
+  s.maps.push_back(
+      AffineMap::get(kLoops, 0, {kvBatch, kvHead, dim(T), dim(D)}, ctx));
+  s.maps.push_back(
+      AffineMap::get(kLoops, 0, {kvBatch, kvHead, dim(T), dim(DV)}, ctx));
+  if (Value mask = op.getMask()) {
+    auto type = cast<RankedTensorType>(mask.getType());
+    if (type.getRank() != 4)
+      return std::nullopt;
+    int64_t loops[] = {B, H, S, T};
+    SmallVector<AffineExpr> exprs;
+    for (int64_t d = 0; d < 4; ++d)
+      exprs.push_back(type.getDimSize(d) == 1 ? zero : dim(loops[d]));
+    s.maps.push_back(AffineMap::get(kLoops, 0, exprs, ctx));
+  }
+  s.maps.push_back(
+      AffineMap::get(kLoops, 0, {dim(B), dim(H), dim(S), dim(DV)}, ctx));
+  return s;
+}
+
+/// conv: loops (n, m, c); spatial dims stay whole (windows overlap). The
+/// batch and the output channels split; the input channels are summed
+/// (partial sums, all-reduced), unless a bias would be added on every rank
+/// or groups tie output channels to input channels.
+static std::optional<LoopStructure> convStructure(graph::ConvOp op) {
+  auto input = cast<RankedTensorType>(op.getInput().getType());
+  auto weight = cast<RankedTensorType>(op.getWeight().getType());
+  if (input.getRank() < 3 || weight.getRank() != input.getRank())
+    return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  enum { N, M, C, kLoops };
+  auto dim = [&](int64_t loop) { return getAffineDimExpr(loop, ctx); };
+  AffineExpr zero = getAffineConstantExpr(0, ctx);
+  auto map = [&](AffineExpr first, AffineExpr second, int64_t rank) {
+    SmallVector<AffineExpr> exprs = {first, second};
+    exprs.append(rank - 2, zero);
+    return AffineMap::get(kLoops, 0, exprs, ctx);
+  };
+  bool grouped = op.getGroup() != 1;
+  LoopStructure s;
+  s.iterators.assign(kLoops, IteratorType::parallel);
+  s.whole = {false, grouped, true};
+  if (!grouped && !op.getBias()) {
+    s.iterators[C] = IteratorType::reduction;
+    s.whole[C] = false;
+    s.reductionKinds = {ReductionKind::Sum};
+  }
+  s.maps.push_back(map(dim(N), dim(C), input.getRank()));
+  s.maps.push_back(map(dim(M), dim(C), weight.getRank()));
+  if (op.getBias())
+    s.maps.push_back(AffineMap::get(kLoops, 0, {dim(M)}, ctx));
+  s.maps.push_back(map(dim(N), dim(M), input.getRank()));
+  return s;
+}
+
+/// gather: loops are the result's dims, data[p..., indices[q...], r...]:
+/// every loop splits; the data's gathered axis is read whole.
+static std::optional<LoopStructure> gatherStructure(graph::GatherOp op) {
+  int64_t rank = rankOf(op.getInput()), indices = rankOf(op.getIndices());
+  int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+  if (rank <= 0 || indices < 0 || axis < 0 || axis >= rank)
+    return std::nullopt;
+  MLIRContext *ctx = op.getContext();
+  int64_t loops = rank - 1 + indices;
+  SmallVector<AffineExpr> data, index;
+  for (int64_t d = 0; d < rank; ++d)
+    data.push_back(d < axis    ? getAffineDimExpr(d, ctx)
+                   : d == axis ? getAffineConstantExpr(0, ctx)
+                               : getAffineDimExpr(d - 1 + indices, ctx));
+  for (int64_t d = 0; d < indices; ++d)
+    index.push_back(getAffineDimExpr(axis + d, ctx));
+  LoopStructure s;
+  s.iterators.assign(loops, IteratorType::parallel);
+  s.whole.assign(loops, false);
+  s.maps = {AffineMap::get(loops, 0, data, ctx),
+            AffineMap::get(loops, 0, index, ctx),
+            AffineMap::getMultiDimIdentityMap(loops, ctx)};
+  return s;
+}
+
+/// concat: loops are the result's dims; the joined axis stays whole, the
+/// others split on every side. (Not slice: its bounds, attributes copied
+/// onto each piece, name the whole dims.)
+static std::optional<LoopStructure> windowStructure(Operation *op,
+                                                    ArrayRef<bool> cut) {
+  int64_t rank = cut.size();
+  MLIRContext *ctx = op->getContext();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t d = 0; d < rank; ++d)
+    exprs.push_back(cut[d] ? getAffineConstantExpr(0, ctx)
+                           : getAffineDimExpr(d, ctx));
+  LoopStructure s;
+  s.iterators.assign(rank, IteratorType::parallel);
+  s.whole.assign(cut.begin(), cut.end());
+  for (size_t i = 0; i < op->getNumOperands() + 1; ++i)
+    s.maps.push_back(AffineMap::get(rank, 0, exprs, ctx));
+  return s;
+}
+
 /// reshape: loops are the result's dims. Input and result dims form groups
 /// of equal products; a group splits only along its first (major) dim,
 /// which row-major order makes the same contiguous blocks on both sides
@@ -286,6 +411,16 @@ std::optional<LoopStructure> mlir::ms::dist::getLoopStructure(Operation *op) {
         return normalizationStructure(op, op.getAxis(), true);
       })
       .Case([](graph::ReshapeOp op) { return reshapeStructure(op); })
+      .Case([](graph::AttentionOp op) { return attentionStructure(op); })
+      .Case([](graph::ConvOp op) { return convStructure(op); })
+      .Case([](graph::GatherOp op) { return gatherStructure(op); })
+      .Case([](graph::ConcatOp op) -> R {
+        int64_t rank = rankOf(op.getResult());
+        int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+        SmallVector<bool> cut(rank, false);
+        cut[axis] = true;
+        return windowStructure(op, cut);
+      })
       // Its shape operand holds the result's extents at run time.
       .Case([](graph::ExpandOp op) -> R {
         if (op.getShape())

@@ -89,12 +89,19 @@ void mlir::ms::exec::printMemoryReport(PlanOp plan, llvm::raw_ostream &os) {
   os << "  sum of buffer sizes: " << stats.totalBytes << "\n";
   os << "  weights:             " << weights << "\n";
   os << "  buffers (arena offset, size, live steps):\n";
+  // Steps in plan order, offloaded ones included (as collectArenaBuffers
+  // numbers them): a buffer's producer is its first step.
+  DenseMap<Operation *, int64_t> stepOf;
+  plan.getBody().walk([&](Operation *op) {
+    if (isa<LaunchOp, CopyOp, HostOp, CollectiveOp>(op))
+      stepOf.try_emplace(op, stepOf.size());
+  });
   for (auto [i, alloc] : llvm::enumerate(allocs)) {
     std::string what;
     llvm::raw_string_ostream desc(what);
     Operation *producer = nullptr;
     for (Operation *user : alloc->getUsers())
-      if (!producer || user->isBeforeInBlock(producer))
+      if (stepOf.count(user) && (!producer || stepOf[user] < stepOf[producer]))
         producer = user;
     if (auto launch = dyn_cast_or_null<LaunchOp>(producer))
       desc << "result of " << launch.getKernel().getLeafReference().getValue()

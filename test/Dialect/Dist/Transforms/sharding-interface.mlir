@@ -140,3 +140,64 @@ func.func @sum_keep_dims(%x: tensor<4x8xf32> {msdist.spec = #msdist.spec<[[], ["
   return %s : tensor<4x1xf32>
 }
 }
+
+// -----
+
+// Attention split by heads (Megatron): queries, keys and values on their
+// heads, no communication until the result is gathered.
+// CHECK-LABEL: func.func @attention_heads
+// CHECK: msgraph.attention %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>, tensor<1x2x8x16xf32>) -> tensor<1x2x8x16xf32>
+// CHECK-NOT: all_reduce
+// CHECK: shard.all_gather %{{.*}} gather_axis = 1 : tensor<1x2x8x16xf32> -> tensor<1x4x8x16xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @attention_heads(%q: tensor<1x4x8x16xf32> {msdist.spec = #msdist.spec<[[], ["tp"]]>}, %k: tensor<1x4x8x16xf32>, %v: tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32> {
+  %y = msgraph.attention %q, %k, %v {is_causal = true} : (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32>
+  return %y : tensor<1x4x8x16xf32>
+}
+}
+
+// -----
+
+// Causal attention never splits its queries (a query's position sets its
+// mask): split queries are gathered first.
+// CHECK-LABEL: func.func @attention_causal_queries
+// CHECK: shard.all_gather %{{.*}} on @mesh grid_axes = [0] gather_axis = 2 : tensor<1x4x4x16xf32> -> tensor<1x4x8x16xf32>
+// CHECK: msgraph.attention {{.*}} -> tensor<1x4x8x16xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @attention_causal_queries(%q: tensor<1x4x8x16xf32> {msdist.spec = #msdist.spec<[[], [], ["tp"]]>}, %k: tensor<1x4x8x16xf32>, %v: tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32> {
+  %y = msgraph.attention %q, %k, %v {is_causal = true} : (tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>, tensor<1x4x8x16xf32>) -> tensor<1x4x8x16xf32>
+  return %y : tensor<1x4x8x16xf32>
+}
+}
+
+// -----
+
+// A convolution split by output channels needs no communication; split by
+// input channels (no bias) it sums partial results.
+// CHECK-LABEL: func.func @conv_channels
+// CHECK: msgraph.conv %arg0, %{{.*}} : (tensor<1x4x8x8xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x6x6xf32>
+// CHECK: %[[P:.*]] = msgraph.conv %{{.*}}, %{{.*}} : (tensor<1x2x8x8xf32>, tensor<8x2x3x3xf32>) -> tensor<1x8x6x6xf32>
+// CHECK: shard.all_reduce %[[P]] on @mesh grid_axes = [0] : tensor<1x8x6x6xf32> -> tensor<1x8x6x6xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @conv_channels(%x: tensor<1x4x8x8xf32>, %w: tensor<8x4x3x3xf32> {msdist.spec = #msdist.spec<[["tp"]]>}, %y: tensor<1x4x8x8xf32> {msdist.spec = #msdist.spec<[[], ["tp"]]>}, %u: tensor<8x4x3x3xf32> {msdist.spec = #msdist.spec<[[], ["tp"]]>}) -> (tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>) {
+  %a = msgraph.conv %x, %w : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32>
+  %b = msgraph.conv %y, %u : (tensor<1x4x8x8xf32>, tensor<8x4x3x3xf32>) -> tensor<1x8x6x6xf32>
+  return %a, %b : tensor<1x8x6x6xf32>, tensor<1x8x6x6xf32>
+}
+}
+
+// -----
+
+// A gather with split indices (data parallel over tokens) reads the whole
+// table; a concat splits along its other dims.
+// CHECK-LABEL: func.func @gather_concat
+// CHECK: msgraph.gather %arg0, %{{.*}} : (tensor<16x8xf32>, tensor<2x3xi64>) -> tensor<2x3x8xf32>
+// CHECK: msgraph.concat %{{.*}}, %{{.*}} {axis = 2 : i64} : (tensor<2x3x8xf32>, tensor<2x3x8xf32>) -> tensor<2x3x16xf32>
+// CHECK: shard.all_gather %{{.*}} gather_axis = 0 : tensor<2x3x16xf32> -> tensor<4x3x16xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["dp"]>} {
+func.func @gather_concat(%table: tensor<16x8xf32>, %ids: tensor<4x3xi64> {msdist.spec = #msdist.spec<[["dp"]]>}) -> tensor<4x3x16xf32> {
+  %e = msgraph.gather %table, %ids {axis = 0 : i64} : (tensor<16x8xf32>, tensor<4x3xi64>) -> tensor<4x3x8xf32>
+  %c = msgraph.concat %e, %e {axis = 2 : i64} : (tensor<4x3x8xf32>, tensor<4x3x8xf32>) -> tensor<4x3x16xf32>
+  return %c : tensor<4x3x16xf32>
+}
+}
