@@ -79,15 +79,25 @@ void mlir::ms::exec::printMemoryReport(PlanOp plan, llvm::raw_ostream &os) {
   // Recompute peak and totals from the placed buffers.
   std::vector<PlannedBuffer> copy = buffers;
   MemoryPlan stats = planMemory(copy);
-  uint64_t weights = 0;
-  for (auto weight : plan.getBody().getOps<WeightOp>())
+  // The weights section, and what one rank reads of it: its own block of
+  // each weight sliced per rank.
+  uint64_t weights = 0, rankWeights = 0;
+  bool perRank = false;
+  for (auto weight : plan.getBody().getOps<WeightOp>()) {
     weights = std::max<uint64_t>(weights, weight.getOffset().value_or(0) +
                                               weight.getStorageBytes());
+    perRank |= weight.getPerRank();
+    rankWeights +=
+        weight.getPerRank() ? weight.getRankStride() : weight.getStorageBytes();
+  }
   os << "memory report\n";
   os << "  peak live bytes:     " << stats.peakLiveBytes << "\n";
   os << "  arena size:          " << plan.getArenaSize().value_or(0) << "\n";
   os << "  sum of buffer sizes: " << stats.totalBytes << "\n";
   os << "  weights:             " << weights << "\n";
+  if (perRank)
+    os << "  weights per rank:    " << rankWeights
+       << " (its block of each weight sliced per rank)\n";
   os << "  buffers (arena offset, size, live steps):\n";
   // Steps in plan order, offloaded ones included (as collectArenaBuffers
   // numbers them): a buffer's producer is its first step.
