@@ -25,7 +25,6 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
@@ -76,62 +75,85 @@ def mlp_model(path):
     return ["w1=-,tp", "b1=tp", "w2=tp,-"], (64, 1024)
 
 
-def bert_model(path, hidden=768, heads=12, ffn=3072, seq=128):
-    rng = np.random.default_rng(0)
-    hd = hidden // heads
-    nodes, inits = [], []
-    s = 1 / np.sqrt(hidden)
+class LayerBuilder:
+    """Nodes and initializers of a transformer layer built as ONNX here:
+    linear layers with fixed-seed weights (scaled 1/sqrt(hidden)),
+    constants, and Megatron shard specs for them."""
 
-    def linear(x, name, n_in, n_out, out):
-        inits.append(initializer(rng, name + ".w", (n_in, n_out), s))
-        inits.append(initializer(rng, name + ".b", (n_out,), 0.02))
-        nodes.append(helper.make_node("MatMul", [x, name + ".w"], [out + "0"]))
-        nodes.append(helper.make_node("Add", [out + "0", name + ".b"], [out]))
-
-    def const(name, value, dtype=np.float32):
-        inits.append(numpy_helper.from_array(np.array(value, dtype), name))
-
-    const("heads_shape", [1, seq, heads, hd], np.int64)
-    const("merge_shape", [1, seq, hidden], np.int64)
-    const("scale", 1 / np.sqrt(hd))
-    for name in ("q", "k", "v"):
-        linear("x", name, hidden, hidden, name)
-        nodes.append(helper.make_node("Reshape", [name, "heads_shape"],
-                                      [name + "r"]))
-        perm = [0, 2, 3, 1] if name == "k" else [0, 2, 1, 3]
-        nodes.append(helper.make_node("Transpose", [name + "r"],
-                                      [name + "t"], perm=perm))
-    nodes += [
-        helper.make_node("MatMul", ["qt", "kt"], ["s0"]),
-        helper.make_node("Mul", ["s0", "scale"], ["s1"]),
-        helper.make_node("Softmax", ["s1"], ["p"], axis=-1),
-        helper.make_node("MatMul", ["p", "vt"], ["o0"]),
-        helper.make_node("Transpose", ["o0"], ["o1"], perm=[0, 2, 1, 3]),
-        helper.make_node("Reshape", ["o1", "merge_shape"], ["o2"]),
-    ]
-    linear("o2", "o", hidden, hidden, "a")
-    nodes.append(helper.make_node("Add", ["x", "a"], ["r1"]))
-    inits.append(numpy_helper.from_array(np.ones(hidden, np.float32), "g1"))
-    inits.append(numpy_helper.from_array(np.zeros(hidden, np.float32), "z1"))
-    nodes.append(helper.make_node("LayerNormalization", ["r1", "g1", "z1"],
-                                  ["n1"], axis=-1))
-    linear("n1", "f1", hidden, ffn, "f")
-    nodes.append(helper.make_node("Relu", ["f"], ["fr"]))
-    linear("fr", "f2", ffn, hidden, "f2o")
-    nodes.append(helper.make_node("Add", ["n1", "f2o"], ["r2"]))
-    nodes.append(helper.make_node("LayerNormalization", ["r2", "g1", "z1"],
-                                  ["y"], axis=-1))
-    graph = helper.make_graph(
-        nodes, "bert_layer",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
-                                       [1, seq, hidden])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
-                                       [1, seq, hidden])], inits)
-    onnx.save(helper.make_model(graph, opset_imports=[
-        helper.make_opsetid("", 17)]), path)
-    shards = ["q.w=-,tp", "q.b=tp", "k.w=-,tp", "k.b=tp", "v.w=-,tp",
+    # q, k, v and the first FFN linear by output features, the attention
+    # output and the second FFN linear by input features.
+    SHARDS = ["q.w=-,tp", "q.b=tp", "k.w=-,tp", "k.b=tp", "v.w=-,tp",
               "v.b=tp", "o.w=tp,-", "f1.w=-,tp", "f1.b=tp", "f2.w=tp,-"]
-    return shards, (1, seq, hidden)
+
+    def __init__(self, hidden):
+        self.rng = np.random.default_rng(0)
+        self.scale = 1 / np.sqrt(hidden)
+        self.nodes, self.inits = [], []
+
+    def node(self, op, inputs, outputs, **attrs):
+        self.nodes.append(helper.make_node(op, inputs, outputs, **attrs))
+
+    def const(self, name, value, dtype=np.float32):
+        self.inits.append(numpy_helper.from_array(np.array(value, dtype),
+                                                  name))
+
+    def linear(self, x, name, n_in, n_out, out):
+        self.inits.append(initializer(self.rng, name + ".w", (n_in, n_out),
+                                      self.scale))
+        self.inits.append(initializer(self.rng, name + ".b", (n_out,), 0.02))
+        self.node("MatMul", [x, name + ".w"], [out + "0"])
+        self.node("Add", [out + "0", name + ".b"], [out])
+
+    def attention(self, x, batch, seq, hidden, heads, mask=None):
+        """Multi-head self-attention of `x` (batch x seq x hidden) with an
+        optional additive `mask`; its output projection is "a"."""
+        hd = hidden // heads
+        self.const("heads_shape", [batch, seq, heads, hd], np.int64)
+        self.const("merge_shape", [batch, seq, hidden], np.int64)
+        self.const("scale", 1 / np.sqrt(hd))
+        for name in ("q", "k", "v"):
+            self.linear(x, name, hidden, hidden, name)
+            self.node("Reshape", [name, "heads_shape"], [name + "r"])
+            perm = [0, 2, 3, 1] if name == "k" else [0, 2, 1, 3]
+            self.node("Transpose", [name + "r"], [name + "t"], perm=perm)
+        self.node("MatMul", ["qt", "kt"], ["s0"])
+        self.node("Mul", ["s0", "scale"], ["s1"])
+        scores = "s1"
+        if mask is not None:
+            self.const("mask", mask)
+            self.node("Add", ["s1", "mask"], ["s2"])
+            scores = "s2"
+        self.node("Softmax", [scores], ["p"], axis=-1)
+        self.node("MatMul", ["p", "vt"], ["o0"])
+        self.node("Transpose", ["o0"], ["o1"], perm=[0, 2, 1, 3])
+        self.node("Reshape", ["o1", "merge_shape"], ["o2"])
+        self.linear("o2", "o", hidden, hidden, "a")
+
+    def save(self, path, name, shape):
+        """Saves the graph from input "x" to output "y" of `shape`."""
+        graph = helper.make_graph(
+            self.nodes, name,
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, shape)],
+            self.inits)
+        onnx.save(helper.make_model(graph, opset_imports=[
+            helper.make_opsetid("", 17)]), path)
+
+
+def bert_model(path, hidden=768, heads=12, ffn=3072, seq=128):
+    layer = LayerBuilder(hidden)
+    layer.attention("x", 1, seq, hidden, heads)
+    layer.node("Add", ["x", "a"], ["r1"])
+    layer.const("g1", np.ones(hidden))
+    layer.const("z1", np.zeros(hidden))
+    layer.node("LayerNormalization", ["r1", "g1", "z1"], ["n1"], axis=-1)
+    layer.linear("n1", "f1", hidden, ffn, "f")
+    layer.node("Relu", ["f"], ["fr"])
+    layer.linear("fr", "f2", ffn, hidden, "f2o")
+    layer.node("Add", ["n1", "f2o"], ["r2"])
+    layer.node("LayerNormalization", ["r2", "g1", "z1"], ["y"], axis=-1)
+    layer.save(path, "bert_layer", [1, seq, hidden])
+    return LayerBuilder.SHARDS, (1, seq, hidden)
 
 
 def main():

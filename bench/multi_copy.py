@@ -33,87 +33,39 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
-import onnx
-from onnx import TensorProto, helper, numpy_helper
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 from benchutil import cpu_name, print_table, run  # noqa: E402
-from dist import bert_model, initializer  # noqa: E402
+from dist import LayerBuilder, bert_model  # noqa: E402
 
 
 def gpt_model(path, hidden=768, heads=12, ffn=3072, seq=128, batch=2):
     """A GPT-style pre-norm block; returns (shard specs, input shape)."""
-    rng = np.random.default_rng(0)
-    hd = hidden // heads
-    nodes, inits = [], []
-    s = 1 / np.sqrt(hidden)
-
-    def const(name, value, dtype=np.float32):
-        inits.append(numpy_helper.from_array(np.array(value, dtype), name))
-
-    def linear(x, name, n_in, n_out, out):
-        inits.append(initializer(rng, name + ".w", (n_in, n_out), s))
-        inits.append(initializer(rng, name + ".b", (n_out,), 0.02))
-        nodes.append(helper.make_node("MatMul", [x, name + ".w"], [out + "0"]))
-        nodes.append(helper.make_node("Add", [out + "0", name + ".b"], [out]))
-
-    const("heads_shape", [batch, seq, heads, hd], np.int64)
-    const("merge_shape", [batch, seq, hidden], np.int64)
-    const("scale", 1 / np.sqrt(hd))
-    const("mask", np.triu(np.full((seq, seq), -1e9, np.float32), 1))
-    const("g", np.ones(hidden))
-    const("z", np.zeros(hidden))
+    layer = LayerBuilder(hidden)
+    layer.const("g", np.ones(hidden))
+    layer.const("z", np.zeros(hidden))
     for c, v in (("sqrt2", 2 ** 0.5), ("one", 1.0), ("half", 0.5)):
-        const(c, v)
-    nodes.append(helper.make_node("LayerNormalization", ["x", "g", "z"],
-                                  ["n1"], axis=-1))
-    for name in ("q", "k", "v"):
-        linear("n1", name, hidden, hidden, name)
-        nodes.append(helper.make_node("Reshape", [name, "heads_shape"],
-                                      [name + "r"]))
-        perm = [0, 2, 3, 1] if name == "k" else [0, 2, 1, 3]
-        nodes.append(helper.make_node("Transpose", [name + "r"],
-                                      [name + "t"], perm=perm))
-    nodes += [
-        helper.make_node("MatMul", ["qt", "kt"], ["s0"]),
-        helper.make_node("Mul", ["s0", "scale"], ["s1"]),
-        helper.make_node("Add", ["s1", "mask"], ["s2"]),
-        helper.make_node("Softmax", ["s2"], ["p"], axis=-1),
-        helper.make_node("MatMul", ["p", "vt"], ["o0"]),
-        helper.make_node("Transpose", ["o0"], ["o1"], perm=[0, 2, 1, 3]),
-        helper.make_node("Reshape", ["o1", "merge_shape"], ["o2"]),
-    ]
-    linear("o2", "o", hidden, hidden, "a")
-    nodes.append(helper.make_node("Add", ["x", "a"], ["r1"]))
-    nodes.append(helper.make_node("LayerNormalization", ["r1", "g", "z"],
-                                  ["n2"], axis=-1))
-    linear("n2", "f1", hidden, ffn, "f")
-    nodes += [
-        helper.make_node("Div", ["f", "sqrt2"], ["g0"]),
-        helper.make_node("Erf", ["g0"], ["g1"]),
-        helper.make_node("Add", ["g1", "one"], ["g2"]),
-        helper.make_node("Mul", ["f", "g2"], ["g3"]),
-        helper.make_node("Mul", ["g3", "half"], ["fg"]),
-    ]
-    linear("fg", "f2", ffn, hidden, "f2o")
-    nodes.append(helper.make_node("Add", ["r1", "f2o"], ["y"]))
-    graph = helper.make_graph(
-        nodes, "gpt_block",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
-                                       [batch, seq, hidden])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
-                                       [batch, seq, hidden])], inits)
-    onnx.save(helper.make_model(graph, opset_imports=[
-        helper.make_opsetid("", 17)]), path)
-    shards = ["q.w=-,tp", "q.b=tp", "k.w=-,tp", "k.b=tp", "v.w=-,tp",
-              "v.b=tp", "o.w=tp,-", "f1.w=-,tp", "f1.b=tp", "f2.w=tp,-"]
-    return shards, (batch, seq, hidden)
+        layer.const(c, v)
+    layer.node("LayerNormalization", ["x", "g", "z"], ["n1"], axis=-1)
+    layer.attention("n1", batch, seq, hidden, heads,
+                    mask=np.triu(np.full((seq, seq), -1e9, np.float32), 1))
+    layer.node("Add", ["x", "a"], ["r1"])
+    layer.node("LayerNormalization", ["r1", "g", "z"], ["n2"], axis=-1)
+    layer.linear("n2", "f1", hidden, ffn, "f")
+    layer.node("Div", ["f", "sqrt2"], ["g0"])
+    layer.node("Erf", ["g0"], ["g1"])
+    layer.node("Add", ["g1", "one"], ["g2"])
+    layer.node("Mul", ["f", "g2"], ["g3"])
+    layer.node("Mul", ["g3", "half"], ["fg"])
+    layer.linear("fg", "f2", ffn, hidden, "f2o")
+    layer.node("Add", ["r1", "f2o"], ["y"])
+    layer.save(path, "gpt_block", [batch, seq, hidden])
+    return LayerBuilder.SHARDS, (batch, seq, hidden)
 
 
 def hidden_fraction(trace, env):

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ModuleBuilder.h"
+#include "ContextTest.h"
 #include "TestBackends.h"
 #include "ms/runtime/Runtime.h"
 
@@ -71,11 +71,6 @@ protected:
   Device device;
   int files = 0;
 };
-
-/// An f32[4] tensor view over `data`.
-TensorView f32x4(float *data) {
-  return TensorView{data, 16, MS_DTYPE_F32, {4}};
-}
 
 /// Checks `out0` and `out1` of the sample module for inputs `x`, `y`.
 void expectSampleOutputs(const float *x, const float *y, const float *out0,

@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "core/Executor.h"
-#include "ModuleBuilder.h"
+#include "ContextTest.h"
 #include "core/HAL.h"
 #include "ms/runtime/Runtime.h"
 
@@ -51,49 +51,8 @@ ModuleParts twoQueueModule() {
   return parts;
 }
 
-/// Two queues that must run at the same time: queue 1's first step waits
-/// (at most 5 s) for a flag that a later step of queue 0 sets, and reports
-/// in out1 whether it saw it (1) or timed out (-1); queue 0 also computes
-/// out0 = x + y. Run one step after another on one thread, the wait would
-/// time out.
-ModuleParts concurrentQueuesModule() {
-  ModuleParts parts = sampleModule(readFile(MS_TEST_KERNELS));
-  parts.meta["queues"] = 2;
-  parts.meta["kernels"] = Json::parse(R"([
-    {"name": "ms_kernel_0", "args": [16, 16, 16]},
-    {"name": "ms_test_wait_flag", "args": [16, 16]},
-    {"name": "ms_test_set_flag", "args": [16]}
-  ])");
-  parts.meta["steps"] = Json::parse(R"([
-    {"kind": "launch", "kernel": 1, "args": [3, 11], "queue": 1},
-    {"kind": "launch", "kernel": 2, "args": [3]},
-    {"kind": "launch", "kernel": 0, "args": [0, 1, 10]}
-  ])");
-  return parts;
-}
-
-/// An f32[4] tensor view over `data`.
-TensorView f32x4(float *data) {
-  return TensorView{data, 16, MS_DTYPE_F32, {4}};
-}
-
-class ExecutorTest : public ::testing::Test {
+class ExecutorTest : public ContextTest {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(dir.path.empty());
-    ASSERT_TRUE(Device::create(MS_DEVICE_CPU, device).ok());
-  }
-
-  /// Writes `parts` to a fresh file and loads it with a context.
-  void load(const ModuleParts &parts) {
-    std::string path = dir.file("m" + std::to_string(files++) + ".msm");
-    ASSERT_TRUE(writeFile(path, parts.build()));
-    Status status = Module::load(device, path, module);
-    ASSERT_TRUE(status.ok()) << status.message();
-    status = Context::create(module, context);
-    ASSERT_TRUE(status.ok()) << status.message();
-  }
-
   /// Checks the sample module's outputs for inputs `x`, `y`.
   static void expectOutputs(const float *x, const float *y, const float *out0,
                             const float *out1) {
@@ -102,12 +61,6 @@ protected:
       EXPECT_FLOAT_EQ(out1[i], sampleWeights[i]) << i;
     }
   }
-
-  TempDir dir;
-  Device device;
-  Module module;
-  Context context;
-  int files = 0;
 };
 
 TEST_F(ExecutorTest, RunsTwoQueuePlanSynchronously) {
@@ -125,7 +78,7 @@ TEST_F(ExecutorTest, RunsTwoQueuePlanSynchronously) {
 TEST_F(ExecutorTest, SynchronousRunsRunOtherQueuesConcurrently) {
   // Plan queue 0 runs on the calling thread, queues 1.. on the device's
   // workers: queue 1 blocks until queue 0 has gone past it.
-  load(concurrentQueuesModule());
+  load(concurrentQueuesModule(readFile(MS_TEST_KERNELS)));
   for (int run = 0; run < 5; ++run) {
     float x[4] = {1, 2, 3, float(run)}, y[4] = {4, 3, 2, 1};
     float out0[4] = {}, out1[4] = {};

@@ -234,6 +234,23 @@ static uint64_t dtypeBytes(const std::string &name) {
   return 1;
 }
 
+ModuleParts ms::test::concurrentQueuesModule(std::vector<uint8_t> code) {
+  using Json = nlohmann::json;
+  ModuleParts parts = sampleModule(std::move(code));
+  parts.meta["queues"] = 2;
+  parts.meta["kernels"] = Json::parse(R"([
+    {"name": "ms_kernel_0", "args": [16, 16, 16]},
+    {"name": "ms_test_wait_flag", "args": [16, 16]},
+    {"name": "ms_test_set_flag", "args": [16]}
+  ])");
+  parts.meta["steps"] = Json::parse(R"([
+    {"kind": "launch", "kernel": 1, "args": [3, 11], "queue": 1},
+    {"kind": "launch", "kernel": 2, "args": [3]},
+    {"kind": "launch", "kernel": 0, "args": [0, 1, 10]}
+  ])");
+  return parts;
+}
+
 ModuleParts
 ms::test::collectiveModule(uint32_t ranks,
                            const std::vector<CollectiveSpec> &specs) {

@@ -76,6 +76,13 @@ struct ModuleParts {
 /// and out1 = w by a copy step. `code` is the code section.
 ModuleParts sampleModule(std::vector<uint8_t> code);
 
+/// The sample module's signature on two queues that must run at the same
+/// time: queue 1's first step waits (at most 5 s) for a flag that a later
+/// step of queue 0 sets, and reports in out1 whether it saw it (1) or timed
+/// out (-1); queue 0 also computes out0 = x + y. Run one step after another
+/// on one thread, the wait would time out. `code` is the test kernels.
+ModuleParts concurrentQueuesModule(std::vector<uint8_t> code);
+
 /// Computes the sample module's out0 for one element.
 float sampleOut0(float x, float y, float w);
 

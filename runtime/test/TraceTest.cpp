@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ModuleBuilder.h"
+#include "ContextTest.h"
 #include "TestBackends.h"
 #include "ms/runtime/Runtime.h"
 
@@ -27,11 +27,6 @@ using namespace ms::test;
 using Json = nlohmann::json;
 
 namespace {
-/// An f32[4] tensor view over `data`.
-TensorView f32x4(float *data) {
-  return TensorView{data, 16, MS_DTYPE_F32, {4}};
-}
-
 /// Reads the JSON file at `path` (a discarded value when it does not
 /// parse).
 Json readJson(const std::string &path) {
@@ -58,23 +53,8 @@ std::map<int, std::string> threadNames(const Json &trace) {
   return names;
 }
 
-class TraceTest : public ::testing::Test {
+class TraceTest : public ContextTest {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(dir.path.empty());
-    ASSERT_TRUE(Device::create(MS_DEVICE_CPU, device).ok());
-  }
-
-  /// Writes `parts` to a fresh file and loads it with a context.
-  void load(const ModuleParts &parts) {
-    std::string path = dir.file("m" + std::to_string(files++) + ".msm");
-    ASSERT_TRUE(writeFile(path, parts.build()));
-    Status status = Module::load(device, path, module);
-    ASSERT_TRUE(status.ok()) << status.message();
-    status = Context::create(module, context);
-    ASSERT_TRUE(status.ok()) << status.message();
-  }
-
   /// Runs the sample module (or one with its signature) once.
   void runSample() {
     float x[4] = {1, 2, 3, 4}, y[4] = {4, 3, 2, 1}, out0[4], out1[4];
@@ -93,11 +73,7 @@ protected:
     return trace;
   }
 
-  TempDir dir;
-  Device device;
-  Module module;
-  Context context;
-  int files = 0, traces = 0;
+  int traces = 0;
 };
 
 TEST_F(TraceTest, RecordsEveryStepOfTracedRuns) {
@@ -180,21 +156,8 @@ TEST_F(TraceTest, StoppedOrUntracedRunsRecordNothing) {
 }
 
 TEST_F(TraceTest, TracesEveryQueueOfSynchronousAndQueuedRuns) {
-  // concurrentQueuesModule of ExecutorTest: queue 1 waits for a flag
-  // that queue 0 sets later in the plan.
-  ModuleParts parts = sampleModule(readFile(MS_TEST_KERNELS));
-  parts.meta["queues"] = 2;
-  parts.meta["kernels"] = Json::parse(R"([
-    {"name": "ms_kernel_0", "args": [16, 16, 16]},
-    {"name": "ms_test_wait_flag", "args": [16, 16]},
-    {"name": "ms_test_set_flag", "args": [16]}
-  ])");
-  parts.meta["steps"] = Json::parse(R"([
-    {"kind": "launch", "kernel": 1, "args": [3, 11], "queue": 1},
-    {"kind": "launch", "kernel": 2, "args": [3]},
-    {"kind": "launch", "kernel": 0, "args": [0, 1, 10]}
-  ])");
-  load(parts);
+  // Queue 1 waits for a flag that queue 0 sets later in the plan.
+  load(concurrentQueuesModule(readFile(MS_TEST_KERNELS)));
   ASSERT_TRUE(context.setTrace(true).ok());
   float x[4] = {1, 2, 3, 4}, y[4] = {1, 1, 1, 1}, out0[4], out1[4];
   std::vector<TensorView> outputs = {f32x4(out0), f32x4(out1)};
