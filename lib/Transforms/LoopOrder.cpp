@@ -111,8 +111,10 @@ static std::optional<int64_t> staticTripCount(ValueRange lbs, ValueRange ubs,
   return count;
 }
 
-/// How many times the innermost body of `op`'s loop nest runs (the deepest
-/// product of trip counts), or nullopt when a bound is dynamic.
+/// How many elements the innermost body of `op`'s loop nest computes (the
+/// deepest product of trip counts, times the elements of the widest vector
+/// an op of a body computes: a loop over vector rows does a row's worth of
+/// work per iteration), or nullopt when a bound is dynamic.
 static std::optional<int64_t> nestWork(Operation *op) {
   std::optional<int64_t> own = 1;
   if (auto parallel = dyn_cast<scf::ParallelOp>(op))
@@ -127,8 +129,12 @@ static std::optional<int64_t> nestWork(Operation *op) {
   for (Region &region : op->getRegions()) {
     for (Operation &child : region.getOps()) {
       if (!isa<scf::ParallelOp, scf::ForOp>(child) &&
-          child.getNumRegions() == 0)
+          child.getNumRegions() == 0) {
+        for (Type type : child.getResultTypes())
+          if (auto vector = dyn_cast<VectorType>(type))
+            inner = std::max(inner, vector.getNumElements());
         continue;
+      }
       std::optional<int64_t> work = nestWork(&child);
       if (!work)
         return std::nullopt;

@@ -37,11 +37,13 @@ func.func @matmul(%a: tensor<64x256xf32>, %b: tensor<256x256xf32>) -> tensor<64x
 // input), accumulating into a given C: the batch is an outer forall loop,
 // the registers start from C, and 12 rows take blocks of 6 (the largest
 // count up to 8 that divides 12); 16 columns take one vector. With at most
-// four blocks of columns the row blocks are the outer forall dim.
+// four blocks of columns the row blocks are the outer forall dim. The
+// registers start from C's block (the tile).
 // CHECK-LABEL: func @batched
 // CHECK-SAME: (%[[A:.+]]: tensor<2x12x64xf32>, %[[B:.+]]: tensor<64x16xf32>, %[[C:.+]]: tensor<2x12x16xf32>)
 // CHECK: scf.forall (%[[I:.+]], %[[M:.+]], %[[N:.+]]) = (0, 0, 0) to (2, 12, 16) step (1, 6, 16) shared_outs(%[[OUT:.+]] = %[[C]])
-// CHECK: vector.transfer_read %[[OUT]][%[[I]], %[[M]], %[[N]]]
+// CHECK: %[[TILE:.+]] = tensor.extract_slice %[[OUT]][%[[I]], %[[M]], %[[N]]] [1, 6, 16]
+// CHECK: vector.transfer_read %[[TILE]][%{{.+}}, %{{.+}}]
 // CHECK: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK: tensor.extract %[[A]][%[[I]], %[[M]], %{{.+}}]
 // CHECK: tensor.parallel_insert_slice %{{.+}} into %[[OUT]][%[[I]], %[[M]], %[[N]]] [1, 6, 16] [1, 1, 1] : tensor<6x16xf32> into tensor<2x12x16xf32>
@@ -115,24 +117,27 @@ func.func @not_covered(%a: tensor<8x32xf32>, %bt: tensor<32x32xf32>, %c: tensor<
 
 // -----
 
-// A reduction of 4096 runs in blocks of 512 (five blocks of columns: the
-// row blocks do not come first): the first forall starts from
-// the fill's value, the middle blocks (an scf.for around the forall) and
-// the last start from the partial sums in the destination, and only the
-// last applies the epilogue.
+// A reduction of 4096 runs in blocks of 512, all of them in one forall
+// over the five panels of 32 columns (no thread waits for the others
+// between blocks): each iteration's slab of C (its 32 columns, all 8 rows)
+// gets the first block of k from the fill's value, then the middle blocks
+// (an scf.for) and the last from its partial sums, and only the last
+// applies the epilogue.
 // CHECK-LABEL: func @blocked
-// CHECK: %[[FIRST:.+]] = scf.forall {{.*}} shared_outs(%[[D0:.+]] = %{{.+}})
+// CHECK: scf.forall (%[[N:.+]], %[[M:.+]]) = (0, 0) to (160, 8) step (32, 8) shared_outs(%[[D:.+]] = %{{.+}})
+// CHECK: %[[SLAB:.+]] = tensor.extract_slice %[[D]][%[[M]], %[[N]]] [8, 32] [1, 1]
+// CHECK: %[[FIRST:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[SLAB]])
 // CHECK: vector.broadcast %{{.+}} : f32 to vector<32xf32>
-// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args
 // CHECK-NOT: math.exp
-// CHECK: %[[MIDDLE:.+]] = scf.for %[[KB:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[D1:.+]] = %[[FIRST]])
-// CHECK: scf.forall {{.*}} shared_outs(%[[D2:.+]] = %[[D1]])
-// CHECK: vector.transfer_read %[[D2]]
+// CHECK: %[[MIDDLE:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[S1:.+]] = %[[FIRST]])
+// CHECK: scf.for {{.*}} iter_args(%[[S2:.+]] = %[[S1]])
+// CHECK: %[[T:.+]] = tensor.extract_slice %[[S2]]
+// CHECK: vector.transfer_read %[[T]]
 // CHECK-NOT: math.exp
-// CHECK: scf.yield
-// CHECK: scf.forall {{.*}} shared_outs(%[[D3:.+]] = %[[MIDDLE]])
-// CHECK: vector.transfer_read %[[D3]]
+// CHECK: scf.for {{.*}} iter_args(%{{.+}} = %[[MIDDLE]])
 // CHECK: math.exp %{{.+}} : vector<32xf32>
+// CHECK: tensor.parallel_insert_slice %{{.+}} into %[[D]][%[[M]], %[[N]]] [8, 32]
+// CHECK-NOT: scf.forall
 func.func @blocked(%a: tensor<8x4096xf32>, %b: tensor<4096x160xf32>) -> tensor<8x160xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<8x160xf32>
@@ -395,4 +400,33 @@ func.func @packed_conv_init(%x: tensor<1x4x6x6xf32>, %w: tensor<4x3x3x32xf32>, %
     linalg.yield %s : f32
   } -> tensor<1x32x4x4xf32>
   return %conv : tensor<1x32x4x4xf32>
+}
+
+// -----
+
+// A convolution as a contraction (C[h][w][n] += A[k][h][w] * B[k][n], as
+// after im2col with the weight's channels innermost) with a reduction in
+// two blocks: B's six panels of 32 columns are too few for the threads,
+// so the first loop inside with more than one iteration, h (which B does
+// not read: its panel stays in cache across it), is split into chunks of
+// 2 for 12 iterations; each runs both blocks of k over its slab (two h,
+// 7 rows, 32 columns).
+// CHECK-LABEL: func @conv_rows
+// CHECK: scf.forall (%[[N:.+]], %[[H:.+]]) = (0, 0) to (192, 4) step (32, 2) shared_outs(%[[D:.+]] = %{{.+}})
+// CHECK: %[[SLAB:.+]] = tensor.extract_slice %[[D]][%[[H]], 0, %[[N]]] [2, 7, 32] [1, 1, 1] : tensor<4x7x192xf32> to tensor<2x7x32xf32>
+// CHECK: scf.for %[[HI:.+]] = %[[H]] to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %[[SLAB]])
+// CHECK: scf.for %[[W:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args
+// CHECK: tensor.extract %{{.+}}[%{{.+}}, %[[HI]], %[[W]]] : tensor<1024x4x7xf32>
+// CHECK: tensor.parallel_insert_slice %{{.+}} into %[[D]][%[[H]], 0, %[[N]]] [2, 7, 32] [1, 1, 1]
+#ca = affine_map<(h, w, n, k) -> (k, h, w)>
+#cb = affine_map<(h, w, n, k) -> (k, n)>
+#cc = affine_map<(h, w, n, k) -> (h, w, n)>
+func.func @conv_rows(%a: tensor<1024x4x7xf32>, %b: tensor<1024x192xf32>, %c: tensor<4x7x192xf32>) -> tensor<4x7x192xf32> {
+  %r = linalg.generic {indexing_maps = [#ca, #cb, #cc], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : tensor<1024x4x7xf32>, tensor<1024x192xf32>) outs(%c : tensor<4x7x192xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<4x7x192xf32>
+  return %r : tensor<4x7x192xf32>
 }
