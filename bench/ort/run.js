@@ -2,6 +2,7 @@
 // the speed reference of bench/fusion.py.
 //
 //   node bench/ort/run.js MODEL.onnx SPEC.json [--threads 2] [--min-time 0.5]
+//                         [--profile PREFIX]
 //
 // SPEC.json lists the inputs ({"inputs": [{"name", "shape", "file"}]}, each
 // file raw little-endian float32) and "outputs_dir", where each output is
@@ -9,7 +10,9 @@
 // session uses graph optimization level "all" (ORT's own fusions), one
 // inter-op thread and --threads intra-op threads. After three warm-up runs it
 // times enough runs to fill --min-time seconds (at least 3) and prints one
-// JSON line: {"median_ms", "min_ms", "runs"}.
+// JSON line: {"median_ms", "min_ms", "runs"}. With --profile, ORT's own
+// profiler records every run (per node kernel times) into PREFIX_<date>.json
+// (bench/layers.py reads it).
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -23,12 +26,15 @@ async function main() {
   };
   const [modelPath, specPath] = args;
   const spec = JSON.parse(fs.readFileSync(specPath, "utf8"));
+  const profile = args.indexOf("--profile");
   const session = await ort.InferenceSession.create(modelPath, {
     executionProviders: ["cpu"],
     graphOptimizationLevel: "all",
     executionMode: "sequential",
     intraOpNumThreads: option("--threads", 2),
     interOpNumThreads: 1,
+    ...(profile >= 0 ? { enableProfiling: true,
+                         profileFilePrefix: args[profile + 1] } : {}),
   });
   const feeds = {};
   for (const input of spec.inputs) {
@@ -47,6 +53,7 @@ async function main() {
     await session.run(feeds);
     times.push(performance.now() - t0);
   }
+  if (profile >= 0) session.endProfiling();
   times.sort((a, b) => a - b);
   fs.mkdirSync(spec.outputs_dir, { recursive: true });
   for (const [name, tensor] of Object.entries(outputs))
