@@ -513,7 +513,8 @@ struct MultiCopyPass final : dist::impl::MultiCopyPassBase<MultiCopyPass> {
   using Base::Base;
   void runOnOperation() override {
     if (copies < 2) {
-      getOperation().emitError("expected at least 2 copies, found ") << copies;
+      getOperation().emitError("expected at least 2 copies, found ")
+          << static_cast<int64_t>(copies);
       return signalPassFailure();
     }
     for (Block &block : getOperation().getBody())
