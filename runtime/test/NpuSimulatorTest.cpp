@@ -715,6 +715,86 @@ TEST(NpuSimulator, ComputesEveryVecFunction) {
   EXPECT_EQ(dup, std::vector<float>(16, 2.5f));
 }
 
+TEST(NpuSimulator, ComparesAndSelects) {
+  std::vector<float> x = randomFloats(16, 9), y = randomFloats(16, 10);
+  y[2] = x[2];
+  x[5] = std::nanf("");
+  struct Case {
+    const char *fn;
+    bool (*reference)(float, float);
+  };
+  // C's comparisons: a NaN compares false, but not equal.
+  const Case cases[] = {
+      {"lt", [](float a, float b) { return a < b; }},
+      {"le", [](float a, float b) { return a <= b; }},
+      {"gt", [](float a, float b) { return a > b; }},
+      {"ge", [](float a, float b) { return a >= b; }},
+      {"eq", [](float a, float b) { return a == b; }},
+      {"ne", [](float a, float b) { return a != b; }},
+  };
+  Json noScalar;
+  for (const Case &c : cases) {
+    std::vector<float> out = runVec(c.fn, "f32", x, y, noScalar);
+    for (size_t i = 0; i < 16; ++i)
+      EXPECT_EQ(out[i], c.reference(x[i], y[i]) ? 1.0f : 0.0f)
+          << c.fn << " " << i;
+    out = runVec(c.fn, "f32", x, y, 0.0);
+    for (size_t i = 0; i < 16; ++i)
+      EXPECT_EQ(out[i], c.reference(x[i], 0.0f) ? 1.0f : 0.0f)
+          << c.fn << " scalar " << i;
+  }
+  // Integers compare as integers (s32 in, ones and zeros out).
+  {
+    std::vector<int32_t> in(16), out(16, -1);
+    for (int i = 0; i < 16; ++i)
+      in[i] = i - 8;
+    Json body = Json::array();
+    body.push_back(dma(gm(0, 0, "s32", {1}), view("ub", 0, "s32", {1}), {16}));
+    sync(body, "mte2", "v");
+    body.push_back(vec("ge", view("ub", 64, "s32", {8, 1}),
+                       view("ub", 0, "s32", {8, 1}), 3.0, 2, 8));
+    sync(body, "v", "mte3");
+    body.push_back(dma(view("ub", 64, "s32", {1}), gm(1, 0, "s32", {1}), {16}));
+    ms::rt::Status status =
+        simulate(program(1, {64, 64}, body), {in.data(), out.data()});
+    ASSERT_TRUE(status.ok()) << status.message();
+    for (int i = 0; i < 16; ++i)
+      EXPECT_EQ(out[i], in[i] >= 3 ? 1 : 0) << i;
+  }
+
+  // mask = x < 0; out = mask ? x : y, then mask ? x : 0.5 (f16 mask).
+  for (const char *maskType : {"f32", "f16"}) {
+    for (bool scalar : {false, true}) {
+      std::vector<uint8_t> out(16 * 4);
+      Json body = Json::array();
+      body.push_back(
+          dma(gm(0, 0, "f32", {1}), view("ub", 0, "f32", {1}), {16}));
+      body.push_back(
+          dma(gm(1, 0, "f32", {1}), view("ub", 64, "f32", {1}), {16}));
+      sync(body, "mte2", "v");
+      body.push_back(vec("lt", view("ub", 128, maskType, {8, 1}),
+                         view("ub", 0, "f32", {8, 1}), 0.0, 2, 8));
+      Json select = vec(
+          "sel", view("ub", 192, "f32", {8, 1}), view("ub", 0, "f32", {8, 1}),
+          scalar ? Json(0.5) : view("ub", 64, "f32", {8, 1}), 2, 8);
+      select["c"] = view("ub", 128, maskType, {8, 1});
+      body.push_back(select);
+      sync(body, "v", "mte3");
+      body.push_back(
+          dma(view("ub", 192, "f32", {1}), gm(2, 0, "f32", {1}), {16}));
+      ms::rt::Status status = simulate(program(1, {64, 64, 64}, body),
+                                       {x.data(), y.data(), out.data()});
+      ASSERT_TRUE(status.ok()) << status.message();
+      for (size_t i = 0; i < 16; ++i) {
+        float got;
+        std::memcpy(&got, &out[4 * i], 4);
+        float want = x[i] < 0.0f ? x[i] : scalar ? 0.5f : y[i];
+        EXPECT_EQ(got, want) << maskType << " " << scalar << " " << i;
+      }
+    }
+  }
+}
+
 TEST(NpuSimulator, CastsRoundToNearestEvenAndSaturate) {
   std::vector<float> x = {2.5f,        3.5f,   -2.5f,    1e10f, -1e10f, NAN,
                           0.49999997f, -0.5f,  1.5f,     7.0f,  -7.0f,  0.0f,

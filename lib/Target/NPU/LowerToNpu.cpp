@@ -768,7 +768,79 @@ std::optional<BinaryFn> getBinaryFn(Operation *op) {
     return BinaryFn::Min;
   if (isa<math::PowFOp>(op))
     return BinaryFn::Pow;
+  // Comparisons as C writes them: ordered (false for a NaN) but for not
+  // equal (true for a NaN).
+  if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
+    switch (cmp.getPredicate()) {
+    case arith::CmpFPredicate::OLT:
+      return BinaryFn::Lt;
+    case arith::CmpFPredicate::OLE:
+      return BinaryFn::Le;
+    case arith::CmpFPredicate::OGT:
+      return BinaryFn::Gt;
+    case arith::CmpFPredicate::OGE:
+      return BinaryFn::Ge;
+    case arith::CmpFPredicate::OEQ:
+      return BinaryFn::Eq;
+    case arith::CmpFPredicate::UNE:
+      return BinaryFn::Ne;
+    default:
+      return std::nullopt;
+    }
+  }
+  if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+    switch (cmp.getPredicate()) {
+    case arith::CmpIPredicate::slt:
+      return BinaryFn::Lt;
+    case arith::CmpIPredicate::sle:
+      return BinaryFn::Le;
+    case arith::CmpIPredicate::sgt:
+      return BinaryFn::Gt;
+    case arith::CmpIPredicate::sge:
+      return BinaryFn::Ge;
+    case arith::CmpIPredicate::eq:
+      return BinaryFn::Eq;
+    case arith::CmpIPredicate::ne:
+      return BinaryFn::Ne;
+    default:
+      return std::nullopt;
+    }
+  }
   return std::nullopt;
+}
+
+/// A comparison's function with its operands swapped (`k < x` is `x > k`).
+BinaryFn swapComparison(BinaryFn fn) {
+  switch (fn) {
+  case BinaryFn::Lt:
+    return BinaryFn::Gt;
+  case BinaryFn::Le:
+    return BinaryFn::Ge;
+  case BinaryFn::Gt:
+    return BinaryFn::Lt;
+  case BinaryFn::Ge:
+    return BinaryFn::Le;
+  default:
+    return fn;
+  }
+}
+
+/// Whether `fn` is a comparison (its result a mask of ones and zeros in
+/// its operands' type, for vselect).
+bool isComparison(BinaryFn fn) {
+  return fn == BinaryFn::Lt || fn == BinaryFn::Le || fn == BinaryFn::Gt ||
+         fn == BinaryFn::Ge || fn == BinaryFn::Eq || fn == BinaryFn::Ne;
+}
+
+/// The element type a body value occupies in UB: a comparison's i1 result
+/// is a mask in its operands' type.
+Type storedType(Value value) {
+  Type type = value.getType();
+  if (type.isInteger(1))
+    if (Operation *producer = value.getDefiningOp();
+        producer && isa<arith::CmpFOp, arith::CmpIOp>(producer))
+      return producer->getOperand(0).getType();
+  return type;
 }
 
 std::optional<UnaryFn> getUnaryFn(Operation *op) {
@@ -958,7 +1030,8 @@ private:
     for (Operation &bodyOp : body.without_terminator()) {
       if (isa<arith::ConstantOp>(bodyOp))
         continue;
-      if (!getBinaryFn(&bodyOp) && !getUnaryFn(&bodyOp)) {
+      if (!getBinaryFn(&bodyOp) && !getUnaryFn(&bodyOp) &&
+          !isa<arith::SelectOp>(bodyOp)) {
         return bodyOp.emitError("the npu vector unit has no instruction for "
                                 "'")
                << bodyOp.getName() << "'";
@@ -967,11 +1040,17 @@ private:
         if (operand.getParentBlock() != &body && !getConstant(operand))
           return bodyOp.emitError("the npu target expects values from "
                                   "outside an op's body to be constants");
-      Type type = bodyOp.getResult(0).getType();
+      Type type = storedType(bodyOp.getResult(0));
       if (!isVectorType(type))
         return bodyOp.emitError("the npu vector unit computes f32, f16 and "
                                 "i32, found ")
                << type;
+      // A select's condition is a comparison's mask in the body.
+      if (auto select = dyn_cast<arith::SelectOp>(bodyOp))
+        if (!select.getCondition().getDefiningOp<arith::CmpFOp>() &&
+            !select.getCondition().getDefiningOp<arith::CmpIOp>())
+          return bodyOp.emitError("the npu target selects by a comparison "
+                                  "in the op's body");
       ++temps;
     }
     BlockArgument out = op.getRegionOutputArgs()[0];
@@ -1243,7 +1322,7 @@ private:
         values[constant] = {Value(), getConstant(constant).value_or(0.0)};
         continue;
       }
-      Type type = bodyOp.getResult(0).getType();
+      Type type = storedType(bodyOp.getResult(0));
       Value target =
           !reduction && bodyOp.getResult(0) == yielded
               ? outTile
@@ -1389,6 +1468,21 @@ private:
       VUnaryOp::create(b, e.loc, *fn, x.tile, target);
       return;
     }
+    if (isa<arith::SelectOp>(bodyOp)) {
+      // cond ? lhs : rhs; a constant lhs is a splat in the target (read
+      // before written at each element), a constant rhs the scalar.
+      Value cond = operand(0).tile;
+      BodyValue lhs = operand(1), rhs = operand(2);
+      Value lhsTile = lhs.tile;
+      if (!lhsTile) {
+        VDupOp::create(b, e.loc, b.getF64FloatAttr(lhs.constant), target);
+        lhsTile = target;
+      }
+      VSelectOp::create(
+          b, e.loc, cond, lhsTile, rhs.tile,
+          rhs.tile ? FloatAttr() : b.getF64FloatAttr(rhs.constant), target);
+      return;
+    }
     BinaryFn fn = *getBinaryFn(bodyOp);
     BodyValue lhs = operand(0), rhs = operand(1);
     if (lhs.tile && rhs.tile) {
@@ -1410,8 +1504,9 @@ private:
     // constant (op) tile: commutative ops swap, the others take a splat of
     // the constant as their left operand.
     if (fn == BinaryFn::Add || fn == BinaryFn::Mul || fn == BinaryFn::Max ||
-        fn == BinaryFn::Min) {
-      VScalarOp::create(b, e.loc, BinaryFnAttr::get(b.getContext(), fn),
+        fn == BinaryFn::Min || isComparison(fn)) {
+      VScalarOp::create(b, e.loc,
+                        BinaryFnAttr::get(b.getContext(), swapComparison(fn)),
                         rhs.tile, b.getF64FloatAttr(lhs.constant), target);
       return;
     }

@@ -385,7 +385,7 @@ private:
       return writeCube(op);
     if (isa<VReduceOp>(op))
       return writeReduce(cast<VReduceOp>(op));
-    if (isa<VUnaryOp, VBinaryOp, VScalarOp, VDupOp>(op))
+    if (isa<VUnaryOp, VBinaryOp, VScalarOp, VSelectOp, VDupOp>(op))
       return writeVector(op);
     if (auto set = dyn_cast<SetFlagOp>(op))
       return writeFlag(op, set.getSource(), set.getTarget(), set.getId());
@@ -471,7 +471,7 @@ private:
     return inst;
   }
 
-  /// `vunary`, `vbinary`, `vscalar` and `vdup` as `vec`.
+  /// `vunary`, `vbinary`, `vscalar`, `vselect` and `vdup` as `vec`.
   FailureOr<json::Object> writeVector(Operation &op) {
     Value target = op.getOperands().back();
     SmallVector<int64_t> shape = vectorShape(target);
@@ -487,6 +487,15 @@ private:
       if (!put(inst, "a", vectorView(op, binary.getLhs(), shape)) ||
           !put(inst, "b", vectorView(op, binary.getRhs(), shape)))
         return failure();
+    } else if (auto select = dyn_cast<VSelectOp>(op)) {
+      inst["fn"] = "sel";
+      if (!put(inst, "c", vectorView(op, select.getCond(), shape)) ||
+          !put(inst, "a", vectorView(op, select.getLhs(), shape)) ||
+          (select.getRhs() &&
+           !put(inst, "b", vectorView(op, select.getRhs(), shape))))
+        return failure();
+      if (std::optional<APFloat> value = select.getScalar())
+        inst["scalar"] = getNumber(value->convertToDouble());
     } else if (auto scalar = dyn_cast<VScalarOp>(op)) {
       inst["fn"] = stringifyBinaryFn(scalar.getFn()).str();
       if (!put(inst, "a", vectorView(op, scalar.getSource(), shape)))

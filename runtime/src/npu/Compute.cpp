@@ -297,6 +297,20 @@ void applyFloat(VecFn fn, const float *x, const float *y, float *out,
     return map2(x, y, out, n, [](float a, float b) { return std::fmin(a, b); });
   case VecFn::Pow:
     return map2(x, y, out, n, [](float a, float b) { return std::pow(a, b); });
+  case VecFn::Lt:
+    return map2(x, y, out, n, [](float a, float b) { return float(a < b); });
+  case VecFn::Le:
+    return map2(x, y, out, n, [](float a, float b) { return float(a <= b); });
+  case VecFn::Gt:
+    return map2(x, y, out, n, [](float a, float b) { return float(a > b); });
+  case VecFn::Ge:
+    return map2(x, y, out, n, [](float a, float b) { return float(a >= b); });
+  case VecFn::Eq:
+    return map2(x, y, out, n, [](float a, float b) { return float(a == b); });
+  case VecFn::Ne:
+    return map2(x, y, out, n, [](float a, float b) { return float(a != b); });
+  case VecFn::Sel: // (selectRow)
+    return;
   }
 }
 
@@ -331,6 +345,18 @@ void applyInt(VecFn fn, const int32_t *x, const int32_t *y, int32_t *out,
   case VecFn::Min:
     return map2(x, y, out, n,
                 [](int32_t a, int32_t b) { return std::min(a, b); });
+  case VecFn::Lt:
+    return map2(x, y, out, n, [](int32_t a, int32_t b) { return int(a < b); });
+  case VecFn::Le:
+    return map2(x, y, out, n, [](int32_t a, int32_t b) { return int(a <= b); });
+  case VecFn::Gt:
+    return map2(x, y, out, n, [](int32_t a, int32_t b) { return int(a > b); });
+  case VecFn::Ge:
+    return map2(x, y, out, n, [](int32_t a, int32_t b) { return int(a >= b); });
+  case VecFn::Eq:
+    return map2(x, y, out, n, [](int32_t a, int32_t b) { return int(a == b); });
+  case VecFn::Ne:
+    return map2(x, y, out, n, [](int32_t a, int32_t b) { return int(a != b); });
   default:
     return map1(x, out, n, [](int32_t v) { return v; });
   }
@@ -348,19 +374,26 @@ void apply(VecFn fn, const int32_t *x, const int32_t *y, int32_t *out,
 /// Runs a vec operation in domain `V`, one row at a time.
 template <typename V>
 void vectorRows(const VecOp &op, int64_t rows, int64_t cols, const Operand &dst,
-                const Operand &a, const Operand &b) {
+                const Operand &a, const Operand &b, const Operand &c) {
   std::vector<V> x(static_cast<size_t>(cols)), y(static_cast<size_t>(cols)),
-      out(static_cast<size_t>(cols));
+      z(static_cast<size_t>(cols)), out(static_cast<size_t>(cols));
   if (!op.hasB)
     std::fill(y.begin(), y.end(), fromFloat<V>(float(op.scalar)));
   Dims dims = {1, 1, rows, cols};
-  forEachRow<3>(
-      dims, {&dst.strides, &a.strides, &b.strides},
-      [&](const std::array<int64_t, 3> &row) {
+  bool select = op.fn == VecFn::Sel;
+  forEachRow<4>(
+      dims, {&dst.strides, &a.strides, &b.strides, &c.strides},
+      [&](const std::array<int64_t, 4> &row) {
         loadRow<V>(a.dtype, at(a, row[1]), a.strides[3], cols, x.data());
         if (op.hasB)
           loadRow<V>(b.dtype, at(b, row[2]), b.strides[3], cols, y.data());
-        apply(op.fn, x.data(), y.data(), out.data(), cols);
+        if (select) {
+          loadRow<V>(c.dtype, at(c, row[3]), c.strides[3], cols, z.data());
+          for (int64_t i = 0; i < cols; ++i)
+            out[i] = z[i] != V(0) ? x[i] : y[i];
+        } else {
+          apply(op.fn, x.data(), y.data(), out.data(), cols);
+        }
         storeRow<V>(dst.dtype, at(dst, row[0]), dst.strides[3], cols,
                     out.data(), false);
       });
@@ -579,7 +612,7 @@ void ms::rt::impl::npu::fixpipe(const uint8_t *c, int64_t n, int64_t rows,
 
 void ms::rt::impl::npu::vectorOp(const VecOp &op, int64_t rows, int64_t cols,
                                  const Operand &dst, const Operand &a,
-                                 const Operand &b) {
+                                 const Operand &b, const Operand &c) {
   Dims dims = {1, 1, rows, cols};
   if (op.fn == VecFn::Copy)
     return copyElements(dims, a, dst);
@@ -588,9 +621,9 @@ void ms::rt::impl::npu::vectorOp(const VecOp &op, int64_t rows, int64_t cols,
   // Integers stay integers unless a float is read or written.
   bool ints = !isFloat(dst.dtype) && !isFloat(a.dtype);
   if (ints)
-    vectorRows<int32_t>(op, rows, cols, dst, a, b);
+    vectorRows<int32_t>(op, rows, cols, dst, a, b, c);
   else
-    vectorRows<float>(op, rows, cols, dst, a, b);
+    vectorRows<float>(op, rows, cols, dst, a, b, c);
 }
 
 void ms::rt::impl::npu::reduceRows(ReduceFn fn, int64_t rows, int64_t cols,

@@ -82,11 +82,11 @@ void matmul(DType dtype, const uint8_t *a, const uint8_t *b, uint8_t *c,
 void fixpipe(const uint8_t *c, int64_t n, int64_t rows, int64_t cols,
              const Operand &dst, bool relu, bool acc);
 
-/// The vector unit: `dst = fn(a[, b or scalar])` over rows x cols (2-d
-/// strides). Float functions compute in fp32, integer ones in wrapping
-/// int32; results are rounded to `dst`'s type.
+/// The vector unit: `dst = fn(a[, b or scalar])` (`sel`: `c != 0 ? a : b`)
+/// over rows x cols (2-d strides). Float functions compute in fp32, integer
+/// ones in wrapping int32; results are rounded to `dst`'s type.
 void vectorOp(const VecOp &op, int64_t rows, int64_t cols, const Operand &dst,
-              const Operand &a, const Operand &b);
+              const Operand &a, const Operand &b, const Operand &c);
 
 /// `dst[i] = fn_j src[i][j]` over rows x cols (`src` 2-d, `dst` 1-d in its
 /// innermost stride), combined with `dst`'s value when `acc`.

@@ -33,7 +33,8 @@ const char *const pipeNames[] = {"s", "mte1", "mte2", "mte3", "m", "v", "fix"};
 const char *const vecFnNames[] = {
     "copy", "cast", "exp",  "log",  "sqrt", "rsqrt",   "recip",
     "abs",  "neg",  "relu", "tanh", "erf",  "sigmoid", "add",
-    "sub",  "mul",  "div",  "max",  "min",  "pow",     "dup"};
+    "sub",  "mul",  "div",  "max",  "min",  "pow",     "lt",
+    "le",   "gt",   "ge",   "eq",   "ne",   "sel",     "dup"};
 const char *const reduceFnNames[] = {"sum", "max", "min"};
 const char *const opNames[] = {"loop",      "dma",    "fill",    "mmad",
                                "fixpipe",   "vec",    "vreduce", "set_flag",
@@ -538,6 +539,10 @@ Status Parser::parseVec(const Json &json, Instr &instr) {
     MS_RETURN_IF_ERROR(readView(json, "b", 2, vec.b));
   else if (arity != 1)
     MS_RETURN_IF_ERROR(readNumber(json, "scalar", vec.scalar));
+  if (vec.fn == VecFn::Sel) {
+    MS_RETURN_IF_ERROR(readView(json, "c", 2, vec.c));
+    MS_RETURN_IF_ERROR(requireSpace(vec.c, "c", {Space::UB}));
+  }
   MS_RETURN_IF_ERROR(requireSpace(vec.dst, "dst", {Space::UB}));
   if (arity >= 1)
     MS_RETURN_IF_ERROR(requireSpace(vec.a, "a", {Space::UB}));
@@ -570,7 +575,14 @@ Status Parser::checkVecTypes(const VecOp &vec) {
   bool intCapable = vec.fn == VecFn::Add || vec.fn == VecFn::Sub ||
                     vec.fn == VecFn::Mul || vec.fn == VecFn::Max ||
                     vec.fn == VecFn::Min || vec.fn == VecFn::Abs ||
-                    vec.fn == VecFn::Neg || vec.fn == VecFn::Relu;
+                    vec.fn == VecFn::Neg || vec.fn == VecFn::Relu ||
+                    (vec.fn >= VecFn::Lt && vec.fn <= VecFn::Sel);
+  // A selection's condition is a mask in any computed type.
+  if (vec.fn == VecFn::Sel && !isFloat(vec.c.dtype) &&
+      vec.c.dtype != DType::S32)
+    return fail(std::string("'sel' expects its condition in f32, f16, bf16 "
+                            "or s32, found ") +
+                dtypeName(vec.c.dtype));
   if (floats || (ints && intCapable))
     return Status();
   std::string types = dtypeName(vec.a.dtype);

@@ -145,6 +145,16 @@ enum class VecFn : uint8_t {
   Max,
   Min,
   Pow,
+  /// Comparisons: 1 where true, 0 where false (a NaN compares false, but
+  /// not equal).
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  Eq,
+  Ne,
+  /// `c != 0 ? a : b`.
+  Sel,
   Dup,
 };
 
@@ -157,11 +167,12 @@ int vecArity(VecFn fn);
 /// times slower (transcendentals and division).
 bool isSlowVecFn(VecFn fn);
 
-/// `vec`: `dst = fn(a[, b or scalar])` elementwise over `shape` ([r, c]).
+/// `vec`: `dst = fn(a[, b or scalar])` elementwise over `shape` ([r, c]);
+/// `sel` also reads its condition `c`.
 struct VecOp {
   VecFn fn = VecFn::Copy;
   std::vector<Expr> shape;
-  View dst, a, b;
+  View dst, a, b, c;
   /// For a binary function: true when `b` is a view, false for `scalar`.
   bool hasB = false;
   /// The scalar operand of a binary function, or dup's value.

@@ -420,12 +420,14 @@ Status CoreSim::execFixpipe(const Instr &instr, const FixpipeOp &fix,
 Status CoreSim::execVec(const Instr &instr, const VecOp &vec, int64_t issued) {
   Dims dims;
   MS_RETURN_IF_ERROR(evalShape(instr, vec.shape, dims));
-  Operand dst, a, b;
+  Operand dst, a, b, c;
   int arity = vecArity(vec.fn);
   if (arity >= 1)
     MS_RETURN_IF_ERROR(resolve(instr, "a", vec.a, dims, false, a));
   if (vec.hasB)
     MS_RETURN_IF_ERROR(resolve(instr, "b", vec.b, dims, false, b));
+  if (vec.fn == VecFn::Sel)
+    MS_RETURN_IF_ERROR(resolve(instr, "c", vec.c, dims, false, c));
   MS_RETURN_IF_ERROR(resolve(instr, "dst", vec.dst, dims, true, dst));
   // The widest operand sets the pace.
   int64_t size = dtypeSize(dst.dtype);
@@ -433,9 +435,11 @@ Status CoreSim::execVec(const Instr &instr, const VecOp &vec, int64_t issued) {
     size = std::max(size, dtypeSize(a.dtype));
   if (vec.hasB)
     size = std::max(size, dtypeSize(b.dtype));
+  if (vec.fn == VecFn::Sel)
+    size = std::max(size, dtypeSize(c.dtype));
   MS_RETURN_IF_ERROR(occupy(
       instr, issued, vecCycles(dims[2], dims[3], size, isSlowVecFn(vec.fn))));
-  vectorOp(vec, dims[2], dims[3], dst, a, b);
+  vectorOp(vec, dims[2], dims[3], dst, a, b, c);
   return Status();
 }
 

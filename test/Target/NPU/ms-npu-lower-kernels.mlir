@@ -109,16 +109,67 @@ func.func @two_steps(%x: memref<1024xf32>, %y: memref<1024xf32>) {
 
 // -----
 
+// CHECK-LABEL: func.func @leaky_relu
+// A comparison writes a mask of ones and zeros in its operands' type (a
+// UB temp of f32), which the select reads: x < 0 ? 0.01 x : x. A constant
+// left of the comparison swaps it (0 > x is x < 0).
+// CHECK: msnpu.vscalar <lt> %[[X:.*]], 0.000000e+00, %[[MASK:.*]] : memref<{{.*}}xf32, #msnpu.space<ub>> to memref<{{.*}}xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vscalar <mul> %[[X]], 0.0099999997764825821, %[[SCALED:.*]] :
+// CHECK: msnpu.vselect %[[MASK]], %[[SCALED]] else %[[X]], %[[OUT:.*]] : memref<{{.*}}xf32, #msnpu.space<ub>>, memref<{{.*}}xf32, #msnpu.space<ub>>, memref<{{.*}}xf32, #msnpu.space<ub>> to memref<{{.*}}xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vscalar <lt> %[[X]], 0.000000e+00, %[[MASK2:[^ ]*]]
+// CHECK: msnpu.vselect %[[MASK2]], %{{.*}}, %{{.*}} {scalar = 1.000000e+00 : f64}
+#m = affine_map<(d0) -> (d0)>
+func.func @leaky_relu(%x: memref<64xf32>, %y: memref<64xf32>, %z: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %slope = arith.constant 0.01 : f32
+  linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel"]}
+      ins(%x : memref<64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.cmpf olt, %in, %zero : f32
+    %1 = arith.mulf %in, %slope : f32
+    %2 = arith.select %0, %1, %in : f32
+    linalg.yield %2 : f32
+  }
+  linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel"]}
+      ins(%x : memref<64xf32>) outs(%z : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.cmpf ogt, %zero, %in : f32
+    %1 = arith.select %0, %in, %one : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
 #m = affine_map<(d0) -> (d0)>
 func.func @no_instruction(%x: memref<64xf32>, %y: memref<64xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel"]}
       ins(%x : memref<64xf32>) outs(%y : memref<64xf32>) {
   ^bb0(%in: f32, %out: f32):
+    // An unordered less-than (true for a NaN) has no vector instruction.
     // expected-error @+1 {{the npu vector unit has no instruction for 'arith.cmpf'}}
-    %0 = arith.cmpf olt, %in, %zero : f32
+    %0 = arith.cmpf ult, %in, %zero : f32
     %1 = arith.select %0, %zero, %in : f32
     linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+#m = affine_map<(d0) -> (d0)>
+func.func @select_by_constant(%x: memref<64xf32>, %y: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %true = arith.constant true
+  linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel"]}
+      ins(%x : memref<64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    // expected-error @+1 {{the npu target selects by a comparison in the op's body}}
+    %0 = arith.select %true, %zero, %in : f32
+    linalg.yield %0 : f32
   }
   return
 }

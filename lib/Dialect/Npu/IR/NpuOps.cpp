@@ -350,6 +350,28 @@ LogicalResult VScalarOp::verify() {
   return success();
 }
 
+Pipe VSelectOp::getPipe() { return Pipe::V; }
+
+LogicalResult VSelectOp::verify() {
+  MemRefType target = getTarget().getType();
+  if (failed(verifyVectorTarget(*this, target)) ||
+      failed(verifyVectorOperand(*this, "cond", getCond().getType(), target)) ||
+      failed(verifyVectorOperand(*this, "lhs", getLhs().getType(), target)) ||
+      (getRhs() &&
+       failed(verifyVectorOperand(*this, "rhs", getRhs().getType(), target))))
+    return failure();
+  if (!getRhs() == !getScalar())
+    return emitOpError() << "expects an rhs view or a scalar (vector_c4), "
+                            "found "
+                         << (getRhs() ? "both" : "neither");
+  if (getLhs().getType().getElementType() != target.getElementType() ||
+      (getRhs() &&
+       getRhs().getType().getElementType() != target.getElementType()))
+    return emitOpError("expects one element type for lhs, rhs and the target "
+                       "(vector_c3)");
+  return success();
+}
+
 Pipe VDupOp::getPipe() { return Pipe::V; }
 
 LogicalResult VDupOp::verify() {

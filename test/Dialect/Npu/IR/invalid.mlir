@@ -338,3 +338,24 @@ func.func @per_core_count() -> index {
   %n = msnpu.per_core [1, 2, 3]
   return %n : index
 }
+
+// -----
+
+func.func @select_without_rhs() {
+  %m = msnpu.buffer [0] : memref<8xf32, #msnpu.space<ub>>
+  %a = msnpu.buffer [64] : memref<8xf32, #msnpu.space<ub>>
+  // expected-error @+1 {{expects an rhs view or a scalar (vector_c4), found neither}}
+  msnpu.vselect %m, %a, %a : memref<8xf32, #msnpu.space<ub>>, memref<8xf32, #msnpu.space<ub>> to memref<8xf32, #msnpu.space<ub>>
+  return
+}
+
+// -----
+
+func.func @select_types() {
+  %m = msnpu.buffer [0] : memref<8xf32, #msnpu.space<ub>>
+  %a = msnpu.buffer [64] : memref<8xf16, #msnpu.space<ub>>
+  %b = msnpu.buffer [128] : memref<8xf32, #msnpu.space<ub>>
+  // expected-error @+1 {{expects one element type for lhs, rhs and the target (vector_c3)}}
+  msnpu.vselect %m, %a, %b {scalar = 1.0} : memref<8xf32, #msnpu.space<ub>>, memref<8xf16, #msnpu.space<ub>> to memref<8xf32, #msnpu.space<ub>>
+  return
+}

@@ -35,6 +35,9 @@ func.func @gemm_step(%a: memref<32x32xf32>, %c: memref<32x32xf32>) {
 // CHECK: msnpu.vunary <exp> %{{.*}}, %{{.*}} : memref<8x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>
 // CHECK: msnpu.vbinary <add> %{{.*}}, %{{.*}}, %{{.*}} : memref<8x64xf32, #msnpu.space<ub>>, memref<1x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>
 // CHECK: msnpu.vscalar <max> %{{.*}}, 0.000000e+00, %{{.*}}
+// CHECK: msnpu.vscalar <lt> %{{.*}}, 0.000000e+00, %{{.*}}
+// CHECK: msnpu.vselect %{{.*}}, %{{.*}} else %{{.*}}, %{{.*}} : memref<8x64xf32, #msnpu.space<ub>>, memref<8x64xf32, #msnpu.space<ub>>, memref<8x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vselect %{{.*}}, %{{.*}}, %{{.*}} {scalar = 0.000000e+00 : f64} : memref<8x64xf32, #msnpu.space<ub>>, memref<8x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>
 // CHECK: msnpu.vdup 1.000000e+00, %{{.*}}
 // CHECK: msnpu.vreduce <sum> %{{.*}}, %{{.*}} acc : memref<8x64xf32, #msnpu.space<ub>> to memref<8xf32, #msnpu.space<ub>>
 // CHECK: msnpu.vunary <cast> %{{.*}}, %{{.*}} : memref<8x64xf32, #msnpu.space<ub>> to memref<8x64xf16, #msnpu.space<ub>>
@@ -49,6 +52,9 @@ func.func @vector() -> (index, index) {
   msnpu.vunary <exp> %x, %y : memref<8x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>
   msnpu.vbinary <add> %y, %b, %y : memref<8x64xf32, #msnpu.space<ub>>, memref<1x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>
   msnpu.vscalar <max> %y, 0.0, %y : memref<8x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>
+  msnpu.vscalar <lt> %y, 0.0, %x : memref<8x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>
+  msnpu.vselect %x, %y else %y, %y : memref<8x64xf32, #msnpu.space<ub>>, memref<8x64xf32, #msnpu.space<ub>>, memref<8x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>
+  msnpu.vselect %x, %y, %y {scalar = 0.0} : memref<8x64xf32, #msnpu.space<ub>>, memref<8x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>
   msnpu.vdup 1.0, %x : memref<8x64xf32, #msnpu.space<ub>>
   msnpu.vreduce <sum> %y, %r acc : memref<8x64xf32, #msnpu.space<ub>> to memref<8xf32, #msnpu.space<ub>>
   msnpu.vunary <cast> %y, %h : memref<8x64xf32, #msnpu.space<ub>> to memref<8x64xf16, #msnpu.space<ub>>

@@ -101,7 +101,13 @@ def Npu_BinaryFn : I32EnumAttr<"BinaryFn", "a vector-unit binary function", [
     I32EnumAttrCase<"Div", 3, "div">,
     I32EnumAttrCase<"Max", 4, "max">,
     I32EnumAttrCase<"Min", 5, "min">,
-    I32EnumAttrCase<"Pow", 6, "pow">]> {
+    I32EnumAttrCase<"Pow", 6, "pow">,
+    I32EnumAttrCase<"Lt", 7, "lt">,
+    I32EnumAttrCase<"Le", 8, "le">,
+    I32EnumAttrCase<"Gt", 9, "gt">,
+    I32EnumAttrCase<"Ge", 10, "ge">,
+    I32EnumAttrCase<"Eq", 11, "eq">,
+    I32EnumAttrCase<"Ne", 12, "ne">]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::ms::npu";
 }
@@ -274,6 +280,36 @@ def Npu_VScalarOp : Npu_PipeOp<"vscalar"> {
   let assemblyFormat = [{
     $fn $source `,` $scalar `,` $target attr-dict `:` type($source) `to`
     type($target)
+  }];
+}
+
+def Npu_VSelectOp : Npu_PipeOp<"vselect"> {
+  let summary = "an elementwise choice between two values by a mask";
+  let description = [{
+    `target = cond != 0 ? lhs : rhs` elementwise over `target`'s shape
+    (rank 1 or 2), with `rhs` a view or, without one, the number `scalar`;
+    a dimension of size 1 in an operand is broadcast. `cond` holds a
+    comparison's ones and zeros (`vbinary <lt>` and the other comparisons,
+    in their operands' type); `lhs`, `rhs` and `target` share an element
+    type.
+
+    ```mlir
+    msnpu.vselect %mask, %x else %y, %out
+        : memref<8x64xf32, #msnpu.space<ub>>, memref<8x64xf32, #msnpu.space<ub>>,
+          memref<8x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>
+    msnpu.vselect %mask, %x, %out {scalar = 0.0}
+        : memref<8x64xf32, #msnpu.space<ub>>, memref<8x64xf32, #msnpu.space<ub>>
+        to memref<8x64xf32, #msnpu.space<ub>>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead]>:$cond,
+                       Arg<AnyMemRef, "", [MemRead]>:$lhs,
+                       Arg<Optional<AnyMemRef>, "", [MemRead]>:$rhs,
+                       OptionalAttr<F64Attr>:$scalar,
+                       Arg<AnyMemRef, "", [MemWrite]>:$target);
+  let assemblyFormat = [{
+    $cond `,` $lhs (`else` $rhs^)? `,` $target attr-dict `:` type($cond) `,`
+    type($lhs) (`,` type($rhs)^)? `to` type($target)
   }];
 }
 
