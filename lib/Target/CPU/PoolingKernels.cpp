@@ -156,7 +156,9 @@ static LogicalResult rewritePooling(RewriterBase &rewriter,
   // from it, and the fill is not needed.
   Value init = op.getDpsInitOperand(0)->get();
   Value fillValue;
-  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+  if (auto fill = init.getDefiningOp<linalg::FillOp>();
+      fill && fill.getInputs()[0].getType() ==
+                  cast<RankedTensorType>(init.getType()).getElementType()) {
     fillValue = fill.getInputs()[0];
     init = fill.getOutputs()[0];
   }

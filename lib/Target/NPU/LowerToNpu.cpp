@@ -1045,6 +1045,13 @@ private:
         return bodyOp.emitError("the npu vector unit computes f32, f16 and "
                                 "i32, found ")
                << type;
+      // A comparison's mask (ones and zeros, not i1's -1 for a signed
+      // read) is only a select's condition.
+      if (!isa<arith::SelectOp>(bodyOp))
+        for (Value operand : bodyOp.getOperands())
+          if (operand.getType().isInteger(1))
+            return bodyOp.emitError("the npu target uses a comparison only "
+                                    "as a select's condition");
       // A select's condition is a comparison's mask in the body.
       if (auto select = dyn_cast<arith::SelectOp>(bodyOp))
         if (!select.getCondition().getDefiningOp<arith::CmpFOp>() &&

@@ -371,6 +371,23 @@ void apply(VecFn fn, const int32_t *x, const int32_t *y, int32_t *out,
   applyInt(fn, x, y, out, n);
 }
 
+/// A program's scalar operand in domain `V`: an integer exactly (a float
+/// would round integers beyond 2^24), clamped to int32.
+template <typename V>
+V scalarIn(double value) {
+  if constexpr (std::is_same_v<V, int32_t>) {
+    if (std::isnan(value))
+      return 0;
+    double clamped =
+        std::min<double>(std::max<double>(std::nearbyint(value),
+                                          std::numeric_limits<int32_t>::min()),
+                         std::numeric_limits<int32_t>::max());
+    return int32_t(clamped);
+  } else {
+    return fromFloat<V>(float(value));
+  }
+}
+
 /// Runs a vec operation in domain `V`, one row at a time.
 template <typename V>
 void vectorRows(const VecOp &op, int64_t rows, int64_t cols, const Operand &dst,
@@ -378,7 +395,7 @@ void vectorRows(const VecOp &op, int64_t rows, int64_t cols, const Operand &dst,
   std::vector<V> x(static_cast<size_t>(cols)), y(static_cast<size_t>(cols)),
       z(static_cast<size_t>(cols)), out(static_cast<size_t>(cols));
   if (!op.hasB)
-    std::fill(y.begin(), y.end(), fromFloat<V>(float(op.scalar)));
+    std::fill(y.begin(), y.end(), scalarIn<V>(op.scalar));
   Dims dims = {1, 1, rows, cols};
   bool select = op.fn == VecFn::Sel;
   forEachRow<4>(

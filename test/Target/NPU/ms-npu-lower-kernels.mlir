@@ -161,6 +161,23 @@ func.func @no_instruction(%x: memref<64xf32>, %y: memref<64xf32>) {
 // -----
 
 #m = affine_map<(d0) -> (d0)>
+func.func @mask_as_value(%x: memref<64xf32>, %y: memref<64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel"]}
+      ins(%x : memref<64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.cmpf olt, %in, %zero : f32
+    // A signed read of i1 true is -1, the mask holds 1.
+    // expected-error @+1 {{the npu target uses a comparison only as a select's condition}}
+    %1 = arith.sitofp %0 : i1 to f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+#m = affine_map<(d0) -> (d0)>
 func.func @select_by_constant(%x: memref<64xf32>, %y: memref<64xf32>) {
   %zero = arith.constant 0.0 : f32
   %true = arith.constant true

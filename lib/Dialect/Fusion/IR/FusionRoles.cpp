@@ -63,6 +63,11 @@ bool mlir::ms::fusion::absorbsProducers(Operation *root) {
       root);
 }
 
+bool mlir::ms::fusion::fusesAlone(Operation *root) {
+  return isa<graph::SoftmaxOp, graph::LogSoftmaxOp, graph::LayerNormOp,
+             graph::InstanceNormOp>(root);
+}
+
 bool mlir::ms::fusion::isRowReduction(Operation *op) {
   if (!isa<graph::ReduceSumOp, graph::ReduceMeanOp, graph::ReduceMaxOp,
            graph::ReduceMinOp>(op))

@@ -347,9 +347,9 @@ LogicalResult Grouping::run() {
         tryMerge(joined, chain);
     }
   }
-  // F7: a group of one op compiles as at O0.
+  // F7: a group of one op compiles as at O0, unless its loop nests fuse.
   for (SmallVector<Operation *> &group : members) {
-    if (group.size() < 2)
+    if (group.size() < 2 && !(group.size() == 1 && fusesAlone(group.front())))
       continue;
     llvm::sort(group, [&](Operation *a, Operation *b) {
       return positions.lookup(a) < positions.lookup(b);

@@ -284,6 +284,29 @@ func.func @main(%x: tensor<4xf32>, %s: tensor<4x!msgraph.string>, %d: tensor<?xf
 
 // -----
 
+// F7's exception: a lone softmax or layer normalization is a group of one,
+// whose loop nests (maxima, exponentials, sums, quotients) fuse into one
+// kernel; a lone matmul stays as at O0.
+// CHECK-LABEL: func @alone
+// CHECK: msfusion.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.softmax
+// CHECK-NEXT: msfusion.yield
+// CHECK: msfusion.group
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: msgraph.layer_norm
+// CHECK-NEXT: msfusion.yield
+// CHECK-NOT: msfusion.group
+// CHECK: msgraph.matmul
+func.func @alone(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>, %w: tensor<8x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %0 = msgraph.softmax %x {axis = 1 : i64} : tensor<4x8xf32>
+  %1 = msgraph.layer_norm %x, %g, %b {epsilon = 1.0e-5 : f32} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %2 = msgraph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  return %0, %1, %2 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}
+
+// -----
+
 // Two chains meet: the op that joins them merges them into one group.
 // CHECK-LABEL: func @main
 // CHECK: msfusion.group
