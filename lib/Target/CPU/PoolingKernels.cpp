@@ -143,13 +143,6 @@ static LogicalResult rewritePooling(RewriterBase &rewriter,
       ShapedType::isDynamicShape(inputType.getShape()))
     return failure();
   int64_t inputWidth = inputType.getShape().back();
-  // The last dim's constant term (its expression at all loops 0).
-  SmallVector<AffineExpr> zeroDims(ranges.size(),
-                                   getAffineConstantExpr(0, op.getContext()));
-  auto constantTerm =
-      dyn_cast<AffineConstantExpr>(last.replaceDimsAndSymbols(zeroDims, {}));
-  if (!constantTerm)
-    return failure();
 
   Location loc = op.getLoc();
   // An output filled with a constant (the pooling's identity): rows start
@@ -240,12 +233,12 @@ static LogicalResult rewritePooling(RewriterBase &rewriter,
           b, loc, inputRowType, input, idx, zero, ArrayRef<bool>{true});
       if (inside)
         row = arith::SelectOp::create(b, loc, inside, row, padRow);
-      // The first element's column: the last dim's expression at ow = 0.
+      // The first element's column: the last dim's expression (loops times
+      // coefficients, no constant: windowTerms) at ow = 0.
       int64_t start = -low.back();
       for (unsigned loop : terms)
         if (loop != rowLoop)
           start += coefficientOf(last, loop) * fixed[loop];
-      start += constantTerm.getValue();
       SmallVector<int64_t> picks;
       for (int64_t i = 0; i < width; ++i) {
         int64_t column = start + i * stride;
