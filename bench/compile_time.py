@@ -13,6 +13,12 @@ module (distinct code; the plan launches them once per layer) and the cold
 time relative to one layer at the same level. The weights take 28 MB per
 layer, in the .onnx file and in the compiler's memory.
 
+Rows marked "ext" compile the same models with their weights in an ONNX
+external-data file (utils/onnx-external-data) and `--external-weights`: the
+module refers to that file instead of holding a copy, so a compile neither
+parses nor writes the weights (levels O0 and O1 only; an O2 module holds
+its weights).
+
 Requirements: python3-torch and python3-onnx (Debian) to export the
 models.
 
@@ -51,6 +57,11 @@ def compile_once(cmd):
 def kernel_count(path):
     """The kernels a module holds (at O2: its offloaded graph functions)."""
     return len(msm.read_meta(path).get("kernels", []))
+
+
+def module_mib(path):
+    """The module file's size in MiB."""
+    return os.path.getsize(path) / 2.0**20
 
 
 def export_models(work, layers):
@@ -94,22 +105,40 @@ def main():
     subprocess.run([sys.executable, os.path.abspath(__file__), "--export",
                     work, "--layers", args.layers], check=True)
 
-    jobs = [(n, level) for n in layers for level in levels]
+    # The same models with their weights in external-data files.
+    for n in layers:
+        for suffix in ("", "-changed"):
+            name = "bert%d%s.onnx" % (n, suffix)
+            subprocess.run([os.path.join(ROOT, "utils", "onnx-external-data"),
+                            os.path.join(work, name),
+                            os.path.join(work, "ext-" + name)], check=True)
+
+    jobs = [(n, level, ext) for ext in (False, True) for n in layers
+            for level in levels if not (ext and level == "O2")]
     kinds = ("cold", "warm", "changed")
     times = {(job, kind): [] for job in jobs for kind in kinds}
     memory = {job: 0.0 for job in jobs}
+
+    def output(job):
+        n, level, ext = job
+        return os.path.join(work, "bert%d-%s%s.msm" % (n, level,
+                                                        "-ext" if ext else ""))
     for r in range(args.rounds):
-        for n, level in (jobs if r % 2 == 0 else list(reversed(jobs))):
-            out = os.path.join(work, "bert%d-%s.msm" % (n, level))
+        for job in (jobs if r % 2 == 0 else list(reversed(jobs))):
+            n, level, ext = job
+            out = output(job)
             cache = tempfile.mkdtemp(prefix="cache-", dir=work)
             for kind in kinds:
                 model = paths[n] if kind != "changed" else \
                     paths[n].replace(".onnx", "-changed.onnx")
-                wall, rss = compile_once([ms_compile, model, "-O" + level[1:],
-                                          "--cache-dir", cache, "-o", out])
-                times[(n, level), kind].append(wall)
+                if ext:
+                    model = os.path.join(work, "ext-" + os.path.basename(model))
+                wall, rss = compile_once(
+                    [ms_compile, model, "-O" + level[1:], "--cache-dir", cache,
+                     "-o", out] + (["--external-weights"] if ext else []))
+                times[job, kind].append(wall)
                 if kind == "cold":
-                    memory[n, level] = max(memory[n, level], rss)
+                    memory[job] = max(memory[job], rss)
             shutil.rmtree(cache)
 
     def median(v):
@@ -120,17 +149,20 @@ def main():
     print("median over %d rounds; BERT-base layers (seq 128), ms-compile "
           "--target-cpu native" % args.rounds)
     rows = []
-    for n, level in jobs:
-        cold = median(times[(n, level), "cold"])
-        base = median(times[(layers[0], level), "cold"])
-        out = os.path.join(work, "bert%d-%s.msm" % (n, level))
-        rows.append(["%d layer%s %s" % (n, "" if n == 1 else "s", level),
+    for job in jobs:
+        n, level, ext = job
+        cold = median(times[job, "cold"])
+        base = median(times[(layers[0], level, ext), "cold"])
+        rows.append(["%d layer%s %s%s" % (n, "" if n == 1 else "s", level,
+                                          " ext" if ext else ""),
                      "%.3f" % cold, "%.2fx" % (cold / base),
-                     "%.3f" % median(times[(n, level), "warm"]),
-                     "%.3f" % median(times[(n, level), "changed"]),
-                     "%.0f" % memory[n, level], str(kernel_count(out))])
+                     "%.3f" % median(times[job, "warm"]),
+                     "%.3f" % median(times[job, "changed"]),
+                     "%.0f" % memory[job], "%.1f" % module_mib(output(job)),
+                     str(kernel_count(output(job)))])
     print_table(["model", "cold s", "cold vs %d layer" % layers[0], "warm s",
-                 "1 layer changed s", "peak MiB", "kernels"], rows)
+                 "1 layer changed s", "peak MiB", "module MiB", "kernels"],
+                rows)
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ version, section count, ...), then 48-byte section entries (kind, flags,
 offset, size, checksum, requirements, reserved); kind 1 is the meta JSON.
 
 As a script: msm.py MODULE [--extract-cpu-elf OUT] [--extract-cuda-ptx OUT]
-prints one line per section (kind, size, required CPU features) and writes
-the first cpu-elf (or cuda-ptx: JSON with the PTX and the launches) section
+prints one line per section (kind, size, required CPU features), then one
+per weight file the module refers to (path as recorded, size, the bytes of
+its weights the module uses), and writes the first cpu-elf (or cuda-ptx: JSON with the PTX and the launches) section
 to OUT.
 """
 import argparse
@@ -90,13 +91,21 @@ def main():
     wanted = {"cpu-elf": args.extract_cpu_elf, "cuda-ptx": args.extract_cuda_ptx,
               "npu-program": args.extract_npu_program}
     extracted = set()
+    meta = None
     for kind, data, needs in read_sections(args.module):
         print("%s %d bytes%s" % (kind, len(data),
                                  ", requires " + " ".join(needs) if needs else ""))
+        if kind == "meta":
+            meta = json.loads(data)
         if wanted.get(kind) and kind not in extracted:
             with open(wanted[kind], "wb") as f:
                 f.write(data)
             extracted.add(kind)
+    for index, file in enumerate((meta or {}).get("weight_files", [])):
+        used = sum(b["size"] for b in meta["buffers"]
+                   if b["kind"] == "weight" and b.get("file") == index)
+        print("weight file %s %d bytes, %d used" % (file["path"], file["size"],
+                                                    used))
     for kind, out in wanted.items():
         if out and kind not in extracted:
             raise SystemExit("msm.py: %s has no %s section" % (args.module, kind))

@@ -10,7 +10,10 @@
 
 #include "ms/runtime/ModuleFormat.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
 
 #include <cstring>
 #include <functional>
@@ -133,14 +136,19 @@ namespace {
 /// Serializes one plan into the meta JSON and the weights section.
 class PlanWriter {
 public:
-  explicit PlanWriter(PlanOp plan) : plan(plan) {}
+  PlanWriter(PlanOp plan, const ModuleWriteOptions &options)
+      : plan(plan), options(options) {}
   /// Fills `meta` and lists the weights by offset in `weights`, whose
-  /// section is `weightsSize` bytes.
+  /// section is `weightsSize` bytes, and the files that the others lie in
+  /// by index in `files`.
   LogicalResult write(llvm::json::Object &meta,
-                      std::vector<PlacedWeight> &weights,
-                      uint64_t &weightsSize);
+                      std::vector<PlacedWeight> &weights, uint64_t &weightsSize,
+                      std::vector<std::string> &files);
 
 private:
+  /// Returns where `weight` lies outside the module, or null if the module
+  /// holds it.
+  const ExternalData *externalOf(WeightOp weight);
   /// Adds a buffer entry; returns its id.
   int64_t addBuffer(Value value, StringRef kind, StringRef key, int64_t index,
                     uint64_t size);
@@ -151,6 +159,7 @@ private:
   LogicalResult writeStep(Operation &op, llvm::json::Array &steps);
 
   PlanOp plan;
+  const ModuleWriteOptions &options;
   llvm::json::Array buffers, kernels, inputs, outputs;
   DenseMap<Value, int64_t> bufferIds;
   /// Event ids: signals numbered in plan order.
@@ -193,13 +202,49 @@ int64_t PlanWriter::kernelIndex(StringRef name, StringRef op, Location loc,
   return it->second;
 }
 
+const ExternalData *PlanWriter::externalOf(WeightOp weight) {
+  if (!options.externalData || weight.getPerRank())
+    return nullptr;
+  auto it = options.externalData->find(weight.getValue());
+  if (it == options.externalData->end())
+    return nullptr;
+  // Weights are 64-byte aligned, as in the weights section.
+  const ExternalData &data = it->second;
+  if (data.offset % fmt::kAlignment != 0 ||
+      data.length != uint64_t(weight.getStorageBytes()))
+    return nullptr;
+  return &data;
+}
+
 LogicalResult PlanWriter::write(llvm::json::Object &meta,
                                 std::vector<PlacedWeight> &weights,
-                                uint64_t &weightsSize) {
+                                uint64_t &weightsSize,
+                                std::vector<std::string> &files) {
   weightsSize = 0;
   if (!plan.getArenaSize())
     return plan.emitError("expected a memory-planned plan (run "
                           "msexec-plan-memory first)");
+  // An offloaded graph addresses its weights as one region, the weights
+  // section: every weight stays there. Otherwise weights that lie in
+  // external files are left out of the section, and the others are packed
+  // in it again in their planned order.
+  bool offloads = !plan.getBody().getOps<OffloadOp>().empty();
+  DenseMap<Operation *, int64_t> sectionOffsets;
+  llvm::StringMap<int64_t> fileIds;
+  if (!offloads && options.externalData) {
+    SmallVector<WeightOp> held;
+    for (auto weight : plan.getBody().getOps<WeightOp>())
+      if (!externalOf(weight) && weight.getOffset())
+        held.push_back(weight);
+    llvm::stable_sort(held, [](WeightOp a, WeightOp b) {
+      return *a.getOffset() < *b.getOffset();
+    });
+    uint64_t next = 0;
+    for (WeightOp weight : held) {
+      sectionOffsets[weight] = next;
+      next = fmt::alignUp(next + weight.getStorageBytes());
+    }
+  }
   // Buffers in declaration order; inputs and outputs by index.
   std::map<int64_t, llvm::json::Object> inputByIndex, outputByIndex;
   for (Operation &op : plan.getBody().front()) {
@@ -228,11 +273,20 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
       auto dense = dyn_cast<DenseElementsAttr>(weight.getValue());
       if (!dense || !weight.getOffset())
         return weight.emitError("expected a placed dense weight");
-      weights.push_back({static_cast<uint64_t>(*weight.getOffset()), dense});
-      weightsSize = std::max<uint64_t>(
-          weightsSize, *weight.getOffset() + weight.getStorageBytes());
-      addBuffer(weight, "weight", "offset", *weight.getOffset(),
-                cast<BufferType>(weight.getType()).getStaticByteSize());
+      uint64_t size = cast<BufferType>(weight.getType()).getStaticByteSize();
+      if (const ExternalData *data = offloads ? nullptr : externalOf(weight)) {
+        auto [file, added] = fileIds.try_emplace(data->path, files.size());
+        if (added)
+          files.push_back(data->path);
+        addBuffer(weight, "weight", "offset", data->offset, size);
+        (*buffers.back().getAsObject())["file"] = file->second;
+        continue;
+      }
+      int64_t offset = sectionOffsets.lookup_or(weight, *weight.getOffset());
+      weights.push_back({static_cast<uint64_t>(offset), dense});
+      weightsSize =
+          std::max<uint64_t>(weightsSize, offset + weight.getStorageBytes());
+      addBuffer(weight, "weight", "offset", offset, size);
       if (int64_t stride = weight.getRankStride())
         (*buffers.back().getAsObject())["rank_stride"] = stride;
     } else if (auto alloc = dyn_cast<AllocOp>(op)) {
@@ -404,8 +458,62 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
          << op.getName();
 }
 
+/// The name a module in `moduleDirectory` records for file `path`: relative
+/// to the directory if it lies inside it, else absolute.
+static std::string recordedPath(StringRef path, StringRef moduleDirectory) {
+  SmallString<256> directory;
+  if (moduleDirectory.empty() ||
+      llvm::sys::fs::real_path(moduleDirectory, directory))
+    return path.str();
+  directory += llvm::sys::path::get_separator();
+  if (path.starts_with(directory))
+    return path.drop_front(directory.size()).str();
+  return path.str();
+}
+
+/// Describes the external weight files `files` for the meta section: each
+/// one's recorded path, size and word checksum (the loader checks both).
+static FailureOr<llvm::json::Array> describeFiles(ModuleOp module,
+                                                  ArrayRef<std::string> files,
+                                                  StringRef moduleDirectory) {
+  llvm::json::Array list;
+  // Read in pieces, not mapped: the compiler's resident memory does not
+  // grow by the files' size.
+  std::vector<char> piece(1 << 20);
+  for (const std::string &path : files) {
+    auto fail = [&](std::error_code error) {
+      return module.emitError("cannot read weight file '")
+             << path << "': " << error.message();
+    };
+    auto file = llvm::sys::fs::openNativeFileForRead(path);
+    if (!file)
+      return fail(llvm::errorToErrorCode(file.takeError()));
+    fmt::WordChecksum checksum;
+    uint64_t size = 0;
+    while (true) {
+      auto read = llvm::sys::fs::readNativeFile(
+          *file, llvm::MutableArrayRef<char>(piece.data(), piece.size()));
+      if (!read) {
+        llvm::sys::fs::closeFile(*file);
+        return fail(llvm::errorToErrorCode(read.takeError()));
+      }
+      if (*read == 0)
+        break;
+      checksum.update(piece.data(), *read);
+      size += *read;
+    }
+    llvm::sys::fs::closeFile(*file);
+    list.push_back(llvm::json::Object{
+        {"path", recordedPath(path, moduleDirectory)},
+        {"size", int64_t(size)},
+        {"checksum", llvm::formatv("{0:x16}", checksum.finish()).str()}});
+  }
+  return list;
+}
+
 LogicalResult mlir::ms::writeModuleFile(ModuleOp module,
-                                        llvm::raw_pwrite_stream &os) {
+                                        llvm::raw_pwrite_stream &os,
+                                        const ModuleWriteOptions &options) {
   auto plans = module.getOps<PlanOp>();
   if (!llvm::hasSingleElement(plans))
     return module.emitError("expected exactly one msexec.plan");
@@ -415,8 +523,16 @@ LogicalResult mlir::ms::writeModuleFile(ModuleOp module,
   llvm::json::Object meta;
   std::vector<PlacedWeight> weights;
   uint64_t weightsSize = 0;
-  if (failed(PlanWriter(*plans.begin()).write(meta, weights, weightsSize)))
+  std::vector<std::string> files;
+  if (failed(PlanWriter(*plans.begin(), options)
+                 .write(meta, weights, weightsSize, files)))
     return failure();
+  if (!files.empty()) {
+    auto described = describeFiles(module, files, options.moduleDirectory);
+    if (failed(described))
+      return failure();
+    meta["weight_files"] = std::move(*described);
+  }
   llvm::sort(weights, [](const PlacedWeight &a, const PlacedWeight &b) {
     return a.offset < b.offset;
   });
@@ -511,10 +627,11 @@ LogicalResult mlir::ms::writeModuleFile(ModuleOp module,
   return success();
 }
 
-FailureOr<std::string> mlir::ms::writeModuleFile(ModuleOp module) {
+FailureOr<std::string>
+mlir::ms::writeModuleFile(ModuleOp module, const ModuleWriteOptions &options) {
   SmallVector<char, 0> bytes;
   llvm::raw_svector_ostream os(bytes);
-  if (failed(writeModuleFile(module, os)))
+  if (failed(writeModuleFile(module, os, options)))
     return failure();
   return std::string(bytes.begin(), bytes.end());
 }

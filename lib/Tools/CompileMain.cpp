@@ -138,6 +138,12 @@ struct Options {
       llvm::cl::desc("Print the time of each part of the compilation and the "
                      "kernel cache's hits to stderr"),
       llvm::cl::cat(category)};
+  llvm::cl::opt<bool> externalWeights{
+      "external-weights",
+      llvm::cl::desc("Leave an ONNX model's external-data weights in their "
+                     "files: the module refers to them (path, size, "
+                     "checksum) instead of holding a copy (-O0, -O1)"),
+      llvm::cl::cat(category)};
   llvm::cl::list<std::string> boundInputs{
       "bind-input",
       llvm::cl::desc("Specialize an ONNX model: replace graph input NAME by "
@@ -272,6 +278,15 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   }
   if (!isOnnx && (!options.inputShapes.empty() || !options.boundInputs.empty()))
     return fail("--input-shape and --bind-input apply to ONNX models only");
+  if (options.externalWeights && !isOnnx)
+    return fail("--external-weights applies to ONNX models only (their "
+                "external-data files)");
+  if (options.externalWeights && options.optLevel >= 2)
+    return fail("--external-weights: an O2 module addresses its weights as "
+                "one region and holds them all; use -O0 or -O1");
+  ExternalDataMap externalData;
+  if (options.externalWeights)
+    importOptions.externalData = &externalData;
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -450,7 +465,12 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
     return fail("cannot create '" + model + "': " + ec.message());
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    bool written = succeeded(writeModuleFile(*module, os));
+    ModuleWriteOptions writeOptions;
+    if (options.externalWeights) {
+      writeOptions.externalData = &externalData;
+      writeOptions.moduleDirectory = dir.empty() ? "." : dir.str();
+    }
+    bool written = succeeded(writeModuleFile(*module, os, writeOptions));
     os.flush();
     if (!written || os.has_error()) {
       os.clear_error();

@@ -370,6 +370,88 @@ TEST_F(LoaderTest, LoadsPerRankWeightInsideSection) {
   EXPECT_TRUE(load(parts.build()).ok());
 }
 
+/// Writes a weight file `name` in the test's directory holding 64 junk
+/// bytes and then the sample's weights, and points the sample's weight at
+/// them (`recorded` is the path the meta names); returns the file's path.
+static std::string useWeightFile(ModuleParts &parts, const TempDir &dir,
+                                 const std::string &name,
+                                 const std::string &recorded) {
+  std::vector<uint8_t> bytes(64, 0xAB);
+  const auto *weights = reinterpret_cast<const uint8_t *>(sampleWeights);
+  bytes.insert(bytes.end(), weights, weights + sizeof(sampleWeights));
+  std::string path = dir.file(name);
+  EXPECT_TRUE(writeFile(path, bytes));
+  char checksum[24];
+  std::snprintf(checksum, sizeof(checksum), "0x%016llx",
+                static_cast<unsigned long long>(
+                    format::fnv1a64Words(bytes.data(), bytes.size())));
+  parts.meta["weight_files"] = Json::array(
+      {{{"path", recorded}, {"size", bytes.size()}, {"checksum", checksum}}});
+  parts.meta["buffers"][2]["file"] = 0;
+  parts.meta["buffers"][2]["offset"] = 64;
+  parts.withWeights = false;
+  return path;
+}
+
+TEST_F(LoaderTest, RunsWeightInWeightFile) {
+  // Relative to the module file's directory, whatever the working directory.
+  useWeightFile(parts, dir, "w.bin", "w.bin");
+  ASSERT_TRUE(writeFile(path, parts.build()));
+  expectRunsSample();
+}
+
+TEST_F(LoaderTest, RunsWeightInWeightFileByAbsolutePath) {
+  useWeightFile(parts, dir, "w.bin", dir.file("w.bin"));
+  ASSERT_TRUE(writeFile(path, parts.build()));
+  expectRunsSample();
+}
+
+TEST_F(LoaderTest, RejectsMissingWeightFile) {
+  std::string file = useWeightFile(parts, dir, "w.bin", "w.bin");
+  ASSERT_EQ(std::remove(file.c_str()), 0);
+  expectRejected(parts.build(), MS_NOT_FOUND,
+                 "cannot load its weight file: " + file + ": cannot open");
+}
+
+TEST_F(LoaderTest, RejectsChangedWeightFile) {
+  std::string file = useWeightFile(parts, dir, "w.bin", "w.bin");
+  std::vector<uint8_t> bytes = readFile(file);
+  bytes[70] ^= 1;
+  ASSERT_TRUE(writeFile(file, bytes));
+  expectRejected(parts.build(), MS_DATA_LOSS,
+                 "weight file '" + file + "': checksum mismatch");
+}
+
+TEST_F(LoaderTest, RejectsResizedWeightFile) {
+  std::string file = useWeightFile(parts, dir, "w.bin", "w.bin");
+  std::vector<uint8_t> bytes = readFile(file);
+  bytes.resize(72);
+  ASSERT_TRUE(writeFile(file, bytes));
+  expectRejected(parts.build(), MS_DATA_LOSS,
+                 "weight file '" + file + "' is 72 bytes, expected 80");
+}
+
+TEST_F(LoaderTest, RejectsWeightOutsideWeightFile) {
+  useWeightFile(parts, dir, "w.bin", "w.bin");
+  parts.meta["buffers"][2]["offset"] = 128;
+  expectMetaRejected(
+      "weight range [128, +16) lies outside the 80-byte weight file 'w.bin'");
+}
+
+TEST_F(LoaderTest, RejectsNonexistentWeightFile) {
+  useWeightFile(parts, dir, "w.bin", "w.bin");
+  parts.meta["buffers"][2]["file"] = 1;
+  expectMetaRejected("buffers[2] (id 2).file: weight file 1 does not exist "
+                     "(the module names 1)");
+}
+
+TEST_F(LoaderTest, RejectsMalformedWeightFileChecksum) {
+  useWeightFile(parts, dir, "w.bin", "w.bin");
+  parts.meta["weight_files"][0]["checksum"] = "12345";
+  expectMetaRejected("weight_files[0].checksum: expected 0x and 16 hex "
+                     "digits, found \"12345\"");
+}
+
 TEST_F(LoaderTest, RejectsArenaRangeOutsideArena) {
   parts.meta["buffers"][4]["offset"] = 120;
   expectMetaRejected("arena range [120, +16) lies outside the 128-byte arena");

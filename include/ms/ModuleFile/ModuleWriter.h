@@ -13,20 +13,35 @@
 #ifndef MS_MODULEFILE_MODULEWRITER_H
 #define MS_MODULEFILE_MODULEWRITER_H
 
+#include "ms/Support/ExternalData.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
 namespace mlir::ms {
+/// How a module file is written.
+struct ModuleWriteOptions {
+  /// Constants to refer to in their files instead of copying them into the
+  /// weights section (`--external-weights`). Only weights at a 64-byte
+  /// aligned file offset are referred to, and none in a plan with an
+  /// offloaded graph (it addresses its weights as one region).
+  const ExternalDataMap *externalData = nullptr;
+  /// The directory the module file goes to: a weight file inside it is
+  /// recorded relative to it, one outside it by its absolute path.
+  std::string moduleDirectory;
+};
+
 /// Writes the module file of `module` to `os` as it goes (the weights
 /// straight from their attributes; the section table, once its checksums
 /// are known, through `pwrite`); emits errors and fails, writing nothing, on
 /// a module that is not fully compiled or that the runtime could not run.
-LogicalResult writeModuleFile(ModuleOp module, llvm::raw_pwrite_stream &os);
+LogicalResult writeModuleFile(ModuleOp module, llvm::raw_pwrite_stream &os,
+                              const ModuleWriteOptions &options = {});
 /// Returns the module file bytes of `module` (see above).
-FailureOr<std::string> writeModuleFile(ModuleOp module);
-
+FailureOr<std::string> writeModuleFile(ModuleOp module,
+                                       const ModuleWriteOptions &options = {});
 } // namespace mlir::ms
 
 #endif // MS_MODULEFILE_MODULEWRITER_H

@@ -10,6 +10,7 @@
 #include "OnnxSchema.pb.h"
 
 #include "ms/Dialect/Graph/IR/GraphOps.h"
+#include "ms/Support/ExternalData.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
@@ -42,10 +43,12 @@ constexpr int64_t kMaxBuiltConstantElements = int64_t(1) << 26;
 /// arithmetic on static dims cannot overflow.
 bool fitsTensorLimit(ArrayRef<int64_t> shape, Type elem);
 
-/// Builds a dense constant from a TensorProto.
+/// Builds a dense constant from a TensorProto; with `external`, records
+/// where the bytes of an external-data tensor lie.
 FailureOr<ElementsAttr> convertTensor(const onnx::TensorProto &tensor,
                                       MLIRContext *ctx, Location loc,
-                                      StringRef modelDirectory);
+                                      StringRef modelDirectory,
+                                      ExternalDataMap *external = nullptr);
 
 /// What a handler sees of one node.
 class NodeContext {

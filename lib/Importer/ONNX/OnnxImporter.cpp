@@ -75,13 +75,14 @@ Type mlir::ms::onnx_importer::convertElementType(MLIRContext *ctx,
   return nullptr;
 }
 
-/// Reads the `expected` bytes of an external-data tensor. Like ONNX Runtime,
-/// the data must lie in a regular file inside the model's directory: no
-/// absolute path, no `..`, no link out of it, no device file.
-static FailureOr<std::string> readExternal(const onnx::TensorProto &tensor,
-                                           Location loc,
-                                           StringRef modelDirectory,
-                                           uint64_t expected) {
+/// Reads (maps) the `expected` bytes of an external-data tensor and records
+/// where they lie in `origin`. Like ONNX Runtime, the data must lie in a
+/// regular file inside the model's directory: no absolute path, no `..`, no
+/// link out of it, no device file.
+static FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
+readExternal(const onnx::TensorProto &tensor, Location loc,
+             StringRef modelDirectory, uint64_t expected,
+             ExternalData &origin) {
   std::string location;
   uint64_t offset = 0, length = expected;
   for (const auto &entry : tensor.external_data()) {
@@ -148,7 +149,8 @@ static FailureOr<std::string> readExternal(const onnx::TensorProto &tensor,
     return emitError(loc, "cannot read external data '")
            << path << "' of tensor '" << tensor.name()
            << "': " << buffer.getError().message();
-  return (*buffer)->getBuffer().str();
+  origin = {realPath.str().str(), offset, length};
+  return std::move(*buffer);
 }
 
 /// The number of values `tensor` holds in its typed fields (float_data, ...).
@@ -191,7 +193,7 @@ bool mlir::ms::onnx_importer::fitsTensorLimit(ArrayRef<int64_t> shape,
 
 FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
     const onnx::TensorProto &tensor, MLIRContext *ctx, Location loc,
-    StringRef modelDirectory) {
+    StringRef modelDirectory, ExternalDataMap *external) {
   Type elem = convertElementType(ctx, tensor.data_type(), loc);
   if (!elem)
     return failure();
@@ -217,13 +219,17 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
 
   // The element bytes: the tensor's raw data as it is, else converted here.
   std::string converted;
+  std::unique_ptr<llvm::MemoryBuffer> mapped;
+  std::optional<ExternalData> origin;
   StringRef raw;
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
-    auto data = readExternal(tensor, loc, modelDirectory, count * bytes);
+    origin.emplace();
+    auto data =
+        readExternal(tensor, loc, modelDirectory, count * bytes, *origin);
     if (failed(data))
       return failure();
-    converted = std::move(*data);
-    raw = converted;
+    mapped = std::move(*data);
+    raw = mapped->getBuffer();
   } else if (tensor.has_raw_data()) {
     raw = tensor.raw_data();
   } else {
@@ -284,8 +290,12 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
   bool detectedSplat = false;
   if (!DenseElementsAttr::isValidRawBuffer(type, ArrayRef<char>(raw.data(), raw.size()), detectedSplat))
     return emitError(loc, "tensor '") << tensor.name() << "' has malformed data";
-  return ElementsAttr(DenseElementsAttr::getFromRawBuffer(
-      type, ArrayRef<char>(raw.data(), raw.size())));
+  auto attr = DenseElementsAttr::getFromRawBuffer(
+      type, ArrayRef<char>(raw.data(), raw.size()));
+  // (Booleans are not recorded: the file may hold any nonzero byte.)
+  if (origin && external)
+    external->try_emplace(attr, std::move(*origin));
+  return ElementsAttr(attr);
 }
 
 //===----------------------------------------------------------------------===//
@@ -874,7 +884,8 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   // (The constant holds its own copy: the protobuf's is freed at once,
   // so that a model's weights are not held twice while it imports.)
   for (auto &tensor : *model.mutable_graph()->mutable_initializer()) {
-    auto attr = convertTensor(tensor, ctx, loc, options.modelDirectory);
+    auto attr = convertTensor(tensor, ctx, loc, options.modelDirectory,
+                              options.externalData);
     if (failed(attr))
       return nullptr;
     initializers[tensor.name()] = *attr;

@@ -157,6 +157,11 @@ Status Context::create(std::shared_ptr<Module> module,
     switch (buffer.kind) {
     case BufferKind::Weight:
       // Weights with one block per rank give each rank its own.
+      if (buffer.file != kInSection) {
+        context->args[slot] =
+            context->owner->fileWeights[buffer.file] + buffer.offset;
+        break;
+      }
       context->args[slot] =
           context->owner->weights
               ? context->owner->weights + buffer.offset +

@@ -732,6 +732,32 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
   MS_RETURN_IF_ERROR(reader.string(root, "target", "root", meta.target, false));
   MS_RETURN_IF_ERROR(reader.string(root, "entry", "root", meta.entry, false));
 
+  // Weight files outside the module, which weights refer to by index.
+  const Json *files = nullptr;
+  MS_RETURN_IF_ERROR(
+      reader.array(root, "weight_files", "root", files, /*required=*/false));
+  for (size_t i = 0; files && i < files->size(); ++i) {
+    const Json &value = (*files)[i];
+    std::string where = "weight_files[" + std::to_string(i) + "]";
+    MS_RETURN_IF_ERROR(reader.object(value, where));
+    WeightFileDesc file;
+    std::string checksum;
+    MS_RETURN_IF_ERROR(reader.string(value, "path", where, file.path));
+    MS_RETURN_IF_ERROR(reader.unsigned64(value, "size", where, file.size));
+    MS_RETURN_IF_ERROR(reader.string(value, "checksum", where, checksum));
+    if (file.path.empty() || file.path.find('\0') != std::string::npos)
+      return reader.fail(where + ".path", "expected a file path");
+    char *end = nullptr;
+    errno = 0;
+    file.checksum = std::strtoull(checksum.c_str(), &end, 16);
+    if (checksum.size() != 18 || checksum.compare(0, 2, "0x") != 0 ||
+        errno != 0 || *end != '\0')
+      return reader.fail(where + ".checksum",
+                         "expected 0x and 16 hex digits, found \"" + checksum +
+                             "\"");
+    meta.weightFiles.push_back(std::move(file));
+  }
+
   // Buffers first: everything else refers to them by id.
   const Json *buffers = nullptr;
   MS_RETURN_IF_ERROR(reader.array(root, "buffers", "root", buffers));
@@ -757,10 +783,23 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
       buffer.kind = kind == "weight" ? BufferKind::Weight : BufferKind::Arena;
       MS_RETURN_IF_ERROR(
           reader.unsigned64(value, "offset", where, buffer.offset));
-      if (kind == "weight")
+      if (kind == "weight") {
         MS_RETURN_IF_ERROR(reader.unsigned64(value, "rank_stride", where,
                                              buffer.rankStride,
                                              /*required=*/false));
+        uint64_t file = kInSection;
+        MS_RETURN_IF_ERROR(
+            reader.unsigned64(value, "file", where, file, /*required=*/false));
+        if (file != kInSection && file >= meta.weightFiles.size())
+          return reader.fail(where + ".file",
+                             "weight file " + std::to_string(file) +
+                                 " does not exist (the module names " +
+                                 std::to_string(meta.weightFiles.size()) + ")");
+        if (file != kInSection && buffer.rankStride != 0)
+          return reader.fail(where, "a weight in a weight file has one block "
+                                    "for every rank (no rank_stride)");
+        buffer.file = static_cast<uint32_t>(file);
+      }
     } else {
       return reader.fail(where + ".kind",
                          "unknown buffer kind \"" + kind + "\"");
@@ -855,6 +894,16 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
                                    &span) ||
             __builtin_add_overflow(span, buffer.size, &span))
           return reader.fail(where, "rank_stride overflows");
+      }
+      if (buffer.file != kInSection) {
+        const WeightFileDesc &file = meta.weightFiles[buffer.file];
+        if (!inRange(buffer.offset, span, file.size))
+          return reader.fail(
+              where, "weight range [" + std::to_string(buffer.offset) + ", +" +
+                         std::to_string(span) + ") lies outside the " +
+                         std::to_string(file.size) + "-byte weight file '" +
+                         file.path + "'");
+        break;
       }
       if (!inRange(buffer.offset, span, image.weights.size))
         return reader.fail(
@@ -1110,6 +1159,8 @@ Status Module::load(std::shared_ptr<Device> device, const std::string &path,
         dev.copyToDevice(module->deviceWeights, weights.data, weights.size));
     module->weights = static_cast<uint8_t *>(module->deviceWeights);
   }
+  for (const WeightFileDesc &file : meta.weightFiles)
+    MS_RETURN_IF_ERROR(module->mapWeightFile(file));
   if (!meta.kernels.empty()) {
     // Each device kind has its own code sections; the others are ignored.
     // The first variant whose requirements the device meets runs.
@@ -1149,8 +1200,47 @@ Status Module::load(std::shared_ptr<Device> device, const std::string &path,
   return Status();
 }
 
+Status Module::mapWeightFile(const WeightFileDesc &desc) {
+  // A relative path is relative to the module file's directory.
+  std::string resolved = desc.path;
+  size_t slash = path.rfind('/');
+  if (resolved[0] != '/' && slash != std::string::npos)
+    resolved = path.substr(0, slash + 1) + resolved;
+  std::string where = path + ": weight file '" + resolved + "'";
+  std::unique_ptr<MappedFile> file;
+  Status opened = MappedFile::open(resolved, file);
+  if (!opened.ok())
+    return Status::error(
+        opened.code(),
+        path + ": cannot load its weight file: " + opened.message());
+  if (file->size() != desc.size)
+    return Status::error(MS_DATA_LOSS,
+                         where + " is " + std::to_string(file->size()) +
+                             " bytes, expected " + std::to_string(desc.size) +
+                             " (it changed since the module was compiled)");
+  uint64_t sum = format::fnv1a64Words(file->data(), file->size());
+  if (sum != desc.checksum)
+    return Status::error(MS_DATA_LOSS,
+                         where + ": checksum mismatch (stored " +
+                             hex(desc.checksum) + ", computed " + hex(sum) +
+                             "; it changed since the module was compiled)");
+  uint8_t *view = const_cast<uint8_t *>(file->data());
+  void *copy = nullptr;
+  if (!device->hostVisible() && file->size() > 0) {
+    MS_RETURN_IF_ERROR(device->allocate(file->size(), &copy));
+    deviceFileWeights.push_back(copy);
+    MS_RETURN_IF_ERROR(device->copyToDevice(copy, file->data(), file->size()));
+    view = static_cast<uint8_t *>(copy);
+  }
+  fileWeights.push_back(view);
+  weightFiles.push_back(std::move(file));
+  return Status();
+}
+
 Module::~Module() {
   executable.reset();
   if (deviceWeights)
     device->deallocate(deviceWeights);
+  for (void *copy : deviceFileWeights)
+    device->deallocate(copy);
 }

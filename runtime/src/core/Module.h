@@ -113,6 +113,9 @@ constexpr uint64_t kMaxEvents = 1u << 16;
 /// Where a buffer's memory comes from.
 enum class BufferKind : uint8_t { Input, Output, Weight, Arena };
 
+/// BufferDesc::file of a weight in the module's weights section.
+constexpr uint32_t kInSection = 0xFFFFFFFFu;
+
 /// One entry of the meta "buffers" list.
 struct BufferDesc {
   /// The id steps refer to.
@@ -121,8 +124,12 @@ struct BufferDesc {
   BufferKind kind = BufferKind::Arena;
   /// Input or output index (Input, Output).
   uint64_t index = 0;
-  /// Offset into the weights section or the arena (Weight, Arena).
+  /// Offset into the weights section, its weight file or the arena (Weight,
+  /// Arena).
   uint64_t offset = 0;
+  /// The weight file a weight lies in, an index into ModuleMeta::weightFiles,
+  /// or kInSection (Weight).
+  uint32_t file = kInSection;
   /// Size in bytes.
   uint64_t size = 0;
   /// A weight that holds one block per rank (Weight): rank r's buffer starts
@@ -145,6 +152,18 @@ struct TensorDesc {
   uint32_t buffer = 0;
 };
 
+/// A file outside the module that holds some of its weights
+/// (`ms-compile --external-weights`).
+struct WeightFileDesc {
+  /// The path as recorded: relative to the module file's directory, or
+  /// absolute.
+  std::string path;
+  /// The file's size in bytes.
+  uint64_t size = 0;
+  /// Its fnv1a64Words checksum.
+  uint64_t checksum = 0;
+};
+
 /// The validated content of the meta section.
 struct ModuleMeta {
   /// The raw JSON text.
@@ -155,6 +174,8 @@ struct ModuleMeta {
   std::vector<TensorDesc> inputs, outputs;
   /// Every buffer; steps refer to positions in this list.
   std::vector<BufferDesc> buffers;
+  /// The files holding the weights that are not in the weights section.
+  std::vector<WeightFileDesc> weightFiles;
   /// Size of the scratch arena in bytes.
   uint64_t arenaSize = 0;
   /// Kernel symbol names, indexed by a launch step's `kernel`.
@@ -262,9 +283,20 @@ struct Module {
   uint8_t *weights = nullptr;
   /// The device copy of the weights, owned (NULL when not needed).
   void *deviceWeights = nullptr;
+  /// The mapped weight files, by index in ModuleMeta::weightFiles.
+  std::vector<std::unique_ptr<MappedFile>> weightFiles;
+  /// Each weight file as the device sees it, like `weights`.
+  std::vector<uint8_t *> fileWeights;
+  /// The device copies of the weight files, owned (NULL when not needed).
+  std::vector<void *> deviceFileWeights;
   /// The loaded kernels (NULL when the module has none). Declared last so
   /// it is released before the mapping and the device.
   std::unique_ptr<Executable> executable;
+
+  /// Maps the weight file `desc` (the next of ModuleMeta::weightFiles),
+  /// checks its size and checksum, and copies it to a device without
+  /// host-visible memory.
+  Status mapWeightFile(const WeightFileDesc &desc);
 
   Module() = default;
   ~Module();
