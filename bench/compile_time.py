@@ -15,9 +15,10 @@ layer, in the .onnx file and in the compiler's memory.
 
 Rows marked "ext" compile the same models with their weights in an ONNX
 external-data file (utils/onnx-external-data) and `--external-weights`: the
-module refers to that file instead of holding a copy, so a compile neither
-parses nor writes the weights (levels O0 and O1 only; an O2 module holds
-its weights).
+module refers to that file instead of holding a copy, so a compile
+neither parses the weights out of the protobuf nor writes them (it still
+reads them into its constants and checksums the file; levels O0 and O1
+only: an O2 module holds its weights).
 
 Requirements: python3-torch and python3-onnx (Debian) to export the
 models.

@@ -69,10 +69,18 @@ struct SectionSink {
   uint64_t written = 0;
 };
 
-/// A weight and where it goes in the weights section.
+/// A weight and where it goes in the weights section (or its file).
 struct PlacedWeight {
   uint64_t offset;
   DenseElementsAttr value;
+};
+
+/// A file outside the module that weights refer to.
+struct WeightFile {
+  /// Its real path.
+  std::string path;
+  /// The weights that lie in it, by offset.
+  std::vector<PlacedWeight> weights;
 };
 } // namespace
 
@@ -140,15 +148,18 @@ public:
       : plan(plan), options(options) {}
   /// Fills `meta` and lists the weights by offset in `weights`, whose
   /// section is `weightsSize` bytes, and the files that the others lie in
-  /// by index in `files`.
+  /// (by index) in `files`.
   LogicalResult write(llvm::json::Object &meta,
                       std::vector<PlacedWeight> &weights, uint64_t &weightsSize,
-                      std::vector<std::string> &files);
+                      std::vector<WeightFile> &files);
 
 private:
   /// Returns where `weight` lies outside the module, or null if the module
-  /// holds it.
-  const ExternalData *externalOf(WeightOp weight);
+  /// holds it; with `count`, counts it in `unaligned` if that is why.
+  const ExternalData *externalOf(WeightOp weight, bool count = false);
+  /// The weights read from external files that the module holds because
+  /// their offset is not a multiple of 64: count and bytes.
+  int64_t unaligned = 0, unalignedBytes = 0;
   /// Adds a buffer entry; returns its id.
   int64_t addBuffer(Value value, StringRef kind, StringRef key, int64_t index,
                     uint64_t size);
@@ -202,24 +213,32 @@ int64_t PlanWriter::kernelIndex(StringRef name, StringRef op, Location loc,
   return it->second;
 }
 
-const ExternalData *PlanWriter::externalOf(WeightOp weight) {
+const ExternalData *PlanWriter::externalOf(WeightOp weight, bool count) {
   if (!options.externalData || weight.getPerRank())
     return nullptr;
   auto it = options.externalData->find(weight.getValue());
   if (it == options.externalData->end())
     return nullptr;
-  // Weights are 64-byte aligned, as in the weights section.
+  // Weights are 64-byte aligned, as in the weights section; the meta
+  // section names files in UTF-8.
   const ExternalData &data = it->second;
-  if (data.offset % fmt::kAlignment != 0 ||
-      data.length != uint64_t(weight.getStorageBytes()))
+  if (data.length != uint64_t(weight.getStorageBytes()) ||
+      !llvm::json::isUTF8(data.path))
     return nullptr;
+  if (data.offset % fmt::kAlignment != 0) {
+    if (count) {
+      ++unaligned;
+      unalignedBytes += data.length;
+    }
+    return nullptr;
+  }
   return &data;
 }
 
 LogicalResult PlanWriter::write(llvm::json::Object &meta,
                                 std::vector<PlacedWeight> &weights,
                                 uint64_t &weightsSize,
-                                std::vector<std::string> &files) {
+                                std::vector<WeightFile> &files) {
   weightsSize = 0;
   if (!plan.getArenaSize())
     return plan.emitError("expected a memory-planned plan (run "
@@ -274,10 +293,12 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
       if (!dense || !weight.getOffset())
         return weight.emitError("expected a placed dense weight");
       uint64_t size = cast<BufferType>(weight.getType()).getStaticByteSize();
-      if (const ExternalData *data = offloads ? nullptr : externalOf(weight)) {
+      if (const ExternalData *data =
+              offloads ? nullptr : externalOf(weight, /*count=*/true)) {
         auto [file, added] = fileIds.try_emplace(data->path, files.size());
         if (added)
-          files.push_back(data->path);
+          files.push_back({data->path, {}});
+        files[file->second].weights.push_back({data->offset, dense});
         addBuffer(weight, "weight", "offset", data->offset, size);
         (*buffers.back().getAsObject())["file"] = file->second;
         continue;
@@ -338,6 +359,12 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
   meta["steps"] = std::move(steps);
   if (std::optional<int64_t> ranks = plan.getRanks())
     meta["ranks"] = *ranks;
+  if (unaligned)
+    emitWarning(plan.getLoc())
+        << unaligned << " weights (" << unalignedBytes
+        << " bytes) from external-data files are copied into the module: "
+           "expected their offsets in the file to be multiples of 64 "
+           "(utils/onnx-external-data aligns them)";
   return success();
 }
 
@@ -471,16 +498,39 @@ static std::string recordedPath(StringRef path, StringRef moduleDirectory) {
   return path.str();
 }
 
+/// Compares the bytes `piece[0..size)` at offset `at` of a weight file
+/// with the weights that overlap them; returns the first weight that
+/// differs, or null.
+static const PlacedWeight *findChanged(ArrayRef<PlacedWeight> weights,
+                                       uint64_t at, const char *piece,
+                                       uint64_t size) {
+  for (const PlacedWeight &weight : weights) {
+    ArrayRef<char> raw = weight.value.getRawData();
+    uint64_t length = weight.value.isSplat()
+                          ? raw.size() * weight.value.getNumElements()
+                          : raw.size();
+    uint64_t begin = std::max(at, weight.offset);
+    uint64_t end = std::min(at + size, weight.offset + length);
+    for (uint64_t i = begin; i < end; ++i)
+      if (piece[i - at] != raw[(i - weight.offset) % raw.size()])
+        return &weight;
+  }
+  return nullptr;
+}
+
 /// Describes the external weight files `files` for the meta section: each
-/// one's recorded path, size and word checksum (the loader checks both).
+/// one's recorded path, size and word checksum (the loader checks both),
+/// checking that each weight the module refers to still has the bytes the
+/// compiler read.
 static FailureOr<llvm::json::Array> describeFiles(ModuleOp module,
-                                                  ArrayRef<std::string> files,
+                                                  ArrayRef<WeightFile> files,
                                                   StringRef moduleDirectory) {
   llvm::json::Array list;
   // Read in pieces, not mapped: the compiler's resident memory does not
   // grow by the files' size.
   std::vector<char> piece(1 << 20);
-  for (const std::string &path : files) {
+  for (const WeightFile &weightFile : files) {
+    const std::string &path = weightFile.path;
     auto fail = [&](std::error_code error) {
       return module.emitError("cannot read weight file '")
              << path << "': " << error.message();
@@ -499,10 +549,23 @@ static FailureOr<llvm::json::Array> describeFiles(ModuleOp module,
       }
       if (*read == 0)
         break;
+      if (const PlacedWeight *changed =
+              findChanged(weightFile.weights, size, piece.data(), *read)) {
+        llvm::sys::fs::closeFile(*file);
+        return module.emitError("weight file '")
+               << path << "' changed during the compilation (the "
+               << changed->value.getType() << " at offset " << changed->offset
+               << " differs from what was read)";
+      }
       checksum.update(piece.data(), *read);
       size += *read;
     }
     llvm::sys::fs::closeFile(*file);
+    for (const PlacedWeight &weight : weightFile.weights)
+      if (weight.offset + weight.value.getRawData().size() > size)
+        return module.emitError("weight file '")
+               << path << "' changed during the compilation (it is " << size
+               << " bytes, shorter than the weights read from it)";
     list.push_back(llvm::json::Object{
         {"path", recordedPath(path, moduleDirectory)},
         {"size", int64_t(size)},
@@ -523,7 +586,7 @@ LogicalResult mlir::ms::writeModuleFile(ModuleOp module,
   llvm::json::Object meta;
   std::vector<PlacedWeight> weights;
   uint64_t weightsSize = 0;
-  std::vector<std::string> files;
+  std::vector<WeightFile> files;
   if (failed(PlanWriter(*plans.begin(), options)
                  .write(meta, weights, weightsSize, files)))
     return failure();

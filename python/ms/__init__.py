@@ -67,7 +67,10 @@ class Module:
         return outputs[0] if len(outputs) == 1 else outputs
 
     def save(self, path):
-        """Writes the module file to `path` (atomically)."""
+        """Writes the module file to `path` (atomically). A module compiled
+        with --external-weights refers to its weight files by a path
+        relative to its directory when they lay inside it: save it beside
+        them (or copy them along)."""
         from ._cache import write_atomically
         if self._data is None:
             with open(self._executable.path, "rb") as f:

@@ -17,6 +17,7 @@
 
 #include <random>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using namespace ms;
 using namespace ms::rt;
@@ -410,7 +411,8 @@ TEST_F(LoaderTest, RejectsMissingWeightFile) {
   std::string file = useWeightFile(parts, dir, "w.bin", "w.bin");
   ASSERT_EQ(std::remove(file.c_str()), 0);
   expectRejected(parts.build(), MS_NOT_FOUND,
-                 "cannot load its weight file: " + file + ": cannot open");
+                 "weight file '" + file +
+                     "' (recorded as 'w.bin'): cannot open: No such file");
 }
 
 TEST_F(LoaderTest, RejectsChangedWeightFile) {
@@ -441,8 +443,30 @@ TEST_F(LoaderTest, RejectsWeightOutsideWeightFile) {
 TEST_F(LoaderTest, RejectsNonexistentWeightFile) {
   useWeightFile(parts, dir, "w.bin", "w.bin");
   parts.meta["buffers"][2]["file"] = 1;
-  expectMetaRejected("buffers[2] (id 2).file: weight file 1 does not exist "
-                     "(the module names 1)");
+  expectMetaRejected("buffers[2] (id 2).file: expected the index of one of "
+                     "the module's 1 weight files, found 1");
+  // The largest index is no exception.
+  parts.meta["buffers"][2]["file"] = 4294967295u;
+  expectMetaRejected("found 4294967295");
+}
+
+TEST_F(LoaderTest, RejectsPerRankWeightInWeightFile) {
+  useWeightFile(parts, dir, "w.bin", "w.bin");
+  parts.meta["ranks"] = 2;
+  parts.meta["buffers"][2]["rank_stride"] = 64;
+  expectMetaRejected("expected no rank_stride for a weight in a weight file");
+}
+
+TEST_F(LoaderTest, RunsWeightInWeightFileThroughLink) {
+  // A relative weight file is found beside the module file a link leads
+  // to.
+  useWeightFile(parts, dir, "w.bin", "w.bin");
+  ASSERT_TRUE(writeFile(path, parts.build()));
+  TempDir other;
+  std::string link = other.file("link.msm");
+  ASSERT_EQ(::symlink(path.c_str(), link.c_str()), 0);
+  path = link;
+  expectRunsSample();
 }
 
 TEST_F(LoaderTest, RejectsMalformedWeightFileChecksum) {

@@ -715,6 +715,30 @@ TEST(NpuSimulator, ComputesEveryVecFunction) {
   EXPECT_EQ(dup, std::vector<float>(16, 2.5f));
 }
 
+TEST(NpuSimulator, CastsBoolBytesToMasksAndBack) {
+  // Bool tensors are u8 bytes in GM: loaded as bytes, cast to an f32 mask,
+  // negated as a mask (x != 1), cast back to bytes and stored.
+  std::vector<uint8_t> in(16), out(16, 7);
+  for (int i = 0; i < 16; ++i)
+    in[i] = uint8_t(i % 3 == 0);
+  Json body = Json::array();
+  body.push_back(dma(gm(0, 0, "u8", {1}), view("ub", 0, "u8", {1}), {16}));
+  sync(body, "mte2", "v");
+  body.push_back(vec("cast", view("ub", 64, "f32", {8, 1}),
+                     view("ub", 0, "u8", {8, 1}), Json(), 2, 8));
+  body.push_back(vec("ne", view("ub", 128, "f32", {8, 1}),
+                     view("ub", 64, "f32", {8, 1}), 1.0, 2, 8));
+  body.push_back(vec("cast", view("ub", 192, "u8", {8, 1}),
+                     view("ub", 128, "f32", {8, 1}), Json(), 2, 8));
+  sync(body, "v", "mte3");
+  body.push_back(dma(view("ub", 192, "u8", {1}), gm(1, 0, "u8", {1}), {16}));
+  ms::rt::Status status =
+      simulate(program(1, {16, 16}, body), {in.data(), out.data()});
+  ASSERT_TRUE(status.ok()) << status.message();
+  for (int i = 0; i < 16; ++i)
+    EXPECT_EQ(out[i], in[i] ? 0 : 1) << i;
+}
+
 TEST(NpuSimulator, ComparesAndSelects) {
   std::vector<float> x = randomFloats(16, 9), y = randomFloats(16, 10);
   y[2] = x[2];

@@ -63,7 +63,8 @@ std::optional<double> getConstant(Value value) {
   if (auto f = dyn_cast<FloatAttr>(attr))
     return f.getValueAsDouble();
   if (auto i = dyn_cast<IntegerAttr>(attr))
-    return double(i.getInt());
+    return i.getType().isInteger(1) ? double(i.getValue().getZExtValue())
+                                    : double(i.getInt());
   return std::nullopt;
 }
 
@@ -768,6 +769,16 @@ std::optional<BinaryFn> getBinaryFn(Operation *op) {
     return BinaryFn::Min;
   if (isa<math::PowFOp>(op))
     return BinaryFn::Pow;
+  // Logic on masks of ones and zeros (i1 only: on wider integers these
+  // are bitwise).
+  if (op->getNumResults() == 1 && op->getResult(0).getType().isInteger(1)) {
+    if (isa<arith::AndIOp>(op))
+      return BinaryFn::Min;
+    if (isa<arith::OrIOp>(op))
+      return BinaryFn::Max;
+    if (isa<arith::XOrIOp>(op))
+      return BinaryFn::Ne;
+  }
   // Comparisons as C writes them: ordered (false for a NaN) but for not
   // equal (true for a NaN).
   if (auto cmp = dyn_cast<arith::CmpFOp>(op)) {
@@ -832,17 +843,6 @@ bool isComparison(BinaryFn fn) {
          fn == BinaryFn::Ge || fn == BinaryFn::Eq || fn == BinaryFn::Ne;
 }
 
-/// The element type a body value occupies in UB: a comparison's i1 result
-/// is a mask in its operands' type.
-Type storedType(Value value) {
-  Type type = value.getType();
-  if (type.isInteger(1))
-    if (Operation *producer = value.getDefiningOp();
-        producer && isa<arith::CmpFOp, arith::CmpIOp>(producer))
-      return producer->getOperand(0).getType();
-  return type;
-}
-
 std::optional<UnaryFn> getUnaryFn(Operation *op) {
   if (isa<math::ExpOp>(op))
     return UnaryFn::Exp;
@@ -861,6 +861,10 @@ std::optional<UnaryFn> getUnaryFn(Operation *op) {
   if (isa<math::ErfOp>(op))
     return UnaryFn::Erf;
   if (isa<arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp, arith::FPToSIOp>(op))
+    return UnaryFn::Cast;
+  // A mask's ones and zeros as numbers (a signed read of i1 would be -1).
+  if (isa<arith::UIToFPOp, arith::ExtUIOp>(op) &&
+      op->getOperand(0).getType().isInteger(1))
     return UnaryFn::Cast;
   return std::nullopt;
 }
@@ -981,8 +985,9 @@ private:
       if (!isIndexedByLoops(op.getMatchingIndexingMap(&operand)))
         return op.emitError("the npu target expects operands indexed by "
                             "loop dimensions (a projected permutation)");
+      // i1 buffers hold one byte per element; their tiles are masks.
       Type type = getElementTypeOrSelf(operand.get().getType());
-      if (!isVectorType(type))
+      if (!isVectorType(type) && !type.isInteger(1))
         return op.emitError("the npu vector unit computes f32, f16 and i32, "
                             "found ")
                << type;
@@ -1027,6 +1032,15 @@ private:
   /// are constants, and a reduction combines the output with one value.
   LogicalResult analyzeBody() {
     Block &body = *op.getBlock();
+    // An i1 buffer's tile is loaded as bytes and cast to an f32 mask.
+    Type f32 = Float32Type::get(op.getContext());
+    for (OpOperand &operand : op->getOpOperands()) {
+      BlockArgument arg = op.getMatchingBlockArgument(&operand);
+      if (arg.getType().isInteger(1) && !arg.use_empty()) {
+        stored[arg] = f32;
+        ++temps;
+      }
+    }
     for (Operation &bodyOp : body.without_terminator()) {
       if (isa<arith::ConstantOp>(bodyOp))
         continue;
@@ -1040,24 +1054,39 @@ private:
         if (operand.getParentBlock() != &body && !getConstant(operand))
           return bodyOp.emitError("the npu target expects values from "
                                   "outside an op's body to be constants");
-      Type type = storedType(bodyOp.getResult(0));
+      // i1 values are masks of ones and zeros, not i1's -1 of a signed
+      // read: they are a select's condition, the operands of logic, of
+      // equality and of unsigned casts.
+      std::optional<BinaryFn> fn = getBinaryFn(&bodyOp);
+      bool takesMasks =
+          isa<arith::SelectOp, arith::UIToFPOp, arith::ExtUIOp, arith::AndIOp,
+              arith::OrIOp, arith::XOrIOp>(bodyOp) ||
+          fn == BinaryFn::Eq || fn == BinaryFn::Ne;
+      for (auto [i, operand] : llvm::enumerate(bodyOp.getOperands()))
+        if (operand.getType().isInteger(1) &&
+            (!takesMasks || (isa<arith::SelectOp>(bodyOp) && i != 0)))
+          return bodyOp.emitError("the npu target computes i1 values as "
+                                  "masks: expected a select, logic, an "
+                                  "equality or an unsigned cast, found '")
+                 << bodyOp.getName() << "'";
+      if (auto select = dyn_cast<arith::SelectOp>(bodyOp))
+        if (getConstant(select.getCondition()))
+          return bodyOp.emitError("the npu target selects by a computed "
+                                  "condition, not a constant");
+      // A mask lives in the (stored) type of its first computed operand.
+      Value result = bodyOp.getResult(0);
+      Type type = result.getType();
+      if (type.isInteger(1)) {
+        Value from = bodyOp.getOperand(0);
+        if (getConstant(from))
+          from = bodyOp.getOperand(1);
+        type = storedType(from);
+        stored[result] = type;
+      }
       if (!isVectorType(type))
         return bodyOp.emitError("the npu vector unit computes f32, f16 and "
                                 "i32, found ")
                << type;
-      // A comparison's mask (ones and zeros, not i1's -1 for a signed
-      // read) is only a select's condition.
-      if (!isa<arith::SelectOp>(bodyOp))
-        for (Value operand : bodyOp.getOperands())
-          if (operand.getType().isInteger(1))
-            return bodyOp.emitError("the npu target uses a comparison only "
-                                    "as a select's condition");
-      // A select's condition is a comparison's mask in the body.
-      if (auto select = dyn_cast<arith::SelectOp>(bodyOp))
-        if (!select.getCondition().getDefiningOp<arith::CmpFOp>() &&
-            !select.getCondition().getDefiningOp<arith::CmpIOp>())
-          return bodyOp.emitError("the npu target selects by a comparison "
-                                  "in the op's body");
       ++temps;
     }
     BlockArgument out = op.getRegionOutputArgs()[0];
@@ -1077,6 +1106,13 @@ private:
         return op.emitError("the npu target expects a reduction's output "
                             "used only by its combiner");
     return success();
+  }
+
+  /// The element type `value` occupies in UB: an i1 value's mask type.
+  Type storedType(Value value) const {
+    if (Type type = stored.lookup(value))
+      return type;
+    return value.getType();
   }
 
   /// Tile sizes from the unified buffer's capacity.
@@ -1322,6 +1358,18 @@ private:
     Block &body = *op.getBlock();
     Value yielded = body.getTerminator()->getOperand(0);
     int64_t tempIndex = 0;
+    // i1 tiles (bytes) become f32 masks.
+    for (auto [operand, offset] : inputOffsets) {
+      BlockArgument arg = op.getMatchingBlockArgument(operand);
+      if (!arg.getType().isInteger(1))
+        continue;
+      Value loaded = values[arg].tile;
+      Value mask = e.bufferAt(
+          MemorySpace::UB, tempOffset + tempIndex++ * tileBytes,
+          cast<MemRefType>(loaded.getType()).getShape(), storedType(arg));
+      VUnaryOp::create(b, e.loc, UnaryFn::Cast, loaded, mask);
+      values[arg] = {mask};
+    }
     for (Operation &bodyOp : body.without_terminator()) {
       if (&bodyOp == combiner)
         break;
@@ -1331,7 +1379,7 @@ private:
       }
       Type type = storedType(bodyOp.getResult(0));
       Value target =
-          !reduction && bodyOp.getResult(0) == yielded
+          !reduction && bodyOp.getResult(0) == yielded && type == outType
               ? outTile
               : e.bufferAt(MemorySpace::UB,
                            tempOffset + tempIndex++ * tileBytes, full, type);
@@ -1372,7 +1420,11 @@ private:
       if (!value.tile)
         VDupOp::create(b, e.loc, b.getF64FloatAttr(value.constant), outTile);
       else if (value.tile != outTile)
-        VUnaryOp::create(b, e.loc, UnaryFn::Copy, value.tile, outTile);
+        VUnaryOp::create(b, e.loc,
+                         getElementTypeOrSelf(value.tile.getType()) == outType
+                             ? UnaryFn::Copy
+                             : UnaryFn::Cast,
+                         value.tile, outTile);
     }
     e.setFlag(Pipe::V, Pipe::MTE2);
     if (!tile.lastChunk)
@@ -1493,6 +1545,13 @@ private:
     BinaryFn fn = *getBinaryFn(bodyOp);
     BodyValue lhs = operand(0), rhs = operand(1);
     if (lhs.tile && rhs.tile) {
+      // Masks of two types: the right one cast into the target (a mask in
+      // the left one's type) first, read before written at each element.
+      if (getElementTypeOrSelf(rhs.tile.getType()) !=
+          getElementTypeOrSelf(lhs.tile.getType())) {
+        VUnaryOp::create(b, e.loc, UnaryFn::Cast, rhs.tile, target);
+        rhs.tile = target;
+      }
       VBinaryOp::create(b, e.loc, fn, lhs.tile, rhs.tile, target);
       return;
     }
@@ -1535,6 +1594,8 @@ private:
   Operation *combiner = nullptr;
   ReduceFn reduceFn = ReduceFn::Sum;
   llvm::MapVector<OpOperand *, int64_t> inputOffsets;
+  /// The mask type of each i1 value of the body (see storedType).
+  DenseMap<Value, Type> stored;
   /// Scalar (constant) inputs.
   llvm::MapVector<OpOperand *, double> scalars;
   int64_t outOffset = 0, outSlotBytes = 0, tempOffset = 0, initOffset = 0;

@@ -100,6 +100,9 @@ StringRef getDTypeName(Type type) {
     return "s32";
   if (type.isInteger(8))
     return "s8";
+  // A bool is one byte, 0 or 1.
+  if (type.isInteger(1))
+    return "u8";
   return "";
 }
 
@@ -159,14 +162,16 @@ public:
                         : DenseIntOrFPElementsAttr();
     Type elem = global.getType().getElementType();
     if (!value || getDTypeName(elem).empty())
-      return global.emitError("expected a dense f32, f16, bf16, i32 or i8 "
-                              "constant for the npu");
-    int64_t elementBytes = elem.getIntOrFloatBitWidth() / 8;
+      return global.emitError("expected a dense f32, f16, bf16, i32, i8 or "
+                              "i1 constant for the npu");
+    int64_t elementBytes = std::max(1u, elem.getIntOrFloatBitWidth() / 8);
     std::string hex;
     static const char digits[] = "0123456789abcdef";
     auto append = [&](const APInt &bits) {
       for (int64_t i = 0; i < elementBytes; ++i) {
-        uint8_t byte = uint8_t(bits.extractBitsAsZExtValue(8, 8 * i));
+        uint8_t byte = bits.getBitWidth() == 1
+                           ? uint8_t(bits.getBoolValue())
+                           : uint8_t(bits.extractBitsAsZExtValue(8, 8 * i));
         hex += digits[byte >> 4];
         hex += digits[byte & 15];
       }

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -736,6 +737,11 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
   const Json *files = nullptr;
   MS_RETURN_IF_ERROR(
       reader.array(root, "weight_files", "root", files, /*required=*/false));
+  if (files && files->size() > kMaxWeightFiles)
+    return reader.fail("weight_files", "expected at most " +
+                                           std::to_string(kMaxWeightFiles) +
+                                           " weight files, found " +
+                                           std::to_string(files->size()));
   for (size_t i = 0; files && i < files->size(); ++i) {
     const Json &value = (*files)[i];
     std::string where = "weight_files[" + std::to_string(i) + "]";
@@ -787,18 +793,20 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
         MS_RETURN_IF_ERROR(reader.unsigned64(value, "rank_stride", where,
                                              buffer.rankStride,
                                              /*required=*/false));
-        uint64_t file = kInSection;
-        MS_RETURN_IF_ERROR(
-            reader.unsigned64(value, "file", where, file, /*required=*/false));
-        if (file != kInSection && file >= meta.weightFiles.size())
-          return reader.fail(where + ".file",
-                             "weight file " + std::to_string(file) +
-                                 " does not exist (the module names " +
-                                 std::to_string(meta.weightFiles.size()) + ")");
-        if (file != kInSection && buffer.rankStride != 0)
-          return reader.fail(where, "a weight in a weight file has one block "
-                                    "for every rank (no rank_stride)");
-        buffer.file = static_cast<uint32_t>(file);
+        if (value.contains("file")) {
+          uint64_t file = 0;
+          MS_RETURN_IF_ERROR(reader.unsigned64(value, "file", where, file));
+          if (file >= meta.weightFiles.size())
+            return reader.fail(where + ".file",
+                               "expected the index of one of the module's " +
+                                   std::to_string(meta.weightFiles.size()) +
+                                   " weight files, found " +
+                                   std::to_string(file));
+          if (buffer.rankStride != 0)
+            return reader.fail(where, "expected no rank_stride for a weight "
+                                      "in a weight file");
+          buffer.file = static_cast<uint32_t>(file);
+        }
       }
     } else {
       return reader.fail(where + ".kind",
@@ -1201,18 +1209,31 @@ Status Module::load(std::shared_ptr<Device> device, const std::string &path,
 }
 
 Status Module::mapWeightFile(const WeightFileDesc &desc) {
-  // A relative path is relative to the module file's directory.
+  // A relative path is relative to the directory the module file really
+  // lies in (through links).
   std::string resolved = desc.path;
-  size_t slash = path.rfind('/');
-  if (resolved[0] != '/' && slash != std::string::npos)
-    resolved = path.substr(0, slash + 1) + resolved;
+  if (resolved[0] != '/') {
+    std::string directory = "./";
+    if (char *real = ::realpath(path.c_str(), nullptr)) {
+      directory = real;
+      std::free(real);
+      directory.resize(directory.rfind('/') + 1);
+    } else if (size_t slash = path.rfind('/'); slash != std::string::npos) {
+      directory = path.substr(0, slash + 1);
+    }
+    resolved = directory + resolved;
+  }
   std::string where = path + ": weight file '" + resolved + "'";
   std::unique_ptr<MappedFile> file;
   Status opened = MappedFile::open(resolved, file);
-  if (!opened.ok())
-    return Status::error(
-        opened.code(),
-        path + ": cannot load its weight file: " + opened.message());
+  if (!opened.ok()) {
+    // The problem without MappedFile's leading path.
+    std::string problem = opened.message();
+    if (problem.compare(0, resolved.size() + 2, resolved + ": ") == 0)
+      problem.erase(0, resolved.size() + 2);
+    return Status::error(opened.code(), where + " (recorded as '" + desc.path +
+                                            "'): " + problem);
+  }
   if (file->size() != desc.size)
     return Status::error(MS_DATA_LOSS,
                          where + " is " + std::to_string(file->size()) +

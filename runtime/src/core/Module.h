@@ -113,6 +113,9 @@ constexpr uint64_t kMaxEvents = 1u << 16;
 /// Where a buffer's memory comes from.
 enum class BufferKind : uint8_t { Input, Output, Weight, Arena };
 
+/// The most weight files a module may refer to.
+constexpr uint64_t kMaxWeightFiles = 1024;
+
 /// BufferDesc::file of a weight in the module's weights section.
 constexpr uint32_t kInSection = 0xFFFFFFFFu;
 
