@@ -153,6 +153,27 @@ func.func @blocked(%a: tensor<8x4096xf32>, %b: tensor<4096x160xf32>) -> tensor<8
 
 // -----
 
+// 1024 columns: B's rows lie 4 KiB apart, so that a panel's rows would
+// share a few cache sets; each block of k of the panel is first copied to a
+// contiguous 512x32 tensor, which the blocks of rows read at k - kStart.
+// CHECK-LABEL: func @packed_panel
+// CHECK-SAME: %[[B:[^:]+]]: tensor<1024x1024xf32>
+// CHECK: scf.forall (%[[N:.+]], %{{.+}}) = (0, 0) to (1024, 8) step (32, 8)
+// CHECK: %[[EMPTY:.+]] = tensor.empty() : tensor<512x32xf32>
+// CHECK: %[[PACKED:.+]] = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[P:.+]] = %[[EMPTY]])
+// CHECK: %[[ROW:.+]] = vector.transfer_read %[[B]][%{{.+}}, %[[N]]]
+// CHECK: vector.transfer_write %[[ROW]], %[[P]][%[[I]], %{{.+}}] {{.*}} : vector<32xf32>, tensor<512x32xf32>
+// CHECK: vector.transfer_read %[[PACKED]][%{{.+}}, %{{.+}}]
+func.func @packed_panel(%a: tensor<8x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<8x1024xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x1024xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<8x1024xf32>) -> tensor<8x1024xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<8x1024xf32>, tensor<1024x1024xf32>) outs(%c : tensor<8x1024xf32>) -> tensor<8x1024xf32>
+  return %m : tensor<8x1024xf32>
+}
+
+// -----
+
 // 40 columns, no multiple of 16: blocks of 32, the last one 8 wide (the
 // slice's width the smaller of 32 and the columns left, reads and writes
 // masked at the end).

@@ -66,9 +66,12 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     runs in blocks of 3/4 `k-block` to `k-block` when its length has such a
     divisor (an `scf.for` around the forall, partial sums in the
     destination), so that a block of A's rows stays in cache across the
-    column blocks (not when the row blocks come first). Each result
-    element is the same sum in the same order as the loop nest's, with
-    fused multiply-adds.
+    column blocks (not when the row blocks come first). When B is a plain
+    `[k, columns]` matrix whose rows lie a multiple of 4 KiB apart (all of a
+    panel's rows would share a few cache sets), each block of k of the
+    panel is first copied to a contiguous tensor, which the blocks of rows
+    read. Each result element is the same sum in the same order as the loop
+    nest's, with fused multiply-adds.
 
     A convolution (`out[..., o...] += in[..., o * s + w * d] * weight[...,
     r...]`, as msgraph.conv lowers) whose weight has at least `rows / 2`
