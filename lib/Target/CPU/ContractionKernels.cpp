@@ -1194,10 +1194,12 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
     // panel's block of k is then copied to a contiguous tensor first and
     // the blocks of rows read that (a 128x768 by 768x3072 matmul: 376 ->
     // 488 GFLOP/s; 3104 columns, not a multiple, ran at 517 in place). Only
-    // B = [k, columns] with whole column blocks.
+    // B = [k, columns] with whole column blocks (a B sliced from a wider
+    // tensor has another stride after bufferization: then this guesses).
+    // (Not for one block of rows per slab: the copy would be read once.)
     bool packB = columnsMajor && !tail && plan.outer.empty() &&
                  bMap.getNumResults() == 2 && loopAt(bMap, 0) == plan.k &&
-                 loopAt(bMap, 1) == plan.n &&
+                 loopAt(bMap, 1) == plan.n && chunkLength > plan.rows &&
                  (plan.columnCount * 4) % 4096 == 0;
     auto packPanel = [&](Value kStart, int64_t kLength) -> Value {
       auto blockType = RankedTensorType::get({kLength, plan.columns}, f32);

@@ -1058,6 +1058,14 @@ private:
       // read: they are a select's condition, the operands of logic, of
       // equality and of unsigned casts.
       std::optional<BinaryFn> fn = getBinaryFn(&bodyOp);
+      Value result = bodyOp.getResult(0);
+      if (result.getType().isInteger(1) &&
+          !isa<arith::CmpFOp, arith::CmpIOp, arith::AndIOp, arith::OrIOp,
+               arith::XOrIOp>(bodyOp))
+        return bodyOp.emitError("the npu target computes i1 values as masks: "
+                                "expected a comparison or logic to produce "
+                                "one, found '")
+               << bodyOp.getName() << "'";
       bool takesMasks =
           isa<arith::SelectOp, arith::UIToFPOp, arith::ExtUIOp, arith::AndIOp,
               arith::OrIOp, arith::XOrIOp>(bodyOp) ||
@@ -1066,19 +1074,19 @@ private:
         if (operand.getType().isInteger(1) &&
             (!takesMasks || (isa<arith::SelectOp>(bodyOp) && i != 0)))
           return bodyOp.emitError("the npu target computes i1 values as "
-                                  "masks: expected a select, logic, an "
+                                  "masks: expected one as a select's "
+                                  "condition or an operand of logic, an "
                                   "equality or an unsigned cast, found '")
                  << bodyOp.getName() << "'";
       if (auto select = dyn_cast<arith::SelectOp>(bodyOp))
-        if (getConstant(select.getCondition()))
+        if (isConstantInBody(select.getCondition()))
           return bodyOp.emitError("the npu target selects by a computed "
                                   "condition, not a constant");
       // A mask lives in the (stored) type of its first computed operand.
-      Value result = bodyOp.getResult(0);
       Type type = result.getType();
       if (type.isInteger(1)) {
         Value from = bodyOp.getOperand(0);
-        if (getConstant(from))
+        if (isConstantInBody(from))
           from = bodyOp.getOperand(1);
         type = storedType(from);
         stored[result] = type;
@@ -1106,6 +1114,17 @@ private:
         return op.emitError("the npu target expects a reduction's output "
                             "used only by its combiner");
     return success();
+  }
+
+  /// Whether `value` is a number in the body, not a tile: a constant, or
+  /// the block argument of a scalar input.
+  bool isConstantInBody(Value value) {
+    if (getConstant(value))
+      return true;
+    auto arg = dyn_cast<BlockArgument>(value);
+    return arg && arg.getOwner() == op.getBlock() &&
+           arg.getArgNumber() < op.getNumDpsInputs() &&
+           scalars.contains(op.getDpsInputOperand(arg.getArgNumber()));
   }
 
   /// The element type `value` occupies in UB: an i1 value's mask type.

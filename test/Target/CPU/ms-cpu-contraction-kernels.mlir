@@ -154,22 +154,28 @@ func.func @blocked(%a: tensor<8x4096xf32>, %b: tensor<4096x160xf32>) -> tensor<8
 // -----
 
 // 1024 columns: B's rows lie 4 KiB apart, so that a panel's rows would
-// share a few cache sets; each block of k of the panel is first copied to a
-// contiguous 512x32 tensor, which the blocks of rows read at k - kStart.
+// share a few cache sets; each block of k of the panel (the first and the
+// last of two) is first copied to a contiguous 512x32 tensor, which the
+// two blocks of 8 rows read at k - kStart. (With one block of rows per
+// slab the copy would be read once: not copied.)
 // CHECK-LABEL: func @packed_panel
 // CHECK-SAME: %[[B:[^:]+]]: tensor<1024x1024xf32>
-// CHECK: scf.forall (%[[N:.+]], %{{.+}}) = (0, 0) to (1024, 8) step (32, 8)
+// CHECK: scf.forall (%[[N:.+]], %{{.+}}) = (0, 0) to (1024, 16) step (32, 16)
 // CHECK: %[[EMPTY:.+]] = tensor.empty() : tensor<512x32xf32>
 // CHECK: %[[PACKED:.+]] = scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[P:.+]] = %[[EMPTY]])
 // CHECK: %[[ROW:.+]] = vector.transfer_read %[[B]][%{{.+}}, %[[N]]]
 // CHECK: vector.transfer_write %[[ROW]], %[[P]][%[[I]], %{{.+}}] {{.*}} : vector<32xf32>, tensor<512x32xf32>
 // CHECK: vector.transfer_read %[[PACKED]][%{{.+}}, %{{.+}}]
-func.func @packed_panel(%a: tensor<8x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<8x1024xf32> {
+// CHECK: %[[EMPTY2:.+]] = tensor.empty() : tensor<512x32xf32>
+// CHECK: %[[PACKED2:.+]] = scf.for {{.*}} iter_args(%{{.+}} = %[[EMPTY2]])
+// CHECK: %[[KP:.+]] = arith.subi %{{.+}}, %c512{{.*}} : index
+// CHECK-NEXT: vector.transfer_read %[[PACKED2]][%[[KP]], %{{.+}}]
+func.func @packed_panel(%a: tensor<16x1024xf32>, %b: tensor<1024x1024xf32>) -> tensor<16x1024xf32> {
   %zero = arith.constant 0.0 : f32
-  %e = tensor.empty() : tensor<8x1024xf32>
-  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<8x1024xf32>) -> tensor<8x1024xf32>
-  %m = linalg.matmul ins(%a, %b : tensor<8x1024xf32>, tensor<1024x1024xf32>) outs(%c : tensor<8x1024xf32>) -> tensor<8x1024xf32>
-  return %m : tensor<8x1024xf32>
+  %e = tensor.empty() : tensor<16x1024xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+  %m = linalg.matmul ins(%a, %b : tensor<16x1024xf32>, tensor<1024x1024xf32>) outs(%c : tensor<16x1024xf32>) -> tensor<16x1024xf32>
+  return %m : tensor<16x1024xf32>
 }
 
 // -----

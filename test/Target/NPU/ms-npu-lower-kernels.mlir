@@ -203,9 +203,60 @@ func.func @bool_arithmetic(%a: memref<64xi1>, %b: memref<64xi1>, %r: memref<64xi
       ins(%a, %b : memref<64xi1>, memref<64xi1>) outs(%r : memref<64xi1>) {
   ^bb0(%p: i1, %q: i1, %out: i1):
     // i1 addition wraps (true + true is false); masks would give 2.
-    // expected-error @+1 {{the npu target computes i1 values as masks: expected a select, logic, an equality or an unsigned cast, found 'arith.addi'}}
+    // expected-error @+1 {{the npu target computes i1 values as masks: expected a comparison or logic to produce one, found 'arith.addi'}}
     %0 = arith.addi %p, %q : i1
     linalg.yield %0 : i1
+  }
+  return
+}
+
+// -----
+
+#m = affine_map<(d0) -> (d0)>
+func.func @bool_from_cast(%x: memref<64xf32>, %r: memref<64xi1>) {
+  linalg.generic {indexing_maps = [#m, #m], iterator_types = ["parallel"]}
+      ins(%x : memref<64xf32>) outs(%r : memref<64xi1>) {
+  ^bb0(%in: f32, %out: i1):
+    // -1.0 would be true, but its mask would hold -1.
+    // expected-error @+1 {{the npu target computes i1 values as masks: expected a comparison or logic to produce one, found 'arith.fptosi'}}
+    %0 = arith.fptosi %in : f32 to i1
+    linalg.yield %0 : i1
+  }
+  return
+}
+
+// -----
+
+#m = affine_map<(d0) -> (d0)>
+func.func @select_by_scalar(%x: memref<64xf32>, %y: memref<64xf32>) {
+  %true = arith.constant true
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, #m, #m], iterator_types = ["parallel"]}
+      ins(%true, %x : i1, memref<64xf32>) outs(%y : memref<64xf32>) {
+  ^bb0(%c: i1, %in: f32, %out: f32):
+    // expected-error @+1 {{the npu target selects by a computed condition, not a constant}}
+    %0 = arith.select %c, %in, %zero : f32
+    linalg.yield %0 : f32
+  }
+  return
+}
+
+// -----
+
+// A scalar i1 input is a number: the xor's mask is the comparison's (f16).
+// CHECK-LABEL: func.func @xor_scalar
+// CHECK: msnpu.vbinary <lt> %{{.*}}, %{{.*}}, %[[LESS:.*]] : memref<{{.*}}xf16
+// CHECK: msnpu.vscalar <ne> %[[LESS]], 1.000000e+00, %[[XOR:.*]] : memref<{{.*}}xf16, #msnpu.space<ub>> to memref<{{.*}}xf16, #msnpu.space<ub>>
+// CHECK: msnpu.vunary <cast> %[[XOR]], %{{.*}} : memref<{{.*}}xf16, #msnpu.space<ub>> to memref<{{.*}}xi1, #msnpu.space<ub>>
+#m = affine_map<(d0) -> (d0)>
+func.func @xor_scalar(%x: memref<64xf16>, %y: memref<64xf16>, %r: memref<64xi1>) {
+  %true = arith.constant true
+  linalg.generic {indexing_maps = [affine_map<(d0) -> ()>, #m, #m, #m], iterator_types = ["parallel"]}
+      ins(%true, %x, %y : i1, memref<64xf16>, memref<64xf16>) outs(%r : memref<64xi1>) {
+  ^bb0(%t: i1, %u: f16, %v: f16, %out: i1):
+    %0 = arith.cmpf olt, %u, %v : f16
+    %1 = arith.xori %t, %0 : i1
+    linalg.yield %1 : i1
   }
   return
 }
@@ -237,7 +288,7 @@ func.func @mask_as_value(%x: memref<64xf32>, %y: memref<64xf32>) {
   ^bb0(%in: f32, %out: f32):
     %0 = arith.cmpf olt, %in, %zero : f32
     // A signed read of i1 true is -1, the mask holds 1.
-    // expected-error @+1 {{the npu target computes i1 values as masks: expected a select, logic, an equality or an unsigned cast, found 'arith.sitofp'}}
+    // expected-error @+1 {{the npu target computes i1 values as masks: expected one as a select's condition or an operand of logic, an equality or an unsigned cast, found 'arith.sitofp'}}
     %1 = arith.sitofp %0 : i1 to f32
     linalg.yield %1 : f32
   }
