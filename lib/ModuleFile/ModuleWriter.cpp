@@ -498,6 +498,12 @@ static std::string recordedPath(StringRef path, StringRef moduleDirectory) {
   return path.str();
 }
 
+/// The bytes `weight` takes in its file (a splat's element repeated).
+static uint64_t fileBytes(const PlacedWeight &weight) {
+  uint64_t raw = weight.value.getRawData().size();
+  return weight.value.isSplat() ? raw * weight.value.getNumElements() : raw;
+}
+
 /// Compares the bytes `piece[0..size)` at offset `at` of a weight file
 /// with the weights that overlap them; returns the first weight that
 /// differs, or null.
@@ -506,11 +512,16 @@ static const PlacedWeight *findChanged(ArrayRef<PlacedWeight> weights,
                                        uint64_t size) {
   for (const PlacedWeight &weight : weights) {
     ArrayRef<char> raw = weight.value.getRawData();
-    uint64_t length = weight.value.isSplat()
-                          ? raw.size() * weight.value.getNumElements()
-                          : raw.size();
     uint64_t begin = std::max(at, weight.offset);
-    uint64_t end = std::min(at + size, weight.offset + length);
+    uint64_t end = std::min(at + size, weight.offset + fileBytes(weight));
+    if (begin >= end)
+      continue;
+    if (!weight.value.isSplat()) {
+      if (std::memcmp(piece + (begin - at),
+                      raw.data() + (begin - weight.offset), end - begin) != 0)
+        return &weight;
+      continue;
+    }
     for (uint64_t i = begin; i < end; ++i)
       if (piece[i - at] != raw[(i - weight.offset) % raw.size()])
         return &weight;
@@ -562,7 +573,7 @@ static FailureOr<llvm::json::Array> describeFiles(ModuleOp module,
     }
     llvm::sys::fs::closeFile(*file);
     for (const PlacedWeight &weight : weightFile.weights)
-      if (weight.offset + weight.value.getRawData().size() > size)
+      if (weight.offset + fileBytes(weight) > size)
         return module.emitError("weight file '")
                << path << "' changed during the compilation (it is " << size
                << " bytes, shorter than the weights read from it)";
