@@ -144,8 +144,7 @@ namespace {
 /// Serializes one plan into the meta JSON and the weights section.
 class PlanWriter {
 public:
-  PlanWriter(PlanOp plan, const ModuleWriteOptions &options)
-      : plan(plan), options(options) {}
+  explicit PlanWriter(PlanOp plan) : plan(plan) {}
   /// Fills `meta` and lists the weights by offset in `weights`, whose
   /// section is `weightsSize` bytes, and the files that the others lie in
   /// (by index) in `files`.
@@ -154,12 +153,6 @@ public:
                       std::vector<WeightFile> &files);
 
 private:
-  /// Returns where `weight` lies outside the module, or null if the module
-  /// holds it; with `count`, counts it in `unaligned` if that is why.
-  const ExternalData *externalOf(WeightOp weight, bool count = false);
-  /// The weights read from external files that the module holds because
-  /// their offset is not a multiple of 64: count and bytes.
-  int64_t unaligned = 0, unalignedBytes = 0;
   /// Adds a buffer entry; returns its id.
   int64_t addBuffer(Value value, StringRef kind, StringRef key, int64_t index,
                     uint64_t size);
@@ -170,7 +163,6 @@ private:
   LogicalResult writeStep(Operation &op, llvm::json::Array &steps);
 
   PlanOp plan;
-  const ModuleWriteOptions &options;
   llvm::json::Array buffers, kernels, inputs, outputs;
   DenseMap<Value, int64_t> bufferIds;
   /// Event ids: signals numbered in plan order.
@@ -213,28 +205,6 @@ int64_t PlanWriter::kernelIndex(StringRef name, StringRef op, Location loc,
   return it->second;
 }
 
-const ExternalData *PlanWriter::externalOf(WeightOp weight, bool count) {
-  if (!options.externalData || weight.getPerRank())
-    return nullptr;
-  auto it = options.externalData->find(weight.getValue());
-  if (it == options.externalData->end())
-    return nullptr;
-  // Weights are 64-byte aligned, as in the weights section; the meta
-  // section names files in UTF-8.
-  const ExternalData &data = it->second;
-  if (data.length != uint64_t(weight.getStorageBytes()) ||
-      !llvm::json::isUTF8(data.path))
-    return nullptr;
-  if (data.offset % fmt::kAlignment != 0) {
-    if (count) {
-      ++unaligned;
-      unalignedBytes += data.length;
-    }
-    return nullptr;
-  }
-  return &data;
-}
-
 LogicalResult PlanWriter::write(llvm::json::Object &meta,
                                 std::vector<PlacedWeight> &weights,
                                 uint64_t &weightsSize,
@@ -243,27 +213,7 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
   if (!plan.getArenaSize())
     return plan.emitError("expected a memory-planned plan (run "
                           "msexec-plan-memory first)");
-  // An offloaded graph addresses its weights as one region, the weights
-  // section: every weight stays there. Otherwise weights that lie in
-  // external files are left out of the section, and the others are packed
-  // in it again in their planned order.
-  bool offloads = !plan.getBody().getOps<OffloadOp>().empty();
-  DenseMap<Operation *, int64_t> sectionOffsets;
   llvm::StringMap<int64_t> fileIds;
-  if (!offloads && options.externalData) {
-    SmallVector<WeightOp> held;
-    for (auto weight : plan.getBody().getOps<WeightOp>())
-      if (!externalOf(weight) && weight.getOffset())
-        held.push_back(weight);
-    llvm::stable_sort(held, [](WeightOp a, WeightOp b) {
-      return *a.getOffset() < *b.getOffset();
-    });
-    uint64_t next = 0;
-    for (WeightOp weight : held) {
-      sectionOffsets[weight] = next;
-      next = fmt::alignUp(next + weight.getStorageBytes());
-    }
-  }
   // Buffers in declaration order; inputs and outputs by index.
   std::map<int64_t, llvm::json::Object> inputByIndex, outputByIndex;
   for (Operation &op : plan.getBody().front()) {
@@ -290,20 +240,20 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
           {"buffer", id}};
     } else if (auto weight = dyn_cast<WeightOp>(op)) {
       auto dense = dyn_cast<DenseElementsAttr>(weight.getValue());
-      if (!dense || !weight.getOffset())
+      if (!dense || (!weight.getOffset() && !weight.getFile()))
         return weight.emitError("expected a placed dense weight");
       uint64_t size = cast<BufferType>(weight.getType()).getStaticByteSize();
-      if (const ExternalData *data =
-              offloads ? nullptr : externalOf(weight, /*count=*/true)) {
-        auto [file, added] = fileIds.try_emplace(data->path, files.size());
+      if (std::optional<StringRef> path = weight.getFile()) {
+        auto offset = static_cast<uint64_t>(*weight.getFileOffset());
+        auto [file, added] = fileIds.try_emplace(*path, files.size());
         if (added)
-          files.push_back({data->path, {}});
-        files[file->second].weights.push_back({data->offset, dense});
-        addBuffer(weight, "weight", "offset", data->offset, size);
+          files.push_back({path->str(), {}});
+        files[file->second].weights.push_back({offset, dense});
+        addBuffer(weight, "weight", "offset", offset, size);
         (*buffers.back().getAsObject())["file"] = file->second;
         continue;
       }
-      int64_t offset = sectionOffsets.lookup_or(weight, *weight.getOffset());
+      int64_t offset = *weight.getOffset();
       weights.push_back({static_cast<uint64_t>(offset), dense});
       weightsSize =
           std::max<uint64_t>(weightsSize, offset + weight.getStorageBytes());
@@ -359,12 +309,6 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
   meta["steps"] = std::move(steps);
   if (std::optional<int64_t> ranks = plan.getRanks())
     meta["ranks"] = *ranks;
-  if (unaligned)
-    emitWarning(plan.getLoc())
-        << unaligned << " weights (" << unalignedBytes
-        << " bytes) from external-data files are copied into the module: "
-           "expected their offsets in the file to be multiples of 64 "
-           "(utils/onnx-external-data aligns them)";
   return success();
 }
 
@@ -598,8 +542,8 @@ LogicalResult mlir::ms::writeModuleFile(ModuleOp module,
   std::vector<PlacedWeight> weights;
   uint64_t weightsSize = 0;
   std::vector<WeightFile> files;
-  if (failed(PlanWriter(*plans.begin(), options)
-                 .write(meta, weights, weightsSize, files)))
+  if (failed(
+          PlanWriter(*plans.begin()).write(meta, weights, weightsSize, files)))
     return failure();
   if (!files.empty()) {
     auto described = describeFiles(module, files, options.moduleDirectory);

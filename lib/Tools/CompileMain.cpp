@@ -142,7 +142,7 @@ struct Options {
       "external-weights",
       llvm::cl::desc("Leave an ONNX model's external-data weights in their "
                      "files: the module refers to them (path, size, "
-                     "checksum) instead of holding a copy (-O0, -O1)"),
+                     "checksum) instead of holding a copy"),
       llvm::cl::cat(category)};
   llvm::cl::list<std::string> boundInputs{
       "bind-input",
@@ -281,12 +281,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   if (options.externalWeights && !isOnnx)
     return fail("--external-weights applies to ONNX models only (their "
                 "external-data files)");
-  if (options.externalWeights && options.optLevel >= 2)
-    return fail("--external-weights: an O2 module addresses its weights as "
-                "one region and holds them all; use -O0 or -O1");
-  ExternalDataMap externalData;
-  if (options.externalWeights)
-    importOptions.externalData = &externalData;
+  importOptions.recordExternalData = options.externalWeights;
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -466,10 +461,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
     ModuleWriteOptions writeOptions;
-    if (options.externalWeights) {
-      writeOptions.externalData = &externalData;
-      writeOptions.moduleDirectory = dir.empty() ? "." : dir.str();
-    }
+    writeOptions.moduleDirectory = dir.empty() ? "." : dir.str();
     bool written = succeeded(writeModuleFile(*module, os, writeOptions));
     os.flush();
     if (!written || os.has_error()) {

@@ -13,8 +13,6 @@
 #ifndef MS_MODULEFILE_MODULEWRITER_H
 #define MS_MODULEFILE_MODULEWRITER_H
 
-#include "ms/Support/ExternalData.h"
-
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -23,13 +21,9 @@
 namespace mlir::ms {
 /// How a module file is written.
 struct ModuleWriteOptions {
-  /// Constants to refer to in their files instead of copying them into the
-  /// weights section (`--external-weights`). Only weights at a 64-byte
-  /// aligned file offset are referred to, and none in a plan with an
-  /// offloaded graph (it addresses its weights as one region).
-  const ExternalDataMap *externalData = nullptr;
-  /// The directory the module file goes to: a weight file inside it is
-  /// recorded relative to it, one outside it by its absolute path.
+  /// The directory the module file goes to: a weight file (`msexec.weight`
+  /// with `file`) inside it is recorded relative to it, one outside it (or
+  /// every one, when this is empty) by its absolute path.
   std::string moduleDirectory;
 };
 

@@ -10,7 +10,6 @@
 #include "OnnxSchema.pb.h"
 
 #include "ms/Dialect/Graph/IR/GraphOps.h"
-#include "ms/Support/ExternalData.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
@@ -43,12 +42,13 @@ constexpr int64_t kMaxBuiltConstantElements = int64_t(1) << 26;
 /// arithmetic on static dims cannot overflow.
 bool fitsTensorLimit(ArrayRef<int64_t> shape, Type elem);
 
-/// Builds a dense constant from a TensorProto; with `external`, records
-/// where the bytes of an external-data tensor lie.
-FailureOr<ElementsAttr> convertTensor(const onnx::TensorProto &tensor,
-                                      MLIRContext *ctx, Location loc,
-                                      StringRef modelDirectory,
-                                      ExternalDataMap *external = nullptr);
+/// Builds a dense constant from a TensorProto; with `external`, appends
+/// where the bytes of an external-data tensor lie, as an entry of
+/// graph::kExternalDataAttrName.
+FailureOr<ElementsAttr>
+convertTensor(const onnx::TensorProto &tensor, MLIRContext *ctx, Location loc,
+              StringRef modelDirectory,
+              SmallVectorImpl<Attribute> *external = nullptr);
 
 /// What a handler sees of one node.
 class NodeContext {

@@ -75,6 +75,17 @@ Type mlir::ms::onnx_importer::convertElementType(MLIRContext *ctx,
   return nullptr;
 }
 
+namespace {
+/// Where the bytes of an external-data tensor lie.
+struct ExternalData {
+  /// The file's real path (links resolved, absolute).
+  std::string path;
+  /// The bytes' offset and length in the file.
+  uint64_t offset = 0;
+  uint64_t length = 0;
+};
+} // namespace
+
 /// Reads (maps) the `expected` bytes of an external-data tensor and records
 /// where they lie in `origin`. Like ONNX Runtime, the data must lie in a
 /// regular file inside the model's directory: no absolute path, no `..`, no
@@ -193,7 +204,7 @@ bool mlir::ms::onnx_importer::fitsTensorLimit(ArrayRef<int64_t> shape,
 
 FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
     const onnx::TensorProto &tensor, MLIRContext *ctx, Location loc,
-    StringRef modelDirectory, ExternalDataMap *external) {
+    StringRef modelDirectory, SmallVectorImpl<Attribute> *external) {
   Type elem = convertElementType(ctx, tensor.data_type(), loc);
   if (!elem)
     return failure();
@@ -293,8 +304,13 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
   auto attr = DenseElementsAttr::getFromRawBuffer(
       type, ArrayRef<char>(raw.data(), raw.size()));
   // (Booleans are not recorded: the file may hold any nonzero byte.)
-  if (origin && external)
-    external->try_emplace(attr, std::move(*origin));
+  if (origin && external) {
+    Builder b(ctx);
+    external->push_back(b.getArrayAttr(
+        {b.getStringAttr(origin->path),
+         b.getI64IntegerAttr(static_cast<int64_t>(origin->offset)),
+         b.getI64IntegerAttr(static_cast<int64_t>(origin->length)), attr}));
+  }
   return ElementsAttr(attr);
 }
 
@@ -883,14 +899,17 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   llvm::StringMap<ElementsAttr> initializers;
   // (The constant holds its own copy: the protobuf's is freed at once,
   // so that a model's weights are not held twice while it imports.)
+  SmallVector<Attribute> external;
   for (auto &tensor : *model.mutable_graph()->mutable_initializer()) {
     auto attr = convertTensor(tensor, ctx, loc, options.modelDirectory,
-                              options.externalData);
+                              options.recordExternalData ? &external : nullptr);
     if (failed(attr))
       return nullptr;
     initializers[tensor.name()] = *attr;
     std::string().swap(*tensor.mutable_raw_data());
   }
+  if (!external.empty())
+    (*module)->setAttr(graph::kExternalDataAttrName, b.getArrayAttr(external));
   // Inputs bound at compile time are constants too.
   for (const auto &[name, value] : options.boundInputs) {
     const onnx::ValueInfoProto *declared = nullptr;

@@ -60,6 +60,33 @@ msexec.plan @main target("cpu") opt_level(2) attributes {arena_size = 192 : i64}
 
 // -----
 
+// A weight in a file is a caller's buffer: the runtime gives its address.
+// CHECK-LABEL: msexec.executable @cpu
+// CHECK: llvm.func @ms_graph_0(%[[ARGS:.+]]: !llvm.ptr)
+// CHECK: llvm.load
+// CHECK: llvm.load
+// CHECK: %[[X:.+]] = llvm.load
+// CHECK: %[[WF:.+]] = llvm.load
+// CHECK: %[[Y:.+]] = llvm.load
+// CHECK: llvm.call @kernel_0(%[[X]], %[[WF]], %[[Y]])
+msexec.executable @cpu target("cpu") {
+  builtin.module {
+    llvm.func @kernel_0(%a: !llvm.ptr, %b: !llvm.ptr, %c: !llvm.ptr) {
+      llvm.return
+    }
+  }
+}
+msexec.plan @main target("cpu") opt_level(2) attributes {arena_size = 0 : i64} {
+  %x = msexec.input 0 "x" : !msexec.buffer<tensor<4xf32>>
+  %y = msexec.output 0 "y" : !msexec.buffer<tensor<4xf32>>
+  %w = msexec.weight dense<1.0> : tensor<4xf32> {file = "/d/w.bin", file_offset = 64 : i64} : !msexec.buffer<tensor<4xf32>>
+  msexec.offload {
+    msexec.launch @cpu::@kernel_0(%x, %w, %y) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+  }
+}
+
+// -----
+
 msexec.executable @cpu target("cpu") {
   builtin.module {
     // expected-error @+1 {{expected kernel @kernel_0 to take only buffer pointers after lowering, but its signature is '!llvm.func<void (i64)>'}}

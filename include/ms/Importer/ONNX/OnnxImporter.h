@@ -13,8 +13,6 @@
 #ifndef MS_IMPORTER_ONNX_ONNXIMPORTER_H
 #define MS_IMPORTER_ONNX_ONNXIMPORTER_H
 
-#include "ms/Support/ExternalData.h"
-
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributeInterfaces.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -36,9 +34,11 @@ struct OnnxImportOptions {
   llvm::StringMap<SmallVector<SmallVector<int64_t>>> sequenceShapes;
   /// Directory that external-data locations are relative to.
   std::string modelDirectory;
-  /// If set, receives where the bytes of each initializer read from an
-  /// external-data file lie (for `--external-weights`).
-  ExternalDataMap *externalData = nullptr;
+  /// Whether the module records where the bytes of each initializer read
+  /// from an external-data file lie (graph::kExternalDataAttrName), so that
+  /// the module file refers to the file instead of holding a copy
+  /// (`--external-weights`).
+  bool recordExternalData = false;
   /// Graph inputs replaced by constants (model specialization): shape-like
   /// inputs that the static-shape pipeline needs at compile time.
   llvm::StringMap<ElementsAttr> boundInputs;

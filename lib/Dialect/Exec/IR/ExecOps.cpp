@@ -8,6 +8,7 @@
 
 #include "ms/Dialect/Graph/IR/GraphDialect.h"
 
+#include "ms/runtime/ModuleFormat.h"
 #include "ms/runtime/ms_runtime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -182,6 +183,18 @@ LogicalResult WeightOp::verify() {
     return emitOpError("expected a value of type ")
            << (getPerRank() ? "<ranks>x" : "") << type << ", but found "
            << valueType;
+  if (!getFile() && !getFileOffset())
+    return success();
+  if (!getFile() || !getFileOffset())
+    return emitOpError("expected both file and file_offset, or neither");
+  if (getPerRank() || getOffset())
+    return emitOpError("expected a weight in a file to have no per_rank "
+                       "and no offset in the weights section");
+  if (*getFileOffset() < 0 ||
+      *getFileOffset() % int64_t(::ms::format::kAlignment) != 0)
+    return emitOpError("expected a file_offset that is a non-negative "
+                       "multiple of ")
+           << ::ms::format::kAlignment << ", but found " << *getFileOffset();
   return success();
 }
 
@@ -287,12 +300,12 @@ uint64_t OutputOp::getByteSize() {
 SmallVector<Value> OffloadOp::getCallerBuffers() {
   SmallVector<Value> buffers;
   llvm::SmallDenseSet<Value> seen;
-  // A weight with one block per rank is where the runtime says: its address
-  // is not a constant offset in generated code.
+  // A weight with one block per rank or in a file is where the runtime
+  // says: its address is not a constant offset in generated code.
   auto fromCaller = [](Operation *def) {
     auto weight = dyn_cast_or_null<WeightOp>(def);
     return isa_and_nonnull<InputOp, OutputOp>(def) ||
-           (weight && weight.getPerRank());
+           (weight && (weight.getPerRank() || weight.getFile()));
   };
   for (Operation &op : getBody().front())
     for (Value operand : op.getOperands())

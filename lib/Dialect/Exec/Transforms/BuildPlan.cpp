@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
 
 #include <map>
 
@@ -39,11 +40,23 @@ static FailureOr<int64_t> hostResultCapacity(Operation *op, unsigned index) {
 }
 
 namespace {
+/// Where the bytes of a constant lie in a file outside the model (an entry
+/// of the msgraph.external_data module attribute).
+struct ExternalBytes {
+  StringAttr path;
+  int64_t offset = 0, length = 0;
+};
+
 /// Builds the plan of one entry function.
 class PlanBuilder {
 public:
-  PlanBuilder(func::FuncOp entry, StringRef target, OpBuilder &b)
-      : entry(entry), target(target), b(b) {}
+  PlanBuilder(func::FuncOp entry, StringRef target, OpBuilder &b,
+              const DenseMap<Attribute, ExternalBytes> &external)
+      : entry(entry), target(target), b(b), external(external) {}
+
+  /// The weights from external-data files held in the module because
+  /// their offset in the file is not 64-byte aligned, and their bytes.
+  int64_t unaligned = 0, unalignedBytes = 0;
 
   /// Appends the plan's ops at `b`'s insertion point.
   LogicalResult build();
@@ -71,6 +84,8 @@ private:
   func::FuncOp entry;
   StringRef target;
   OpBuilder &b;
+  /// The constants whose bytes lie in external files, by value.
+  const DenseMap<Attribute, ExternalBytes> &external;
   /// The buffer holding each tensor value of the entry function.
   DenseMap<Value, Value> bufferOf;
   /// Buffers whose shape is only known at run time.
@@ -145,8 +160,53 @@ LogicalResult PlanBuilder::addWeight(Operation &op) {
     return failure();
   if (isa<graph::StringType>(dense.getElementType()))
     return op.emitError("string constants are not supported as weights");
-  bufferOf[op.getResult(0)] =
-      WeightOp::create(b, op.getLoc(), *type, dense, IntegerAttr());
+  auto weight =
+      WeightOp::create(b, op.getLoc(), *type, dense, IntegerAttr(),
+                       /*per_rank=*/false, StringAttr(), IntegerAttr());
+  bufferOf[op.getResult(0)] = weight;
+  // A constant read from a file outside the model stays there when its
+  // bytes are the buffer's, 64-byte aligned (the module's meta names the
+  // file in UTF-8).
+  auto it = external.find(dense);
+  if (it == external.end() || it->second.length != weight.getStorageBytes() ||
+      !llvm::json::isUTF8(it->second.path.getValue()))
+    return success();
+  if (it->second.offset % int64_t(::ms::format::kAlignment) != 0) {
+    ++unaligned;
+    unalignedBytes += it->second.length;
+    return success();
+  }
+  weight.setFileAttr(it->second.path);
+  weight.setFileOffsetAttr(b.getI64IntegerAttr(it->second.offset));
+  return success();
+}
+
+/// Reads the msgraph.external_data attribute of `module` into `external`.
+static LogicalResult
+readExternalData(ModuleOp module,
+                 DenseMap<Attribute, ExternalBytes> &external) {
+  Attribute attr = module->getAttr(graph::kExternalDataAttrName);
+  if (!attr)
+    return success();
+  auto entries = dyn_cast<ArrayAttr>(attr);
+  if (!entries)
+    return module.emitError("expected ")
+           << graph::kExternalDataAttrName << " to be an array, but found "
+           << attr;
+  for (auto [i, entry] : llvm::enumerate(entries)) {
+    auto fields = dyn_cast<ArrayAttr>(entry);
+    auto path = fields && fields.size() == 4 ? dyn_cast<StringAttr>(fields[0])
+                                             : StringAttr();
+    auto offset = path ? dyn_cast<IntegerAttr>(fields[1]) : IntegerAttr();
+    auto length = path ? dyn_cast<IntegerAttr>(fields[2]) : IntegerAttr();
+    auto value = path ? dyn_cast<ElementsAttr>(fields[3]) : ElementsAttr();
+    if (!offset || !length || !value || offset.getInt() < 0 ||
+        length.getInt() < 0)
+      return module.emitError("expected entry ")
+             << i << " of " << graph::kExternalDataAttrName
+             << " to be [path, offset, length, value], but found " << entry;
+    external[value] = {path, offset.getInt(), length.getInt()};
+  }
   return success();
 }
 
@@ -268,10 +328,8 @@ Value PlanBuilder::sliceWeight(Value whole, BufferType local,
   llvm::append_range(shape, type.getShape());
   auto stacked = DenseElementsAttr::getFromRawBuffer(
       RankedTensorType::get(shape, element), ArrayRef<char>(data));
-  auto perRank =
-      WeightOp::create(b, weight.getLoc(), local, stacked, IntegerAttr());
-  perRank.setPerRank(true);
-  return perRank;
+  return WeightOp::create(b, weight.getLoc(), local, stacked, IntegerAttr(),
+                          /*per_rank=*/true, StringAttr(), IntegerAttr());
 }
 
 /// Returns the groups of ranks that collectives over `axes` of `grid` run
@@ -447,9 +505,19 @@ struct BuildPlanPass final : exec::impl::BuildPlanPassBase<BuildPlanPass> {
     Block *planBody = new Block();
     plan.getBody().push_back(planBody);
     b.setInsertionPointToEnd(planBody);
-    PlanBuilder builder(entryFunc, target, b);
+    DenseMap<Attribute, ExternalBytes> external;
+    if (failed(readExternalData(module, external)))
+      return signalPassFailure();
+    module->removeAttr(graph::kExternalDataAttrName);
+    PlanBuilder builder(entryFunc, target, b, external);
     if (failed(builder.build()))
       return signalPassFailure();
+    if (builder.unaligned)
+      emitWarning(plan.getLoc())
+          << builder.unaligned << " weights (" << builder.unalignedBytes
+          << " bytes) from external-data files are copied into the module: "
+             "expected their offsets in the file to be multiples of 64 "
+             "(utils/onnx-external-data aligns them)";
     // Weights only sliced per rank at compile time are not stored whole.
     for (auto weight : llvm::make_early_inc_range(planBody->getOps<WeightOp>()))
       if (weight->use_empty())

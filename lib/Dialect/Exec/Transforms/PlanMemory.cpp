@@ -81,9 +81,14 @@ void mlir::ms::exec::printMemoryReport(PlanOp plan, llvm::raw_ostream &os) {
   MemoryPlan stats = planMemory(copy);
   // The weights section, and what one rank reads of it: its own block of
   // each weight sliced per rank.
-  uint64_t weights = 0, rankWeights = 0;
+  uint64_t weights = 0, rankWeights = 0, fileWeights = 0;
   bool perRank = false;
   for (auto weight : plan.getBody().getOps<WeightOp>()) {
+    if (weight.getFile()) {
+      fileWeights += weight.getStorageBytes();
+      rankWeights += weight.getStorageBytes();
+      continue;
+    }
     weights = std::max<uint64_t>(weights, weight.getOffset().value_or(0) +
                                               weight.getStorageBytes());
     perRank |= weight.getPerRank();
@@ -95,6 +100,9 @@ void mlir::ms::exec::printMemoryReport(PlanOp plan, llvm::raw_ostream &os) {
   os << "  arena size:          " << plan.getArenaSize().value_or(0) << "\n";
   os << "  sum of buffer sizes: " << stats.totalBytes << "\n";
   os << "  weights:             " << weights << "\n";
+  if (fileWeights)
+    os << "  weights in files:    " << fileWeights
+       << " (external data the runtime maps)\n";
   if (perRank)
     os << "  weights per rank:    " << rankWeights
        << " (its block of each weight sliced per rank)\n";
@@ -144,6 +152,8 @@ struct PlanMemoryPass final
     plan.setArenaSizeAttr(b.getI64IntegerAttr(memory.arenaSize));
     uint64_t offset = 0;
     for (auto weight : plan.getBody().getOps<WeightOp>()) {
+      if (weight.getFile())
+        continue;
       offset = ::ms::format::alignUp(offset);
       weight.setOffsetAttr(b.getI64IntegerAttr(offset));
       offset += weight.getStorageBytes();

@@ -22,6 +22,27 @@ msexec.plan @main target("cpu") opt_level(0) {
 // -----
 
 msexec.plan @main target("cpu") opt_level(0) {
+  // expected-error @+1 {{expected both file and file_offset, or neither}}
+  %w = msexec.weight dense<1.0> : tensor<4xf32> {file = "w.bin"} : !msexec.buffer<tensor<4xf32>>
+}
+
+// -----
+
+msexec.plan @main target("cpu") opt_level(0) {
+  // expected-error @+1 {{expected a weight in a file to have no per_rank and no offset in the weights section}}
+  %w = msexec.weight dense<1.0> : tensor<4xf32> {file = "w.bin", file_offset = 0 : i64, offset = 0 : i64} : !msexec.buffer<tensor<4xf32>>
+}
+
+// -----
+
+msexec.plan @main target("cpu") opt_level(0) {
+  // expected-error @+1 {{expected a file_offset that is a non-negative multiple of 64, but found 100}}
+  %w = msexec.weight dense<1.0> : tensor<4xf32> {file = "w.bin", file_offset = 100 : i64} : !msexec.buffer<tensor<4xf32>>
+}
+
+// -----
+
+msexec.plan @main target("cpu") opt_level(0) {
   %a = msexec.alloc : !msexec.buffer<tensor<4xf32>>
   %b = msexec.alloc : !msexec.buffer<tensor<2xf32>>
   // expected-error @+1 {{expected buffers of one type, but found '!msexec.buffer<tensor<4xf32>>' and '!msexec.buffer<tensor<2xf32>>'}}

@@ -138,3 +138,40 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = shard.all_reduce %x on @mesh grid_axes = [0] reduction = average : tensor<4xf32> -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A constant whose bytes lie in an external-data file (msgraph.external_data,
+// which the pass consumes) stays there when its offset is 64-byte aligned;
+// one at an unaligned offset is held in the module, with a warning. A
+// constant computed from it (another value) is not in the file.
+// CHECK-LABEL: module {
+// CHECK-NOT: msgraph.external_data
+// CHECK-LABEL: msexec.plan @main
+// CHECK: msexec.weight dense<1.000000e+00> : tensor<16xf32> {file = "/d/m.onnx.data", file_offset = 4096 : i64}
+// CHECK: msexec.weight dense<2.000000e+00> : tensor<16xf32> :
+// CHECK: msexec.weight dense<3.000000e+00> : tensor<16xf32> :
+module attributes {msgraph.external_data = [
+    ["/d/m.onnx.data", 4096 : i64, 64 : i64, dense<1.0> : tensor<16xf32>],
+    ["/d/m.onnx.data", 100 : i64, 64 : i64, dense<2.0> : tensor<16xf32>]]} {
+  // expected-warning @+1 {{1 weights (64 bytes) from external-data files are copied into the module: expected their offsets in the file to be multiples of 64 (utils/onnx-external-data aligns them)}}
+  func.func @main(%x: tensor<16xf32>) -> tensor<16xf32> {
+    %a = msgraph.constant dense<1.0> : tensor<16xf32>
+    %b = msgraph.constant dense<2.0> : tensor<16xf32>
+    %c = msgraph.constant dense<3.0> : tensor<16xf32>
+    %0 = call @kernel_0(%x, %a, %b, %c) : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+    return %0 : tensor<16xf32>
+  }
+  func.func @kernel_0(%x: tensor<16xf32>, %a: tensor<16xf32>, %b: tensor<16xf32>, %c: tensor<16xf32>) -> tensor<16xf32> attributes {ms.kernel} {
+    return %x : tensor<16xf32>
+  }
+}
+
+// -----
+
+// expected-error @+1 {{expected entry 0 of msgraph.external_data to be [path, offset, length, value], but found ["/d/m.onnx.data", 4096]}}
+module attributes {msgraph.external_data = [["/d/m.onnx.data", 4096]]} {
+  func.func @main(%x: tensor<16xf32>) -> tensor<16xf32> {
+    return %x : tensor<16xf32>
+  }
+}

@@ -5,7 +5,9 @@
 // aligned.
 // CHECK-LABEL: msexec.plan @main
 // CHECK-SAME: arena_size = 128
+// A weight in a file takes no place in the weights section.
 // CHECK: msexec.weight {{.*}} {offset = 0 : i64} : <tensor<4xf32>>
+// CHECK: msexec.weight {{.*}} {file = "/d/w.bin", file_offset = 128 : i64} : <tensor<8xf32>>
 // CHECK: msexec.weight {{.*}} {offset = 64 : i64} : <tensor<20xf32>>
 // CHECK: msexec.alloc {offset = 0 : i64} : <tensor<16xf32>>
 // CHECK: msexec.alloc {offset = 64 : i64} : <tensor<16xf32>>
@@ -21,6 +23,7 @@ msexec.plan @main target("cpu") opt_level(0) {
   %x = msexec.input 0 "x" : !msexec.buffer<tensor<16xf32>>
   %y = msexec.output 0 "y" : !msexec.buffer<tensor<16xf32>>
   %w0 = msexec.weight dense<1.0> : tensor<4xf32> : !msexec.buffer<tensor<4xf32>>
+  %wf = msexec.weight dense<3.0> : tensor<8xf32> {file = "/d/w.bin", file_offset = 128 : i64} : !msexec.buffer<tensor<8xf32>>
   %w1 = msexec.weight dense<2.0> : tensor<20xf32> : !msexec.buffer<tensor<20xf32>>
   %a = msexec.alloc : !msexec.buffer<tensor<16xf32>>
   %b = msexec.alloc : !msexec.buffer<tensor<16xf32>>

@@ -201,9 +201,16 @@ def Exec_WeightOp : Exec_Op<"weight", [Pure]> {
     sharded plan (its leading dim is the plan's `ranks`) and each rank's
     buffer is its own block: the part of a weight `all_slice` gives that
     rank, stored at compile time so that no rank slices per run.
+
+    A weight with `file` is not stored in the module: its bytes (`value`)
+    lie at `file_offset` (64-byte aligned) in that file (`ms-compile
+    --external-weights`), which the runtime maps; it takes no place in the
+    weights section, and an offloaded graph takes its address from the
+    caller.
   }];
   let arguments = (ins ElementsAttr:$value, OptionalAttr<I64Attr>:$offset,
-                       UnitAttr:$per_rank);
+      UnitAttr:$per_rank, OptionalAttr<StrAttr>:$file,
+      OptionalAttr<I64Attr>:$file_offset);
   let extraClassDeclaration = [{
     /// Returns the bytes `value` takes in the weights section: the buffer's
     /// size, or one block per rank with `per_rank`.
@@ -338,8 +345,9 @@ def Exec_OffloadOp : Exec_Op<"offload", [SingleBlock, NoTerminator]> {
   let assemblyFormat = "attr-dict-with-keyword $body";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The caller's buffers (inputs and outputs) the region uses, in order
-    /// of first use. The generated function takes the weights, the arena
+    /// The caller's buffers (inputs, outputs and the weights whose address
+    /// only the runtime knows: one block per rank, or in a file) the region
+    /// uses, in order of first use. The generated function takes the weights, the arena
     /// and then these: `void entry(void *args[2 + n])`.
     ::llvm::SmallVector<::mlir::Value> getCallerBuffers();
   }];

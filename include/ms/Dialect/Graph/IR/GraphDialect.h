@@ -15,4 +15,16 @@
 #define GET_TYPEDEF_CLASSES
 #include "ms/Dialect/Graph/IR/GraphOpsTypes.h.inc"
 
+namespace mlir::ms::graph {
+/// The module attribute recording where the bytes of constants read from
+/// files outside the model lie (ONNX external data, `ms-compile
+/// --external-weights`): an array of `[path, offset, length, value]`, the
+/// file's real path, the bytes' offset and length in it, and the constant
+/// (uniqued: a constant a pass computed from it, such as a transposed
+/// weight, is another attribute and is never taken for the file's bytes).
+/// ms-build-plan consumes it.
+inline constexpr llvm::StringLiteral kExternalDataAttrName =
+    "msgraph.external_data";
+} // namespace mlir::ms::graph
+
 #endif // MS_DIALECT_GRAPH_IR_GRAPHDIALECT_H
