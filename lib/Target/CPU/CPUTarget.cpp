@@ -231,9 +231,8 @@ static void buildCpuLLVMPipeline(OpPassManager &pm) {
   emulate.sourceTypeStrs = {"bf16"};
   emulate.targetTypeStr = "f32";
   pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
-  arith::ArithExpandOpsPassOptions arithExpand;
-  arithExpand.includeBf16 = true;
-  pm.addPass(arith::createArithExpandOpsPass(arithExpand));
+  // Min and max stay LLVM intrinsics, whose reductions LLVM vectorizes.
+  pm.addPass(createCPUExpandArithPass());
   // Vector transfers (the contraction kernels) become vector loads and
   // stores, then LLVM vector operations.
   pm.addPass(createConvertVectorToLLVMPass());
@@ -241,7 +240,9 @@ static void buildCpuLLVMPipeline(OpPassManager &pm) {
   // after them.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefs;
+  memrefs.useAlignedAlloc = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefs));
   pm.addPass(createSCFToControlFlowPass());
   ConvertFuncToLLVMPassOptions func;
   func.useBarePtrCallConv = true;

@@ -213,6 +213,29 @@ def CPUExecutableVariantsPass : Pass<"ms-cpu-executable-variants",
   ];
 }
 
+def CPUExpandArithPass : Pass<"ms-cpu-expand-arith"> {
+  let summary = "expands the arith ops LLVM has no instruction for, leaving "
+                "min and max to LLVM";
+  let description = [{
+    Expands `arith.ceildivsi`, `arith.ceildivui`, `arith.floordivsi`, the
+    bf16 `arith.extf` and `arith.truncf` and the scaling conversions into
+    integer arithmetic, as upstream `arith-expand` does, but keeps the
+    float and integer min and max ops: arith-to-llvm lowers them to LLVM's
+    intrinsics (`llvm.maximum`, `llvm.smax`, ...), whose reductions LLVM's
+    loop vectorizer turns into vector reductions, where `arith-expand`'s
+    compares and selects (NaN checks included) stay a scalar chain. A row
+    max (softmax, attention) over 128 floats ran one element per cycle or
+    slower that way.
+
+    ```mlir
+    %q = arith.floordivsi %a, %b : i64   // becomes divisions and selects
+    %m = arith.maximumf %x, %y : f32     // stays for arith-to-llvm
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def CPUApproximateMathPass : Pass<"ms-cpu-approximate-math"> {
   let summary = "f32 exp, erf, log and their kin as polynomial "
                 "approximations (vectorizable, no libm call)";
