@@ -152,7 +152,7 @@ struct ReadThroughUnitReshape final : OpRewritePattern<linalg::GenericOp> {
 /// linalg.generic: fused into a consumer it becomes that consumer's
 /// indexing of the argument, so it fuses even into one that reads each
 /// element many times (a weight laid out for the kernel at compile time,
-/// read by a convolution: ms-cpu-pack-conv-weights).
+/// read by a convolution: ms-cpu-pack-weights).
 static bool isArgumentMovement(Operation *op) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
   if (!generic || generic.getNumDpsInputs() != 1 ||

@@ -568,7 +568,7 @@ public:
   }
   void buildKernelPhase(OpPassManager &pm,
                         const TargetOptions &options) const override {
-    pm.addPass(createCPUPackConvWeightsPass());
+    pm.addPass(createCPUPackWeightsPass());
   }
   void buildCodegenPhase(StringRef phase, OpPassManager &pm,
                          const TargetOptions &options) const override {

@@ -71,6 +71,9 @@ struct ContractionPlan {
   int64_t kBlock = 0;
   /// The elementwise op applied to the result in registers, if any.
   linalg::GenericOp epilogue;
+  /// B = [k, columns] as stored in panels `[columns / c, k, c]`
+  /// (ms-cpu-pack-weights), which the kernel reads instead, or null.
+  Value panels;
 };
 } // namespace
 
@@ -104,6 +107,46 @@ static bool isMultiplyAccumulate(linalg::GenericOp op) {
   Value x = body.getArgument(0), y = body.getArgument(1);
   return (mul.getLhs() == x && mul.getRhs() == y) ||
          (mul.getLhs() == y && mul.getRhs() == x);
+}
+
+/// Returns the panels `[N / c, K, c]` that `b`, a `[K, N]` matrix, was
+/// unpacked from (ms-cpu-pack-weights: their transpose `[K, N / c, c]`,
+/// reshaped), or null.
+static Value findPanels(Value b) {
+  auto type = cast<RankedTensorType>(b.getType());
+  if (type.getRank() != 2)
+    return nullptr;
+  // Reshapes keep the elements' row-major order.
+  Value split = b;
+  while (isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(
+      split.getDefiningOp()))
+    split = split.getDefiningOp()->getOperand(0);
+  auto splitType = cast<RankedTensorType>(split.getType());
+  if (splitType.getRank() != 3 || !splitType.hasStaticShape() ||
+      splitType.getDimSize(0) != type.getDimSize(0) ||
+      splitType.getDimSize(1) * splitType.getDimSize(2) != type.getDimSize(1))
+    return nullptr;
+  // The transpose, as linalg.transpose or as a generic copy.
+  if (auto transpose = split.getDefiningOp<linalg::TransposeOp>())
+    return transpose.getPermutation() == ArrayRef<int64_t>{1, 0, 2}
+               ? transpose.getInput()
+               : nullptr;
+  auto generic = split.getDefiningOp<linalg::GenericOp>();
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return nullptr;
+  Block &body = generic.getRegion().front();
+  if (body.getOperations().size() != 1 ||
+      body.getTerminator()->getOperand(0) != body.getArgument(0))
+    return nullptr;
+  MLIRContext *ctx = b.getContext();
+  AffineMap swapped =
+      AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0, 2}, ctx);
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  if (maps[0] != swapped || !maps[1].isIdentity())
+    return nullptr;
+  return generic.getDpsInputOperand(0)->get();
 }
 
 /// Plans `op`, or returns std::nullopt if it is not a contraction this
@@ -207,6 +250,13 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
     plan.rowTail = ranges[plan.m] % maxRows;
   }
   plan.rowsOuter = llvm::divideCeil(plan.columnCount, plan.columns) <= 4;
+  // B stored in panels of whole column blocks: read there.
+  if (run == 1 && bRank == 2 && loopAt(bMap, 0) == plan.k)
+    if (Value panels = findPanels(op.getDpsInputOperand(plan.b)->get()))
+      if (cast<RankedTensorType>(panels.getType()).getDimSize(2) %
+              plan.columns ==
+          0)
+        plan.panels = panels;
   // A reduction longer than maxK runs in blocks: the largest divisor of
   // its length from 3/4 maxK to maxK (none: one block; shorter blocks cost
   // more in passes over C than they save: K = 576 in two blocks of 288 ran
@@ -446,7 +496,7 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
       return nullptr;
   // The weight: its reductions are its trailing dims in loop order, or
   // its leading ones (a weight packed with its output channels innermost:
-  // ms-cpu-pack-conv-weights), and every reduction is read by the input
+  // ms-cpu-pack-weights), and every reduction is read by the input
   // too.
   unsigned reductions = loops - parallel, wRank = wMap.getNumResults();
   if (wRank <= reductions)
@@ -923,21 +973,33 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
       }
       Value kEnd = arith::AddIOp::create(
           b, l, kStart, arith::ConstantIndexOp::create(b, l, kLength));
+      // Column n0 of B in its panels: panel n0 / c, column n0 % c.
+      Value panel, panelColumn;
+      if (plan.panels) {
+        Value width = arith::ConstantIndexOp::create(
+            b, l, cast<RankedTensorType>(plan.panels.getType()).getDimSize(2));
+        panel = arith::DivUIOp::create(b, l, n0, width);
+        panelColumn = arith::RemUIOp::create(b, l, n0, width);
+      }
       Value c1 = arith::ConstantIndexOp::create(b, l, 1);
       auto kLoop = scf::ForOp::create(
           b, l, kStart, kEnd, c1, accs,
           [&](OpBuilder &kb, Location kl, Value k, ValueRange carried) {
             // (From the panel's packed block of B: its row k - kStart.)
-            Value bVec =
-                packedB
-                    ? vector::TransferReadOp::create(
-                          kb, kl, vecType, packedB,
-                          ValueRange{arith::SubIOp::create(kb, kl, k, kStart),
-                                     c0},
-                          zero, inBounds)
-                    : vector::TransferReadOp::create(kb, kl, vecType, bTensor,
-                                                     indices(bMap, 0, k), zero,
-                                                     inBounds);
+            Value bVec;
+            if (packedB)
+              bVec = vector::TransferReadOp::create(
+                  kb, kl, vecType, packedB,
+                  ValueRange{arith::SubIOp::create(kb, kl, k, kStart), c0},
+                  zero, inBounds);
+            else if (plan.panels)
+              bVec = vector::TransferReadOp::create(
+                  kb, kl, vecType, plan.panels,
+                  ValueRange{panel, k, panelColumn}, zero, inBounds);
+            else
+              bVec = vector::TransferReadOp::create(kb, kl, vecType, bTensor,
+                                                    indices(bMap, 0, k), zero,
+                                                    inBounds);
             SmallVector<Value> next;
             for (int64_t r = 0; r < rows; ++r) {
               Value a = tensor::ExtractOp::create(kb, kl, aTensor,
@@ -1197,7 +1259,7 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
     // B = [k, columns] with whole column blocks (a B sliced from a wider
     // tensor has another stride after bufferization: then this guesses).
     // (Not for one block of rows per slab: the copy would be read once.)
-    bool packB = columnsMajor && !tail && plan.outer.empty() &&
+    bool packB = columnsMajor && !tail && plan.outer.empty() && !plan.panels &&
                  bMap.getNumResults() == 2 && loopAt(bMap, 0) == plan.k &&
                  loopAt(bMap, 1) == plan.n && chunkLength > plan.rows &&
                  (plan.columnCount * 4) % 4096 == 0;

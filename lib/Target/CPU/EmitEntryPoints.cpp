@@ -10,6 +10,8 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <map>
+
 namespace mlir::ms {
 #define GEN_PASS_DEF_CPUEMITENTRYPOINTSPASS
 #include "ms/Target/CPU/Passes.h.inc"
@@ -20,6 +22,13 @@ using namespace mlir::ms;
 using namespace mlir::ms::exec;
 
 namespace {
+/// Steps of an offloaded graph that repeat back to back: the `length` steps
+/// from `start` and the `count - 1` runs after them launch the same kernels
+/// and copy the same sizes, in the same order (a model's identical layers).
+struct Repeat {
+  size_t start = 0, length = 0, count = 0;
+};
+
 /// Emits the entry points of one CPU executable.
 class EntryPointEmitter {
 public:
@@ -38,6 +47,20 @@ public:
 private:
   /// Creates `void name(void **)` and returns its argument.
   Value createEntry(StringRef name, Location loc);
+  /// Emits `steps` (launches and copies) at the builder, the buffer of
+  /// operand `o` of step `i` at `pointerOf(i, o)`.
+  LogicalResult
+  emitSteps(ArrayRef<Operation *> steps,
+            function_ref<FailureOr<Value>(size_t, unsigned)> pointerOf);
+  /// Adds `void name(ptr...)`, internal and never inlined, running the
+  /// first run of `repeat` on pointer arguments, one per distinct buffer
+  /// tuple across the runs; `classes` gets, per step of the run and
+  /// operand, its argument number, and `representatives` one (step,
+  /// operand) per argument.
+  LLVM::LLVMFuncOp
+  emitBody(ArrayRef<Operation *> steps, const Repeat &repeat, StringRef name,
+           SmallVectorImpl<SmallVector<unsigned>> &classes,
+           SmallVectorImpl<std::pair<size_t, unsigned>> &representatives);
   /// Loads args[i].
   Value loadArg(Value args, int64_t i, Location loc);
 
@@ -96,8 +119,138 @@ void EntryPointEmitter::emitKernelWrapper(LLVM::LLVMFuncOp callee) {
   LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
 
+/// Returns the back-to-back repetition of steps that saves the most calls
+/// when its runs become calls of one body (a run of `length` steps repeated
+/// `count` times: `count * length` calls become `length + count`), or a
+/// count of 0 if none saves any. Steps compare by kernel and operand count,
+/// copies by size.
+static Repeat findRepeat(ArrayRef<Operation *> steps) {
+  DenseMap<std::pair<const void *, int64_t>, int64_t> ids;
+  SmallVector<int64_t> kinds;
+  for (Operation *op : steps) {
+    std::pair<const void *, int64_t> key;
+    if (auto launch = dyn_cast<LaunchOp>(op))
+      key = {launch.getKernel().getAsOpaquePointer(), op->getNumOperands()};
+    else
+      key = {nullptr,
+             static_cast<int64_t>(cast<BufferType>(op->getOperand(0).getType())
+                                      .getStaticByteSize())};
+    kinds.push_back(ids.try_emplace(key, ids.size()).first->second);
+  }
+  size_t n = kinds.size();
+  Repeat best;
+  int64_t bestSaved = 0;
+  std::vector<size_t> same(n + 1);
+  for (size_t length = 1; 2 * length <= n; ++length) {
+    // same[i]: how many steps from i equal the steps `length` after them.
+    same[n - length] = 0;
+    for (size_t i = n - length; i-- > 0;)
+      same[i] = kinds[i] == kinds[i + length] ? same[i + 1] + 1 : 0;
+    for (size_t i = 0; i + 2 * length <= n; ++i) {
+      if (same[i] < length)
+        continue;
+      size_t count = 1 + same[i] / length;
+      int64_t saved = static_cast<int64_t>(count * length) -
+                      static_cast<int64_t>(length + count);
+      if (saved > bestSaved) {
+        bestSaved = saved;
+        best = {i, length, count};
+      }
+    }
+  }
+  return best;
+}
+
+LogicalResult EntryPointEmitter::emitSteps(
+    ArrayRef<Operation *> steps,
+    function_ref<FailureOr<Value>(size_t, unsigned)> pointerOf) {
+  for (auto [i, op] : llvm::enumerate(steps)) {
+    SmallVector<Value> operands;
+    for (unsigned o = 0; o < op->getNumOperands(); ++o) {
+      FailureOr<Value> p = pointerOf(i, o);
+      if (failed(p))
+        return failure();
+      operands.push_back(*p);
+    }
+    Location loc = op->getLoc();
+    if (auto launch = dyn_cast<LaunchOp>(op)) {
+      LLVM::LLVMFuncOp callee = lookupCallee(launch);
+      if (!callee)
+        return failure();
+      if (callee.getNumArguments() != operands.size())
+        return launch.emitError("expected ")
+               << callee.getNumArguments() << " buffers for kernel "
+               << launch.getKernel() << ", but found " << operands.size();
+      LLVM::CallOp::create(b, loc, callee, operands);
+      continue;
+    }
+    auto copy = cast<CopyOp>(op);
+    uint64_t size =
+        cast<BufferType>(copy.getSource().getType()).getStaticByteSize();
+    Value bytes = LLVM::ConstantOp::create(b, loc, b.getI64Type(), size);
+    LLVM::MemmoveOp::create(b, loc, operands[1], operands[0], bytes,
+                            /*isVolatile=*/false);
+  }
+  return success();
+}
+
+LLVM::LLVMFuncOp EntryPointEmitter::emitBody(
+    ArrayRef<Operation *> steps, const Repeat &repeat, StringRef name,
+    SmallVectorImpl<SmallVector<unsigned>> &classes,
+    SmallVectorImpl<std::pair<size_t, unsigned>> &representatives) {
+  // An argument per distinct tuple of the buffers a (step, operand) has in
+  // each run: a buffer one step writes and the next reads is one argument.
+  std::map<std::vector<const void *>, unsigned> argumentOf;
+  for (size_t i = 0; i < repeat.length; ++i) {
+    classes.emplace_back();
+    for (unsigned o = 0; o < steps[repeat.start + i]->getNumOperands(); ++o) {
+      std::vector<const void *> key;
+      for (size_t r = 0; r < repeat.count; ++r)
+        key.push_back(steps[repeat.start + r * repeat.length + i]
+                          ->getOperand(o)
+                          .getAsOpaquePointer());
+      auto [it, inserted] = argumentOf.try_emplace(key, argumentOf.size());
+      if (inserted)
+        representatives.push_back({i, o});
+      classes.back().push_back(it->second);
+    }
+  }
+  OpBuilder::InsertionGuard guard(b);
+  Location loc = steps[repeat.start]->getLoc();
+  b.setInsertionPointToEnd(kernels.getBody());
+  auto body = LLVM::LLVMFuncOp::create(
+      b, loc, name,
+      LLVM::LLVMFunctionType::get(
+          LLVM::LLVMVoidType::get(b.getContext()),
+          SmallVector<Type>(representatives.size(), ptr)));
+  body.setLinkage(LLVM::Linkage::Internal);
+  body.setNoInline(true);
+  b.setInsertionPointToEnd(body.addEntryBlock(b));
+  if (failed(emitSteps(steps.slice(repeat.start, repeat.length),
+                       [&](size_t i, unsigned o) -> FailureOr<Value> {
+                         return body.getArgument(classes[i][o]);
+                       })))
+    return nullptr;
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+  return body;
+}
+
 LogicalResult EntryPointEmitter::emitGraph(OffloadOp offload, StringRef name) {
   Location loc = offload.getLoc();
+  SmallVector<Operation *> steps = llvm::map_to_vector(
+      offload.getBody().front(), [](Operation &op) { return &op; });
+  // A repeated run of steps (identical layers) becomes one body called
+  // once per run, before the graph function so that errors come first.
+  Repeat repeat = findRepeat(steps);
+  LLVM::LLVMFuncOp body;
+  SmallVector<SmallVector<unsigned>> classes;
+  SmallVector<std::pair<size_t, unsigned>> representatives;
+  if (repeat.count) {
+    body = emitBody(steps, repeat, (name + "_body").str(), classes,
+                    representatives);
+    if (!body)
+      return failure();
+  }
   Value args = createEntry(name, loc);
   Value weights = loadArg(args, 0, loc);
   Value arena = loadArg(args, 1, loc);
@@ -129,31 +282,33 @@ LogicalResult EntryPointEmitter::emitGraph(OffloadOp offload, StringRef name) {
     pointers[buffer] = p;
     return p;
   };
-  for (Operation &op : offload.getBody().front()) {
-    SmallVector<Value> operands;
-    for (Value buffer : op.getOperands()) {
-      FailureOr<Value> p = pointerOf(buffer);
-      if (failed(p))
-        return failure();
-      operands.push_back(*p);
+  // Steps [from, to) of the graph, one by one.
+  auto emitRange = [&](size_t from, size_t to) {
+    return emitSteps(ArrayRef<Operation *>(steps).slice(from, to - from),
+                     [&](size_t i, unsigned o) {
+                       return pointerOf(steps[from + i]->getOperand(o));
+                     });
+  };
+  if (!repeat.count) {
+    if (failed(emitRange(0, steps.size())))
+      return failure();
+  } else {
+    if (failed(emitRange(0, repeat.start)))
+      return failure();
+    for (size_t r = 0; r < repeat.count; ++r) {
+      SmallVector<Value> operands;
+      for (auto [i, o] : representatives) {
+        FailureOr<Value> p = pointerOf(
+            steps[repeat.start + r * repeat.length + i]->getOperand(o));
+        if (failed(p))
+          return failure();
+        operands.push_back(*p);
+      }
+      LLVM::CallOp::create(b, loc, body, operands);
     }
-    if (auto launch = dyn_cast<LaunchOp>(op)) {
-      LLVM::LLVMFuncOp callee = lookupCallee(launch);
-      if (!callee)
-        return failure();
-      if (callee.getNumArguments() != operands.size())
-        return launch.emitError("expected ")
-               << callee.getNumArguments() << " buffers for kernel "
-               << launch.getKernel() << ", but found " << operands.size();
-      LLVM::CallOp::create(b, op.getLoc(), callee, operands);
-      continue;
-    }
-    auto copy = cast<CopyOp>(op);
-    uint64_t size = cast<BufferType>(copy.getSource().getType())
-                        .getStaticByteSize();
-    Value bytes = LLVM::ConstantOp::create(b, loc, b.getI64Type(), size);
-    LLVM::MemmoveOp::create(b, op.getLoc(), operands[1], operands[0], bytes,
-                            /*isVolatile=*/false);
+    if (failed(emitRange(repeat.start + repeat.length * repeat.count,
+                         steps.size())))
+      return failure();
   }
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   offload.setEntry(name);

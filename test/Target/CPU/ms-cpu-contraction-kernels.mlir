@@ -366,7 +366,7 @@ func.func @row_tail(%a: tensor<13x16xf32>, %b: tensor<16x32xf32>, %c: tensor<13x
 
 // -----
 
-// A conv whose weight is stored [C, KH, KW, M] (ms-cpu-pack-conv-weights):
+// A conv whose weight is stored [C, KH, KW, M] (ms-cpu-pack-weights):
 // the contraction vectorizes along the 32 output channels (C is [n, oh,
 // ow, M], B the weight, A the im2col copy read a position per row), and
 // the epilogue reads C transposed. A conv accumulating into a tensor
@@ -456,4 +456,47 @@ func.func @conv_rows(%a: tensor<1024x4x7xf32>, %b: tensor<1024x192xf32>, %c: ten
     linalg.yield %s : f32
   } -> tensor<4x7x192xf32>
   return %r : tensor<4x7x192xf32>
+}
+
+// -----
+
+// B stored in panels of 32 columns (ms-cpu-pack-weights: [2, 64, 32],
+// transposed and reshaped back to [64, 64], here as a generic copy and as
+// linalg.transpose): the kernel reads the panels, column n at panel
+// n / 32, column n % 32, and the transposes are left unused.
+// CHECK-LABEL: func @panels
+// CHECK-SAME: (%{{.+}}: tensor<16x64xf32>, %[[P:.+]]: tensor<2x64x32xf32>)
+// CHECK: scf.forall (%{{.+}}, %[[N:.+]]) = (0, 0) to (16, 64) step (8, 32)
+// CHECK-DAG: %[[PANEL:.+]] = arith.divui %[[N]], %[[C32:.+]] : index
+// CHECK-DAG: %[[COLUMN:.+]] = arith.remui %[[N]], %[[C32]] : index
+// CHECK: scf.for %[[K:[a-z0-9]+]] =
+// CHECK: vector.transfer_read %[[P]][%[[PANEL]], %[[K]], %[[COLUMN]]]
+// CHECK-LABEL: func @panels_transpose
+// CHECK-SAME: (%{{.+}}: tensor<16x64xf32>, %[[P:.+]]: tensor<2x64x32xf32>)
+// CHECK: vector.transfer_read %[[P]][%{{.+}}, %{{.+}}, %{{.+}}]
+#swap = affine_map<(d0, d1, d2) -> (d1, d0, d2)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @panels(%a: tensor<16x64xf32>, %p: tensor<2x64x32xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x2x32xf32>
+  %t = linalg.generic {indexing_maps = [#swap, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%p : tensor<2x64x32xf32>) outs(%e : tensor<64x2x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<64x2x32xf32>
+  %flat = tensor.collapse_shape %t [[0, 1, 2]] : tensor<64x2x32xf32> into tensor<4096xf32>
+  %b = tensor.expand_shape %flat [[0, 1]] output_shape [64, 64] : tensor<4096xf32> into tensor<64x64xf32>
+  %ce = tensor.empty() : tensor<16x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%ce : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+func.func @panels_transpose(%a: tensor<16x64xf32>, %p: tensor<2x64x32xf32>) -> tensor<16x64xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<64x2x32xf32>
+  %t = linalg.transpose ins(%p : tensor<2x64x32xf32>) outs(%e : tensor<64x2x32xf32>) permutation = [1, 0, 2]
+  %b = tensor.collapse_shape %t [[0], [1, 2]] : tensor<64x2x32xf32> into tensor<64x64xf32>
+  %ce = tensor.empty() : tensor<16x64xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%ce : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
 }

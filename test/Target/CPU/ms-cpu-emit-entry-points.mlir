@@ -117,3 +117,61 @@ msexec.plan @main target("cpu") opt_level(2) attributes {arena_size = 64 : i64} 
     msexec.launch @cpu::@kernel_0(%t) : !msexec.buffer<tensor<4xf32>>
   }
 }
+
+// -----
+
+// Three identical layers (two launches each: the same kernels on each
+// layer's weight, through the same scratch buffer) become one body, called
+// once per layer with that layer's buffers: an argument per buffer that
+// differs between the layers or between the body's steps (the scratch
+// buffer %t, written by one launch and read by the next, is one argument;
+// each layer's output is the next one's input).
+// CHECK-LABEL: msexec.executable @cpu
+// CHECK: llvm.func internal @ms_graph_0_body(%[[H:.+]]: !llvm.ptr, %[[W:.+]]: !llvm.ptr, %[[T:.+]]: !llvm.ptr, %[[O:.+]]: !llvm.ptr) attributes {{{.*}}no_inline
+// CHECK-NEXT: llvm.call @kernel_0(%[[H]], %[[W]], %[[T]])
+// CHECK-NEXT: llvm.call @kernel_1(%[[T]], %[[O]])
+// CHECK-NEXT: llvm.return
+// CHECK: llvm.func @ms_graph_0(
+// CHECK: llvm.load
+// CHECK: llvm.load
+// CHECK: %[[X:.+]] = llvm.load
+// CHECK: %[[Y:.+]] = llvm.load
+// CHECK: %[[W0:.+]] = llvm.getelementptr
+// CHECK: %[[TP:.+]] = llvm.getelementptr
+// CHECK: %[[H1:.+]] = llvm.getelementptr
+// CHECK: llvm.call @ms_graph_0_body(%[[X]], %[[W0]], %[[TP]], %[[H1]])
+// CHECK: %[[W1:.+]] = llvm.getelementptr
+// CHECK: %[[H2:.+]] = llvm.getelementptr
+// CHECK: llvm.call @ms_graph_0_body(%[[H1]], %[[W1]], %[[TP]], %[[H2]])
+// CHECK: %[[W2:.+]] = llvm.getelementptr
+// CHECK: llvm.call @ms_graph_0_body(%[[H2]], %[[W2]], %[[TP]], %[[Y]])
+// CHECK-NOT: llvm.call @kernel_
+// CHECK: llvm.return
+msexec.executable @cpu target("cpu") {
+  builtin.module {
+    llvm.func @kernel_0(%a: !llvm.ptr, %b: !llvm.ptr, %c: !llvm.ptr) {
+      llvm.return
+    }
+    llvm.func @kernel_1(%a: !llvm.ptr, %b: !llvm.ptr) {
+      llvm.return
+    }
+  }
+}
+msexec.plan @main target("cpu") opt_level(2) attributes {arena_size = 192 : i64} {
+  %x = msexec.input 0 "x" : !msexec.buffer<tensor<4xf32>>
+  %y = msexec.output 0 "y" : !msexec.buffer<tensor<4xf32>>
+  %w0 = msexec.weight dense<1.0> : tensor<4xf32> {offset = 0 : i64} : !msexec.buffer<tensor<4xf32>>
+  %w1 = msexec.weight dense<2.0> : tensor<4xf32> {offset = 64 : i64} : !msexec.buffer<tensor<4xf32>>
+  %w2 = msexec.weight dense<3.0> : tensor<4xf32> {offset = 128 : i64} : !msexec.buffer<tensor<4xf32>>
+  %t = msexec.alloc {offset = 0 : i64} : !msexec.buffer<tensor<4xf32>>
+  %h1 = msexec.alloc {offset = 64 : i64} : !msexec.buffer<tensor<4xf32>>
+  %h2 = msexec.alloc {offset = 128 : i64} : !msexec.buffer<tensor<4xf32>>
+  msexec.offload {
+    msexec.launch @cpu::@kernel_0(%x, %w0, %t) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+    msexec.launch @cpu::@kernel_1(%t, %h1) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+    msexec.launch @cpu::@kernel_0(%h1, %w1, %t) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+    msexec.launch @cpu::@kernel_1(%t, %h2) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+    msexec.launch @cpu::@kernel_0(%h2, %w2, %t) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+    msexec.launch @cpu::@kernel_1(%t, %y) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+  }
+}

@@ -3,7 +3,7 @@
 // RUN: ms-compile %s -O1 --compile-to=kernels | FileCheck %s --check-prefix=KERNELS
 // RUN: ms-compile %s -O1 --compile-to=linalg | FileCheck %s
 // Convolutions with constant weights and fewer output positions than
-// output channels, whose weights ms-cpu-pack-conv-weights stores with the
+// output channels, whose weights ms-cpu-pack-weights stores with the
 // output channels innermost (transposed at compile time, once for the
 // two convs that share one): a 3x3 stride-2 conv with as many positions
 // as channels (16: its weight stays as it is), the same conv with 32

@@ -30,6 +30,11 @@ struct CPUKernelShape {
   int64_t rows;
 };
 
+/// Columns of one panel of a constant matmul weight stored in panels
+/// (`ms-cpu-pack-weights`): a whole number of register blocks of columns
+/// (one of AVX-512's, two of AVX2's).
+inline constexpr int64_t kMatmulWeightPanel = 32;
+
 /// Returns the register block for the vector registers of CPU `cpu`
 /// ("native": the host's, else an LLVM CPU name); fails with `error` for a
 /// name LLVM does not know.

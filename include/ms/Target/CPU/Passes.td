@@ -70,7 +70,10 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     `[k, columns]` matrix whose rows lie a multiple of 4 KiB apart (all of a
     panel's rows would share a few cache sets), each block of k of the
     panel is first copied to a contiguous tensor, which the blocks of rows
-    read. Each result element is the same sum in the same order as the loop
+    read. A B that is a transpose of panels `[columns / c, k, c]`, reshaped
+    (a constant weight stored so by `ms-cpu-pack-weights`, c a multiple of
+    the block's columns), is read from the panels instead: column `n` at
+    panel `n / c`, column `n % c`. Each result element is the same sum in the same order as the loop
     nest's, with fused multiply-adds.
 
     A convolution (`out[..., o...] += in[..., o * s + w * d] * weight[...,
@@ -120,32 +123,40 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
                            "::mlir::vector::VectorDialect"];
 }
 
-def CPUPackConvWeightsPass : Pass<"ms-cpu-pack-conv-weights",
-                                  "::mlir::ModuleOp"> {
-  let summary = "stores constant conv weights with the output channels "
-                "innermost where the kernels vectorize along them";
+def CPUPackWeightsPass : Pass<"ms-cpu-pack-weights", "::mlir::ModuleOp"> {
+  let summary = "stores constant matmul and conv weights in the layouts the "
+                "contraction kernels read fastest";
   let description = [{
-    Runs on outlined kernels and their callers. A convolution in a kernel
-    (`ms.kernel`) that has fewer output positions than output channels (a
-    multiple of 8) and no groups runs faster
-    with its output channels as the kernel's vector dim (ResNet's 7x7
-    outputs fill blocks of 32 positions to 77%; their 512 channels fill
-    them all), which needs its weight `[M, C, K...]` stored `[C, K...,
-    M]`. When every call passes a constant for the weight, the constant is
-    transposed at compile time and the kernel transposes its argument
-    back, a `msgraph.transpose` that the kernel code generation folds into
-    the convolution's indexing; the contraction kernel then vectorizes
-    along the channels. Other weights stay as they are.
+    Runs on outlined kernels and their callers. When every call of a kernel
+    passes a constant for a weight, the constant is stored in the kernel's
+    layout at compile time and the kernel turns its argument back into the
+    op's layout with msgraph ops that the kernel code generation folds into
+    its reads (`ms-cpu-contraction-kernels`). Weights in external-data files
+    (the module attribute `msgraph.external_data`) stay as they are, mapped
+    from their files; so do conv weights too large to fold (over 4M
+    elements).
+
+    - `msgraph.matmul` by a static f32 `[K, N]` weight with N a multiple of
+      32 (at least 64): the weight is stored as panels of 32 columns,
+      `[N / 32, K, 32]`; the kernel's block of columns then reads 128
+      contiguous bytes per k, each panel in order, instead of rows 4*N
+      bytes apart.
+    - `msgraph.conv` without groups with fewer output positions than output
+      channels (a multiple of 8): its weight `[M, C, K...]` is stored `[C,
+      K..., M]`, so that the kernel vectorizes along the channels
+      (ResNet's 7x7 outputs fill blocks of 32 positions to 77%; their 512
+      channels fill them all).
 
     ```mlir
-    func.func @k(%x: tensor<1x512x7x7xf32>, %w: tensor<512x512x3x3xf32>) ...
-      %y = msgraph.conv %x, %w ...
-    %r = call @k(%x, %cst) : (..., tensor<512x512x3x3xf32>) -> ...
+    func.func @k(%x: tensor<128x768xf32>, %w: tensor<768x2048xf32>) ...
+      %y = msgraph.matmul %x, %w ...
+    %r = call @k(%x, %cst) : (..., tensor<768x2048xf32>) -> ...
     // becomes
-    func.func @k(%x: tensor<1x512x7x7xf32>, %w: tensor<512x3x3x512xf32>) ...
-      %0 = msgraph.transpose %w {permutation = array<i64: 3, 0, 1, 2>} ...
-      %y = msgraph.conv %x, %0 ...
-    %r = call @k(%x, %cst_packed) : (..., tensor<512x3x3x512xf32>) -> ...
+    func.func @k(%x: tensor<128x768xf32>, %w: tensor<64x768x32xf32>) ...
+      %0 = msgraph.transpose %w {permutation = array<i64: 1, 0, 2>} ...
+      %1 = msgraph.reshape %0 : (tensor<768x64x32xf32>) -> tensor<768x2048xf32>
+      %y = msgraph.matmul %x, %1 ...
+    %r = call @k(%x, %cst_packed) : (..., tensor<64x768x32xf32>) -> ...
     ```
   }];
   let dependentDialects = ["::mlir::ms::graph::GraphDialect"];

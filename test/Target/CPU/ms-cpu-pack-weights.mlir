@@ -1,4 +1,4 @@
-// RUN: ms-opt %s -split-input-file -ms-cpu-pack-conv-weights | FileCheck %s
+// RUN: ms-opt %s -split-input-file -ms-cpu-pack-weights | FileCheck %s
 
 // A 3x3 conv on 2x2 positions with 16 output channels (w[m, ...] = m),
 // called twice with the same constant weight: the constant is transposed
@@ -67,4 +67,31 @@ func.func @kernel_4(%x: tensor<1x2x4x4xf32>, %w: tensor<16x2x3x3xf32>) -> tensor
   %1 = msgraph.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
   %2 = msgraph.add %0, %1 : (tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>) -> tensor<1x16x2x2xf32>
   return %2 : tensor<1x16x2x2xf32>
+}
+
+// -----
+
+// A matmul by a constant [4, 64] weight (w[k, n] = n), called twice with
+// it: the constant is stored once as two panels of 32 columns, [2, 4, 32]
+// (panel 1's first row 32, 33, ...; printed as hex), and the kernel
+// transposes and reshapes its argument back for the matmul.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[W:.+]] = msgraph.constant dense<"0x00000000{{.*}}00000042{{.*}}"> : tensor<2x4x32xf32>
+// CHECK-NOT: tensor<4x64xf32>
+// CHECK: call @kernel_0(%{{.+}}, %[[W]])
+// CHECK: call @kernel_0(%{{.+}}, %[[W]])
+// CHECK-LABEL: func.func @kernel_0
+// CHECK-SAME: (%{{.+}}: tensor<8x4xf32>, %[[ARG:.+]]: tensor<2x4x32xf32>)
+// CHECK: %[[T:.+]] = msgraph.transpose %[[ARG]] {permutation = array<i64: 1, 0, 2>} : (tensor<2x4x32xf32>) -> tensor<4x2x32xf32>
+// CHECK: %[[B:.+]] = msgraph.reshape %[[T]] : (tensor<4x2x32xf32>) -> tensor<4x64xf32>
+// CHECK: msgraph.matmul %{{.+}}, %[[B]]
+func.func @main(%x: tensor<8x4xf32>) -> (tensor<8x64xf32>, tensor<8x64xf32>) {
+  %w = msgraph.constant dense<[[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0], [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0], [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0], [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0, 24.0, 25.0, 26.0, 27.0, 28.0, 29.0, 30.0, 31.0, 32.0, 33.0, 34.0, 35.0, 36.0, 37.0, 38.0, 39.0, 40.0, 41.0, 42.0, 43.0, 44.0, 45.0, 46.0, 47.0, 48.0, 49.0, 50.0, 51.0, 52.0, 53.0, 54.0, 55.0, 56.0, 57.0, 58.0, 59.0, 60.0, 61.0, 62.0, 63.0]]> : tensor<4x64xf32>
+  %a = call @kernel_0(%x, %w) : (tensor<8x4xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
+  %b = call @kernel_0(%x, %w) : (tensor<8x4xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
+  return %a, %b : tensor<8x64xf32>, tensor<8x64xf32>
+}
+func.func @kernel_0(%x: tensor<8x4xf32>, %w: tensor<4x64xf32>) -> tensor<8x64xf32> attributes {ms.kernel} {
+  %0 = msgraph.matmul %x, %w : (tensor<8x4xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
 }

@@ -1,0 +1,271 @@
+//===- PackWeights.cpp - constant weights in the kernels' layouts ---------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Stores constant weights once, at compile time, in the layout the
+// contraction kernels read fastest; each kernel turns its argument back
+// into the op's layout with msgraph ops that the kernel code generation
+// folds into its reads.
+//
+// - A matmul's `[K, N]` weight is stored as `[N / 32, K, 32]` panels: the
+//   kernel reads a block of 32 columns over k, and the 32 columns of a row
+//   of the panel are then the next 128 bytes, not 4*N bytes (8 KiB for
+//   N = 2048) on from the last row's; each panel streams from memory in
+//   order (ONNX Runtime packs its constant weights so when it loads a
+//   model).
+// - A convolution with fewer output positions than output channels runs
+//   faster vectorized along the channels (ResNet's 7x7 outputs fill blocks
+//   of 32 positions to 77%; their 512 channels fill them all), which needs
+//   its weight `[M, C, K...]` stored `[C, K..., M]`.
+//
+// A weight that lies in an external-data file is left as it is: the module
+// maps it from the file, which a packed copy in the module would defeat.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Target/CPU/CPUTarget.h"
+
+#include "ms/Dialect/Graph/IR/GraphDialect.h"
+#include "ms/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <cstring>
+
+namespace mlir::ms {
+#define GEN_PASS_DEF_CPUPACKWEIGHTSPASS
+#include "ms/Target/CPU/Passes.h.inc"
+} // namespace mlir::ms
+
+using namespace mlir;
+using namespace mlir::ms;
+
+/// Builds one layout of a weight from another (a constant folds).
+using Relayout = function_ref<Value(OpBuilder &, Location, Value)>;
+
+/// Whether `conv` runs faster with its weight stored [C, K..., M]: a plain
+/// (ungrouped) f32 convolution of static shapes with fewer output positions
+/// than output channels, a multiple of 8 of them (whole vectors of AVX2 and
+/// AVX-512).
+static bool prefersChannelsInnermost(graph::ConvOp conv) {
+  auto weightType = dyn_cast<RankedTensorType>(conv.getWeight().getType());
+  auto resultType = dyn_cast<RankedTensorType>(conv.getType());
+  if (!weightType || !resultType || !weightType.hasStaticShape() ||
+      !resultType.hasStaticShape() || !weightType.getElementType().isF32() ||
+      conv.getGroup() != 1 || weightType.getRank() < 3)
+    return false;
+  int64_t positions = 1;
+  for (int64_t size : resultType.getShape().drop_front(2))
+    positions *= size;
+  int64_t channels = resultType.getDimSize(1);
+  return positions < channels && channels % 8 == 0;
+}
+
+/// Whether `matmul`'s rhs is a weight to store in panels of
+/// kMatmulWeightPanel columns: a static f32 `[K, N]` matrix with at least
+/// two whole panels, multiplied by a static f32 lhs of rank 2 or more (the
+/// rows the contraction kernel blocks).
+static bool prefersPanels(graph::MatMulOp matmul) {
+  auto lhsType = dyn_cast<RankedTensorType>(matmul.getLhs().getType());
+  auto rhsType = dyn_cast<RankedTensorType>(matmul.getRhs().getType());
+  if (!lhsType || !rhsType || !lhsType.hasStaticShape() ||
+      !rhsType.hasStaticShape() || !lhsType.getElementType().isF32() ||
+      !rhsType.getElementType().isF32() || lhsType.getRank() < 2 ||
+      rhsType.getRank() != 2)
+    return false;
+  int64_t columns = rhsType.getDimSize(1);
+  return columns % kMatmulWeightPanel == 0 && columns > kMatmulWeightPanel;
+}
+
+namespace {
+struct CPUPackWeightsPass final
+    : ms::impl::CPUPackWeightsPassBase<CPUPackWeightsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    // The calls of each kernel.
+    DenseMap<Operation *, SmallVector<func::CallOp>> calls;
+    module.walk([&](func::CallOp call) {
+      if (Operation *callee = symbols.lookup(call.getCallee()))
+        calls[callee].push_back(call);
+    });
+    // The values of constants that lie in external-data files.
+    external.clear();
+    if (auto entries =
+            module->getAttrOfType<ArrayAttr>(graph::kExternalDataAttrName))
+      for (Attribute entry : entries)
+        if (auto fields = dyn_cast<ArrayAttr>(entry);
+            fields && fields.size() == 4)
+          external.insert(fields[3]);
+    packedOf.clear();
+    for (auto kernel : module.getOps<func::FuncOp>()) {
+      if (!kernel->hasAttr("ms.kernel") || kernel.isExternal())
+        continue;
+      auto callers = calls.find(kernel);
+      if (callers == calls.end())
+        continue;
+      auto kernelArg = [&](Value v) {
+        auto arg = dyn_cast<BlockArgument>(v);
+        return arg && arg.getOwner() == &kernel.front() && arg.hasOneUse()
+                   ? arg
+                   : BlockArgument();
+      };
+      kernel.walk([&](graph::ConvOp conv) {
+        BlockArgument arg = kernelArg(conv.getWeight());
+        if (arg && prefersChannelsInnermost(conv))
+          packConvWeight(kernel, callers->second, conv, arg);
+      });
+      kernel.walk([&](graph::MatMulOp matmul) {
+        BlockArgument arg = kernelArg(matmul.getRhs());
+        if (arg && prefersPanels(matmul))
+          packMatmulWeight(kernel, callers->second, matmul, arg);
+      });
+    }
+    // Constants only their packed copies replaced are weights no more.
+    for (auto [original, packed] : packedOf)
+      if (original.use_empty())
+        original.getDefiningOp()->erase();
+  }
+
+  /// Stores `conv`'s weight `arg` as [C, K..., M].
+  void packConvWeight(func::FuncOp kernel, ArrayRef<func::CallOp> callers,
+                      graph::ConvOp conv, BlockArgument arg) {
+    auto type = cast<RankedTensorType>(arg.getType());
+    int64_t rank = type.getRank();
+    // [M, C, K...] -> [C, K..., M] and back.
+    SmallVector<int64_t> toPacked, fromPacked = {rank - 1};
+    for (int64_t i = 1; i < rank; ++i)
+      toPacked.push_back(i);
+    toPacked.push_back(0);
+    for (int64_t i = 0; i + 1 < rank; ++i)
+      fromPacked.push_back(i);
+    SmallVector<int64_t> shape;
+    for (int64_t i : toPacked)
+      shape.push_back(type.getDimSize(i));
+    auto packedType = RankedTensorType::get(shape, type.getElementType());
+    Value unpacked = packArgument(
+        kernel, callers, arg, packedType,
+        [&](OpBuilder &b, Location loc, Value weight) -> Value {
+          return b.createOrFold<graph::TransposeOp>(
+              loc, packedType, weight, b.getDenseI64ArrayAttr(toPacked));
+        },
+        [&](OpBuilder &b, Location loc, Value packed) -> Value {
+          return graph::TransposeOp::create(b, loc, type, packed,
+                                            b.getDenseI64ArrayAttr(fromPacked));
+        });
+    if (unpacked)
+      conv.getWeightMutable().assign(unpacked);
+  }
+
+  /// Stores `matmul`'s weight `arg` ([K, N]) as [N / c, K, c] for c =
+  /// kMatmulWeightPanel (at any size: a copy of rows of c columns).
+  void packMatmulWeight(func::FuncOp kernel, ArrayRef<func::CallOp> callers,
+                        graph::MatMulOp matmul, BlockArgument arg) {
+    auto type = cast<RankedTensorType>(arg.getType());
+    int64_t k = type.getDimSize(0), n = type.getDimSize(1);
+    const int64_t c = kMatmulWeightPanel;
+    Type elem = type.getElementType();
+    // [K, N] = [K, N/c, c] <-> [N/c, K, c].
+    auto splitType = RankedTensorType::get({k, n / c, c}, elem);
+    auto packedType = RankedTensorType::get({n / c, k, c}, elem);
+    Value unpacked = packArgument(
+        kernel, callers, arg, packedType,
+        [&](OpBuilder &b, Location loc, Value weight) -> Value {
+          // Rows of c columns copied into place (no intermediate constant:
+          // constants live as long as the compiler's context).
+          auto dense = dyn_cast<DenseElementsAttr>(
+              weight.getDefiningOp<graph::ConstantOp>().getValue());
+          if (!dense)
+            return weight;
+          if (dense.isSplat())
+            return graph::ConstantOp::create(
+                b, loc,
+                DenseElementsAttr::get(packedType,
+                                       dense.getSplatValue<Attribute>()));
+          ArrayRef<char> raw = dense.getRawData();
+          const int64_t bytes = sizeof(float);
+          std::vector<char> out(raw.size());
+          for (int64_t p = 0; p < n / c; ++p)
+            for (int64_t row = 0; row < k; ++row)
+              std::memcpy(out.data() + (p * k + row) * c * bytes,
+                          raw.data() + (row * n + p * c) * bytes, c * bytes);
+          return graph::ConstantOp::create(
+              b, loc, DenseElementsAttr::getFromRawBuffer(packedType, out));
+        },
+        [&](OpBuilder &b, Location loc, Value packed) -> Value {
+          Value split = graph::TransposeOp::create(
+              b, loc, splitType, packed, b.getDenseI64ArrayAttr({1, 0, 2}));
+          return graph::ReshapeOp::create(b, loc, type, split, Value());
+        });
+    if (unpacked)
+      matmul.getRhsMutable().assign(unpacked);
+  }
+
+  /// Gives kernel argument `arg` the type `packedType` if every caller
+  /// passes a constant (not from an external-data file) that `pack` folds
+  /// into a constant of that type; each constant is packed once, however
+  /// many calls pass it. Returns `unpack` of the argument, built at the
+  /// kernel's start, for its user to read; null (nothing changed) if some
+  /// weight does not fold.
+  Value packArgument(func::FuncOp kernel, ArrayRef<func::CallOp> callers,
+                     BlockArgument arg, RankedTensorType packedType,
+                     Relayout pack, Relayout unpack) {
+    unsigned index = arg.getArgNumber();
+    DenseMap<Value, Value> fresh; // packed for this argument
+    SmallVector<Value> packed;
+    auto discard = [&] {
+      for (auto [weight, value] : fresh)
+        eraseUnused(value);
+      return Value();
+    };
+    for (func::CallOp call : callers) {
+      Value weight = call.getOperand(index);
+      Value folded = packedOf.lookup(weight);
+      if (!folded)
+        folded = fresh.lookup(weight);
+      if (!folded) {
+        auto constant = weight.getDefiningOp<graph::ConstantOp>();
+        if (!constant || external.contains(constant.getValue()))
+          return discard();
+        OpBuilder b(constant);
+        b.setInsertionPointAfter(constant);
+        folded = pack(b, constant.getLoc(), weight);
+        fresh[weight] = folded;
+      }
+      // Too large to fold: the weight stays as it is.
+      if (!folded.getDefiningOp<graph::ConstantOp>() ||
+          folded.getType() != packedType)
+        return discard();
+      packed.push_back(folded);
+    }
+    for (auto [i, value] : llvm::enumerate(packed))
+      callers[i]->setOperand(index, value);
+    packedOf.insert(fresh.begin(), fresh.end());
+    arg.setType(packedType);
+    SmallVector<Type> inputs(kernel.front().getArgumentTypes());
+    kernel.setType(FunctionType::get(kernel.getContext(), inputs,
+                                     kernel.getResultTypes()));
+    OpBuilder b = OpBuilder::atBlockBegin(&kernel.front());
+    return unpack(b, arg.getLoc(), arg);
+  }
+
+  /// Erases `value`'s op and the ops that fed only it (a failed fold).
+  static void eraseUnused(Value value) {
+    Operation *op = value.getDefiningOp();
+    while (op && op->use_empty()) {
+      Operation *input =
+          op->getNumOperands() ? op->getOperand(0).getDefiningOp() : nullptr;
+      op->erase();
+      op = input;
+    }
+  }
+
+  /// The packed constant of each constant packed so far.
+  DenseMap<Value, Value> packedOf;
+  /// The values of the constants that lie in external-data files.
+  DenseSet<Attribute> external;
+};
+} // namespace
