@@ -54,12 +54,10 @@ private:
             function_ref<FailureOr<Value>(size_t, unsigned)> pointerOf);
   /// Adds `void name(ptr...)`, internal and never inlined, running the
   /// first run of `repeat` on pointer arguments, one per distinct buffer
-  /// tuple across the runs; `classes` gets, per step of the run and
-  /// operand, its argument number, and `representatives` one (step,
+  /// tuple across the runs; `representatives` gets one (step of the run,
   /// operand) per argument.
   LLVM::LLVMFuncOp
   emitBody(ArrayRef<Operation *> steps, const Repeat &repeat, StringRef name,
-           SmallVectorImpl<SmallVector<unsigned>> &classes,
            SmallVectorImpl<std::pair<size_t, unsigned>> &representatives);
   /// Loads args[i].
   Value loadArg(Value args, int64_t i, Location loc);
@@ -196,11 +194,11 @@ LogicalResult EntryPointEmitter::emitSteps(
 
 LLVM::LLVMFuncOp EntryPointEmitter::emitBody(
     ArrayRef<Operation *> steps, const Repeat &repeat, StringRef name,
-    SmallVectorImpl<SmallVector<unsigned>> &classes,
     SmallVectorImpl<std::pair<size_t, unsigned>> &representatives) {
   // An argument per distinct tuple of the buffers a (step, operand) has in
   // each run: a buffer one step writes and the next reads is one argument.
   std::map<std::vector<const void *>, unsigned> argumentOf;
+  SmallVector<SmallVector<unsigned>> classes; // per step and operand
   for (size_t i = 0; i < repeat.length; ++i) {
     classes.emplace_back();
     for (unsigned o = 0; o < steps[repeat.start + i]->getNumOperands(); ++o) {
@@ -243,11 +241,9 @@ LogicalResult EntryPointEmitter::emitGraph(OffloadOp offload, StringRef name) {
   // once per run, before the graph function so that errors come first.
   Repeat repeat = findRepeat(steps);
   LLVM::LLVMFuncOp body;
-  SmallVector<SmallVector<unsigned>> classes;
   SmallVector<std::pair<size_t, unsigned>> representatives;
   if (repeat.count) {
-    body = emitBody(steps, repeat, (name + "_body").str(), classes,
-                    representatives);
+    body = emitBody(steps, repeat, (name + "_body").str(), representatives);
     if (!body)
       return failure();
   }
@@ -289,27 +285,23 @@ LogicalResult EntryPointEmitter::emitGraph(OffloadOp offload, StringRef name) {
                        return pointerOf(steps[from + i]->getOperand(o));
                      });
   };
-  if (!repeat.count) {
-    if (failed(emitRange(0, steps.size())))
-      return failure();
-  } else {
-    if (failed(emitRange(0, repeat.start)))
-      return failure();
-    for (size_t r = 0; r < repeat.count; ++r) {
-      SmallVector<Value> operands;
-      for (auto [i, o] : representatives) {
-        FailureOr<Value> p = pointerOf(
-            steps[repeat.start + r * repeat.length + i]->getOperand(o));
-        if (failed(p))
-          return failure();
-        operands.push_back(*p);
-      }
-      LLVM::CallOp::create(b, loc, body, operands);
+  // (Without a repeat: every step from 0, one by one.)
+  if (failed(emitRange(0, repeat.start)))
+    return failure();
+  for (size_t r = 0; r < repeat.count; ++r) {
+    SmallVector<Value> operands;
+    for (auto [i, o] : representatives) {
+      FailureOr<Value> p =
+          pointerOf(steps[repeat.start + r * repeat.length + i]->getOperand(o));
+      if (failed(p))
+        return failure();
+      operands.push_back(*p);
     }
-    if (failed(emitRange(repeat.start + repeat.length * repeat.count,
-                         steps.size())))
-      return failure();
+    LLVM::CallOp::create(b, loc, body, operands);
   }
+  if (failed(
+          emitRange(repeat.start + repeat.length * repeat.count, steps.size())))
+    return failure();
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   offload.setEntry(name);
   return success();
