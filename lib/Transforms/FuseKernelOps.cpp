@@ -149,20 +149,32 @@ struct ReadThroughUnitReshape final : OpRewritePattern<linalg::GenericOp> {
 };
 
 /// True if `op` is a transpose (or broadcast) of a kernel argument as a
-/// linalg.generic: fused into a consumer it becomes that consumer's
-/// indexing of the argument, so it fuses even into one that reads each
-/// element many times (a weight laid out for the kernel at compile time,
-/// read by a convolution: ms-cpu-pack-weights).
+/// linalg.generic, or of a reshape of such a movement: fused into a
+/// consumer it becomes that consumer's indexing of the argument (or of the
+/// reshape), so it fuses even into one that reads each element many times
+/// (a weight laid out for the kernel at compile time, read by a
+/// convolution: ms-cpu-pack-weights; one in panels is unpacked by a
+/// transpose, a reshape and a transpose).
 static bool isArgumentMovement(Operation *op) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
   if (!generic || generic.getNumDpsInputs() != 1 ||
       generic.getNumDpsInits() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !isa<BlockArgument>(generic.getDpsInputOperand(0)->get()))
+      generic.getNumParallelLoops() != generic.getNumLoops())
     return false;
   Block &body = generic.getRegion().front();
-  return body.getOperations().size() == 1 &&
-         body.getTerminator()->getOperand(0) == body.getArgument(0);
+  if (body.getOperations().size() != 1 ||
+      body.getTerminator()->getOperand(0) != body.getArgument(0))
+    return false;
+  Value input = generic.getDpsInputOperand(0)->get();
+  if (isa<BlockArgument>(input))
+    return true;
+  Operation *source = input.getDefiningOp();
+  if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(source))
+    return false;
+  while (
+      isa_and_nonnull<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(source))
+    source = source->getOperand(0).getDefiningOp();
+  return isArgumentMovement(source);
 }
 
 struct FuseKernelOpsPass final

@@ -195,3 +195,35 @@ func.func @kernel_1(%x: tensor<1x4x6x6xf32>, %wp: tensor<4x3x3x16xf32>, %init: t
   } -> tensor<1x16x4x4xf32>
   return %conv : tensor<1x16x4x4xf32>
 }
+
+// -----
+
+// A weight stored in panels of 32 channels ([M / 32, C * KH * KW, 32]) is
+// turned back by a transpose, a reshape and the conv's transpose: that
+// last transpose, of a reshape of a transpose of an argument, fuses into
+// the convolution too, which then reads the reshape as [C, KH, KW, M].
+// CHECK: #[[$INNERMOST:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d1)>
+// CHECK-LABEL: func @panel_weight
+// CHECK: %[[SPLIT:.+]] = linalg.generic {{.*}} ins(%arg1 : tensor<2x36x32xf32>)
+// CHECK: %[[FLAT:.+]] = tensor.collapse_shape %[[SPLIT]]
+// CHECK: %[[W:.+]] = tensor.expand_shape %[[FLAT]] {{.*}} into tensor<4x3x3x64xf32>
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[$INNERMOST]], #{{.+}}], {{.*}} ins(%{{.+}}, %[[W]] : tensor<1x4x6x6xf32>, tensor<4x3x3x64xf32>)
+// CHECK-NOT: linalg.generic
+#pin = affine_map<(n, m, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#pw = affine_map<(n, m, oh, ow, c, kh, kw) -> (m, c, kh, kw)>
+#pout = affine_map<(n, m, oh, ow, c, kh, kw) -> (n, m, oh, ow)>
+func.func @panel_weight(%x: tensor<1x4x6x6xf32>, %wp: tensor<2x36x32xf32>, %init: tensor<1x64x4x4xf32>) -> tensor<1x64x4x4xf32> attributes {ms.kernel} {
+  %e0 = tensor.empty() : tensor<36x2x32xf32>
+  %split = linalg.transpose ins(%wp : tensor<2x36x32xf32>) outs(%e0 : tensor<36x2x32xf32>) permutation = [1, 0, 2]
+  %flat = tensor.collapse_shape %split [[0, 1, 2]] : tensor<36x2x32xf32> into tensor<2304xf32>
+  %inner = tensor.expand_shape %flat [[0, 1, 2, 3]] output_shape [4, 3, 3, 64] : tensor<2304xf32> into tensor<4x3x3x64xf32>
+  %e = tensor.empty() : tensor<64x4x3x3xf32>
+  %w = linalg.transpose ins(%inner : tensor<4x3x3x64xf32>) outs(%e : tensor<64x4x3x3xf32>) permutation = [3, 0, 1, 2]
+  %conv = linalg.generic {indexing_maps = [#pin, #pw, #pout], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x4x6x6xf32>, tensor<64x4x3x3xf32>) outs(%init : tensor<1x64x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64x4x4xf32>
+  return %conv : tensor<1x64x4x4xf32>
+}

@@ -352,11 +352,11 @@ inputWindows(AffineMap inMap, unsigned parallel,
 }
 
 /// Tiles `op`, a convolution whose im2col copy would not stay in cache
-/// (over 2 MiB: ResNet's stem and its 56x56 convs write and read 7 MB), by
-/// rows of output positions, with its elementwise user and the fill of its
-/// output: each tile's copy is at most 640 KiB, a multiple of `columns`
-/// positions (whole column blocks) where possible, and is read back from L2
-/// by the kernel. At least 4 tiles, for the threads.
+/// (over 1 MiB, 2 MiB with its channels innermost: ResNet's stem and its 56x56
+/// convs write and read 7 MB), by rows of output positions, with its
+/// elementwise user and the fill of its output: each tile's copy is at most 640
+/// KiB, a multiple of `columns` positions (whole column blocks) where possible,
+/// and is read back from L2 by the kernel. At least 8 tiles, for the threads.
 static void tileLargeConv(RewriterBase &rewriter, linalg::GenericOp op,
                           int64_t columns) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
@@ -382,15 +382,24 @@ static void tileLargeConv(RewriterBase &rewriter, linalg::GenericOp op,
     reduction *= ranges[i];
   unsigned rowLoop = windows[windows.size() - 2];
   int64_t width = ranges[windows.back()], height = ranges[rowLoop];
-  if (reduction * height * width * bytes <= (int64_t(2) << 20))
+  // A weight with its output channels innermost (ms-cpu-pack-weights: few
+  // positions, many channels) reads the copy as A, a block of rows at a
+  // time, and ran slower tiled at 1.8 MB (ResNet's 14x14 convs: 0.74-0.82
+  // -> 0.96-1.05 ms); one read as B, whole columns at a time, ran faster
+  // (its 64x128 stride-2 conv at 28x28: 0.48 -> 0.36 ms).
+  bool channelsInnermost = loopAt(maps[1], 0) >= static_cast<int64_t>(parallel);
+  int64_t limit = channelsInnermost ? int64_t(2) << 20 : int64_t(1) << 20;
+  if (reduction * height * width * bytes <= limit)
     return;
   // Whole column blocks per tile if some row count gives them, else a
   // partial last block in each tile: ResNet's 28x28 conv (784 positions,
   // no multiple of 8 rows within 640 KiB) ran 11% faster in tiles of 4
-  // rows (112 positions, 3.5 blocks) than with its 3.6 MB copy whole.
+  // rows (112 positions, 3.5 blocks) than with its 3.6 MB copy whole, and
+  // faster again in 14 tiles of 2 rows (0.70 -> 0.59-0.65 ms): at least 8
+  // tiles, so that 7 against 7 share two threads, not 4 against 3.
   int64_t rows = 0;
   for (bool wholeBlocks : {true, false})
-    for (int64_t r = height / 4; r >= 1 && !rows; --r)
+    for (int64_t r = height / 8; r >= 1 && !rows; --r)
       if (height % r == 0 && (!wholeBlocks || r * width % columns == 0) &&
           reduction * r * width * bytes <= 640 * 1024)
         rows = r;

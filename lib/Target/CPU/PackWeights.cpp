@@ -18,7 +18,11 @@
 // - A convolution with fewer output positions than output channels runs
 //   faster vectorized along the channels (ResNet's 7x7 outputs fill blocks
 //   of 32 positions to 77%; their 512 channels fill them all), which needs
-//   its weight `[M, C, K...]` stored `[C, K..., M]`.
+//   its weight `[M, C, K...]` as `[C, K..., M]` (a `[C * K..., M]` matrix):
+//   stored in panels like a matmul's, `[M / 32, C * K..., 32]`, when M is
+//   a multiple of 32 (else as `[C, K..., M]`). In place, a block of 32
+//   channels would read 128 bytes every 4*M bytes: with M = 512, all 4608
+//   rows of a panel in 4 of L1's 64 sets and 64 of L2's 1024.
 //
 // A weight that lies in an external-data file is left as it is: the module
 // maps it from the file, which a packed copy in the module would defeat.
@@ -80,6 +84,41 @@ static bool prefersPanels(graph::MatMulOp matmul) {
   return columns % kMatmulWeightPanel == 0 && columns > kMatmulWeightPanel;
 }
 
+/// `weight`, a constant holding the `[K, N]` matrix B (row-major, or with
+/// `transposed` its transpose `[N, K]`), stored as panels `[N / c, K, c]`
+/// of packedType (c its last dim), copied into place (no intermediate
+/// constant: constants live as long as the compiler's context, and folds
+/// stop at 4M elements). `weight` itself if it holds no dense elements.
+static Value storeInPanels(OpBuilder &b, Location loc, Value weight,
+                           RankedTensorType packedType, bool transposed) {
+  auto dense = dyn_cast<DenseElementsAttr>(
+      weight.getDefiningOp<graph::ConstantOp>().getValue());
+  if (!dense)
+    return weight;
+  if (dense.isSplat())
+    return graph::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(packedType, dense.getSplatValue<Attribute>()));
+  int64_t panels = packedType.getDimSize(0), k = packedType.getDimSize(1),
+          c = packedType.getDimSize(2), n = panels * c;
+  ArrayRef<char> raw = dense.getRawData();
+  const int64_t bytes = sizeof(float);
+  std::vector<char> out(raw.size());
+  char *to = out.data();
+  for (int64_t p = 0; p < panels; ++p)
+    for (int64_t row = 0; row < k; ++row, to += c * bytes) {
+      if (!transposed) {
+        std::memcpy(to, raw.data() + (row * n + p * c) * bytes, c * bytes);
+        continue;
+      }
+      for (int64_t j = 0; j < c; ++j)
+        std::memcpy(to + j * bytes,
+                    raw.data() + ((p * c + j) * k + row) * bytes, bytes);
+    }
+  return graph::ConstantOp::create(
+      b, loc, DenseElementsAttr::getFromRawBuffer(packedType, out));
+}
+
 namespace {
 struct CPUPackWeightsPass final
     : ms::impl::CPUPackWeightsPassBase<CPUPackWeightsPass> {
@@ -130,11 +169,13 @@ struct CPUPackWeightsPass final
         original.getDefiningOp()->erase();
   }
 
-  /// Stores `conv`'s weight `arg` as [C, K..., M].
+  /// Stores `conv`'s weight `arg` as [C, K..., M], in panels of
+  /// kMatmulWeightPanel channels if M is a multiple of it.
   void packConvWeight(func::FuncOp kernel, ArrayRef<func::CallOp> callers,
                       graph::ConvOp conv, BlockArgument arg) {
     auto type = cast<RankedTensorType>(arg.getType());
     int64_t rank = type.getRank();
+    Type elem = type.getElementType();
     // [M, C, K...] -> [C, K..., M] and back.
     SmallVector<int64_t> toPacked, fromPacked = {rank - 1};
     for (int64_t i = 1; i < rank; ++i)
@@ -145,17 +186,40 @@ struct CPUPackWeightsPass final
     SmallVector<int64_t> shape;
     for (int64_t i : toPacked)
       shape.push_back(type.getDimSize(i));
-    auto packedType = RankedTensorType::get(shape, type.getElementType());
-    Value unpacked = packArgument(
-        kernel, callers, arg, packedType,
-        [&](OpBuilder &b, Location loc, Value weight) -> Value {
-          return b.createOrFold<graph::TransposeOp>(
-              loc, packedType, weight, b.getDenseI64ArrayAttr(toPacked));
-        },
-        [&](OpBuilder &b, Location loc, Value packed) -> Value {
-          return graph::TransposeOp::create(b, loc, type, packed,
-                                            b.getDenseI64ArrayAttr(fromPacked));
-        });
+    auto innermostType = RankedTensorType::get(shape, elem);
+    auto back = [&](OpBuilder &b, Location loc, Value innermost) -> Value {
+      return graph::TransposeOp::create(b, loc, type, innermost,
+                                        b.getDenseI64ArrayAttr(fromPacked));
+    };
+    Value unpacked;
+    const int64_t c = kMatmulWeightPanel;
+    int64_t m = type.getDimSize(0), k = type.getNumElements() / m;
+    if (m % c == 0 && m > c) {
+      // [C * K..., M] = [C * K..., M/c, c] <-> [M/c, C * K..., c].
+      auto splitType = RankedTensorType::get({k, m / c, c}, elem);
+      auto packedType = RankedTensorType::get({m / c, k, c}, elem);
+      unpacked = packArgument(
+          kernel, callers, arg, packedType,
+          [&](OpBuilder &b, Location loc, Value weight) {
+            return storeInPanels(b, loc, weight, packedType,
+                                 /*transposed=*/true);
+          },
+          [&](OpBuilder &b, Location loc, Value packed) {
+            Value split = graph::TransposeOp::create(
+                b, loc, splitType, packed, b.getDenseI64ArrayAttr({1, 0, 2}));
+            return back(b, loc,
+                        graph::ReshapeOp::create(b, loc, innermostType, split,
+                                                 Value()));
+          });
+    } else {
+      unpacked = packArgument(
+          kernel, callers, arg, innermostType,
+          [&](OpBuilder &b, Location loc, Value weight) -> Value {
+            return b.createOrFold<graph::TransposeOp>(
+                loc, innermostType, weight, b.getDenseI64ArrayAttr(toPacked));
+          },
+          back);
+    }
     if (unpacked)
       conv.getWeightMutable().assign(unpacked);
   }
@@ -173,27 +237,9 @@ struct CPUPackWeightsPass final
     auto packedType = RankedTensorType::get({n / c, k, c}, elem);
     Value unpacked = packArgument(
         kernel, callers, arg, packedType,
-        [&](OpBuilder &b, Location loc, Value weight) -> Value {
-          // Rows of c columns copied into place (no intermediate constant:
-          // constants live as long as the compiler's context).
-          auto dense = dyn_cast<DenseElementsAttr>(
-              weight.getDefiningOp<graph::ConstantOp>().getValue());
-          if (!dense)
-            return weight;
-          if (dense.isSplat())
-            return graph::ConstantOp::create(
-                b, loc,
-                DenseElementsAttr::get(packedType,
-                                       dense.getSplatValue<Attribute>()));
-          ArrayRef<char> raw = dense.getRawData();
-          const int64_t bytes = sizeof(float);
-          std::vector<char> out(raw.size());
-          for (int64_t p = 0; p < n / c; ++p)
-            for (int64_t row = 0; row < k; ++row)
-              std::memcpy(out.data() + (p * k + row) * c * bytes,
-                          raw.data() + (row * n + p * c) * bytes, c * bytes);
-          return graph::ConstantOp::create(
-              b, loc, DenseElementsAttr::getFromRawBuffer(packedType, out));
+        [&](OpBuilder &b, Location loc, Value weight) {
+          return storeInPanels(b, loc, weight, packedType,
+                               /*transposed=*/false);
         },
         [&](OpBuilder &b, Location loc, Value packed) -> Value {
           Value split = graph::TransposeOp::create(

@@ -307,16 +307,16 @@ msexec.executable @cpu_1 target("cpu") variant("pentium9") {
 // -----
 
 // A conv whose im2col copy would take 2.4 MB (K = 144, 64x64 positions)
-// runs in tiles of 16 output rows (a 590 KB copy each, 1024 positions: 32
+// runs in 8 tiles of 8 output rows (a 295 KB copy each, 512 positions: 16
 // column blocks), its elementwise user and the fill of its output tiled
 // with it, the padded input read whole: per tile the im2col copy, then the
 // kernel with the residual add in registers.
 // CHECK-LABEL: func @large_conv
 // CHECK: %[[PADDED:.+]] = tensor.pad
-// CHECK: scf.forall (%[[H:.+]]) = (0) to (64) step (16) shared_outs
-// CHECK: tensor.extract_slice %[[PADDED]][0, 0, %[[H]], 0] [1, 16, 18, 66]
-// CHECK: scf.forall ({{.+}}) in (1, 16, 3, 3, 16)
-// CHECK: scf.forall ({{.+}}) = (0, 0, 0) to (1, 1024, 8) step (1, 32, 8)
+// CHECK: scf.forall (%[[H:.+]]) = (0) to (64) step (8) shared_outs
+// CHECK: tensor.extract_slice %[[PADDED]][0, 0, %[[H]], 0] [1, 16, 10, 66]
+// CHECK: scf.forall ({{.+}}) in (1, 16, 3, 3, 8)
+// CHECK: scf.forall ({{.+}}) = (0, 0, 0) to (1, 512, 8) step (1, 32, 8)
 // CHECK-COUNT-8: vector.fma
 // CHECK: arith.addf {{.*}} : vector<32xf32>
 // CHECK-NOT: linalg.generic
@@ -341,6 +341,49 @@ func.func @large_conv(%arg0: tensor<1x16x64x64xf32>, %arg1: tensor<8x16x3x3xf32>
     linalg.yield %5 : f32
   } -> tensor<1x8x64x64xf32>
   return %4 : tensor<1x8x64x64xf32>
+}
+
+// -----
+
+// Tiled from a 1 MiB copy on: a conv whose im2col copy takes 1.3 MB (K =
+// 144, 48x48 positions) runs in 8 tiles of 6 output rows (288 positions,
+// whole column blocks) with its ReLU. With its weight's output channels innermost (the
+// copy read as A) 2 MiB stay whole: here 1.2 MB (K = 144, 46x46
+// positions, 64 channels stored [C, KH, KW, M]), one kernel, untiled.
+// CHECK-LABEL: func @mid_conv
+// CHECK: scf.forall (%{{.+}}) = (0) to (48) step (6) shared_outs
+// CHECK-LABEL: func @mid_conv_channels_innermost
+// CHECK-NOT: step (6)
+// CHECK: scf.forall ({{.+}}) in (1, 16, 3, 3, 46)
+func.func @mid_conv(%arg0: tensor<1x16x50x50xf32>, %arg1: tensor<8x16x3x3xf32>) -> tensor<1x8x48x48xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<1x8x48x48xf32>
+  %1 = tensor.empty() : tensor<1x1x8x48x48xf32>
+  %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<1x1x8x48x48xf32>) -> tensor<1x1x8x48x48xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%arg0, %arg1 : tensor<1x16x50x50xf32>, tensor<8x16x3x3xf32>) outs(%2 : tensor<1x1x8x48x48xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %5 = arith.mulf %in, %in_0 : f32
+    %6 = arith.addf %out, %5 : f32
+    linalg.yield %6 : f32
+  } -> tensor<1x1x8x48x48xf32>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, 0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%3 : tensor<1x1x8x48x48xf32>) outs(%0 : tensor<1x8x48x48xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %5 = arith.maximumf %in, %cst : f32
+    linalg.yield %5 : f32
+  } -> tensor<1x8x48x48xf32>
+  return %4 : tensor<1x8x48x48xf32>
+}
+func.func @mid_conv_channels_innermost(%arg0: tensor<1x16x48x48xf32>, %arg1: tensor<16x3x3x64xf32>) -> tensor<1x1x64x46x46xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %1 = tensor.empty() : tensor<1x1x64x46x46xf32>
+  %2 = linalg.fill ins(%cst : f32) outs(%1 : tensor<1x1x64x46x46xf32>) -> tensor<1x1x64x46x46xf32>
+  %3 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d6, d7, d2)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%arg0, %arg1 : tensor<1x16x48x48xf32>, tensor<16x3x3x64xf32>) outs(%2 : tensor<1x1x64x46x46xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %5 = arith.mulf %in, %in_0 : f32
+    %6 = arith.addf %out, %5 : f32
+    linalg.yield %6 : f32
+  } -> tensor<1x1x64x46x46xf32>
+  return %3 : tensor<1x1x64x46x46xf32>
 }
 
 // -----

@@ -95,3 +95,31 @@ func.func @kernel_0(%x: tensor<8x4xf32>, %w: tensor<4x64xf32>) -> tensor<8x64xf3
   %0 = msgraph.matmul %x, %w : (tensor<8x4xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
   return %0 : tensor<8x64xf32>
 }
+
+// -----
+
+// A 1x1 conv on 2x2 positions with 64 output channels (w[m, c] = 2m + c):
+// its weight, a [C * KH * KW, M] = [2, 64] matrix once transposed, is
+// stored as two panels of 32 channels, [2, 2, 32] (panel 0's rows 0, 2,
+// 4, ... and 1, 3, 5, ...; panel 1's first row 64, 66, ...: printed as
+// hex), and the kernel turns its argument back with a transpose, a
+// reshape to [C, KH, KW, M] and the conv's transpose.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[W:.+]] = msgraph.constant dense<"0x0000000000000040000080400000C040{{.*}}0000803F000040400000A0400000E040{{.*}}00008042{{.*}}"> : tensor<2x2x32xf32>
+// CHECK-NOT: tensor<64x2x1x1xf32>
+// CHECK: call @kernel_0(%{{.+}}, %[[W]])
+// CHECK-LABEL: func.func @kernel_0
+// CHECK-SAME: (%{{.+}}: tensor<1x2x2x2xf32>, %[[ARG:.+]]: tensor<2x2x32xf32>)
+// CHECK: %[[T:.+]] = msgraph.transpose %[[ARG]] {permutation = array<i64: 1, 0, 2>} : (tensor<2x2x32xf32>) -> tensor<2x2x32xf32>
+// CHECK: %[[R:.+]] = msgraph.reshape %[[T]] : (tensor<2x2x32xf32>) -> tensor<2x1x1x64xf32>
+// CHECK: %[[BACK:.+]] = msgraph.transpose %[[R]] {permutation = array<i64: 3, 0, 1, 2>} : (tensor<2x1x1x64xf32>) -> tensor<64x2x1x1xf32>
+// CHECK: msgraph.conv %{{.+}}, %[[BACK]]
+func.func @main(%x: tensor<1x2x2x2xf32>) -> tensor<1x64x2x2xf32> {
+  %w = msgraph.constant dense<[[[[0.0]], [[1.0]]], [[[2.0]], [[3.0]]], [[[4.0]], [[5.0]]], [[[6.0]], [[7.0]]], [[[8.0]], [[9.0]]], [[[10.0]], [[11.0]]], [[[12.0]], [[13.0]]], [[[14.0]], [[15.0]]], [[[16.0]], [[17.0]]], [[[18.0]], [[19.0]]], [[[20.0]], [[21.0]]], [[[22.0]], [[23.0]]], [[[24.0]], [[25.0]]], [[[26.0]], [[27.0]]], [[[28.0]], [[29.0]]], [[[30.0]], [[31.0]]], [[[32.0]], [[33.0]]], [[[34.0]], [[35.0]]], [[[36.0]], [[37.0]]], [[[38.0]], [[39.0]]], [[[40.0]], [[41.0]]], [[[42.0]], [[43.0]]], [[[44.0]], [[45.0]]], [[[46.0]], [[47.0]]], [[[48.0]], [[49.0]]], [[[50.0]], [[51.0]]], [[[52.0]], [[53.0]]], [[[54.0]], [[55.0]]], [[[56.0]], [[57.0]]], [[[58.0]], [[59.0]]], [[[60.0]], [[61.0]]], [[[62.0]], [[63.0]]], [[[64.0]], [[65.0]]], [[[66.0]], [[67.0]]], [[[68.0]], [[69.0]]], [[[70.0]], [[71.0]]], [[[72.0]], [[73.0]]], [[[74.0]], [[75.0]]], [[[76.0]], [[77.0]]], [[[78.0]], [[79.0]]], [[[80.0]], [[81.0]]], [[[82.0]], [[83.0]]], [[[84.0]], [[85.0]]], [[[86.0]], [[87.0]]], [[[88.0]], [[89.0]]], [[[90.0]], [[91.0]]], [[[92.0]], [[93.0]]], [[[94.0]], [[95.0]]], [[[96.0]], [[97.0]]], [[[98.0]], [[99.0]]], [[[100.0]], [[101.0]]], [[[102.0]], [[103.0]]], [[[104.0]], [[105.0]]], [[[106.0]], [[107.0]]], [[[108.0]], [[109.0]]], [[[110.0]], [[111.0]]], [[[112.0]], [[113.0]]], [[[114.0]], [[115.0]]], [[[116.0]], [[117.0]]], [[[118.0]], [[119.0]]], [[[120.0]], [[121.0]]], [[[122.0]], [[123.0]]], [[[124.0]], [[125.0]]], [[[126.0]], [[127.0]]]]> : tensor<64x2x1x1xf32>
+  %a = call @kernel_0(%x, %w) : (tensor<1x2x2x2xf32>, tensor<64x2x1x1xf32>) -> tensor<1x64x2x2xf32>
+  return %a : tensor<1x64x2x2xf32>
+}
+func.func @kernel_0(%x: tensor<1x2x2x2xf32>, %w: tensor<64x2x1x1xf32>) -> tensor<1x64x2x2xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w : (tensor<1x2x2x2xf32>, tensor<64x2x1x1xf32>) -> tensor<1x64x2x2xf32>
+  return %0 : tensor<1x64x2x2xf32>
+}

@@ -10,7 +10,7 @@
 // conv; a 3x3 conv on 7x7 positions (fewer columns than two vectors: the
 // row blocks are the outer forall dim); a conv with one output position
 // (im2col rows one element wide); a 3x3 conv on 64x64 positions whose
-// im2col copy (2.4 MB) runs in tiles of 16 output rows with its bias,
+// im2col copy (2.4 MB) runs in 8 tiles of 8 output rows with its bias,
 // residual and ReLU. Results match float64 NumPy and O0.
 // Every conv is a kernel with one fused multiply-add per register row, no
 // generic reduction left.
@@ -26,8 +26,8 @@
 // CHECK: vector.fma
 // CHECK-NOT: "reduction"
 // CHECK-LABEL: func.func @fused_7_conv_add_relu
-// CHECK: scf.forall (%{{.+}}) = (0) to (64) step (16)
-// CHECK: scf.forall (%{{.+}}) = (0) to (1024) step (32)
+// CHECK: scf.forall (%{{.+}}) = (0) to (64) step (8)
+// CHECK: scf.forall (%{{.+}}) = (0) to (512) step (32)
 // CHECK: vector.fma
 // CHECK: arith.maximumf {{.*}} : vector<32xf32>
 

@@ -85,12 +85,13 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     covers with the output positions as columns; unit output dims only C
     has (a group of one) are dropped, and an elementwise user reading them
     at index 0 reads the contraction directly (and stays its epilogue).
-    When the im2col copy would exceed 2 MiB (ResNet's stem and 56x56 convs
-    write and read 7 MB), the conv is first tiled by rows of output
+    When the im2col copy would exceed 1 MiB (ResNet's stem and 56x56 convs
+    write and read 7 MB; 2 MiB for a weight with its output channels
+    innermost), the conv is first tiled by rows of output
     positions with its elementwise user and its output's fill (an
-    `scf.forall` over at least 4 tiles, each copy at most 640 KiB and a
-    multiple of `2 * lanes` positions): each tile's copy stays in L2 for
-    its kernel.
+    `scf.forall` over at least 8 tiles, each copy at most 640 KiB and a
+    multiple of `2 * lanes` positions where rows give one): each tile's
+    copy stays in L2 for its kernel.
 
     ```mlir
     %c = linalg.generic {iterator_types = ["parallel", "parallel", "reduction"]}
@@ -133,8 +134,8 @@ def CPUPackWeightsPass : Pass<"ms-cpu-pack-weights", "::mlir::ModuleOp"> {
     op's layout with msgraph ops that the kernel code generation folds into
     its reads (`ms-cpu-contraction-kernels`). Weights in external-data files
     (the module attribute `msgraph.external_data`) stay as they are, mapped
-    from their files; so do conv weights too large to fold (over 4M
-    elements).
+    from their files; so do conv weights stored `[C, K..., M]` too large
+    to fold (over 4M elements).
 
     - `msgraph.matmul` by a static f32 `[K, N]` weight with N a multiple of
       32 (at least 64): the weight is stored as panels of 32 columns,
@@ -145,7 +146,11 @@ def CPUPackWeightsPass : Pass<"ms-cpu-pack-weights", "::mlir::ModuleOp"> {
       channels (a multiple of 8): its weight `[M, C, K...]` is stored `[C,
       K..., M]`, so that the kernel vectorizes along the channels
       (ResNet's 7x7 outputs fill blocks of 32 positions to 77%; their 512
-      channels fill them all).
+      channels fill them all); with M a multiple of 32 (at least 64), as
+      panels of 32 channels of that `[C * K..., M]` matrix, `[M / 32, C *
+      K..., 32]` (turned back by a transpose, a reshape and the conv's
+      transpose), so that a block of channels reads 128 contiguous bytes
+      per k, not rows 4*M bytes apart.
 
     ```mlir
     func.func @k(%x: tensor<128x768xf32>, %w: tensor<768x2048xf32>) ...
