@@ -1289,7 +1289,10 @@ TEST_F(CollectiveTest, PeerExitingMidRunFailsTheOthers) {
   if (glooPlugin().empty())
     GTEST_SKIP() << "libms_comm_gloo.so was not built (gloo not found)";
   // Rank 1 fails its run: it skips its collectives (an input it cannot
-  // bind), then exits; ranks 0 and 2 wait in their first collective.
+  // bind), then exits; ranks 0 and 2 wait in their first collective. Rank
+  // 1 fails only once both have joined the group (each leaves a file): a
+  // rank still connecting when it exits fails there instead (a busy
+  // machine, CI's parallel tests, made that race).
   CollectiveSpec spec{"all_gather"};
   spec.shape = {2, 2};
   spec.groups = {{0, 1, 2}};
@@ -1306,7 +1309,21 @@ TEST_F(CollectiveTest, PeerExitingMidRunFailsTheOthers) {
             start(rank, 3, path, comm, device, module, context);
         if (!problem.empty())
           return problem;
+        auto joined = [&](int r) {
+          return dir.file("joined" + std::to_string(r));
+        };
+        if (rank != 1 && !writeFile(joined(rank), {}))
+          return "cannot write " + joined(rank);
         if (rank == 1) {
+          auto deadline =
+              std::chrono::steady_clock::now() + std::chrono::seconds(60);
+          struct stat info;
+          while (stat(joined(0).c_str(), &info) != 0 ||
+                 stat(joined(2).c_str(), &info) != 0) {
+            if (std::chrono::steady_clock::now() > deadline)
+              return "ranks 0 and 2 did not join within 60 s";
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+          }
           std::vector<TensorView> outputs(1);
           Status status = context.run({}, outputs);
           return status.ok() ? "ran without its input" : "";
