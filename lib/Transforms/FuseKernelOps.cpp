@@ -157,13 +157,7 @@ struct ReadThroughUnitReshape final : OpRewritePattern<linalg::GenericOp> {
 /// transpose, a reshape and a transpose).
 static bool isArgumentMovement(Operation *op) {
   auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops())
-    return false;
-  Block &body = generic.getRegion().front();
-  if (body.getOperations().size() != 1 ||
-      body.getTerminator()->getOperand(0) != body.getArgument(0))
+  if (!generic || !generic.isAllParallelLoops() || !generic.isSingleYieldOp())
     return false;
   Value input = generic.getDpsInputOperand(0)->get();
   if (isa<BlockArgument>(input))

@@ -132,19 +132,11 @@ static Value findPanels(Value b) {
                ? transpose.getInput()
                : nullptr;
   auto generic = split.getDefiningOp<linalg::GenericOp>();
-  if (!generic || generic.getNumDpsInputs() != 1 ||
-      generic.getNumDpsInits() != 1 ||
-      generic.getNumParallelLoops() != generic.getNumLoops())
+  if (!generic)
     return nullptr;
-  Block &body = generic.getRegion().front();
-  if (body.getOperations().size() != 1 ||
-      body.getTerminator()->getOperand(0) != body.getArgument(0))
-    return nullptr;
-  MLIRContext *ctx = b.getContext();
-  AffineMap swapped =
-      AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0, 2}, ctx);
-  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
-  if (maps[0] != swapped || !maps[1].isIdentity())
+  std::optional<SmallVector<int64_t>> permutation =
+      linalg::isaTransposeOpInterface(generic);
+  if (!permutation || *permutation != ArrayRef<int64_t>{1, 0, 2})
     return nullptr;
   return generic.getDpsInputOperand(0)->get();
 }
