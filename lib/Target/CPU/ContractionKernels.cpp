@@ -158,9 +158,13 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
     return std::nullopt;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  // (A may read a conv's input in place: any expression of the loops.)
+  unsigned permutations = 0;
   for (AffineMap map : maps)
-    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
-      return std::nullopt;
+    permutations += map.isProjectedPermutation(/*allowZeroInResults=*/false);
+  if (permutations < 2 ||
+      !maps[2].isProjectedPermutation(/*allowZeroInResults=*/false))
+    return std::nullopt;
   ContractionPlan plan;
   int reductions = 0;
   for (auto [i, it] : llvm::enumerate(iterators))
@@ -186,6 +190,9 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
     return std::nullopt;
   plan.a = 1 - plan.b;
   AffineMap aMap = maps[plan.a], bMap = maps[plan.b];
+  if (!bMap.isProjectedPermutation(/*allowZeroInResults=*/false) ||
+      !llvm::all_of(aMap.getResults(), isUnsignedIndex))
+    return std::nullopt;
   if (!reads(aMap, plan.k) || !reads(bMap, plan.k))
     return std::nullopt;
   unsigned bRank = bMap.getNumResults();
@@ -344,8 +351,8 @@ inputWindows(AffineMap inMap, unsigned parallel,
 }
 
 /// Tiles `op`, a convolution whose im2col copy would not stay in cache
-/// (over 1 MiB, 2 MiB with its channels innermost: ResNet's stem and its 56x56
-/// convs write and read 7 MB), by rows of output positions, with its
+/// (over 1 MiB: ResNet's stem and its 56x56 convs write and read 7 MB; none
+/// with its weight's channels innermost), by rows of output positions, with its
 /// elementwise user and the fill of its output: each tile's copy is at most 640
 /// KiB, a multiple of `columns` positions (whole column blocks) where possible,
 /// and is read back from L2 by the kernel. At least 8 tiles, for the threads.
@@ -374,14 +381,10 @@ static void tileLargeConv(RewriterBase &rewriter, linalg::GenericOp op,
     reduction *= ranges[i];
   unsigned rowLoop = windows[windows.size() - 2];
   int64_t width = ranges[windows.back()], height = ranges[rowLoop];
-  // A weight with its output channels innermost (ms-cpu-pack-weights: few
-  // positions, many channels) reads the copy as A, a block of rows at a
-  // time, and ran slower tiled at 1.8 MB (ResNet's 14x14 convs: 0.74-0.82
-  // -> 0.96-1.05 ms); one read as B, whole columns at a time, ran faster
-  // (its 64x128 stride-2 conv at 28x28: 0.48 -> 0.36 ms).
-  bool channelsInnermost = loopAt(maps[1], 0) >= static_cast<int64_t>(parallel);
-  int64_t limit = channelsInnermost ? int64_t(2) << 20 : int64_t(1) << 20;
-  if (reduction * height * width * bytes <= limit)
+  // A weight with its output channels innermost (ms-cpu-pack-weights)
+  // reads the input in place (convToIm2Col): no copy.
+  if (loopAt(maps[1], 0) >= static_cast<int64_t>(parallel) ||
+      reduction * height * width * bytes <= (int64_t(1) << 20))
     return;
   // Whole column blocks per tile if some row count gives them, else a
   // partial last block in each tile: ResNet's 28x28 conv (784 positions,
@@ -459,7 +462,11 @@ static void tileLargeConv(RewriterBase &rewriter, linalg::GenericOp op,
 /// the output positions) and a contraction of the weight over the merged
 /// reductions with it (`out[p..., o...] += weight[.., K] * col[p_in..., K,
 /// o...]`), which the register-tiled kernel covers with the output
-/// positions as its columns. Unit output loops that only the output reads
+/// positions as its columns. With the weight's output channels innermost
+/// (ms-cpu-pack-weights) the channels are the columns and the positions the
+/// rows, and the contraction reads the input in place instead (`in[...,
+/// o * s + r_i * d]` with each reduction `r_i` a digit of K), no copy.
+/// Unit output loops that only the output reads
 /// (a group of one) are dropped from the contraction, and an elementwise
 /// user that reads them at index 0 reads the contraction directly.
 /// Returns the contraction, or null if `op` is no such convolution.
@@ -559,8 +566,15 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
     rowStart.push_back(loop == innermost ? getAffineConstantExpr(0, ctx)
                                          : getAffineDimExpr(loop, ctx));
   AffineMap rowMap = inMap.replaceDimsAndSymbols(rowStart, {}, loops, 0);
-  Value colValue = buildIm2Col(rewriter, loc, op.getDpsInputOperand(0)->get(),
-                               rowMap, colLoops, ranges, stride);
+  // A weight with its output channels innermost reads the input in place:
+  // the kernel broadcasts one input element per row (output position) and
+  // k, so no copy is needed (ResNet's 14x14 convs: the 1.8 MB im2col copy
+  // took 8% of their time).
+  Value input = op.getDpsInputOperand(0)->get();
+  Value colValue;
+  if (!channelsInnermost)
+    colValue =
+        buildIm2Col(rewriter, loc, input, rowMap, colLoops, ranges, stride);
   // The reductions merged: col[p_in..., K, o...] and weight[..., K].
   auto mergeGroup = [](int64_t rank, int64_t from, int64_t count) {
     SmallVector<ReassociationIndices> groups;
@@ -572,9 +586,11 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
     }
     return groups;
   };
-  Value col = tensor::CollapseShapeOp::create(
-      rewriter, loc, colValue,
-      mergeGroup(colLoops.size(), outer, reductions));
+  Value col = channelsInnermost
+                  ? input
+                  : tensor::CollapseShapeOp::create(
+                        rewriter, loc, colValue,
+                        mergeGroup(colLoops.size(), outer, reductions));
   Value weight = tensor::CollapseShapeOp::create(
       rewriter, loc, op.getDpsInputOperand(1)->get(),
       mergeGroup(wRank, channelsInnermost ? 0 : wRank - reductions,
@@ -591,11 +607,28 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
     newLoop[loop] = getAffineDimExpr(i, ctx);
   AffineExpr kExpr = getAffineDimExpr(k, ctx);
   SmallVector<AffineExpr> colExprs, wExprs, outExprs;
-  for (unsigned i = 0; i < outer; ++i)
-    colExprs.push_back(newLoop[colLoops[i]]);
-  colExprs.push_back(kExpr);
-  for (unsigned loop : windows)
-    colExprs.push_back(newLoop[loop]);
+  if (channelsInnermost) {
+    // The input's map on the contraction's loops: each reduction is a
+    // digit of k (the weight's dims merged in order).
+    SmallVector<AffineExpr> replacements(newLoop);
+    int64_t digit = 1;
+    for (unsigned loop = loops; loop-- > parallel;) {
+      AffineExpr value = kExpr.floorDiv(digit);
+      if (loop != parallel)
+        value = value % ranges[loop];
+      replacements[loop] = value;
+      digit *= ranges[loop];
+    }
+    llvm::append_range(
+        colExprs,
+        inMap.replaceDimsAndSymbols(replacements, {}, k + 1, 0).getResults());
+  } else {
+    for (unsigned i = 0; i < outer; ++i)
+      colExprs.push_back(newLoop[colLoops[i]]);
+    colExprs.push_back(kExpr);
+    for (unsigned loop : windows)
+      colExprs.push_back(newLoop[loop]);
+  }
   if (channelsInnermost)
     wExprs.push_back(kExpr);
   for (unsigned loop : wOutLoops)
@@ -906,8 +939,19 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
     };
     auto indices = [&](AffineMap map, int64_t row, Value k) {
       SmallVector<Value> values;
-      for (unsigned i = 0; i < map.getNumResults(); ++i)
-        values.push_back(loopValue(loopAt(map, i), row, k));
+      SmallVector<Value> loops;
+      for (unsigned i = 0; i < map.getNumResults(); ++i) {
+        int64_t loop = loopAt(map, i);
+        if (loop >= 0) {
+          values.push_back(loopValue(loop, row, k));
+          continue;
+        }
+        // (A conv's input read in place: its index expression.)
+        if (loops.empty())
+          for (unsigned j = 0; j < map.getNumDims(); ++j)
+            loops.push_back(loopValue(j, row, k));
+        values.push_back(emitIndex(b, l, map.getResult(i), loops));
+      }
       return values;
     };
     Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
@@ -1400,7 +1444,8 @@ struct CPUContractionKernelsPass final
     });
     for (linalg::GenericOp op : convs)
       tileLargeConv(rewriter, op, 2 * shape.lanes);
-    // Convolutions as an im2col copy and a contraction.
+    // Convolutions as an im2col copy (or the input read in place) and a
+    // contraction.
     SmallVector<linalg::GenericOp> generics;
     getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
     for (linalg::GenericOp op : generics) {

@@ -54,8 +54,33 @@ inline int64_t coefficientOf(AffineExpr expr, unsigned loop) {
   return 0;
 }
 
-/// Emits `expr` (loops, constants, sums and products by constants) on the
-/// index values `loops`; a null loop value counts as 0.
+/// Whether `emitIndex` computes `expr` exactly: loops and constants that
+/// are not negative, their sums and products, and quotients and remainders
+/// by positive constants (so no intermediate value is negative).
+inline bool isUnsignedIndex(AffineExpr expr) {
+  if (isa<AffineDimExpr>(expr))
+    return true;
+  if (auto c = dyn_cast<AffineConstantExpr>(expr))
+    return c.getValue() >= 0;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin || !isUnsignedIndex(bin.getLHS()) || !isUnsignedIndex(bin.getRHS()))
+    return false;
+  switch (bin.getKind()) {
+  case AffineExprKind::Add:
+  case AffineExprKind::Mul:
+    return true;
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::Mod:
+    return isa<AffineConstantExpr>(bin.getRHS()) &&
+           cast<AffineConstantExpr>(bin.getRHS()).getValue() > 0;
+  default:
+    return false;
+  }
+}
+
+/// Emits `expr` (loops, constants, sums, products, and quotients and
+/// remainders by positive constants) on the index values `loops`, which are
+/// not negative (unsigned division); a null loop value counts as 0.
 inline Value emitIndex(OpBuilder &b, Location loc, AffineExpr expr,
                        ArrayRef<Value> loops) {
   if (auto d = dyn_cast<AffineDimExpr>(expr)) {
@@ -67,9 +92,18 @@ inline Value emitIndex(OpBuilder &b, Location loc, AffineExpr expr,
   auto bin = cast<AffineBinaryOpExpr>(expr);
   Value lhs = emitIndex(b, loc, bin.getLHS(), loops);
   Value rhs = emitIndex(b, loc, bin.getRHS(), loops);
-  if (bin.getKind() == AffineExprKind::Add)
+  switch (bin.getKind()) {
+  case AffineExprKind::Add:
     return arith::AddIOp::create(b, loc, lhs, rhs);
-  return arith::MulIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::FloorDiv:
+    return arith::DivUIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::Mod:
+    return arith::RemUIOp::create(b, loc, lhs, rhs);
+  case AffineExprKind::Mul:
+    return arith::MulIOp::create(b, loc, lhs, rhs);
+  default:
+    llvm_unreachable("ceildiv in a window index");
+  }
 }
 /// Reads `width` elements of `source`'s last dim from `idx` on, `stride`
 /// apart: the row is read whole, from its first to its last element (in

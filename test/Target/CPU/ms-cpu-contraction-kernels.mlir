@@ -347,14 +347,26 @@ func.func @large_conv(%arg0: tensor<1x16x64x64xf32>, %arg1: tensor<8x16x3x3xf32>
 
 // Tiled from a 1 MiB copy on: a conv whose im2col copy takes 1.3 MB (K =
 // 144, 48x48 positions) runs in 8 tiles of 6 output rows (288 positions,
-// whole column blocks) with its ReLU. With its weight's output channels innermost (the
-// copy read as A) 2 MiB stay whole: here 1.2 MB (K = 144, 46x46
-// positions, 64 channels stored [C, KH, KW, M]), one kernel, untiled.
+// whole column blocks) with its ReLU. With its weight's output channels
+// innermost (64 channels stored [C, KH, KW, M]) the kernel reads the input
+// in place, one element per row (output position) and k, whose digits are
+// the input channel, kh and kw: no copy, untiled.
 // CHECK-LABEL: func @mid_conv
 // CHECK: scf.forall (%{{.+}}) = (0) to (48) step (6) shared_outs
 // CHECK-LABEL: func @mid_conv_channels_innermost
+// CHECK-SAME: (%[[IN:.+]]: tensor<1x16x48x48xf32>,
 // CHECK-NOT: step (6)
-// CHECK: scf.forall ({{.+}}) in (1, 16, 3, 3, 46)
+// CHECK-NOT: in (1, 16, 3, 3, 46)
+// CHECK: scf.forall (%[[N:.+]], %[[OH:.+]], %[[OW:.+]], %{{.+}}) = (0, 0, 0, 0) to (1, 46, 46, 64) step (1, 1, 8, 32)
+// CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step
+// CHECK: %[[C:.+]] = arith.divui %[[K]], %c9
+// CHECK: %[[K3:.+]] = arith.divui %[[K]], %c3
+// CHECK: %[[KH:.+]] = arith.remui %[[K3]], %c3
+// CHECK: %[[H:.+]] = arith.addi %[[OH]], %[[KH]]
+// CHECK: %[[KW:.+]] = arith.remui %[[K]], %c3
+// CHECK: %[[W:.+]] = arith.addi %[[OW]], %[[KW]]
+// CHECK: tensor.extract %[[IN]][%[[N]], %[[C]], %[[H]], %[[W]]] : tensor<1x16x48x48xf32>
+// CHECK: vector.fma
 func.func @mid_conv(%arg0: tensor<1x16x50x50xf32>, %arg1: tensor<8x16x3x3xf32>) -> tensor<1x8x48x48xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = tensor.empty() : tensor<1x8x48x48xf32>
@@ -411,16 +423,15 @@ func.func @row_tail(%a: tensor<13x16xf32>, %b: tensor<16x32xf32>, %c: tensor<13x
 
 // A conv whose weight is stored [C, KH, KW, M] (ms-cpu-pack-weights):
 // the contraction vectorizes along the 32 output channels (C is [n, oh,
-// ow, M], B the weight, A the im2col copy read a position per row), and
-// the epilogue reads C transposed. A conv accumulating into a tensor
+// ow, M], B the weight, A the input read in place, a position per row),
+// and the epilogue reads C transposed. A conv accumulating into a tensor
 // reads it transposed and its result is transposed back.
 // CHECK-LABEL: func @packed_conv
-// CHECK-SAME: (%{{.+}}: tensor<1x4x6x6xf32>, %[[W:.+]]: tensor<4x3x3x32xf32>, %{{.+}}: tensor<32xf32>)
-// CHECK: %[[COL:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2, 3], [4], [5]] : tensor<1x4x3x3x4x4xf32> into tensor<1x36x4x4xf32>
+// CHECK-SAME: (%[[IN:.+]]: tensor<1x4x6x6xf32>, %[[W:.+]]: tensor<4x3x3x32xf32>, %{{.+}}: tensor<32xf32>)
 // CHECK: %[[B:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1, 2], [3]] : tensor<4x3x3x32xf32> into tensor<36x32xf32>
 // CHECK: %[[C:.+]] = scf.forall (%[[I:.+]], %[[OH:.+]], %[[OW:.+]], %[[M:.+]]) = (0, 0, 0, 0) to (1, 4, 4, 32) step (1, 1, 4, 32) shared_outs(%{{.+}} = %{{.+}}) -> (tensor<1x4x4x32xf32>)
 // CHECK: vector.transfer_read %[[B]][%{{.+}}, %[[M]]]
-// CHECK: tensor.extract %[[COL]][%[[I]], %{{.+}}, %[[OH]], %[[OW]]]
+// CHECK: tensor.extract %[[IN]][%[[I]], %{{.+}}, %{{.+}}, %{{.+}}] : tensor<1x4x6x6xf32>
 // CHECK: vector.fma
 // CHECK: linalg.generic {indexing_maps = [#[[T:.+]], #{{.+}}, #{{.+}}], {{.*}} ins(%[[C]], %{{.+}} : tensor<1x4x4x32xf32>, tensor<32xf32>) outs(%{{.+}} : tensor<1x32x4x4xf32>)
 // CHECK-LABEL: func @packed_conv_init

@@ -28,45 +28,71 @@ func.func @kernel_0(%x: tensor<1x2x4x4xf32>, %w: tensor<16x2x3x3xf32>) -> tensor
 // -----
 
 // Left as they are: a weight that is not a constant in one of the calls;
-// as many output positions as channels (4x4, 16); a grouped conv; a 1x1
-// conv with as many positions as channels; a weight the kernel reads
-// twice.
+// more output positions than channels, a multiple of 32 of them (8x4, 16
+// channels); a grouped conv; a 1x1 conv with 32 positions; a weight the
+// kernel reads twice.
 // CHECK-LABEL: func.func @main
 // CHECK-NOT: msgraph.transpose
 // CHECK-NOT: x16xf32>
-func.func @main(%x: tensor<1x2x4x4xf32>, %y: tensor<1x2x6x6xf32>, %wx: tensor<16x2x3x3xf32>, %x4: tensor<1x4x4x4xf32>) -> (tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>, tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>) {
+func.func @main(%x: tensor<1x2x4x4xf32>, %y: tensor<1x2x10x6xf32>, %wx: tensor<16x2x3x3xf32>, %x4: tensor<1x4x8x4xf32>) -> (tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x8x4xf32>, tensor<1x16x2x2xf32>, tensor<1x16x8x4xf32>, tensor<1x16x2x2xf32>) {
   %w = msgraph.constant dense<1.0> : tensor<16x2x3x3xf32>
   %wg = msgraph.constant dense<1.0> : tensor<16x1x3x3xf32>
   %w1 = msgraph.constant dense<1.0> : tensor<16x4x1x1xf32>
   %a = call @kernel_0(%x, %w) : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
   %b = call @kernel_0(%x, %wx) : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
-  %c = call @kernel_1(%y, %w) : (tensor<1x2x6x6xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x4x4xf32>
+  %c = call @kernel_1(%y, %w) : (tensor<1x2x10x6xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x8x4xf32>
   %d = call @kernel_2(%x, %wg) : (tensor<1x2x4x4xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x2x2xf32>
-  %e = call @kernel_3(%x4, %w1) : (tensor<1x4x4x4xf32>, tensor<16x4x1x1xf32>) -> tensor<1x16x4x4xf32>
+  %e = call @kernel_3(%x4, %w1) : (tensor<1x4x8x4xf32>, tensor<16x4x1x1xf32>) -> tensor<1x16x8x4xf32>
   %f = call @kernel_4(%x, %w) : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
-  return %a, %b, %c, %d, %e, %f : tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>, tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>
+  return %a, %b, %c, %d, %e, %f : tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>, tensor<1x16x8x4xf32>, tensor<1x16x2x2xf32>, tensor<1x16x8x4xf32>, tensor<1x16x2x2xf32>
 }
 func.func @kernel_0(%x: tensor<1x2x4x4xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32> attributes {ms.kernel} {
   %0 = msgraph.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
   return %0 : tensor<1x16x2x2xf32>
 }
-func.func @kernel_1(%x: tensor<1x2x6x6xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<1x16x4x4xf32> attributes {ms.kernel} {
-  %0 = msgraph.conv %x, %w : (tensor<1x2x6x6xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x4x4xf32>
-  return %0 : tensor<1x16x4x4xf32>
+func.func @kernel_1(%x: tensor<1x2x10x6xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<1x16x8x4xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w : (tensor<1x2x10x6xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x8x4xf32>
+  return %0 : tensor<1x16x8x4xf32>
 }
 func.func @kernel_2(%x: tensor<1x2x4x4xf32>, %w: tensor<16x1x3x3xf32>) -> tensor<1x16x2x2xf32> attributes {ms.kernel} {
   %0 = msgraph.conv %x, %w {group = 2 : i64} : (tensor<1x2x4x4xf32>, tensor<16x1x3x3xf32>) -> tensor<1x16x2x2xf32>
   return %0 : tensor<1x16x2x2xf32>
 }
-func.func @kernel_3(%x: tensor<1x4x4x4xf32>, %w: tensor<16x4x1x1xf32>) -> tensor<1x16x4x4xf32> attributes {ms.kernel} {
-  %0 = msgraph.conv %x, %w : (tensor<1x4x4x4xf32>, tensor<16x4x1x1xf32>) -> tensor<1x16x4x4xf32>
-  return %0 : tensor<1x16x4x4xf32>
+func.func @kernel_3(%x: tensor<1x4x8x4xf32>, %w: tensor<16x4x1x1xf32>) -> tensor<1x16x8x4xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w : (tensor<1x4x8x4xf32>, tensor<16x4x1x1xf32>) -> tensor<1x16x8x4xf32>
+  return %0 : tensor<1x16x8x4xf32>
 }
 func.func @kernel_4(%x: tensor<1x2x4x4xf32>, %w: tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32> attributes {ms.kernel} {
   %0 = msgraph.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
   %1 = msgraph.conv %x, %w : (tensor<1x2x4x4xf32>, tensor<16x2x3x3xf32>) -> tensor<1x16x2x2xf32>
   %2 = msgraph.add %0, %1 : (tensor<1x16x2x2xf32>, tensor<1x16x2x2xf32>) -> tensor<1x16x2x2xf32>
   return %2 : tensor<1x16x2x2xf32>
+}
+
+// -----
+
+// More output positions than channels but not a multiple of 32 (4x4, 8
+// channels): a stride-1 conv has its weight stored [C, KH, KW, M]; one of
+// stride 2 (the same 4x4 positions) keeps it.
+// CHECK-LABEL: func.func @main
+// CHECK-DAG: %[[W:.+]] = msgraph.constant dense<1.000000e+00> : tensor<2x3x3x8xf32>
+// CHECK-DAG: %[[W2:.+]] = msgraph.constant dense<2.000000e+00> : tensor<8x2x3x3xf32>
+// CHECK: call @kernel_0(%{{.+}}, %[[W]])
+// CHECK: call @kernel_1(%{{.+}}, %[[W2]])
+func.func @main(%x: tensor<1x2x6x6xf32>, %y: tensor<1x2x9x9xf32>) -> (tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>) {
+  %w = msgraph.constant dense<1.0> : tensor<8x2x3x3xf32>
+  %w2 = msgraph.constant dense<2.0> : tensor<8x2x3x3xf32>
+  %a = call @kernel_0(%x, %w) : (tensor<1x2x6x6xf32>, tensor<8x2x3x3xf32>) -> tensor<1x8x4x4xf32>
+  %b = call @kernel_1(%y, %w2) : (tensor<1x2x9x9xf32>, tensor<8x2x3x3xf32>) -> tensor<1x8x4x4xf32>
+  return %a, %b : tensor<1x8x4x4xf32>, tensor<1x8x4x4xf32>
+}
+func.func @kernel_0(%x: tensor<1x2x6x6xf32>, %w: tensor<8x2x3x3xf32>) -> tensor<1x8x4x4xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w : (tensor<1x2x6x6xf32>, tensor<8x2x3x3xf32>) -> tensor<1x8x4x4xf32>
+  return %0 : tensor<1x8x4x4xf32>
+}
+func.func @kernel_1(%x: tensor<1x2x9x9xf32>, %w: tensor<8x2x3x3xf32>) -> tensor<1x8x4x4xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w {strides = array<i64: 2, 2>} : (tensor<1x2x9x9xf32>, tensor<8x2x3x3xf32>) -> tensor<1x8x4x4xf32>
+  return %0 : tensor<1x8x4x4xf32>
 }
 
 // -----

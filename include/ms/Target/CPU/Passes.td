@@ -85,9 +85,13 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     covers with the output positions as columns; unit output dims only C
     has (a group of one) are dropped, and an elementwise user reading them
     at index 0 reads the contraction directly (and stays its epilogue).
-    When the im2col copy would exceed 1 MiB (ResNet's stem and 56x56 convs
-    write and read 7 MB; 2 MiB for a weight with its output channels
-    innermost), the conv is first tiled by rows of output
+    A weight stored with its output channels innermost
+    (ms-cpu-pack-weights) makes the channels the columns and the output
+    positions the rows: then there is no copy, the kernel reads the input
+    in place (one element per row and k, k's digits being the reductions:
+    input channel, kh, kw). When the im2col copy would exceed 1 MiB
+    (ResNet's stem and 56x56 convs write and read 7 MB), the conv is first
+    tiled by rows of output
     positions with its elementwise user and its output's fill (an
     `scf.forall` over at least 8 tiles, each copy at most 640 KiB and a
     multiple of `2 * lanes` positions where rows give one): each tile's
@@ -142,8 +146,11 @@ def CPUPackWeightsPass : Pass<"ms-cpu-pack-weights", "::mlir::ModuleOp"> {
       `[N / 32, K, 32]`; the kernel's block of columns then reads 128
       contiguous bytes per k, each panel in order, instead of rows 4*N
       bytes apart.
-    - `msgraph.conv` without groups with fewer output positions than output
-      channels (a multiple of 8): its weight `[M, C, K...]` is stored `[C,
+    - `msgraph.conv` without groups with a multiple of 8 output channels
+      and fewer output positions than channels, or of stride 1 with a
+      number of positions that is not a multiple of 32 (ResNet's 28x28
+      convs: vectorized along their positions, each tile's last block was
+      partial): its weight `[M, C, K...]` is stored `[C,
       K..., M]`, so that the kernel vectorizes along the channels
       (ResNet's 7x7 outputs fill blocks of 32 positions to 77%; their 512
       channels fill them all); with M a multiple of 32 (at least 64), as
