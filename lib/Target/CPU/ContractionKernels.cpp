@@ -158,12 +158,9 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
     return std::nullopt;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  // (A may read a conv's input in place: any expression of the loops.)
-  unsigned permutations = 0;
-  for (AffineMap map : maps)
-    permutations += map.isProjectedPermutation(/*allowZeroInResults=*/false);
-  if (permutations < 2 ||
-      !maps[2].isProjectedPermutation(/*allowZeroInResults=*/false))
+  // (A may read a conv's input in place, through any index expression:
+  // checked below, once A and B are known.)
+  if (!maps[2].isProjectedPermutation(/*allowZeroInResults=*/false))
     return std::nullopt;
   ContractionPlan plan;
   int reductions = 0;

@@ -17,7 +17,8 @@
 //   model).
 // - A convolution with fewer output positions than output channels runs
 //   faster vectorized along the channels (ResNet's 7x7 outputs fill blocks
-//   of 32 positions to 77%; their 512 channels fill them all), which needs
+//   of 32 positions to 77%; their 512 channels fill them all), as does one
+//   of stride 1 whose positions are no multiple of 32, which needs
 //   its weight `[M, C, K...]` as `[C, K..., M]` (a `[C * K..., M]` matrix):
 //   stored in panels like a matmul's, `[M / 32, C * K..., 32]`, when M is
 //   a multiple of 32 (else as `[C, K..., M]`). In place, a block of 32
