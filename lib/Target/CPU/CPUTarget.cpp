@@ -170,6 +170,11 @@ static void buildCpuLinalgPipeline(OpPassManager &pm, CPUKernelShape shape) {
   buildKernelLinalgPipeline(pm);
   // Matmuls become register-tiled kernels (before tiling: a kernel that
   // holds one is not tiled again).
+  // 3x3 convs with a Winograd-transformed weight (ms-cpu-pack-weights)
+  // become transforms around 16 matmuls, which the contraction kernels
+  // then cover.
+  pm.addNestedPass<func::FuncOp>(
+      createCPUWinogradConvsPass(CPUWinogradConvsPassOptions{shape.lanes}));
   CPUContractionKernelsPassOptions kernels;
   kernels.lanes = shape.lanes;
   kernels.rows = shape.rows;

@@ -149,3 +149,31 @@ func.func @kernel_0(%x: tensor<1x2x2x2xf32>, %w: tensor<64x2x1x1xf32>) -> tensor
   %0 = msgraph.conv %x, %w : (tensor<1x2x2x2xf32>, tensor<64x2x1x1xf32>) -> tensor<1x64x2x2xf32>
   return %0 : tensor<1x64x2x2xf32>
 }
+
+// -----
+
+// A 3x3 stride-1 conv from 32 to 32 channels on 28x28 positions (even
+// rows and columns, a 64 KiB transformed filter) runs as Winograd F(2x2,
+// 3x3): its all-ones weight is stored as G g G^T, [16, 32, 32] (element 0
+// 1.0, element [1, 0, 0] 1.5: 0x3F800000, 0x3FC00000), the kernel argument
+// marked ms.winograd_filter and unpacked by Gp U Gp^T for the conv.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[U:.+]] = msgraph.constant dense<"0x0000803F{{.*}}"> : tensor<16x32x32xf32>
+// CHECK: call @kernel_0(%{{.+}}, %[[U]])
+// CHECK-LABEL: func.func @kernel_0
+// CHECK-SAME: %[[ARG:[^:]+]]: tensor<16x32x32xf32> {ms.winograd_filter}
+// CHECK: %[[R:.+]] = msgraph.reshape %[[ARG]] : (tensor<16x32x32xf32>) -> tensor<4x4x32x32xf32>
+// CHECK: %[[T:.+]] = msgraph.transpose %[[R]] {permutation = array<i64: 2, 3, 0, 1>}
+// CHECK: %[[GP:.+]] = msgraph.constant dense<{{\[}}[1.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, -1.000000e+00, 0.000000e+00]
+// CHECK: %[[ROWS:.+]] = msgraph.matmul %[[GP]], %[[T]] : (tensor<3x4xf32>, tensor<32x32x4x4xf32>) -> tensor<32x32x3x4xf32>
+// CHECK: %[[W:.+]] = msgraph.matmul %[[ROWS]], %{{.+}} : (tensor<32x32x3x4xf32>, tensor<4x3xf32>) -> tensor<32x32x3x3xf32>
+// CHECK: msgraph.conv %{{.+}}, %[[W]]
+func.func @main(%x: tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32> {
+  %w = msgraph.constant dense<1.0> : tensor<32x32x3x3xf32>
+  %y = call @kernel_0(%x, %w) : (tensor<1x32x28x28xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x28x28xf32>
+  return %y : tensor<1x32x28x28xf32>
+}
+func.func @kernel_0(%x: tensor<1x32x28x28xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<1x32x28x28xf32> attributes {ms.kernel} {
+  %0 = msgraph.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x28x28xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x28x28xf32>
+  return %0 : tensor<1x32x28x28xf32>
+}

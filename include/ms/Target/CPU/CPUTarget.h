@@ -35,6 +35,12 @@ struct CPUKernelShape {
 /// (one of AVX-512's, two of AVX2's).
 inline constexpr int64_t kMatmulWeightPanel = 32;
 
+/// The argument attribute that marks a kernel's conv weight stored as its
+/// Winograd F(2x2, 3x3) transform `[16, M, C]` (`ms-cpu-pack-weights`),
+/// which `ms-cpu-winograd-convs` reads in place of the weight.
+inline constexpr llvm::StringLiteral kWinogradFilterAttrName =
+    "ms.winograd_filter";
+
 /// Returns the register block for the vector registers of CPU `cpu`
 /// ("native": the host's, else an LLVM CPU name); fails with `error` for a
 /// name LLVM does not know.

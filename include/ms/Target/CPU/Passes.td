@@ -158,6 +158,13 @@ def CPUPackWeightsPass : Pass<"ms-cpu-pack-weights", "::mlir::ModuleOp"> {
       K..., 32]` (turned back by a transpose, a reshape and the conv's
       transpose), so that a block of channels reads 128 contiguous bytes
       per k, not rows 4*M bytes apart.
+    - `msgraph.conv` 3x3 of stride 1 without groups or dilation, with even
+      output rows and columns, at least 32 channels each way, 28x28
+      positions or more and at most 1 MiB of transformed filter: its weight
+      is stored as Winograd's filter transform `G g G^T`, `[16, M, C]`,
+      the argument marked `ms.winograd_filter` (read by
+      `ms-cpu-winograd-convs`) and unpacked for the conv by `Gp U Gp^T`
+      (a reshape, a transpose and two matmuls by constants).
 
     ```mlir
     func.func @k(%x: tensor<128x768xf32>, %w: tensor<768x2048xf32>) ...
@@ -172,6 +179,54 @@ def CPUPackWeightsPass : Pass<"ms-cpu-pack-weights", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::ms::graph::GraphDialect"];
+}
+
+def CPUWinogradConvsPass
+    : Pass<"ms-cpu-winograd-convs", "::mlir::func::FuncOp"> {
+  let summary = "3x3 stride-1 convolutions as Winograd F(2x2, 3x3)";
+  let description = [{
+    Rewrites each f32 NCHW convolution on tensors (`out[n, 0, m, oh, ow] +=
+    in[n, c, oh + kh, ow + kw] * w[m, c, kh, kw]`, 3x3, output rows and
+    columns even) whose weight is computed from a kernel argument marked
+    `ms.winograd_filter` (`ms-cpu-pack-weights`: the filter transform `U =
+    G g G^T` of each 3x3 filter, `[16, M, C]`) into Winograd's F(2x2, 3x3)
+    algorithm, 16 multiplications per 2x2 block of outputs (a tile) and
+    channel instead of 36: one `scf.forall` over images and blocks of tile
+    rows (the largest whose two buffers, `[16, C or M, columns]` with the
+    block's tiles rounded up to whole 32-column register blocks, stay
+    within 256 KiB each, and that share best between two threads), each
+    iteration
+
+    - the input transform `V[16, C, tiles] = B^T d B` of each tile's 4x4
+      input patch, `lanes` tiles per vector along a tile row (two reads of
+      `2 * lanes` input columns per patch row, `vector.deinterleave`d into
+      the patch's four columns);
+    - the 16 matmuls `M[x, m, t] = sum_c U[x, m, c] * V[x, c, t]`, one
+      `linalg.generic` for `ms-cpu-contraction-kernels`;
+    - the output transform `A^T M A` added to the conv's initial value
+      (its fill value, or its elements), each tile's two output columns
+      `vector.interleave`d back.
+
+    A row's last vector of tiles is partial (masked at the tensors' ends;
+    within a block the next row's vector overwrites the spill). The
+    argument's unpacking to the weight is left to the canonicalizer (dead).
+
+    ```mlir
+    // U: [16, 64, 64], the conv 64 -> 64 channels on 56x56 outputs
+    %y = scf.forall (%n, %b) in (1, 14) shared_outs(%o = %init)
+        -> (tensor<1x1x64x56x56xf32>) {
+      // V: tensor<16x64x64xf32> (2 rows of 28 tiles), vector.deinterleave
+      // M = linalg.generic ins(%u, %v), then vector.interleave into %o
+    }
+    ```
+  }];
+  let options = [Option<"lanes", "lanes", "int64_t", /*default=*/"16",
+                        "f32 lanes of one vector register: tiles per vector">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def CPUPoolingKernelsPass

@@ -1,0 +1,400 @@
+//===- WinogradConvs.cpp - 3x3 convolutions as Winograd F(2x2, 3x3) -------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Rewrites each 3x3 stride-1 NCHW convolution whose weight
+// ms-cpu-pack-weights stored as its Winograd transform (`U = G g G^T`,
+// `[16, M, C]`, the kernel argument marked `ms.winograd_filter`) into
+// Winograd's F(2x2, 3x3) algorithm (Lavin and Gray, 2015): each 2x2 block
+// of outputs (a tile) is `A^T [U . (B^T d B)] A` of the 4x4 input patch d
+// under it, so the 36 multiplications of a tile and channel pair become 16.
+//
+// One scf.forall over images and blocks of tile rows (chooseBlockRows: the
+// block's two buffers stay in L2); each iteration:
+// - Input transform: `V[a * 4 + b, c, t] = (B^T d B)[a][b]`, vectors of
+//   tiles along each tile row: the patches' columns are the even and odd
+//   elements of two input reads (vector.deinterleave), the transform adds
+//   and subtracts.
+// - The 16 matmuls `M[x, m, t] = sum_c U[x, m, c] * V[x, c, t]`: one
+//   linalg.generic, which ms-cpu-contraction-kernels turns into its
+//   register-tiled kernel (output channels as rows, tiles as columns).
+// - Output transform: `out[n, m, 2 ty + i, 2 tx + j] += (A^T M A)[i][j]`;
+//   the two output columns of each tile are interleaved back
+//   (vector.interleave).
+//
+// A row's last vector of tiles is partial (masked at the tensors' ends;
+// inside a block, the next row overwrites what it spilled).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Target/CPU/CPUTarget.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <limits>
+
+namespace mlir::ms {
+#define GEN_PASS_DEF_CPUWINOGRADCONVSPASS
+#include "ms/Target/CPU/Passes.h.inc"
+} // namespace mlir::ms
+
+using namespace mlir;
+using namespace mlir::ms;
+
+/// Returns the kernel argument marked kWinogradFilterAttrName that `weight`
+/// is computed from (ms-cpu-pack-weights' unpacking), or null.
+static BlockArgument findWinogradFilter(func::FuncOp kernel, Value weight) {
+  SmallVector<Value> worklist = {weight};
+  DenseSet<Value> seen;
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(value)) {
+      if (arg.getOwner() == &kernel.front() &&
+          kernel.getArgAttr(arg.getArgNumber(), kWinogradFilterAttrName))
+        return arg;
+      continue;
+    }
+    if (Operation *op = value.getDefiningOp())
+      llvm::append_range(worklist, op->getOperands());
+  }
+  return nullptr;
+}
+
+/// Whether `op` is `out[n, 0, m, oh, ow] += in[n, c, oh + kh, ow + kw] *
+/// w[m, c, kh, kw]` over loops (n, g, m, oh, ow, c, kh, kw) (the input and
+/// the weight may have the unit group dim g after their first), a 3x3 f32
+/// convolution of static shapes without groups, stride or dilation whose
+/// output has even rows and columns.
+static bool isWinogradConv(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !op.hasPureTensorSemantics() || op.getNumLoops() != 8 ||
+      op.getNumParallelLoops() != 5)
+    return false;
+  for (Type type : op->getOperandTypes())
+    if (!cast<ShapedType>(type).getElementType().isF32())
+      return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (ShapedType::isDynamicShape(ranges) || ranges[1] != 1 ||
+      ranges[3] % 2 != 0 || ranges[4] % 2 != 0 || ranges[6] != 3 ||
+      ranges[7] != 3)
+    return false;
+  // The body: out + in * w.
+  Block &body = op.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (body.getOperations().size() != 3 || !add)
+    return false;
+  Value acc = body.getArgument(2);
+  auto mul = (add.getLhs() == acc ? add.getRhs() : add.getLhs())
+                 .getDefiningOp<arith::MulFOp>();
+  if (!mul || (add.getLhs() != acc && add.getRhs() != acc))
+    return false;
+  Value x = body.getArgument(0), y = body.getArgument(1);
+  if (!((mul.getLhs() == x && mul.getRhs() == y) ||
+        (mul.getLhs() == y && mul.getRhs() == x)))
+    return false;
+  MLIRContext *ctx = op.getContext();
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  // (With the unit group dim in the input and the weight, or without.)
+  auto isMap = [&](AffineMap map, ArrayRef<AffineExpr> exprs) {
+    SmallVector<AffineExpr> grouped = {exprs[0], d(1)};
+    llvm::append_range(grouped, exprs.drop_front());
+    return map == AffineMap::get(8, 0, exprs, ctx) ||
+           map == AffineMap::get(8, 0, grouped, ctx);
+  };
+  return isMap(maps[0], {d(0), d(5), d(3) + d(6), d(4) + d(7)}) &&
+         (isMap(maps[1], {d(2), d(5), d(6), d(7)}) ||
+          maps[1] ==
+              AffineMap::get(8, 0, {d(1), d(2), d(5), d(6), d(7)}, ctx)) &&
+         maps[2] == AffineMap::getMultiDimIdentityMap(8, ctx).getMajorSubMap(5);
+}
+
+/// The tile rows of one block (a divisor of `tileRows`): each block's
+/// input transform, matmuls and output transform run in one iteration, so
+/// that its V and M (`[16, C or M, columns]`, columns its tiles rounded up
+/// to whole 32-wide register blocks) stay in L2, at most 256 KiB each; of
+/// those, the one with the fewest matmul columns per thread of two (ties:
+/// the larger block).
+static int64_t chooseBlockRows(int64_t images, int64_t tileRows,
+                               int64_t tileColumns, int64_t channels) {
+  int64_t best = 1, bestCost = std::numeric_limits<int64_t>::max();
+  for (int64_t rows = 1; rows <= tileRows; ++rows) {
+    int64_t columns = llvm::alignTo(rows * tileColumns, 32);
+    if (tileRows % rows != 0 || 16 * channels * columns * 4 > 256 * 1024)
+      continue;
+    int64_t blocks = images * (tileRows / rows);
+    int64_t cost = (blocks + 1) / 2 * columns;
+    if (cost <= bestCost) {
+      best = rows;
+      bestCost = cost;
+    }
+  }
+  return best;
+}
+
+/// Rewrites conv `op` (isWinogradConv) with the transformed filter `u`
+/// (`[16, M, C]`) into one scf.forall over images and blocks of tile rows,
+/// each iteration the block's input transform, 16 matmuls and output
+/// transform, `lanes` tiles per vector.
+static void rewriteConv(RewriterBase &rewriter, linalg::GenericOp op, Value u,
+                        int64_t lanes) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t n = ranges[0], m = ranges[2], c = ranges[5];
+  int64_t tileRows = ranges[3] / 2, tileColumns = ranges[4] / 2;
+  int64_t width = ranges[4];
+  int64_t blockRows = chooseBlockRows(n, tileRows, tileColumns, std::max(c, m));
+  int64_t columns = llvm::alignTo(blockRows * tileColumns, 32);
+  Value input = op.getDpsInputOperand(0)->get();
+  // The input's unit group dim, if it has one, is its second.
+  bool grouped = cast<RankedTensorType>(input.getType()).getRank() == 5;
+  Type f32 = rewriter.getF32Type();
+  auto vecType = VectorType::get({lanes}, f32);
+  auto wideType = VectorType::get({2 * lanes}, f32);
+  rewriter.setInsertionPoint(op);
+  auto index = [&](OpBuilder &b, int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  auto sub = [&](OpBuilder &b, Value x, Value y) -> Value {
+    return arith::SubFOp::create(b, loc, x, y);
+  };
+  auto add = [&](OpBuilder &b, Value x, Value y) -> Value {
+    return arith::AddFOp::create(b, loc, x, y);
+  };
+  auto mul = [&](OpBuilder &b, Value x, int64_t y) -> Value {
+    return arith::MulIOp::create(b, loc, x, index(b, y));
+  };
+  // Loops over (outer, tile rows of the block, vectors of tiles), `value`
+  // carried; `body` gets the ivs.
+  auto forTiles =
+      [&](OpBuilder &b, int64_t outer, Value value,
+          function_ref<Value(OpBuilder &, Value, Value, Value, Value)> body)
+      -> Value {
+    auto loopOuter = scf::ForOp::create(b, loc, index(b, 0), index(b, outer),
+                                        index(b, 1), ValueRange{value});
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loopOuter.getBody());
+    auto loopRow =
+        scf::ForOp::create(b, loc, index(b, 0), index(b, blockRows),
+                           index(b, 1), loopOuter.getRegionIterArgs());
+    scf::YieldOp::create(b, loc, loopRow.getResults());
+    b.setInsertionPointToStart(loopRow.getBody());
+    auto loopTiles =
+        scf::ForOp::create(b, loc, index(b, 0), index(b, tileColumns),
+                           index(b, lanes), loopRow.getRegionIterArgs());
+    scf::YieldOp::create(b, loc, loopTiles.getResults());
+    b.setInsertionPointToStart(loopTiles.getBody());
+    scf::YieldOp::create(
+        b, loc,
+        body(b, loopOuter.getInductionVar(), loopRow.getInductionVar(),
+             loopTiles.getInductionVar(), loopTiles.getRegionIterArgs()[0]));
+    return loopOuter.getResult(0);
+  };
+
+  // The conv's initial value: a fill's value (its elements not read), or
+  // the elements.
+  Value init = op.getDpsInitOperand(0)->get();
+  Value fillValue;
+  if (auto fill = init.getDefiningOp<linalg::FillOp>()) {
+    fillValue = fill.getInputs()[0];
+    init = fill.getOutputs()[0];
+  }
+  SmallVector<OpFoldResult> lbs(2, rewriter.getIndexAttr(0)),
+      steps(2, rewriter.getIndexAttr(1));
+  SmallVector<OpFoldResult> ubs = {rewriter.getIndexAttr(n),
+                                   rewriter.getIndexAttr(tileRows / blockRows)};
+  auto forall = scf::ForallOp::create(rewriter, loc, lbs, ubs, steps,
+                                      ValueRange{init}, std::nullopt);
+  OpBuilder::InsertionGuard guard(rewriter);
+  OpBuilder &b = rewriter;
+  b.setInsertionPointToStart(forall.getBody());
+  Value image = forall.getInductionVars()[0];
+  Value firstRow = mul(b, forall.getInductionVars()[1], blockRows);
+  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+
+  // Input transform: V[a * 4 + e, c, r * tile columns + tx] = (B^T d B)[a][e]
+  // of tile (first row + r, tx).
+  Value v =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{16, c, columns}, f32);
+  v = forTiles(
+      b, c, v,
+      [&](OpBuilder &b, Value channel, Value r, Value tx, Value v) -> Value {
+        Value y0 = mul(b, arith::AddIOp::create(b, loc, firstRow, r), 2);
+        Value x0 = mul(b, tx, 2);
+        Value columnsAt[2] = {x0,
+                              arith::AddIOp::create(b, loc, x0, index(b, 2))};
+        // d[i][j]: patch element (i, j) of `lanes` tiles: the even and odd
+        // elements of the patch row's input from its first column and from two
+        // on.
+        Value d[4][4];
+        for (int64_t i = 0; i < 4; ++i) {
+          Value y = arith::AddIOp::create(b, loc, y0, index(b, i));
+          for (auto [j, x] : llvm::enumerate(columnsAt)) {
+            SmallVector<Value> at = {image, channel, y, x};
+            if (grouped)
+              at.insert(at.begin() + 1, index(b, 0));
+            Value wide = vector::TransferReadOp::create(
+                b, loc, wideType, input, at, zero, ArrayRef<bool>{false});
+            auto halves = vector::DeinterleaveOp::create(b, loc, wide);
+            d[i][2 * j] = halves.getRes1();
+            d[i][2 * j + 1] = halves.getRes2();
+          }
+        }
+        // B^T x for a column x: (x0 - x2, x1 + x2, x2 - x1, x1 - x3).
+        auto transform = [&](Value x0, Value x1, Value x2, Value x3) {
+          return std::array<Value, 4>{sub(b, x0, x2), add(b, x1, x2),
+                                      sub(b, x2, x1), sub(b, x1, x3)};
+        };
+        Value t[4][4];
+        for (int64_t j = 0; j < 4; ++j) {
+          std::array<Value, 4> column =
+              transform(d[0][j], d[1][j], d[2][j], d[3][j]);
+          for (int64_t a = 0; a < 4; ++a)
+            t[a][j] = column[a];
+        }
+        // A row's last vector spills into the next row's first tiles, which
+        // that row writes after it (the block's last row: into the padding
+        // columns).
+        Value column =
+            arith::AddIOp::create(b, loc, mul(b, r, tileColumns), tx);
+        for (int64_t a = 0; a < 4; ++a) {
+          std::array<Value, 4> row =
+              transform(t[a][0], t[a][1], t[a][2], t[a][3]);
+          for (int64_t e = 0; e < 4; ++e)
+            v = vector::TransferWriteOp::create(
+                    b, loc, row[e], v,
+                    ValueRange{index(b, a * 4 + e), channel, column},
+                    ArrayRef<bool>{false})
+                    .getResult();
+        }
+        return v;
+      });
+
+  // The 16 matmuls: M[x, m, t] = sum_c U[x, m, c] * V[x, c, t].
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  Value products =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{16, m, columns}, f32);
+  products = linalg::FillOp::create(b, loc, zero, products).getResult(0);
+  products =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{products.getType()}, ValueRange{u, v},
+          ValueRange{products},
+          ArrayRef<AffineMap>{AffineMap::get(4, 0, {d(0), d(1), d(3)}, ctx),
+                              AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx),
+                              AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)},
+          ArrayRef<utils::IteratorType>{
+              utils::IteratorType::parallel, utils::IteratorType::parallel,
+              utils::IteratorType::parallel, utils::IteratorType::reduction},
+          [](OpBuilder &b, Location l, ValueRange args) {
+            Value product = arith::MulFOp::create(b, l, args[0], args[1]);
+            linalg::YieldOp::create(
+                b, l, Value(arith::AddFOp::create(b, l, args[2], product)));
+          })
+          .getResult(0);
+
+  // Output transform: out[image, 0, m, 2 (first row + r) + i, 2 tx + j] +=
+  // (A^T M A)[i][j].
+  Value dest = forall.getRegionOutArgs()[0];
+  SmallVector<OpFoldResult> offsets = {image, b.getIndexAttr(0),
+                                       b.getIndexAttr(0), mul(b, firstRow, 2),
+                                       b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes = {
+      b.getIndexAttr(1), b.getIndexAttr(1), b.getIndexAttr(m),
+      b.getIndexAttr(2 * blockRows), b.getIndexAttr(width)};
+  SmallVector<OpFoldResult> strides(5, b.getIndexAttr(1));
+  auto sliceType = RankedTensorType::get({m, 2 * blockRows, width}, f32);
+  Value slice = tensor::ExtractSliceOp::create(b, loc, sliceType, dest, offsets,
+                                               sizes, strides);
+  Value filled;
+  if (fillValue)
+    filled = vector::BroadcastOp::create(b, loc, wideType, fillValue);
+  slice = forTiles(
+      b, m, slice,
+      [&](OpBuilder &b, Value channel, Value r, Value tx,
+          Value slice) -> Value {
+        Value column =
+            arith::AddIOp::create(b, loc, mul(b, r, tileColumns), tx);
+        Value x0 = mul(b, tx, 2);
+        Value p[4][4];
+        for (int64_t a = 0; a < 4; ++a)
+          for (int64_t e = 0; e < 4; ++e)
+            p[a][e] = vector::TransferReadOp::create(
+                b, loc, vecType, products,
+                ValueRange{index(b, a * 4 + e), channel, column}, zero,
+                ArrayRef<bool>{false});
+        // A^T x for a column x: (x0 + x1 + x2, x1 - x2 - x3).
+        auto transform = [&](Value x0, Value x1, Value x2, Value x3) {
+          return std::array<Value, 2>{add(b, add(b, x0, x1), x2),
+                                      sub(b, sub(b, x1, x2), x3)};
+        };
+        Value s[2][4];
+        for (int64_t e = 0; e < 4; ++e) {
+          std::array<Value, 2> column =
+              transform(p[0][e], p[1][e], p[2][e], p[3][e]);
+          s[0][e] = column[0];
+          s[1][e] = column[1];
+        }
+        for (int64_t i = 0; i < 2; ++i) {
+          std::array<Value, 2> row =
+              transform(s[i][0], s[i][1], s[i][2], s[i][3]);
+          Value out = vector::InterleaveOp::create(b, loc, row[0], row[1]);
+          Value y = arith::AddIOp::create(b, loc, mul(b, r, 2), index(b, i));
+          Value acc =
+              filled
+                  ? filled
+                  : vector::TransferReadOp::create(b, loc, wideType, slice,
+                                                   ValueRange{channel, y, x0},
+                                                   zero, ArrayRef<bool>{false})
+                        .getResult();
+          slice = vector::TransferWriteOp::create(
+                      b, loc, add(b, acc, out), slice,
+                      ValueRange{channel, y, x0}, ArrayRef<bool>{false})
+                      .getResult();
+        }
+        return slice;
+      });
+  b.setInsertionPointToEnd(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, slice, dest, offsets, sizes,
+                                        strides);
+  rewriter.replaceOp(op, forall.getResult(0));
+}
+
+namespace {
+struct CPUWinogradConvsPass final
+    : ms::impl::CPUWinogradConvsPassBase<CPUWinogradConvsPass> {
+  using CPUWinogradConvsPassBase::CPUWinogradConvsPassBase;
+
+  void runOnOperation() override {
+    func::FuncOp kernel = getOperation();
+    if (kernel.isExternal())
+      return;
+    SmallVector<std::pair<linalg::GenericOp, BlockArgument>> convs;
+    kernel.walk([&](linalg::GenericOp op) {
+      if (!isWinogradConv(op))
+        return;
+      BlockArgument u =
+          findWinogradFilter(kernel, op.getDpsInputOperand(1)->get());
+      auto type = u ? dyn_cast<RankedTensorType>(u.getType()) : nullptr;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      if (type &&
+          type.getShape() == ArrayRef<int64_t>{16, ranges[2], ranges[5]})
+        convs.emplace_back(op, u);
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto [op, u] : convs)
+      rewriteConv(rewriter, op, u, lanes);
+  }
+};
+} // namespace

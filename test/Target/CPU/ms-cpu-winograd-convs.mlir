@@ -1,0 +1,78 @@
+// RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-cpu-winograd-convs))' | FileCheck %s
+
+// A 3x3 conv from 4 to 8 channels on 8x8 outputs whose weight is computed
+// from a kernel argument marked ms.winograd_filter ([16, 8, 4]): 4x4 tiles,
+// all 4 tile rows in one block (32 matmul columns); per block the input
+// transform (two reads of 32 input columns per patch row, deinterleaved),
+// the 16 matmuls on the filter argument itself, and the output transform
+// (the tile's output columns interleaved back) from the fill's value.
+// CHECK-LABEL: func @marked
+// CHECK-SAME: (%[[IN:[^:]+]]: tensor<1x4x10x10xf32>, %[[U:[^:]+]]: tensor<16x8x4xf32> {ms.winograd_filter})
+// CHECK: %[[EMPTY:.+]] = tensor.empty() : tensor<1x1x8x8x8xf32>
+// CHECK: scf.forall (%[[N:.+]], %[[B:.+]]) in (1, 1) shared_outs(%{{.+}} = %[[EMPTY]])
+// CHECK: tensor.empty() : tensor<16x4x32xf32>
+// CHECK: vector.transfer_read %[[IN]][%[[N]], %{{.+}}, %{{.+}}, %{{.+}}], %{{.+}} : tensor<1x4x10x10xf32>, vector<32xf32>
+// CHECK: vector.deinterleave %{{.+}} : vector<32xf32> -> vector<16xf32>
+// CHECK-COUNT-16: vector.transfer_write %{{.+}} : vector<16xf32>, tensor<16x4x32xf32>
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME: ins(%[[U]], %{{.+}} : tensor<16x8x4xf32>, tensor<16x4x32xf32>)
+// CHECK: tensor.extract_slice %{{.+}}[%[[N]], 0, 0, %{{.+}}, 0] [1, 1, 8, 8, 8]
+// CHECK: vector.interleave %{{.+}}, %{{.+}} : vector<16xf32> -> vector<32xf32>
+// CHECK: tensor.parallel_insert_slice
+// CHECK-NOT: linalg.generic
+func.func @marked(%in: tensor<1x4x10x10xf32>, %u: tensor<16x8x4xf32> {ms.winograd_filter}) -> tensor<1x1x8x8x8xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %slice = tensor.extract_slice %u[0, 0, 0] [9, 8, 4] [1, 1, 1] : tensor<16x8x4xf32> to tensor<9x8x4xf32>
+  %e = tensor.empty() : tensor<8x4x9xf32>
+  %t = linalg.transpose ins(%slice : tensor<9x8x4xf32>) outs(%e : tensor<8x4x9xf32>) permutation = [1, 2, 0]
+  %w = tensor.expand_shape %t [[0], [1], [2, 3]] output_shape [8, 4, 3, 3] : tensor<8x4x9xf32> into tensor<8x4x3x3xf32>
+  %0 = tensor.empty() : tensor<1x1x8x8x8xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x1x8x8x8xf32>) -> tensor<1x1x8x8x8xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%in, %w : tensor<1x4x10x10xf32>, tensor<8x4x3x3xf32>) outs(%1 : tensor<1x1x8x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %3 = arith.mulf %a, %b : f32
+    %4 = arith.addf %out, %3 : f32
+    linalg.yield %4 : f32
+  } -> tensor<1x1x8x8x8xf32>
+  return %2 : tensor<1x1x8x8x8xf32>
+}
+
+// -----
+
+// The same conv with a plain weight argument (not transformed) and one on
+// 7x8 outputs (odd rows) stay as they are.
+// CHECK-LABEL: func @unmarked
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic
+// CHECK-LABEL: func @odd_rows
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic
+func.func @unmarked(%in: tensor<1x4x10x10xf32>, %w: tensor<8x4x3x3xf32>) -> tensor<1x1x8x8x8xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = tensor.empty() : tensor<1x1x8x8x8xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x1x8x8x8xf32>) -> tensor<1x1x8x8x8xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%in, %w : tensor<1x4x10x10xf32>, tensor<8x4x3x3xf32>) outs(%1 : tensor<1x1x8x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %3 = arith.mulf %a, %b : f32
+    %4 = arith.addf %out, %3 : f32
+    linalg.yield %4 : f32
+  } -> tensor<1x1x8x8x8xf32>
+  return %2 : tensor<1x1x8x8x8xf32>
+}
+func.func @odd_rows(%in: tensor<1x4x9x10xf32>, %u: tensor<16x8x4xf32> {ms.winograd_filter}) -> tensor<1x1x8x7x8xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %slice = tensor.extract_slice %u[0, 0, 0] [9, 8, 4] [1, 1, 1] : tensor<16x8x4xf32> to tensor<9x8x4xf32>
+  %e = tensor.empty() : tensor<8x4x9xf32>
+  %t = linalg.transpose ins(%slice : tensor<9x8x4xf32>) outs(%e : tensor<8x4x9xf32>) permutation = [1, 2, 0]
+  %w = tensor.expand_shape %t [[0], [1], [2, 3]] output_shape [8, 4, 3, 3] : tensor<8x4x9xf32> into tensor<8x4x3x3xf32>
+  %0 = tensor.empty() : tensor<1x1x8x7x8xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x1x8x7x8xf32>) -> tensor<1x1x8x7x8xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%in, %w : tensor<1x4x9x10xf32>, tensor<8x4x3x3xf32>) outs(%1 : tensor<1x1x8x7x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %3 = arith.mulf %a, %b : f32
+    %4 = arith.addf %out, %3 : f32
+    linalg.yield %4 : f32
+  } -> tensor<1x1x8x7x8xf32>
+  return %2 : tensor<1x1x8x7x8xf32>
+}
