@@ -168,13 +168,13 @@ static void buildCpuLinalgPipeline(OpPassManager &pm, CPUKernelShape shape) {
   // that each tile's intermediates stay in the per-core caches (16K
   // elements of the result: 64 KiB of f32, within L2).
   buildKernelLinalgPipeline(pm);
-  // Matmuls become register-tiled kernels (before tiling: a kernel that
-  // holds one is not tiled again).
   // 3x3 convs with a Winograd-transformed weight (ms-cpu-pack-weights)
   // become transforms around 16 matmuls, which the contraction kernels
   // then cover.
   pm.addNestedPass<func::FuncOp>(
       createCPUWinogradConvsPass(CPUWinogradConvsPassOptions{shape.lanes}));
+  // Matmuls become register-tiled kernels (before tiling: a kernel that
+  // holds one is not tiled again).
   CPUContractionKernelsPassOptions kernels;
   kernels.lanes = shape.lanes;
   kernels.rows = shape.rows;

@@ -88,27 +88,6 @@ static bool reads(AffineMap map, unsigned loop) {
   return map.isFunctionOfDim(loop);
 }
 
-/// True if the body of `op` is `yield(out + in0 * in1)` (either order).
-static bool isMultiplyAccumulate(linalg::GenericOp op) {
-  Block &body = op.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (body.getOperations().size() != 3 || yield.getNumOperands() != 1)
-    return false;
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value acc = body.getArgument(2);
-  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
-  if ((add.getLhs() != acc && add.getRhs() != acc) || product == acc)
-    return false;
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul)
-    return false;
-  Value x = body.getArgument(0), y = body.getArgument(1);
-  return (mul.getLhs() == x && mul.getRhs() == y) ||
-         (mul.getLhs() == y && mul.getRhs() == x);
-}
-
 /// Returns the panels `[N / c, K, c]` that `b`, a `[K, N]` matrix, was
 /// unpacked from (ms-cpu-pack-weights: their transpose `[K, N / c, c]`,
 /// reshaped), or null.

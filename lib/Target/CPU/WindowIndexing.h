@@ -6,7 +6,7 @@
 //
 // Convolutions and pooling read their input at window sums of loops
 // (`oh * s + kh * d`); the CPU kernels take these expressions apart and
-// emit them on loop values.
+// emit them on loop values, and recognize a conv's multiply-accumulate.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,11 +14,33 @@
 #define MS_LIB_TARGET_CPU_WINDOWINDEXING_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::ms {
+/// True if the body of `op` is `yield(out + in0 * in1)` (either order).
+inline bool isMultiplyAccumulate(linalg::GenericOp op) {
+  Block &body = op.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(body.getTerminator());
+  if (body.getOperations().size() != 3 || yield.getNumOperands() != 1)
+    return false;
+  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body.getArgument(2);
+  Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  if ((add.getLhs() != acc && add.getRhs() != acc) || product == acc)
+    return false;
+  auto mul = product.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  Value x = body.getArgument(0), y = body.getArgument(1);
+  return (mul.getLhs() == x && mul.getRhs() == y) ||
+         (mul.getLhs() == y && mul.getRhs() == x);
+}
+
 /// Appends the loops of `expr` (a loop, or a sum of loops times constants)
 /// to `loops`; false if it is anything else.
 inline bool windowTerms(AffineExpr expr, SmallVectorImpl<unsigned> &loops) {

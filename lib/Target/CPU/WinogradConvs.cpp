@@ -31,6 +31,8 @@
 
 #include "ms/Target/CPU/CPUTarget.h"
 
+#include "WindowIndexing.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -88,20 +90,7 @@ static bool isWinogradConv(linalg::GenericOp op) {
       ranges[3] % 2 != 0 || ranges[4] % 2 != 0 || ranges[6] != 3 ||
       ranges[7] != 3)
     return false;
-  // The body: out + in * w.
-  Block &body = op.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (body.getOperations().size() != 3 || !add)
-    return false;
-  Value acc = body.getArgument(2);
-  auto mul = (add.getLhs() == acc ? add.getRhs() : add.getLhs())
-                 .getDefiningOp<arith::MulFOp>();
-  if (!mul || (add.getLhs() != acc && add.getRhs() != acc))
-    return false;
-  Value x = body.getArgument(0), y = body.getArgument(1);
-  if (!((mul.getLhs() == x && mul.getRhs() == y) ||
-        (mul.getLhs() == y && mul.getRhs() == x)))
+  if (!isMultiplyAccumulate(op))
     return false;
   MLIRContext *ctx = op.getContext();
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
