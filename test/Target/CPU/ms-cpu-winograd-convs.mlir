@@ -76,3 +76,43 @@ func.func @odd_rows(%in: tensor<1x4x9x10xf32>, %u: tensor<16x8x4xf32> {ms.winogr
   } -> tensor<1x1x8x7x8xf32>
   return %2 : tensor<1x1x8x7x8xf32>
 }
+
+// -----
+
+// A filter transform over 1 MiB ([16, 128, 144]: 1.2 MB) is not read per
+// block of tiles: the input transform runs as a forall over the input
+// channels (tiles of both images in 8 of 32 columns of V), the 16 matmuls
+// on all tiles outside any forall, the output transform as a forall over
+// the output channels, each writing its channel of both images.
+// CHECK-LABEL: func @whole
+// CHECK-SAME: (%[[IN:[^:]+]]: tensor<2x144x6x6xf32>, %[[U:[^:]+]]: tensor<16x128x144xf32> {ms.winograd_filter})
+// CHECK: %[[V:.+]] = tensor.empty() : tensor<16x144x32xf32>
+// CHECK: %[[VT:.+]] = scf.forall (%[[C:.+]]) in (144) shared_outs(%[[VS:.+]] = %[[V]])
+// CHECK: tensor.extract_slice %[[VS]][0, %[[C]], 0] [16, 1, 32]
+// CHECK: vector.transfer_read %[[IN]][%{{.+}}, %[[C]], %{{.+}}, %{{.+}}], %{{.+}} : tensor<2x144x6x6xf32>, vector<32xf32>
+// CHECK-COUNT-16: vector.transfer_write %{{.+}} : vector<16xf32>, tensor<16x1x32xf32>
+// CHECK: tensor.parallel_insert_slice
+// CHECK: %[[M:.+]] = linalg.generic
+// CHECK-SAME: ins(%[[U]], %[[VT]] : tensor<16x128x144xf32>, tensor<16x144x32xf32>)
+// CHECK: scf.forall (%[[O:.+]]) in (128)
+// CHECK: tensor.extract_slice %{{.+}}[0, 0, %[[O]], 0, 0] [2, 1, 1, 4, 4]
+// CHECK: vector.transfer_read %[[M]][%{{.+}}, %[[O]], %{{.+}}], %{{.+}} : tensor<16x128x32xf32>, vector<16xf32>
+// CHECK: vector.interleave %{{.+}}, %{{.+}} : vector<16xf32> -> vector<32xf32>
+// CHECK: vector.transfer_write %{{.+}} : vector<32xf32>, tensor<2x4x4xf32>
+// CHECK: tensor.parallel_insert_slice
+func.func @whole(%in: tensor<2x144x6x6xf32>, %u: tensor<16x128x144xf32> {ms.winograd_filter}) -> tensor<2x1x128x4x4xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %slice = tensor.extract_slice %u[0, 0, 0] [9, 128, 144] [1, 1, 1] : tensor<16x128x144xf32> to tensor<9x128x144xf32>
+  %e = tensor.empty() : tensor<128x144x9xf32>
+  %t = linalg.transpose ins(%slice : tensor<9x128x144xf32>) outs(%e : tensor<128x144x9xf32>) permutation = [1, 2, 0]
+  %w = tensor.expand_shape %t [[0], [1], [2, 3]] output_shape [128, 144, 3, 3] : tensor<128x144x9xf32> into tensor<128x144x3x3xf32>
+  %0 = tensor.empty() : tensor<2x1x128x4x4xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<2x1x128x4x4xf32>) -> tensor<2x1x128x4x4xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%in, %w : tensor<2x144x6x6xf32>, tensor<128x144x3x3xf32>) outs(%1 : tensor<2x1x128x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %3 = arith.mulf %a, %b : f32
+    %4 = arith.addf %out, %3 : f32
+    linalg.yield %4 : f32
+  } -> tensor<2x1x128x4x4xf32>
+  return %2 : tensor<2x1x128x4x4xf32>
+}

@@ -1,6 +1,6 @@
 // RUN: %check %s --work-dir %t
 // RUN: %check %s --work-dir %t.v3 --levels O1 --compile-flags=--target-cpu=x86-64-v3
-// RUN: ms-compile %s -O1 --compile-to=linalg | FileCheck %s
+// RUN: ms-compile %s -O1 --target-cpu=x86-64-v4 --compile-to=linalg | FileCheck %s
 // Convolutions the register-tiled contraction kernel covers after an
 // im2col copy (ms-cpu-contraction-kernels), at every level: a 3x3 conv
 // with bias, residual and ReLU applied in registers (batch 2, 10x10

@@ -1,7 +1,7 @@
 // RUN: %check %s --work-dir %t
 // RUN: %check %s --work-dir %t.v3 --levels O1 --compile-flags=--target-cpu=x86-64-v3
-// RUN: ms-compile %s -O1 --compile-to=kernels | FileCheck %s --check-prefix=KERNELS
-// RUN: ms-compile %s -O1 --compile-to=linalg | FileCheck %s
+// RUN: ms-compile %s -O1 --target-cpu=x86-64-v4 --compile-to=kernels | FileCheck %s --check-prefix=KERNELS
+// RUN: ms-compile %s -O1 --target-cpu=x86-64-v4 --compile-to=linalg | FileCheck %s
 // Convolutions with constant weights, fewer output positions than output
 // channels and a multiple of 32 of those: ms-cpu-pack-weights stores each
 // weight [M, C, KH, KW] in panels of 32 channels, [M / 32, C * KH * KW,

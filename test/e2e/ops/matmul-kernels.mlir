@@ -1,8 +1,8 @@
 // RUN: %check %s --work-dir %t
 // RUN: %check %s --work-dir %t.v3 --levels O1 --compile-flags=--target-cpu=x86-64-v3
 // RUN: %check %s --work-dir %t.both --levels O1 --compile-flags=--target-cpu=native,x86-64-v3
-// RUN: ms-compile %s -O1 --compile-to=linalg | grep -c "vector.fma" | FileCheck %s
-// RUN: ms-compile %s -O1 --compile-to=linalg | FileCheck %s --check-prefix=EPILOGUE
+// RUN: ms-compile %s -O1 --target-cpu=x86-64-v4 --compile-to=linalg | grep -c "vector.fma" | FileCheck %s
+// RUN: ms-compile %s -O1 --target-cpu=x86-64-v4 --compile-to=linalg | FileCheck %s --check-prefix=EPILOGUE
 // Matmuls the register-tiled kernel covers (ms-cpu-contraction-kernels),
 // at every level: 12 rows in blocks of 6 with 16-column vectors; linear
 // layers on 3-D input (weights shared by the batch) with bias, ReLU and a

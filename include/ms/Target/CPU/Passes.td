@@ -159,8 +159,8 @@ def CPUPackWeightsPass : Pass<"ms-cpu-pack-weights", "::mlir::ModuleOp"> {
       transpose), so that a block of channels reads 128 contiguous bytes
       per k, not rows 4*M bytes apart.
     - `msgraph.conv` 3x3 of stride 1 without groups or dilation, with even
-      output rows and columns, at least 32 channels each way, 28x28
-      positions or more and at most 1 MiB of transformed filter: its weight
+      output rows and columns, at least 32 channels each way, 14x14
+      positions or more and at most 4 MiB of transformed filter: its weight
       is stored as Winograd's filter transform `G g G^T`, `[16, M, C]`,
       the argument marked `ms.winograd_filter` (read by
       `ms-cpu-winograd-convs`) and unpacked for the conv by `Gp U Gp^T`
@@ -207,8 +207,14 @@ def CPUWinogradConvsPass
       (its fill value, or its elements), each tile's two output columns
       `vector.interleave`d back.
 
+    A filter transform over 1 MiB would not stay in L2 from one block to
+    the next (ResNet's 14x14 convs: 4 MiB); such a conv runs each phase
+    over all its tiles (of all images) instead: the input transform as an
+    `scf.forall` over input channels, the 16 matmuls once (the filter read
+    once), the output transform as an `scf.forall` over output channels.
+
     A row's last vector of tiles is partial (masked at the tensors' ends;
-    within a block the next row's vector overwrites the spill). The
+    the next row's vector overwrites the spill). The
     argument's unpacking to the weight is left to the canonicalizer (dead).
 
     ```mlir
