@@ -36,6 +36,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <numeric>
+
 namespace mlir::ms {
 #define GEN_PASS_DEF_CPUCONTRACTIONKERNELSPASS
 #include "ms/Target/CPU/Passes.h.inc"
@@ -69,6 +71,11 @@ struct ContractionPlan {
   bool rowsOuter = false;
   /// The reduction's block size when it is split into blocks, else 0.
   int64_t kBlock = 0;
+  /// The k loop's unroll factor: A's index with k = c * kUnroll + j for a
+  /// constant j has no quotient or remainder of c (a conv's input read in
+  /// place, k the digits (channel, window row, window column)), so each
+  /// unrolled step reads A at a constant offset. 1 when there is none.
+  int64_t kUnroll = 1;
   /// The elementwise op applied to the result in registers, if any.
   linalg::GenericOp epilogue;
   /// B = [k, columns] as stored in panels `[columns / c, k, c]`
@@ -122,6 +129,54 @@ static Value findPanels(Value b) {
 
 /// Plans `op`, or returns std::nullopt if it is not a contraction this
 /// kernel covers.
+/// Returns `map` with loop `k` replaced by `k * unroll + j` (simplified as
+/// the expressions are built; simplifyAffineMap would turn `(d mod 7) * 2`
+/// into `d * 2 - (d floordiv 7) * 14`, which emitIndex cannot compute).
+static AffineMap unrollK(AffineMap map, unsigned k, int64_t unroll, int64_t j) {
+  MLIRContext *ctx = map.getContext();
+  SmallVector<AffineExpr> dims;
+  for (unsigned i = 0; i < map.getNumDims(); ++i)
+    dims.push_back(getAffineDimExpr(i, ctx));
+  dims[k] = dims[k] * unroll + j;
+  return map.replaceDimsAndSymbols(dims, {}, map.getNumDims(), 0);
+}
+
+/// Returns the k loop's unroll factor for A's map (ContractionPlan::kUnroll):
+/// the least common multiple of the divisors of k's quotients and
+/// remainders in `aMap`, if it divides the reduction's `length`, is at most
+/// 64, and leaves no quotient or remainder of k once unrolled; else 1.
+static int64_t kUnrollFor(AffineMap aMap, unsigned k, int64_t length) {
+  int64_t unroll = 1;
+  for (AffineExpr result : aMap.getResults())
+    result.walk([&](AffineExpr expr) {
+      auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+      if (!bin || !bin.getLHS().isFunctionOfDim(k) ||
+          (bin.getKind() != AffineExprKind::FloorDiv &&
+           bin.getKind() != AffineExprKind::Mod))
+        return;
+      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
+        unroll = std::lcm(unroll, c.getValue());
+      else
+        unroll = 0;
+    });
+  if (unroll <= 1 || unroll > 64 || length % unroll != 0)
+    return 1;
+  for (int64_t j = 0; j < unroll; ++j)
+    for (AffineExpr result : unrollK(aMap, k, unroll, j).getResults()) {
+      bool clean = true;
+      result.walk([&](AffineExpr expr) {
+        auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+        if (bin && bin.getLHS().isFunctionOfDim(k) &&
+            (bin.getKind() == AffineExprKind::FloorDiv ||
+             bin.getKind() == AffineExprKind::Mod))
+          clean = false;
+      });
+      if (!clean || !isUnsignedIndex(result))
+        return 1;
+    }
+  return unroll;
+}
+
 static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
                                                       int64_t lanes,
                                                       int64_t maxRows,
@@ -225,6 +280,7 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
     plan.rowTail = ranges[plan.m] % maxRows;
   }
   plan.rowsOuter = llvm::divideCeil(plan.columnCount, plan.columns) <= 4;
+  plan.kUnroll = kUnrollFor(aMap, plan.k, ranges[plan.k]);
   // B stored in panels of whole column blocks: read there.
   if (run == 1 && bRank == 2 && loopAt(bMap, 0) == plan.k)
     if (Value panels = findPanels(op.getDpsInputOperand(plan.b)->get()))
@@ -235,10 +291,12 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
   // A reduction longer than maxK runs in blocks: the largest divisor of
   // its length from 3/4 maxK to maxK (none: one block; shorter blocks cost
   // more in passes over C than they save: K = 576 in two blocks of 288 ran
-  // 25% slower than in one).
+  // 25% slower than in one), a multiple of the unrolled step (from maxK / 2
+  // then: ResNet's 7x7 convs, K = 4608 in blocks of 288).
+  int64_t minK = plan.kUnroll > 1 ? maxK / 2 : maxK * 3 / 4;
   if (!plan.rowsOuter && maxK > 0 && ranges[plan.k] > maxK)
-    for (int64_t kb = maxK; kb >= std::max<int64_t>(1, maxK * 3 / 4); --kb)
-      if (ranges[plan.k] % kb == 0) {
+    for (int64_t kb = maxK; kb >= std::max<int64_t>(1, minK); --kb)
+      if (ranges[plan.k] % kb == 0 && kb % plan.kUnroll == 0) {
         plan.kBlock = kb;
         break;
       }
@@ -577,10 +635,39 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
     if (ranges[loop] != 1 || llvm::is_contained(inputLoops, loop) ||
         wMap.isFunctionOfDim(loop))
       kept.push_back(loop);
-  unsigned k = kept.size();
+  // With the input read in place, the output positions (the window
+  // loops) are one loop of the contraction, so that the kernel's blocks of
+  // rows run across rows of positions: 7x7 positions in blocks of 6 rows
+  // are 8 blocks and one row, not 7 blocks and 7 single rows (latency
+  // bound: too few accumulators).
+  bool flat = channelsInnermost && windows.size() > 1;
+  auto merged = [&](unsigned loop) {
+    return flat && llvm::is_contained(ArrayRef(windows).drop_front(), loop);
+  };
+  // The contraction's parallel loops: the kept loops but the merged ones.
+  SmallVector<unsigned> dims;
+  for (unsigned loop : kept)
+    if (!merged(loop))
+      dims.push_back(loop);
+  auto dimOf = [&](unsigned loop) {
+    return getAffineDimExpr(llvm::find(dims, loop) - dims.begin(), ctx);
+  };
+  unsigned k = dims.size();
   SmallVector<AffineExpr> newLoop(loops, getAffineConstantExpr(0, ctx));
-  for (auto [i, loop] : llvm::enumerate(kept))
-    newLoop[loop] = getAffineDimExpr(i, ctx);
+  for (unsigned loop : dims)
+    newLoop[loop] = dimOf(loop);
+  if (flat) {
+    // Each window loop a digit of the flat position.
+    AffineExpr position = dimOf(windows.front());
+    int64_t digit = 1;
+    for (unsigned loop : llvm::reverse(windows)) {
+      AffineExpr value = position.floorDiv(digit);
+      if (loop != windows.front())
+        value = value % ranges[loop];
+      newLoop[loop] = value;
+      digit *= ranges[loop];
+    }
+  }
   AffineExpr kExpr = getAffineDimExpr(k, ctx);
   SmallVector<AffineExpr> colExprs, wExprs, outExprs;
   if (channelsInnermost) {
@@ -622,8 +709,8 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
     if (!llvm::is_contained(cLoops, loop))
       cLoops.push_back(loop);
   for (unsigned loop : cLoops)
-    outExprs.push_back(
-        getAffineDimExpr(llvm::find(kept, loop) - kept.begin(), ctx));
+    if (!merged(loop))
+      outExprs.push_back(dimOf(loop));
   bool permuted = cLoops != ArrayRef<unsigned>(kept);
   // C without the dropped unit dims.
   Value init = op.getDpsInitOperand(0)->get();
@@ -665,6 +752,19 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
                  : linalg::TransposeOp::create(rewriter, loc, cInit, empty, toC)
                        .getResult()[0];
   }
+  // C's dims with the windows merged (flat positions): C is collapsed,
+  // the contraction's result expanded back.
+  SmallVector<ReassociationIndices> flatGroups;
+  for (auto [i, loop] : llvm::enumerate(cLoops)) {
+    if (!merged(loop))
+      flatGroups.emplace_back();
+    flatGroups.back().push_back(i);
+  }
+  auto cUnflat = cast<RankedTensorType>(cInit.getType());
+  if (flat)
+    cInit = tensor::CollapseShapeOp::create(
+        rewriter, loc, fill && cInit == init ? fill.getOutputs()[0] : cInit,
+        flatGroups);
   if (fill && cInit != init)
     cInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], cInit)
                 .getResult(0);
@@ -684,6 +784,9 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
                                                             product)));
       });
   Value result = contraction.getResult(0);
+  if (flat)
+    result = tensor::ExpandShapeOp::create(rewriter, loc, cUnflat, result,
+                                           flatGroups);
   if (kept.size() != parallel || permuted) {
     // Elementwise users reading the dropped dims at index 0 read the
     // contraction (its dims permuted as C's); the others read it
@@ -702,7 +805,7 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
       if (!direct) {
         if (!expanded) {
           OpBuilder::InsertionGuard guard(rewriter);
-          rewriter.setInsertionPointAfter(contraction);
+          rewriter.setInsertionPointAfter(result.getDefiningOp());
           expanded = result;
           if (permuted) {
             auto cType = cast<RankedTensorType>(result.getType());
@@ -1002,32 +1105,51 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
         panel = arith::DivUIOp::create(b, l, n0, width);
         panelColumn = arith::RemUIOp::create(b, l, n0, width);
       }
+      // The k loop in steps of kUnroll, A read through its map unrolled.
       Value c1 = arith::ConstantIndexOp::create(b, l, 1);
+      Value unroll = arith::ConstantIndexOp::create(b, l, plan.kUnroll);
+      Value cStart = kStart, cEnd = kEnd;
+      if (plan.kUnroll != 1) {
+        cStart = arith::DivUIOp::create(b, l, kStart, unroll);
+        cEnd = arith::DivUIOp::create(b, l, kEnd, unroll);
+      }
       auto kLoop = scf::ForOp::create(
-          b, l, kStart, kEnd, c1, accs,
-          [&](OpBuilder &kb, Location kl, Value k, ValueRange carried) {
-            // (From the panel's packed block of B: its row k - kStart.)
-            Value bVec;
-            if (packedB)
-              bVec = vector::TransferReadOp::create(
-                  kb, kl, vecType, packedB,
-                  ValueRange{arith::SubIOp::create(kb, kl, k, kStart), c0},
-                  zero, inBounds);
-            else if (plan.panels)
-              bVec = vector::TransferReadOp::create(
-                  kb, kl, vecType, plan.panels,
-                  ValueRange{panel, k, panelColumn}, zero, inBounds);
-            else
-              bVec = vector::TransferReadOp::create(kb, kl, vecType, bTensor,
-                                                    indices(bMap, 0, k), zero,
-                                                    inBounds);
-            SmallVector<Value> next;
-            for (int64_t r = 0; r < rows; ++r) {
-              Value a = tensor::ExtractOp::create(kb, kl, aTensor,
-                                                  indices(aMap, r, k));
-              Value aVec = vector::BroadcastOp::create(kb, kl, vecType, a);
-              next.push_back(
-                  vector::FMAOp::create(kb, kl, aVec, bVec, carried[r]));
+          b, l, cStart, cEnd, c1, accs,
+          [&](OpBuilder &kb, Location kl, Value c, ValueRange carried) {
+            SmallVector<Value> next(carried);
+            Value kBase = c;
+            if (plan.kUnroll != 1)
+              kBase = arith::MulIOp::create(kb, kl, c, unroll);
+            for (int64_t j = 0; j < plan.kUnroll; ++j) {
+              Value k = kBase;
+              if (j != 0)
+                k = arith::AddIOp::create(
+                    kb, kl, kBase, arith::ConstantIndexOp::create(kb, kl, j));
+              // (From the panel's packed block of B: its row k - kStart.)
+              Value bVec;
+              if (packedB)
+                bVec = vector::TransferReadOp::create(
+                    kb, kl, vecType, packedB,
+                    ValueRange{arith::SubIOp::create(kb, kl, k, kStart), c0},
+                    zero, inBounds);
+              else if (plan.panels)
+                bVec = vector::TransferReadOp::create(
+                    kb, kl, vecType, plan.panels,
+                    ValueRange{panel, k, panelColumn}, zero, inBounds);
+              else
+                bVec = vector::TransferReadOp::create(kb, kl, vecType, bTensor,
+                                                      indices(bMap, 0, k), zero,
+                                                      inBounds);
+              AffineMap aStep = plan.kUnroll == 1
+                                    ? aMap
+                                    : unrollK(aMap, plan.k, plan.kUnroll, j);
+              for (int64_t r = 0; r < rows; ++r) {
+                Value a = tensor::ExtractOp::create(
+                    kb, kl, aTensor,
+                    indices(aStep, r, plan.kUnroll == 1 ? k : c));
+                Value aVec = vector::BroadcastOp::create(kb, kl, vecType, a);
+                next[r] = vector::FMAOp::create(kb, kl, aVec, bVec, next[r]);
+              }
             }
             scf::YieldOp::create(kb, kl, next);
           });

@@ -199,12 +199,10 @@ static LogicalResult rewritePooling(RewriterBase &rewriter,
             : vector::TransferReadOp::create(b, loc, rowType, slice, zeros,
                                              zero, ArrayRef<bool>{true})
                   .getResult();
-    // The input row at the loop values `loops` (the unrolled ones as
-    // constants in `fixed`): each leading dim's index less its padding,
-    // clamped into the source, the row the padding value where it is
-    // outside; then the row's elements at ow * s + (kw * d) - padding.
-    auto readRow = [&](ArrayRef<Value> loops,
-                       ArrayRef<int64_t> fixed) -> Value {
+    // The input row at the loop values `loops`: each leading dim's index
+    // less its padding, clamped into the source, the row the padding value
+    // where it is outside.
+    auto readRaw = [&](ArrayRef<Value> loops) -> Value {
       SmallVector<Value> idx;
       Value inside;
       for (auto [i, expr] : llvm::enumerate(inMap.getResults().drop_back())) {
@@ -233,8 +231,13 @@ static LogicalResult rewritePooling(RewriterBase &rewriter,
           b, loc, inputRowType, input, idx, zero, ArrayRef<bool>{true});
       if (inside)
         row = arith::SelectOp::create(b, loc, inside, row, padRow);
-      // The first element's column: the last dim's expression (loops times
-      // coefficients, no constant: windowTerms) at ow = 0.
+      return row;
+    };
+    // The row's elements at ow * s + (kw * d) - padding for the unrolled
+    // loops' values `fixed`: the first element's column is the last dim's
+    // expression (loops times coefficients, no constant: windowTerms) at
+    // ow = 0.
+    auto pick = [&](Value row, ArrayRef<int64_t> fixed) -> Value {
       int64_t start = -low.back();
       for (unsigned loop : terms)
         if (loop != rowLoop)
@@ -251,24 +254,31 @@ static LogicalResult rewritePooling(RewriterBase &rewriter,
       return vector::ShuffleOp::create(b, loc, row, padRow ? padRow : row,
                                        picks);
     };
+    auto combineRows = [&](Value acc, Value row) {
+      IRMapping mapping;
+      mapping.map(in, row);
+      mapping.map(out, acc);
+      Operation *clone = b.clone(combine, mapping);
+      clone->getResult(0).setType(row.getType());
+      return clone->getResult(0);
+    };
     // The window loops as a nest of scf.for carrying the row (the unrolled
-    // ones as constants).
+    // ones as constants; with `raw`, skipped, and the input rows combined
+    // whole).
     SmallVector<int64_t> fixed(ranges.size(), 0);
-    std::function<Value(unsigned, SmallVector<Value> &, Value)> window =
-        [&](unsigned loop, SmallVector<Value> &loops, Value acc) -> Value {
-      if (loop == ranges.size()) {
-        IRMapping mapping;
-        mapping.map(in, readRow(loops, fixed));
-        mapping.map(out, acc);
-        Operation *clone = b.clone(combine, mapping);
-        clone->getResult(0).setType(rowType);
-        return clone->getResult(0);
-      }
+    std::function<Value(unsigned, SmallVector<Value> &, Value, bool)> window =
+        [&](unsigned loop, SmallVector<Value> &loops, Value acc,
+            bool raw) -> Value {
+      if (loop == ranges.size())
+        return combineRows(acc,
+                           raw ? readRaw(loops) : pick(readRaw(loops), fixed));
       if (unrolled[loop]) {
+        if (raw)
+          return window(loop + 1, loops, acc, raw);
         for (int64_t i = 0; i < ranges[loop]; ++i) {
           fixed[loop] = i;
           loops[loop] = arith::ConstantIndexOp::create(b, loc, i);
-          acc = window(loop + 1, loops, acc);
+          acc = window(loop + 1, loops, acc, raw);
         }
         return acc;
       }
@@ -278,7 +288,7 @@ static LogicalResult rewritePooling(RewriterBase &rewriter,
       OpBuilder::InsertionGuard inner(b);
       b.setInsertionPointToStart(forOp.getBody());
       loops[loop] = forOp.getInductionVar();
-      Value next = window(loop + 1, loops, forOp.getRegionIterArgs()[0]);
+      Value next = window(loop + 1, loops, forOp.getRegionIterArgs()[0], raw);
       scf::YieldOp::create(b, loc, next);
       return forOp.getResult(0);
     };
@@ -287,7 +297,35 @@ static LogicalResult rewritePooling(RewriterBase &rewriter,
     SmallVector<Value> loops(ranges.size());
     for (unsigned i = 0; i < rowLoop; ++i)
       loops[i] = ivs[i];
-    acc = window(parallel, loops, acc);
+    // A max or min pool from a fill combines the input rows whole first,
+    // then picks each unrolled window position's elements once (3x3
+    // stride 2: 3 shuffles per output row, not 9; combining a value twice
+    // leaves max and min unchanged).
+    bool rowsFirst = fillValue &&
+                     llvm::any_of(unrolled, [](bool u) { return u; }) &&
+                     isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+                         arith::MinNumFOp>(combine);
+    if (rowsFirst) {
+      Value rows =
+          window(parallel, loops,
+                 vector::BroadcastOp::create(b, loc, inputRowType, fillValue),
+                 /*raw=*/true);
+      std::function<Value(unsigned, Value)> picks = [&](unsigned loop,
+                                                        Value acc) -> Value {
+        if (loop == ranges.size())
+          return combineRows(acc, pick(rows, fixed));
+        if (!unrolled[loop])
+          return picks(loop + 1, acc);
+        for (int64_t i = 0; i < ranges[loop]; ++i) {
+          fixed[loop] = i;
+          acc = picks(loop + 1, acc);
+        }
+        return acc;
+      };
+      acc = picks(parallel, acc);
+    } else {
+      acc = window(parallel, loops, acc, /*raw=*/false);
+    }
     slice = vector::TransferWriteOp::create(b, loc, acc, slice, zeros,
                                             ArrayRef<bool>{true})
                 .getResult();

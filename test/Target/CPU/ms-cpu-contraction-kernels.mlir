@@ -350,23 +350,29 @@ func.func @large_conv(%arg0: tensor<1x16x64x64xf32>, %arg1: tensor<8x16x3x3xf32>
 // whole column blocks) with its ReLU. With its weight's output channels
 // innermost (64 channels stored [C, KH, KW, M]) the kernel reads the input
 // in place, one element per row (output position) and k, whose digits are
-// the input channel, kh and kw: no copy, untiled.
+// the input channel, kh and kw: no copy, untiled. The 46x46 positions are
+// one row loop (2116: 264 blocks of 8 rows and one of 4, not a tail of 6
+// per row of positions), each row's position digits taken once per block;
+// the k loop runs over the input channels, its 9 window steps unrolled
+// (each reads the input at a constant offset: no quotient of k).
 // CHECK-LABEL: func @mid_conv
 // CHECK: scf.forall (%{{.+}}) = (0) to (48) step (6) shared_outs
 // CHECK-LABEL: func @mid_conv_channels_innermost
 // CHECK-SAME: (%[[IN:.+]]: tensor<1x16x48x48xf32>,
 // CHECK-NOT: step (6)
 // CHECK-NOT: in (1, 16, 3, 3, 46)
-// CHECK: scf.forall (%[[N:.+]], %[[OH:.+]], %[[OW:.+]], %{{.+}}) = (0, 0, 0, 0) to (1, 46, 46, 64) step (1, 1, 8, 32)
-// CHECK: scf.for %[[K:.+]] = %{{.+}} to %{{.+}} step
-// CHECK: %[[C:.+]] = arith.divui %[[K]], %c9
-// CHECK: %[[K3:.+]] = arith.divui %[[K]], %c3
-// CHECK: %[[KH:.+]] = arith.remui %[[K3]], %c3
-// CHECK: %[[H:.+]] = arith.addi %[[OH]], %[[KH]]
-// CHECK: %[[KW:.+]] = arith.remui %[[K]], %c3
-// CHECK: %[[W:.+]] = arith.addi %[[OW]], %[[KW]]
-// CHECK: tensor.extract %[[IN]][%[[N]], %[[C]], %[[H]], %[[W]]] : tensor<1x16x48x48xf32>
+// CHECK: %[[FLAT:.+]] = tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3]] : tensor<1x46x46x64xf32> into tensor<1x2116x64xf32>
+// CHECK: scf.forall (%[[N:.+]], %[[P:.+]], %{{.+}}) = (0, 0, 0) to (1, 2116, 64) step (1, 8, 32) shared_outs(%{{.+}} = %[[FLAT]])
+// CHECK: scf.for %[[C:.+]] = %{{.+}} to %{{.+}} step
+// CHECK: %[[OH:.+]] = arith.divui %[[P]], %c46
+// CHECK: %[[OW:.+]] = arith.remui %[[P]], %{{.+}}
+// CHECK: tensor.extract %[[IN]][%[[N]], %[[C]], %[[OH]], %[[OW]]] : tensor<1x16x48x48xf32>
 // CHECK: vector.fma
+// CHECK: %[[OW1:.+]] = arith.remui %[[P]], %{{.+}}
+// CHECK: %[[W1:.+]] = arith.addi %[[OW1]], %{{.+}}
+// CHECK: tensor.extract %[[IN]][%[[N]], %[[C]], %{{.+}}, %[[W1]]] : tensor<1x16x48x48xf32>
+// CHECK-NOT: arith.divui %[[C]]
+// CHECK: scf.yield
 func.func @mid_conv(%arg0: tensor<1x16x50x50xf32>, %arg1: tensor<8x16x3x3xf32>) -> tensor<1x8x48x48xf32> {
   %cst = arith.constant 0.000000e+00 : f32
   %0 = tensor.empty() : tensor<1x8x48x48xf32>
@@ -422,23 +428,27 @@ func.func @row_tail(%a: tensor<13x16xf32>, %b: tensor<16x32xf32>, %c: tensor<13x
 // -----
 
 // A conv whose weight is stored [C, KH, KW, M] (ms-cpu-pack-weights):
-// the contraction vectorizes along the 32 output channels (C is [n, oh,
+// the contraction vectorizes along the 32 output channels (C is [n, oh *
 // ow, M], B the weight, A the input read in place, a position per row),
-// and the epilogue reads C transposed. A conv accumulating into a tensor
-// reads it transposed and its result is transposed back.
+// and the epilogue reads C expanded to [n, oh, ow, M] and transposed. A
+// conv accumulating into a tensor reads it transposed and collapsed, and
+// its result is expanded and transposed back.
 // CHECK-LABEL: func @packed_conv
 // CHECK-SAME: (%[[IN:.+]]: tensor<1x4x6x6xf32>, %[[W:.+]]: tensor<4x3x3x32xf32>, %{{.+}}: tensor<32xf32>)
 // CHECK: %[[B:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1, 2], [3]] : tensor<4x3x3x32xf32> into tensor<36x32xf32>
-// CHECK: %[[C:.+]] = scf.forall (%[[I:.+]], %[[OH:.+]], %[[OW:.+]], %[[M:.+]]) = (0, 0, 0, 0) to (1, 4, 4, 32) step (1, 1, 4, 32) shared_outs(%{{.+}} = %{{.+}}) -> (tensor<1x4x4x32xf32>)
+// CHECK: %[[C:.+]] = scf.forall (%[[I:.+]], %[[P:.+]], %[[M:.+]]) = (0, 0, 0) to (1, 16, 32) step (1, 8, 32) shared_outs(%{{.+}} = %{{.+}}) -> (tensor<1x16x32xf32>)
 // CHECK: vector.transfer_read %[[B]][%{{.+}}, %[[M]]]
 // CHECK: tensor.extract %[[IN]][%[[I]], %{{.+}}, %{{.+}}, %{{.+}}] : tensor<1x4x6x6xf32>
 // CHECK: vector.fma
-// CHECK: linalg.generic {indexing_maps = [#[[T:.+]], #{{.+}}, #{{.+}}], {{.*}} ins(%[[C]], %{{.+}} : tensor<1x4x4x32xf32>, tensor<32xf32>) outs(%{{.+}} : tensor<1x32x4x4xf32>)
+// CHECK: %[[CE:.+]] = tensor.expand_shape %[[C]] {{\[}}[0], [1, 2], [3]] output_shape [1, 4, 4, 32] : tensor<1x16x32xf32> into tensor<1x4x4x32xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[T:.+]], #{{.+}}, #{{.+}}], {{.*}} ins(%[[CE]], %{{.+}} : tensor<1x4x4x32xf32>, tensor<32xf32>) outs(%{{.+}} : tensor<1x32x4x4xf32>)
 // CHECK-LABEL: func @packed_conv_init
 // CHECK: %[[T0:.+]] = linalg.transpose ins(%{{.+}} : tensor<1x32x4x4xf32>) outs(%{{.+}} : tensor<1x4x4x32xf32>) permutation = [0, 2, 3, 1]
-// CHECK: %[[R:.+]] = scf.forall {{.*}} shared_outs(%{{.+}} = %[[T0]]) -> (tensor<1x4x4x32xf32>)
+// CHECK: %[[T0F:.+]] = tensor.collapse_shape %[[T0]] {{\[}}[0], [1, 2], [3]] : tensor<1x4x4x32xf32> into tensor<1x16x32xf32>
+// CHECK: %[[R:.+]] = scf.forall {{.*}} shared_outs(%{{.+}} = %[[T0F]]) -> (tensor<1x16x32xf32>)
 // CHECK: vector.fma
-// CHECK: %[[BACK:.+]] = linalg.transpose ins(%[[R]] : tensor<1x4x4x32xf32>) outs(%{{.+}} : tensor<1x32x4x4xf32>) permutation = [0, 3, 1, 2]
+// CHECK: %[[RE:.+]] = tensor.expand_shape %[[R]]
+// CHECK: %[[BACK:.+]] = linalg.transpose ins(%[[RE]] : tensor<1x4x4x32xf32>) outs(%{{.+}} : tensor<1x32x4x4xf32>) permutation = [0, 3, 1, 2]
 // CHECK: return %[[BACK]]
 #pin = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
 #pw = affine_map<(n, g, m, oh, ow, c, kh, kw) -> (c, kh, kw, m)>

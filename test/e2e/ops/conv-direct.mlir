@@ -6,7 +6,10 @@
 // with the channels innermost by ms-cpu-pack-weights, in panels of 32 from
 // 64 channels on) read their input in place:
 // the contraction kernel broadcasts one input element per output position
-// and k (k's digits: input channel, kh, kw), with no im2col copy. A 3x3
+// and k (k's digits: input channel, kh, kw), with no im2col copy. The
+// output positions are one row loop (12x12: 24 blocks of 6 rows), the k
+// loop runs over input channels with the 9 window steps unrolled (no
+// quotient or remainder of k in the loop). A 3x3
 // conv to 32 channels on 12x12 positions (144: more than the channels, not
 // a multiple of 32, stride 1), batch 2, with bias, residual and ReLU; a
 // 3x3 conv with dilation 2 to 64 channels on 6x6 positions; a 3x3 stride-2
@@ -19,8 +22,10 @@
 // CHECK-LABEL: func.func @fused_0_conv_add_relu
 // CHECK: %[[IN:.+]] = tensor.pad %arg0
 // CHECK-NOT: scf.forall ({{.+}}) in (
-// CHECK: arith.divui %{{.+}}, %c9
-// CHECK: tensor.extract %[[IN]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<2x16x14x14xf32>
+// CHECK: tensor.collapse_shape %{{.+}} {{\[}}[0], [1, 2], [3]] : tensor<2x12x12x32xf32> into tensor<2x144x32xf32>
+// CHECK: scf.for %[[C:.+]] = %c0 to %c16 step %c1
+// CHECK-NOT: arith.divui %[[C]]
+// CHECK: tensor.extract %[[IN]][%{{.+}}, %[[C]], %{{.+}}, %{{.+}}] : tensor<2x16x14x14xf32>
 // CHECK: vector.fma
 // CHECK-LABEL: func.func @kernel_1
 // CHECK-NOT: scf.forall ({{.+}}) in (
