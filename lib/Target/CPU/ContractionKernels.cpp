@@ -141,39 +141,39 @@ static AffineMap unrollK(AffineMap map, unsigned k, int64_t unroll, int64_t j) {
   return map.replaceDimsAndSymbols(dims, {}, map.getNumDims(), 0);
 }
 
-/// Returns the k loop's unroll factor for A's map (ContractionPlan::kUnroll):
-/// the least common multiple of the divisors of k's quotients and
-/// remainders in `aMap`, if it divides the reduction's `length`, is at most
-/// 64, and leaves no quotient or remainder of k once unrolled; else 1.
-static int64_t kUnrollFor(AffineMap aMap, unsigned k, int64_t length) {
-  int64_t unroll = 1;
-  for (AffineExpr result : aMap.getResults())
+/// Returns the divisors of the quotients and remainders of loop `k` in
+/// `map`'s results (0 for one that is not a constant).
+static SmallVector<int64_t> divisorsOfK(AffineMap map, unsigned k) {
+  SmallVector<int64_t> divisors;
+  for (AffineExpr result : map.getResults())
     result.walk([&](AffineExpr expr) {
       auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
       if (!bin || !bin.getLHS().isFunctionOfDim(k) ||
           (bin.getKind() != AffineExprKind::FloorDiv &&
            bin.getKind() != AffineExprKind::Mod))
         return;
-      if (auto c = dyn_cast<AffineConstantExpr>(bin.getRHS()))
-        unroll = std::lcm(unroll, c.getValue());
-      else
-        unroll = 0;
+      auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+      divisors.push_back(c ? c.getValue() : 0);
     });
+  return divisors;
+}
+
+/// Returns the k loop's unroll factor for A's map (ContractionPlan::kUnroll):
+/// the least common multiple of the divisors of k's quotients and
+/// remainders in `aMap`, if it divides the reduction's `length`, is at most
+/// 64, and leaves no quotient or remainder of k once unrolled; else 1.
+static int64_t kUnrollFor(AffineMap aMap, unsigned k, int64_t length) {
+  int64_t unroll = 1;
+  for (int64_t divisor : divisorsOfK(aMap, k))
+    unroll = std::lcm(unroll, divisor);
   if (unroll <= 1 || unroll > 64 || length % unroll != 0)
     return 1;
-  for (int64_t j = 0; j < unroll; ++j)
-    for (AffineExpr result : unrollK(aMap, k, unroll, j).getResults()) {
-      bool clean = true;
-      result.walk([&](AffineExpr expr) {
-        auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
-        if (bin && bin.getLHS().isFunctionOfDim(k) &&
-            (bin.getKind() == AffineExprKind::FloorDiv ||
-             bin.getKind() == AffineExprKind::Mod))
-          clean = false;
-      });
-      if (!clean || !isUnsignedIndex(result))
-        return 1;
-    }
+  for (int64_t j = 0; j < unroll; ++j) {
+    AffineMap step = unrollK(aMap, k, unroll, j);
+    if (!divisorsOfK(step, k).empty() ||
+        !llvm::all_of(step.getResults(), isUnsignedIndex))
+      return 1;
+  }
   return unroll;
 }
 
@@ -1140,13 +1140,14 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
                 bVec = vector::TransferReadOp::create(kb, kl, vecType, bTensor,
                                                       indices(bMap, 0, k), zero,
                                                       inBounds);
+              // (A's unrolled map reads the step index c; with no unroll,
+              // c is k.)
               AffineMap aStep = plan.kUnroll == 1
                                     ? aMap
                                     : unrollK(aMap, plan.k, plan.kUnroll, j);
               for (int64_t r = 0; r < rows; ++r) {
-                Value a = tensor::ExtractOp::create(
-                    kb, kl, aTensor,
-                    indices(aStep, r, plan.kUnroll == 1 ? k : c));
+                Value a = tensor::ExtractOp::create(kb, kl, aTensor,
+                                                    indices(aStep, r, c));
                 Value aVec = vector::BroadcastOp::create(kb, kl, vecType, a);
                 next[r] = vector::FMAOp::create(kb, kl, aVec, bVec, next[r]);
               }
