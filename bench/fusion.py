@@ -35,7 +35,7 @@ all cores); ORT gets the same count.
 
 Usage: bench/fusion.py [--build-dir build] [--rounds 5] [--min-time 0.5]
                        [--models chain,mlp,bert,bert4,gpt2,llama,resnet18]
-                       [--levels O0,O1,O2]
+                       [--levels O0,O1,O2]   (O1:bf16: -O1 --precision bf16)
                        [--threads N] [--keep DIR]
 """
 import argparse
@@ -310,8 +310,11 @@ def main():
         for level in levels:
             msm_path = os.path.join(work, "%s-%s.msm" % (name, level))
             try:
-                run([ms_compile, onnx_path, "-O" + level[1:], "--target-cpu",
-                     args.target_cpu, "-o", msm_path])
+                # ("O1:bf16": -O1 --precision bf16.)
+                opt, _, precision = level.partition(":")
+                run([ms_compile, onnx_path, "-O" + opt[1:], "--target-cpu",
+                     args.target_cpu, "-o", msm_path] +
+                    (["--precision", precision] if precision else []))
                 out = os.path.join(work, "%s-%s-out" % (name, level))
                 run([ms_run, msm_path, "--input", "x=" + npy, "--output-dir", out], env)
                 outputs[name, level] = np.load(os.path.join(out, "y.npy"))

@@ -68,6 +68,17 @@ LogicalResult mlir::ms::verifyCompileOptions(const CompileOptions &options,
             std::to_string(options.multiCopy);
     return failure();
   }
+  StringRef precision = options.targetOptions.precision;
+  if (precision != "f32" && precision != "bf16") {
+    error = "expected --precision f32 or bf16, found '" + precision.str() + "'";
+    return failure();
+  }
+  if (!backend->supportsPrecision(precision)) {
+    error = "target '" + options.target + "' has no " + precision.str() +
+            " kernels yet: --precision " + precision.str() +
+            " is for --target cpu";
+    return failure();
+  }
   std::vector<std::string> phases = getCompilePhases(options.target);
   StringRef stop = options.compileTo;
   if (!stop.empty() && !llvm::is_contained(phases, stop)) {
@@ -172,6 +183,10 @@ struct NamedPipelineOptions
       *this, "cuda-arch",
       llvm::cl::desc("CUDA architecture to generate PTX for"),
       llvm::cl::init("sm_90a")};
+  Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Precision of matmuls with constant weights (f32, bf16)"),
+      llvm::cl::init("f32")};
 };
 } // namespace
 
@@ -194,6 +209,7 @@ void mlir::ms::registerCompilePipelines() {
             options.compileTo = named.compileTo;
             options.targetOptions.cpu = named.targetCpu;
             options.targetOptions.cudaArch = named.cudaArch;
+            options.targetOptions.precision = named.precision;
             std::string error;
             if (failed(buildCompilePipeline(pm, options, error)))
               return fail(error);

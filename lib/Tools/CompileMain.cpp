@@ -90,6 +90,14 @@ struct Options {
       llvm::cl::desc("CUDA architecture of --target cuda's PTX: sm_90a "
                      "(default), sm_90, sm_89, sm_86 or sm_80"),
       llvm::cl::init("sm_90a"), llvm::cl::cat(category)};
+  llvm::cl::opt<std::string> precision{
+      "precision",
+      llvm::cl::desc("Precision of matmuls with constant weights: f32 "
+                     "(default) or bf16 (--target cpu: weights stored in "
+                     "bfloat16 and activations rounded to it, products "
+                     "summed in f32; AVX512-BF16 dot products where the "
+                     "CPU has them)"),
+      llvm::cl::init("f32"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> compileTo{
       "compile-to",
       llvm::cl::desc("Print the IR after a phase and stop: graph, fusion, "
@@ -243,6 +251,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   compile.target = options.target;
   compile.targetOptions.cpu = options.targetCpu;
   compile.targetOptions.cudaArch = options.cudaArch;
+  compile.targetOptions.precision = options.precision;
   compile.compileTo = options.compileTo;
   if (options.multiCopy == "auto")
     compile.multiCopy = kMultiCopyAuto;

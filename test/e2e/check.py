@@ -157,12 +157,16 @@ def compare(got, want, want_dtype, rtol, atol, label):
     return False
 
 
+# ms-compile flags of the cpu target alone: the cuda and npu checks drop them
+# (--precision bf16: the npu compares with its own NPU-TOLERANCE).
+CPU_FLAGS = ("--target-cpu", "--precision")
+
+
 def check_ptx(args, compile_, levels, flags):
     """Compiles the test for cuda at each level it supports; ptxas checks
     the PTX (none when no kernel runs on the device)."""
     ok = True
-    cpu_flags = ("--target-cpu",)
-    flags = [f for f in flags if not f.startswith(cpu_flags)]
+    flags = [f for f in flags if not f.startswith(CPU_FLAGS)]
     for level in levels:
         if level not in CUDA_LEVELS:
             continue
@@ -197,7 +201,7 @@ def check_npu(args, compile_, levels, flags, bind, plan, wants, dtypes, tol):
     the simulated NPU and compares with the reference."""
     name = os.path.splitext(os.path.basename(args.test))[0]
     listed = npu_expected_failures(args.npu_xfail)
-    flags = [f for f in flags if not f.startswith(("--target-cpu",))]
+    flags = [f for f in flags if not f.startswith(CPU_FLAGS)]
     ok = True
     for level in levels:
         if level not in NPU_LEVELS:

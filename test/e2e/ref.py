@@ -10,6 +10,14 @@ import numpy as np
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
 
+def bf16(x):
+    """Rounds float32 `x` to bfloat16 (to nearest, ties to even; NaN stays
+    NaN) and returns it as float32."""
+    bits = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return np.where(np.isnan(x), x, rounded.astype(np.uint32).view(np.float32))
+
+
 def erf(x):
     return _erf(x.astype(np.float64)).astype(x.dtype)
 

@@ -114,17 +114,17 @@ static LogicalResult resolveCpu(const TargetOptions &options, CpuTarget &out,
 
 /// Returns the register block for `target`'s vector registers: 32 zmm
 /// (AVX-512) hold 8 rows of 32 columns, 16 ymm (AVX2) or xmm 6 rows of two
-/// vectors.
+/// vectors; bf16 dot products where AVX512-BF16 is.
 static CPUKernelShape getKernelShape(const CpuTarget &target) {
   if (target.triple.isX86()) {
     if (target.info->checkFeatures("+avx512f"))
-      return {16, 8};
+      return {16, 8, target.info->checkFeatures("+avx512bf16")};
     if (target.info->checkFeatures("+avx"))
-      return {8, 6};
-    return {4, 6};
+      return {8, 6, false};
+    return {4, 6, false};
   }
   // AArch64 NEON and others: 32 registers of 128 bits.
-  return {4, 8};
+  return {4, 8, false};
 }
 
 FailureOr<CPUKernelShape> mlir::ms::getCPUKernelShape(StringRef cpu,
@@ -178,6 +178,7 @@ static void buildCpuLinalgPipeline(OpPassManager &pm, CPUKernelShape shape) {
   CPUContractionKernelsPassOptions kernels;
   kernels.lanes = shape.lanes;
   kernels.rows = shape.rows;
+  kernels.bf16Dot = shape.bf16Dot;
   pm.addNestedPass<func::FuncOp>(createCPUContractionKernelsPass(kernels));
   pm.addNestedPass<func::FuncOp>(createCPUPoolingKernelsPass());
   pm.addNestedPass<func::FuncOp>(
@@ -240,7 +241,10 @@ static void buildCpuLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createCPUExpandArithPass());
   // Vector transfers (the contraction kernels) become vector loads and
   // stores, then LLVM vector operations.
-  pm.addPass(createConvertVectorToLLVMPass());
+  // (x86vector: the bf16 dot products of the contraction kernels.)
+  ConvertVectorToLLVMPassOptions vectors;
+  vectors.x86Vector = true;
+  pm.addPass(createConvertVectorToLLVMPass(vectors));
   // Subviews at loop-dependent offsets expand to affine.apply: lower affine
   // after them.
   pm.addPass(memref::createExpandStridedMetadataPass());
@@ -571,9 +575,13 @@ public:
       return {};
     return getCpuRequirements(cpu);
   }
+  bool supportsPrecision(StringRef precision) const override {
+    return precision == "f32" || precision == "bf16";
+  }
   void buildKernelPhase(OpPassManager &pm,
                         const TargetOptions &options) const override {
-    pm.addPass(createCPUPackWeightsPass());
+    pm.addPass(
+        createCPUPackWeightsPass(CPUPackWeightsPassOptions{options.precision}));
   }
   void buildCodegenPhase(StringRef phase, OpPassManager &pm,
                          const TargetOptions &options) const override {
@@ -589,8 +597,8 @@ public:
       // verifyOptions rejected a CPU that does not resolve.
       std::string error;
       FailureOr<CPUKernelShape> shape = getCPUKernelShape(cpus.front(), error);
-      buildCpuLinalgPipeline(kernels,
-                             succeeded(shape) ? *shape : CPUKernelShape{16, 8});
+      buildCpuLinalgPipeline(
+          kernels, succeeded(shape) ? *shape : CPUKernelShape{16, 8, false});
     } else if (phase == "bufferized") {
       buildKernelBufferizationPipeline(kernels);
     } else if (phase == "llvm") {

@@ -33,6 +33,7 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -81,6 +82,10 @@ struct ContractionPlan {
   /// B = [k, columns] as stored in panels `[columns / c, k, c]`
   /// (ms-cpu-pack-weights), which the kernel reads instead, or null.
   Value panels;
+  /// B = [k, columns] as stored in bf16 pairs of panel rows `[columns / c,
+  /// k / 2, 2c]` (ms-cpu-pack-weights, precision=bf16), or null. The
+  /// kernel then rounds A to bf16 pairs too and runs its k loop by pairs.
+  Value pairs;
 };
 } // namespace
 
@@ -125,6 +130,75 @@ static Value findPanels(Value b) {
   if (!permutation || *permutation != ArrayRef<int64_t>{1, 0, 2})
     return nullptr;
   return generic.getDpsInputOperand(0)->get();
+}
+
+/// Whether `generic` only extends its one input to f32 (arith.extf).
+static bool isExtension(linalg::GenericOp generic) {
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || !generic.hasPureTensorSemantics() ||
+      generic.getNumReductionLoops() != 0)
+    return false;
+  Block &body = generic.getRegion().front();
+  auto extend = dyn_cast<arith::ExtFOp>(body.front());
+  return extend && extend.getIn() == body.getArgument(0) &&
+         body.getTerminator()->getOperand(0) == extend.getResult();
+}
+
+/// Returns the bf16 pairs `[N / c, K / 2, 2c]` that `v`, `[N / c, K / 2,
+/// c, 2]`, was split from, or null.
+static Value splitPairs(Value v) {
+  auto expand = v.getDefiningOp<tensor::ExpandShapeOp>();
+  if (!expand || expand.getReassociationIndices() !=
+                     SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}})
+    return nullptr;
+  auto pairsType = cast<RankedTensorType>(expand.getSrc().getType());
+  if (!pairsType.getElementType().isBF16() || !pairsType.hasStaticShape() ||
+      expand.getResultType().getDimSize(3) != 2)
+    return nullptr;
+  return expand.getSrc();
+}
+
+/// Returns the bf16 pairs of panel rows `[N / c, K / 2, 2c]` that `b`, a
+/// `[K, N]` f32 matrix, was unpacked from (ms-cpu-pack-weights with
+/// precision=bf16: split to `[N / c, K / 2, c, 2]`, transposed to `[N / c,
+/// K / 2, 2, c]`, collapsed to panels `[N / c, K, c]`, extended to f32,
+/// unpacked as panels), or null. Two forms: the ops one by one (no
+/// fusion, O0), or the split, transposed to `[K / 2, 2, N / c, c]` and
+/// extended in one generic, collapsed (fused).
+static Value findPairPanels(Value b) {
+  if (Value panels = findPanels(b)) {
+    auto generic = panels.getDefiningOp<linalg::GenericOp>();
+    if (!isExtension(generic) ||
+        !llvm::all_of(generic.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); }))
+      return nullptr;
+    auto collapse = generic.getDpsInputOperand(0)
+                        ->get()
+                        .getDefiningOp<tensor::CollapseShapeOp>();
+    if (!collapse || collapse.getReassociationIndices() !=
+                         SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}})
+      return nullptr;
+    auto transpose = collapse.getSrc().getDefiningOp<linalg::TransposeOp>();
+    if (!transpose ||
+        transpose.getPermutation() != ArrayRef<int64_t>{0, 1, 3, 2})
+      return nullptr;
+    return splitPairs(transpose.getInput());
+  }
+  auto collapse = b.getDefiningOp<tensor::CollapseShapeOp>();
+  if (!collapse || collapse.getReassociationIndices() !=
+                       SmallVector<ReassociationIndices>{{0, 1}, {2, 3}})
+    return nullptr;
+  auto generic = collapse.getSrc().getDefiningOp<linalg::GenericOp>();
+  if (!isExtension(generic))
+    return nullptr;
+  MLIRContext *ctx = b.getContext();
+  AffineExpr d0, d1, d2, d3;
+  bindDims(ctx, d0, d1, d2, d3);
+  SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+  if (maps[0] != AffineMap::get(4, 0, {d2, d0, d3, d1}, ctx) ||
+      !maps[1].isIdentity())
+    return nullptr;
+  return splitPairs(generic.getDpsInputOperand(0)->get());
 }
 
 /// Plans `op`, or returns std::nullopt if it is not a contraction this
@@ -288,15 +362,28 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
               plan.columns ==
           0)
         plan.panels = panels;
+  // B stored in bf16 pairs: read there, A rounded to pairs along k (its
+  // innermost dim, k's pairs then adjacent; not a conv read in place).
+  if (run == 1 && bRank == 2 && loopAt(bMap, 0) == plan.k &&
+      plan.kUnroll == 1 && ranges[plan.k] % 2 == 0 &&
+      aMap.isProjectedPermutation(/*allowZeroInResults=*/false) &&
+      loopAt(aMap, aMap.getNumResults() - 1) == static_cast<int64_t>(plan.k))
+    if (Value pairs = findPairPanels(op.getDpsInputOperand(plan.b)->get()))
+      if (cast<RankedTensorType>(pairs.getType()).getDimSize(2) %
+              (2 * plan.columns) ==
+          0)
+        plan.pairs = pairs;
   // A reduction longer than maxK runs in blocks: the largest divisor of
   // its length from 3/4 maxK to maxK (none: one block; shorter blocks cost
   // more in passes over C than they save: K = 576 in two blocks of 288 ran
   // 25% slower than in one), a multiple of the unrolled step (from maxK / 2
   // then: ResNet's 7x7 convs, K = 4608 in blocks of 288).
+  // (By pairs: blocks of whole pairs.)
   int64_t minK = plan.kUnroll > 1 ? maxK / 2 : maxK * 3 / 4;
+  int64_t step = plan.pairs ? 2 : plan.kUnroll;
   if (!plan.rowsOuter && maxK > 0 && ranges[plan.k] > maxK)
     for (int64_t kb = maxK; kb >= std::max<int64_t>(1, minK); --kb)
-      if (ranges[plan.k] % kb == 0 && kb % plan.kUnroll == 0) {
+      if (ranges[plan.k] % kb == 0 && kb % step == 0) {
         plan.kBlock = kb;
         break;
       }
@@ -934,8 +1021,108 @@ static Value mergeColumns(OpBuilder &b, Location loc, Value value,
 }
 
 /// Replaces `op` by the register-tiled kernel of `plan`.
+/// Returns `a` rounded to bf16 (to nearest, ties to even), each pair along
+/// its innermost dim packed into an i32 word (the element at 2i in the low
+/// half, as a bf16 pair lies in memory): `[..., K / 2]` i32.
+static Value buildPairWords(OpBuilder &b, Location loc, Value a) {
+  auto type = cast<RankedTensorType>(a.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> split(type.getShape()), words(type.getShape());
+  split.back() /= 2;
+  split.push_back(2);
+  words.back() /= 2;
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    reassociation.push_back({i});
+  reassociation.push_back({rank - 1, rank});
+  Value pairs = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get(split, type.getElementType()), a,
+      reassociation);
+  MLIRContext *ctx = b.getContext();
+  auto half = [&](int64_t t) {
+    SmallVector<AffineExpr> results;
+    for (int64_t i = 0; i < rank; ++i)
+      results.push_back(getAffineDimExpr(i, ctx));
+    results.push_back(getAffineConstantExpr(t, ctx));
+    return AffineMap::get(rank, 0, results, ctx);
+  };
+  Type i32 = b.getI32Type();
+  Value init = tensor::EmptyOp::create(b, loc, words, i32);
+  SmallVector<AffineMap> maps = {half(0), half(1),
+                                 AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{pairs, pairs},
+      ValueRange{init}, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        auto word = [&](Value x) -> Value {
+          Value h = arith::TruncFOp::create(nb, nl, nb.getBF16Type(), x);
+          h = arith::BitcastOp::create(nb, nl, nb.getI16Type(), h);
+          return arith::ExtUIOp::create(nb, nl, i32, h);
+        };
+        Value high = arith::ShLIOp::create(
+            nb, nl, word(args[1]),
+            arith::ConstantOp::create(nb, nl, nb.getI32IntegerAttr(16)));
+        linalg::YieldOp::create(
+            nb, nl,
+            ValueRange{arith::OrIOp::create(nb, nl, word(args[0]), high)});
+      });
+  return generic.getResult(0);
+}
+
+/// Returns `acc` (vector<n x f32>) plus, lane by lane, the dot product of
+/// the bf16 pair in `word` (an i32, as buildPairWords packs it) with the
+/// lane's pair in `pairs` (vector<2n x bf16>): with `native`, AVX512-BF16's
+/// dot product per 16 lanes (x86vector.avx512.dot: vdpbf16ps); else two f32
+/// fused multiply-adds of the pairs' halves (a bf16 is the upper half of an
+/// f32; the products of two are exact in f32).
+static Value emitPairDot(OpBuilder &b, Location l, Value acc, Value word,
+                         Value pairs, bool native) {
+  auto accType = cast<VectorType>(acc.getType());
+  int64_t n = accType.getDimSize(0);
+  Type i32 = b.getI32Type();
+  if (native) {
+    const int64_t chunk = 16;
+    Value a = vector::BitCastOp::create(
+        b, l, VectorType::get({2 * chunk}, b.getBF16Type()),
+        vector::BroadcastOp::create(b, l, VectorType::get({chunk}, i32), word));
+    for (int64_t i = 0; i < n; i += chunk) {
+      if (n == chunk)
+        return x86vector::DotBF16Op::create(b, l, acc, a, pairs);
+      Value part =
+          vector::ExtractStridedSliceOp::create(b, l, acc, {i}, {chunk}, {1});
+      Value pairPart = vector::ExtractStridedSliceOp::create(
+          b, l, pairs, {2 * i}, {2 * chunk}, {1});
+      part = x86vector::DotBF16Op::create(b, l, part, a, pairPart);
+      acc = vector::InsertStridedSliceOp::create(b, l, part, acc, {i}, {1});
+    }
+    return acc;
+  }
+  auto wordsType = VectorType::get({n}, i32);
+  Value words = vector::BitCastOp::create(b, l, wordsType, pairs);
+  Value shift = arith::ConstantOp::create(b, l, b.getI32IntegerAttr(16));
+  Value mask = arith::ConstantOp::create(
+      b, l, b.getI32IntegerAttr(static_cast<int32_t>(0xFFFF0000u)));
+  auto splat = [&](Value v) {
+    return vector::BroadcastOp::create(b, l, wordsType, v);
+  };
+  Value bLow = arith::BitcastOp::create(
+      b, l, accType, arith::ShLIOp::create(b, l, words, splat(shift)));
+  Value bHigh = arith::BitcastOp::create(
+      b, l, accType, arith::AndIOp::create(b, l, words, splat(mask)));
+  Value aLow = arith::BitcastOp::create(
+      b, l, b.getF32Type(), arith::ShLIOp::create(b, l, word, shift));
+  Value aHigh = arith::BitcastOp::create(
+      b, l, b.getF32Type(), arith::AndIOp::create(b, l, word, mask));
+  acc = vector::FMAOp::create(
+      b, l, vector::BroadcastOp::create(b, l, accType, aLow), bLow, acc);
+  return vector::FMAOp::create(
+      b, l, vector::BroadcastOp::create(b, l, accType, aHigh), bHigh, acc);
+}
+
 static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
-                        const ContractionPlan &plan) {
+                        const ContractionPlan &plan, bool bf16Dot) {
   Location loc = op.getLoc();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
@@ -961,6 +1148,9 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
     rewriter.setInsertionPoint(epilogue);
   // The column dims of B, C and the epilogue's operands merged into one.
   Value aTensor = op.getDpsInputOperand(plan.a)->get();
+  // (B in bf16 pairs: A's pairs along k rounded and packed once.)
+  if (plan.pairs)
+    aTensor = buildPairWords(rewriter, loc, aTensor);
   Value bTensor =
       mergeColumns(rewriter, loc, op.getDpsInputOperand(plan.b)->get(), run);
   init = mergeColumns(rewriter, loc, init, run);
@@ -1099,9 +1289,12 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
           b, l, kStart, arith::ConstantIndexOp::create(b, l, kLength));
       // Column n0 of B in its panels: panel n0 / c, column n0 % c.
       Value panel, panelColumn;
-      if (plan.panels) {
+      if (plan.panels || plan.pairs) {
         Value width = arith::ConstantIndexOp::create(
-            b, l, cast<RankedTensorType>(plan.panels.getType()).getDimSize(2));
+            b, l,
+            plan.pairs
+                ? cast<RankedTensorType>(plan.pairs.getType()).getDimSize(2) / 2
+                : cast<RankedTensorType>(plan.panels.getType()).getDimSize(2));
         panel = arith::DivUIOp::create(b, l, n0, width);
         panelColumn = arith::RemUIOp::create(b, l, n0, width);
       }
@@ -1113,10 +1306,36 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
         cStart = arith::DivUIOp::create(b, l, kStart, unroll);
         cEnd = arith::DivUIOp::create(b, l, kEnd, unroll);
       }
+      // (By pairs: the step index is the pair's, k = 2c.)
+      if (plan.pairs) {
+        Value two = arith::ConstantIndexOp::create(b, l, 2);
+        cStart = arith::DivUIOp::create(b, l, kStart, two);
+        cEnd = arith::DivUIOp::create(b, l, kEnd, two);
+      }
       auto kLoop = scf::ForOp::create(
           b, l, cStart, cEnd, c1, accs,
           [&](OpBuilder &kb, Location kl, Value c, ValueRange carried) {
             SmallVector<Value> next(carried);
+            if (plan.pairs) {
+              // Pair c of B's rows for the block's columns, and of each
+              // row of A (its words: A's index with c for k).
+              Value columnPairs = arith::MulIOp::create(
+                  kb, kl, panelColumn,
+                  arith::ConstantIndexOp::create(kb, kl, 2));
+              Type bf16 = kb.getBF16Type();
+              Value pairs = vector::TransferReadOp::create(
+                  kb, kl, VectorType::get({2 * plan.columns}, bf16), plan.pairs,
+                  ValueRange{panel, c, columnPairs},
+                  arith::ConstantOp::create(kb, kl, kb.getZeroAttr(bf16)),
+                  ArrayRef<bool>{true});
+              for (int64_t r = 0; r < rows; ++r) {
+                Value word = tensor::ExtractOp::create(kb, kl, aTensor,
+                                                       indices(aMap, r, c));
+                next[r] = emitPairDot(kb, kl, next[r], word, pairs, bf16Dot);
+              }
+              scf::YieldOp::create(kb, kl, next);
+              return;
+            }
             Value kBase = c;
             if (plan.kUnroll != 1)
               kBase = arith::MulIOp::create(kb, kl, c, unroll);
@@ -1404,9 +1623,9 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
     // tensor has another stride after bufferization: then this guesses).
     // (Not for one block of rows per slab: the copy would be read once.)
     bool packB = columnsMajor && !tail && plan.outer.empty() && !plan.panels &&
-                 bMap.getNumResults() == 2 && loopAt(bMap, 0) == plan.k &&
-                 loopAt(bMap, 1) == plan.n && chunkLength > plan.rows &&
-                 (plan.columnCount * 4) % 4096 == 0;
+                 !plan.pairs && bMap.getNumResults() == 2 &&
+                 loopAt(bMap, 0) == plan.k && loopAt(bMap, 1) == plan.n &&
+                 chunkLength > plan.rows && (plan.columnCount * 4) % 4096 == 0;
     auto packPanel = [&](Value kStart, int64_t kLength) -> Value {
       auto blockType = RankedTensorType::get({kLength, plan.columns}, f32);
       Value packed = tensor::EmptyOp::create(b, loc, blockType.getShape(), f32);
@@ -1510,7 +1729,7 @@ struct CPUContractionKernelsPass final
 
   void runOnOperation() override {
     // Kernels compiled for one CPU of several take that CPU's blocks.
-    CPUKernelShape shape{lanes, rows};
+    CPUKernelShape shape{lanes, rows, bf16Dot};
     if (auto executable = getOperation()->getParentOfType<exec::ExecutableOp>())
       if (std::optional<StringRef> variant = executable.getVariant()) {
         std::string error;
@@ -1560,7 +1779,7 @@ struct CPUContractionKernelsPass final
     });
     for (auto &[op, plan] : planned) {
       rewriter.setInsertionPoint(op);
-      buildKernel(rewriter, op, plan);
+      buildKernel(rewriter, op, plan, shape.bf16Dot);
     }
   }
 };

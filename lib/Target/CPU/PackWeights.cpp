@@ -202,10 +202,57 @@ static Value storeInPanels(OpBuilder &b, Location loc, Value weight,
       b, loc, DenseElementsAttr::getFromRawBuffer(packedType, out));
 }
 
+/// `weight`, a constant holding the f32 `[K, N]` matrix B, stored as
+/// bfloat16 pairs of rows `[N / c, K / 2, 2c]` of pairsType: element `[p,
+/// i, 2j + t]` is B[2i + t, p * c + j] rounded to nearest, ties to even.
+/// `weight` itself if it holds no dense elements.
+static Value storeInPairPanels(OpBuilder &b, Location loc, Value weight,
+                               RankedTensorType pairsType) {
+  auto dense = dyn_cast<DenseElementsAttr>(
+      weight.getDefiningOp<graph::ConstantOp>().getValue());
+  if (!dense)
+    return weight;
+  int64_t panels = pairsType.getDimSize(0), k = 2 * pairsType.getDimSize(1),
+          c = pairsType.getDimSize(2) / 2, n = panels * c;
+  auto toBF16 = [](float value) {
+    APFloat rounded(value);
+    bool lost;
+    rounded.convert(APFloat::BFloat(), APFloat::rmNearestTiesToEven, &lost);
+    return static_cast<uint16_t>(rounded.bitcastToAPInt().getZExtValue());
+  };
+  if (dense.isSplat()) {
+    APInt bits(16, toBF16(dense.getSplatValue<float>()));
+    return graph::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(pairsType, APFloat(APFloat::BFloat(), bits)));
+  }
+  ArrayRef<float> values(
+      reinterpret_cast<const float *>(dense.getRawData().data()), k * n);
+  std::vector<uint16_t> out;
+  out.reserve(k * n);
+  for (int64_t p = 0; p < panels; ++p)
+    for (int64_t i = 0; i < k / 2; ++i)
+      for (int64_t j = 0; j < c; ++j)
+        for (int64_t t = 0; t < 2; ++t)
+          out.push_back(toBF16(values[(2 * i + t) * n + p * c + j]));
+  return graph::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::getFromRawBuffer(
+          pairsType, ArrayRef<char>(reinterpret_cast<const char *>(out.data()),
+                                    out.size() * sizeof(uint16_t))));
+}
+
 namespace {
 struct CPUPackWeightsPass final
     : ms::impl::CPUPackWeightsPassBase<CPUPackWeightsPass> {
+  using CPUPackWeightsPassBase::CPUPackWeightsPassBase;
+
   void runOnOperation() override {
+    if (precision != "f32" && precision != "bf16") {
+      getOperation().emitError("expected precision f32 or bf16, found '")
+          << precision << "'";
+      return signalPassFailure();
+    }
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
     // The calls of each kernel.
@@ -366,18 +413,45 @@ struct CPUPackWeightsPass final
     Type elem = type.getElementType();
     // [K, N] = [K, N/c, c] <-> [N/c, K, c].
     auto splitType = RankedTensorType::get({k, n / c, c}, elem);
-    auto packedType = RankedTensorType::get({n / c, k, c}, elem);
-    Value unpacked = packArgument(
-        kernel, callers, arg, packedType,
-        [&](OpBuilder &b, Location loc, Value weight) {
-          return storeInPanels(b, loc, weight, packedType,
-                               /*transposed=*/false);
-        },
-        [&](OpBuilder &b, Location loc, Value packed) -> Value {
-          Value split = graph::TransposeOp::create(
-              b, loc, splitType, packed, b.getDenseI64ArrayAttr({1, 0, 2}));
-          return graph::ReshapeOp::create(b, loc, type, split, Value());
-        });
+    auto panelsType = RankedTensorType::get({n / c, k, c}, elem);
+    auto fromPanels = [&](OpBuilder &b, Location loc, Value panels) -> Value {
+      Value split = graph::TransposeOp::create(
+          b, loc, splitType, panels, b.getDenseI64ArrayAttr({1, 0, 2}));
+      return graph::ReshapeOp::create(b, loc, type, split, Value());
+    };
+    Value unpacked;
+    if (precision == "bf16" && k % 2 == 0) {
+      // [N/c, K, c] = [N/c, K/2, 2, c] <-> [N/c, K/2, c, 2] = [N/c, K/2,
+      // 2c], in bf16.
+      Type bf16 = BFloat16Type::get(type.getContext());
+      auto pairsType = RankedTensorType::get({n / c, k / 2, 2 * c}, bf16);
+      unpacked = packArgument(
+          kernel, callers, arg, pairsType,
+          [&](OpBuilder &b, Location loc, Value weight) {
+            return storeInPairPanels(b, loc, weight, pairsType);
+          },
+          [&](OpBuilder &b, Location loc, Value pairs) -> Value {
+            Value split = graph::ReshapeOp::create(
+                b, loc, RankedTensorType::get({n / c, k / 2, c, 2}, bf16),
+                pairs, Value());
+            Value rows = graph::TransposeOp::create(
+                b, loc, RankedTensorType::get({n / c, k / 2, 2, c}, bf16),
+                split, b.getDenseI64ArrayAttr({0, 1, 3, 2}));
+            Value panels = graph::ReshapeOp::create(
+                b, loc, RankedTensorType::get({n / c, k, c}, bf16), rows,
+                Value());
+            return fromPanels(
+                b, loc, graph::CastOp::create(b, loc, panelsType, panels));
+          });
+    } else {
+      unpacked = packArgument(
+          kernel, callers, arg, panelsType,
+          [&](OpBuilder &b, Location loc, Value weight) {
+            return storeInPanels(b, loc, weight, panelsType,
+                                 /*transposed=*/false);
+          },
+          fromPanels);
+    }
     if (unpacked)
       matmul.getRhsMutable().assign(unpacked);
   }

@@ -1,5 +1,6 @@
 // RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-cpu-contraction-kernels))' | FileCheck %s
 // RUN: ms-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(msexec.executable(builtin.module(func.func(ms-cpu-contraction-kernels))))' | FileCheck %s --check-prefix=VARIANT
+// RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-cpu-contraction-kernels{bf16-dot=true}))' | FileCheck %s --check-prefix=DOT
 
 // A matmul from a zero fill: blocks of 32 columns (outer) and 8 rows
 // (inner) in a forall, the 8 rows of the block in registers across k (one
@@ -563,4 +564,49 @@ func.func @panels_transpose(%a: tensor<16x64xf32>, %p: tensor<2x64x32xf32>) -> t
   %c = linalg.fill ins(%zero : f32) outs(%ce : tensor<16x64xf32>) -> tensor<16x64xf32>
   %r = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x64xf32>) outs(%c : tensor<16x64xf32>) -> tensor<16x64xf32>
   return %r : tensor<16x64xf32>
+}
+
+// -----
+
+// B unpacked from bf16 pairs of panel rows [N / 32, K / 2, 64]
+// (ms-cpu-pack-weights precision=bf16, fused: split, transposed and
+// extended in one generic): the kernel rounds A to bf16 pairs packed in
+// i32 words once, runs its k loop by pairs, reads 64 bf16 of the pairs per
+// block of 32 columns and per row one word of A; without bf16-dot two
+// fused multiply-adds of the pairs' halves (the words shifted and masked),
+// with it one x86vector.avx512.dot per 16 columns.
+// CHECK-LABEL: func.func @bf16_pairs
+// CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<8x4xf32>, %[[P:[a-z0-9]+]]: tensor<2x2x64xbf16>
+// CHECK: %[[SPLIT:.+]] = tensor.expand_shape %[[A]] {{\[}}[0], [1, 2]] output_shape [8, 2, 2]
+// CHECK: %[[WORDS:.+]] = linalg.generic {{.*}} ins(%[[SPLIT]], %[[SPLIT]] : {{.*}}) outs(%{{.+}} : tensor<8x2xi32>)
+// CHECK: arith.truncf %{{.+}} : f32 to bf16
+// CHECK: arith.shli
+// CHECK: arith.ori
+// CHECK: scf.forall
+// CHECK: scf.for %[[C:[a-z0-9]+]] = 
+// CHECK: vector.transfer_read %[[P]][%{{.+}}, %[[C]], %{{.+}}], {{.*}} : tensor<2x2x64xbf16>, vector<64xbf16>
+// CHECK: tensor.extract %[[WORDS]][%{{.+}}, %[[C]]] : tensor<8x2xi32>
+// CHECK: vector.bitcast %{{.+}} : vector<64xbf16> to vector<32xi32>
+// CHECK-COUNT-2: vector.fma
+// CHECK-NOT: x86vector
+// DOT-LABEL: func.func @bf16_pairs
+// DOT: scf.for
+// DOT: vector.broadcast %{{.+}} : i32 to vector<16xi32>
+// DOT: vector.bitcast %{{.+}} : vector<16xi32> to vector<32xbf16>
+// DOT-COUNT-2: x86vector.avx512.dot %{{.+}} : vector<32xbf16> -> vector<16xf32>
+// DOT-NOT: vector.fma
+func.func @bf16_pairs(%a: tensor<8x4xf32>, %pairs: tensor<2x2x64xbf16>) -> tensor<8x64xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %split = tensor.expand_shape %pairs [[0], [1], [2, 3]] output_shape [2, 2, 32, 2] : tensor<2x2x64xbf16> into tensor<2x2x32x2xbf16>
+  %0 = tensor.empty() : tensor<2x2x2x32xf32>
+  %1 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%split : tensor<2x2x32x2xbf16>) outs(%0 : tensor<2x2x2x32xf32>) {
+  ^bb0(%in: bf16, %out: f32):
+    %e = arith.extf %in : bf16 to f32
+    linalg.yield %e : f32
+  } -> tensor<2x2x2x32xf32>
+  %b = tensor.collapse_shape %1 [[0, 1], [2, 3]] : tensor<2x2x2x32xf32> into tensor<4x64xf32>
+  %2 = tensor.empty() : tensor<8x64xf32>
+  %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %4 = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x64xf32>) outs(%3 : tensor<8x64xf32>) -> tensor<8x64xf32>
+  return %4 : tensor<8x64xf32>
 }

@@ -1,4 +1,7 @@
 // RUN: ms-opt %s -split-input-file -ms-cpu-pack-weights | FileCheck %s
+// RUN: ms-opt %s -split-input-file -ms-cpu-pack-weights=precision=bf16 | FileCheck %s --check-prefix=BF16
+// RUN: not ms-opt %s -split-input-file -ms-cpu-pack-weights=precision=f16 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: expected precision f32 or bf16, found 'f16'
 
 // A 3x3 conv on 2x2 positions with 16 output channels (w[m, ...] = m),
 // called twice with the same constant weight: the constant is transposed
@@ -176,4 +179,38 @@ func.func @main(%x: tensor<1x32x28x28xf32>) -> tensor<1x32x28x28xf32> {
 func.func @kernel_0(%x: tensor<1x32x28x28xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<1x32x28x28xf32> attributes {ms.kernel} {
   %0 = msgraph.conv %x, %w {pads = array<i64: 1, 1, 1, 1>} : (tensor<1x32x28x28xf32>, tensor<32x32x3x3xf32>) -> tensor<1x32x28x28xf32>
   return %0 : tensor<1x32x28x28xf32>
+}
+
+// -----
+
+// precision=bf16: a [4, 64] weight (row k holds k) stored in bf16 as pairs
+// of rows in panels of 32 columns, [2, 2, 64]: each row of a panel holds
+// the pairs (k, k + 1) of its columns, 0 and 1 (bf16 0x0000, 0x3F80), then
+// 2 and 3 (0x4000, 0x4040); the kernel splits the pairs, transposes them
+// back to rows, extends them to f32 and unpacks the panels. With f32, the
+// usual panels [2, 4, 32].
+// BF16-LABEL: func.func @pairs
+// BF16: %[[W:.+]] = msgraph.constant dense<"0x0000803F0000803F{{(0000803F)*}}0040404000404040{{.*}}"> : tensor<2x2x64xbf16>
+// BF16: call @pairs_kernel(%{{.+}}, %[[W]])
+// BF16-LABEL: func.func @pairs_kernel
+// BF16-SAME: %[[ARG:[a-z0-9]+]]: tensor<2x2x64xbf16>
+// BF16: %[[SPLIT:.+]] = msgraph.reshape %[[ARG]] : (tensor<2x2x64xbf16>) -> tensor<2x2x32x2xbf16>
+// BF16: %[[BACK:.+]] = msgraph.transpose %[[SPLIT]] {permutation = array<i64: 0, 1, 3, 2>} : (tensor<2x2x32x2xbf16>) -> tensor<2x2x2x32xbf16>
+// BF16: %[[PANELS:.+]] = msgraph.reshape %[[BACK]] : (tensor<2x2x2x32xbf16>) -> tensor<2x4x32xbf16>
+// BF16: %[[F32:.+]] = msgraph.cast %[[PANELS]] : (tensor<2x4x32xbf16>) -> tensor<2x4x32xf32>
+// BF16: msgraph.transpose %[[F32]] {permutation = array<i64: 1, 0, 2>}
+// CHECK-LABEL: func.func @pairs_kernel
+// CHECK-SAME: tensor<2x4x32xf32>
+func.func @pairs(%x: tensor<8x4xf32>) -> tensor<8x64xf32> {
+  %w = msgraph.constant dense<[
+    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+    [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0],
+    [2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0],
+    [3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0]]> : tensor<4x64xf32>
+  %0 = call @pairs_kernel(%x, %w) : (tensor<8x4xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
+}
+func.func @pairs_kernel(%x: tensor<8x4xf32>, %w: tensor<4x64xf32>) -> tensor<8x64xf32> attributes {ms.kernel} {
+  %0 = msgraph.matmul %x, %w : (tensor<8x4xf32>, tensor<4x64xf32>) -> tensor<8x64xf32>
+  return %0 : tensor<8x64xf32>
 }

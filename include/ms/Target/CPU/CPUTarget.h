@@ -28,6 +28,8 @@ struct CPUKernelShape {
   int64_t lanes;
   /// Most rows of C a block holds.
   int64_t rows;
+  /// Whether the CPU has bf16 dot products (AVX512-BF16's vdpbf16ps).
+  bool bf16Dot;
 };
 
 /// Columns of one panel of a constant matmul weight stored in panels

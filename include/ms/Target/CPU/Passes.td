@@ -111,21 +111,27 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     }
     ```
   }];
-  let options = [
-    Option<"lanes", "lanes", "int64_t", /*default=*/"16",
-           "f32 lanes of one vector register (kernels in an executable "
-           "with a CPU variant: that CPU's)">,
-    Option<"rows", "rows", "int64_t", /*default=*/"8",
-           "most rows of C a register block holds (kernels in an "
-           "executable with a CPU variant: that CPU's)">,
-    Option<"kBlock", "k-block", "int64_t", /*default=*/"512",
-           "longest reduction run in one pass over C (longer ones run in "
-           "blocks, 0: never)">,
+  let options =
+      [Option<"lanes", "lanes", "int64_t", /*default=*/"16",
+              "f32 lanes of one vector register (kernels in an executable "
+              "with a CPU variant: that CPU's)">,
+       Option<"rows", "rows", "int64_t", /*default=*/"8",
+              "most rows of C a register block holds (kernels in an "
+              "executable with a CPU variant: that CPU's)">,
+       Option<"kBlock", "k-block", "int64_t", /*default=*/"512",
+              "longest reduction run in one pass over C (longer ones run in "
+              "blocks, 0: never)">,
+       Option<
+           "bf16Dot", "bf16-dot", "bool", /*default=*/"false",
+           "B stored as bf16 pairs: the CPU's bf16 dot products (AVX512-BF16) "
+           "rather than f32 fused multiply-adds of the pairs' halves "
+           "(kernels in an executable with a CPU variant: that CPU's)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",
-                           "::mlir::vector::VectorDialect"];
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::x86vector::X86VectorDialect"];
 }
 
 def CPUPackWeightsPass : Pass<"ms-cpu-pack-weights", "::mlir::ModuleOp"> {
@@ -177,7 +183,18 @@ def CPUPackWeightsPass : Pass<"ms-cpu-pack-weights", "::mlir::ModuleOp"> {
       %y = msgraph.matmul %x, %1 ...
     %r = call @k(%x, %cst_packed) : (..., tensor<64x768x32xf32>) -> ...
     ```
+
+    With `precision=bf16`, a matmul weight with an even K is stored in
+    bfloat16 (rounded to nearest, ties to even), the two rows k = 2i and
+    2i + 1 of each panel interleaved, `[N / 32, K / 2, 64]` (the layout of
+    AVX512-BF16's dot products); its unpacking turns it back to f32 (a
+    reshape, a transpose, a reshape and a cast before the panels' own).
   }];
+  let options =
+      [Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
+              "precision of matmul weights: f32, or bf16 (stored as bfloat16 "
+              "pairs)">,
+  ];
   let dependentDialects = ["::mlir::ms::graph::GraphDialect"];
 }
 
