@@ -1073,16 +1073,16 @@ static Value buildPairWords(OpBuilder &b, Location loc, Value a) {
 
 /// Returns `acc` (vector<n x f32>) plus, lane by lane, the dot product of
 /// the bf16 pair in `word` (an i32, as buildPairWords packs it) with the
-/// lane's pair in `pairs` (vector<2n x bf16>): with `native`, AVX512-BF16's
-/// dot product per 16 lanes (x86vector.avx512.dot: vdpbf16ps); else two f32
-/// fused multiply-adds of the pairs' halves (a bf16 is the upper half of an
-/// f32; the products of two are exact in f32).
+/// lane's pair in `pairs` (vector<2n x bf16>): with `native` (n a multiple of
+/// 16), AVX512-BF16's dot product per 16 lanes (x86vector.avx512.dot:
+/// vdpbf16ps); else two f32 fused multiply-adds of the pairs' halves (a bf16 is
+/// the upper half of an f32; the products of two are exact in f32).
 static Value emitPairDot(OpBuilder &b, Location l, Value acc, Value word,
                          Value pairs, bool native) {
   auto accType = cast<VectorType>(acc.getType());
   int64_t n = accType.getDimSize(0);
   Type i32 = b.getI32Type();
-  if (native) {
+  if (native && n % 16 == 0) {
     const int64_t chunk = 16;
     Value a = vector::BitCastOp::create(
         b, l, VectorType::get({2 * chunk}, b.getBF16Type()),
