@@ -9,8 +9,10 @@ layer's weights changed (another export of the model whose first layer has
 other weights, with that warm cache). Rounds alternate the order of the
 models; the table shows median wall times, the largest peak resident
 memory of `ms-compile` (its rusage) in the cold compiles, the kernels in the
-module (distinct code; the plan launches them once per layer) and the cold
-time relative to one layer at the same level. The weights take 28 MB per
+module (distinct code; the plan launches them once per layer), the steps its
+plan writes (a repeated layer's steps once, in a body, plus one call per
+layer; the runtime runs the body per call) and the cold time relative to one
+layer at the same level. The weights take 28 MB per
 layer, in the .onnx file and in the compiler's memory.
 
 Rows marked "ext" compile the same models with their weights in an ONNX
@@ -58,6 +60,13 @@ def compile_once(cmd):
 def kernel_count(path):
     """The kernels a module holds (at O2: its offloaded graph functions)."""
     return len(msm.read_meta(path).get("kernels", []))
+
+
+def plan_steps(path):
+    """The steps a module's plan writes: its own and its bodies' once."""
+    meta = msm.read_meta(path)
+    return len(meta.get("steps", [])) + sum(
+        len(body["steps"]) for body in meta.get("bodies", []))
 
 
 def module_mib(path):
@@ -160,9 +169,11 @@ def main():
                      "%.3f" % median(times[job, "warm"]),
                      "%.3f" % median(times[job, "changed"]),
                      "%.0f" % memory[job], "%.1f" % module_mib(output(job)),
-                     str(kernel_count(output(job)))])
+                     str(kernel_count(output(job))),
+                     str(plan_steps(output(job)))])
     print_table(["model", "cold s", "cold vs %d layer" % layers[0], "warm s",
-                 "1 layer changed s", "peak MiB", "module MiB", "kernels"],
+                 "1 layer changed s", "peak MiB", "module MiB", "kernels",
+                 "plan steps"],
                 rows)
 
 

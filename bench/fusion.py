@@ -260,7 +260,7 @@ def kernel_launches(module):
     """Kernel launches per call of a module compiled at O0 or O1 (its plan's
     launch steps)."""
     meta = msm.read_meta(module)
-    return sum(step.get("kind") == "launch" for step in meta.get("steps", []))
+    return sum(step.get("kind") == "launch" for step in msm.run_steps(meta))
 
 
 

@@ -131,8 +131,8 @@ def encoder_model(seq=64, dim=128, heads=4, hidden=512):
 
 
 def plan_steps(path):
-    """The number of steps in a module's plan (its meta section)."""
-    return len(msm.read_meta(path).get("steps", []))
+    """The number of steps a module's plan runs (its meta section)."""
+    return len(msm.run_steps(msm.read_meta(path)))
 
 
 

@@ -9,7 +9,9 @@ As a script: msm.py MODULE [--extract-cpu-elf OUT] [--extract-cuda-ptx OUT]
 prints one line per section (kind, size, required CPU features), then one
 per weight file the module refers to (path as recorded, size, the bytes of
 its weights the module uses), and writes the first cpu-elf (or cuda-ptx: JSON with the PTX and the launches) section
-to OUT.
+to OUT. With --steps it prints the plan instead: a line per body (its name,
+parameters and step kinds), then a line per step (its kind; a call names its
+body).
 """
 import argparse
 import json
@@ -61,6 +63,19 @@ def read_meta(path):
     raise ValueError("%s: no meta section" % path)
 
 
+def run_steps(meta):
+    """The steps of plan `meta` in the order they run: a call's body steps in
+    its place (their buffers are the body's parameters)."""
+    bodies = meta.get("bodies", [])
+    steps = []
+    for step in meta.get("steps", []):
+        if step.get("kind") == "call":
+            steps += bodies[step["body"]]["steps"]
+        else:
+            steps.append(step)
+    return steps
+
+
 def _read_dtypes():
     """dtype name -> NumPy dtype name ("" when none), parsed from the one table
     of element types (runtime/include/ms/runtime/DTypes.def)."""
@@ -87,7 +102,20 @@ def main():
                     help="write the first cuda-ptx section to OUT")
     ap.add_argument("--extract-npu-program", metavar="OUT",
                     help="write the first npu-program section to OUT")
+    ap.add_argument("--steps", action="store_true",
+                    help="print the plan's bodies and steps instead")
     args = ap.parse_args()
+    if args.steps:
+        meta = read_meta(args.module)
+        bodies = meta.get("bodies", [])
+        for body in bodies:
+            print("body %s (%d params): %s" % (
+                body["name"], body["params"],
+                " ".join(step["kind"] for step in body["steps"])))
+        for step in meta["steps"]:
+            print(step["kind"] + (" " + bodies[step["body"]]["name"]
+                                  if step["kind"] == "call" else ""))
+        return
     wanted = {"cpu-elf": args.extract_cpu_elf, "cuda-ptx": args.extract_cuda_ptx,
               "npu-program": args.extract_npu_program}
     extracted = set()

@@ -159,8 +159,26 @@ private:
   /// Returns the kernel index of runtime function `name`, recording at its
   /// first launch its signature: the bytes of each buffer argument.
   int64_t kernelIndex(StringRef name, StringRef op, Location loc,
-                      ArrayRef<int64_t> argBuffers);
+                      ArrayRef<uint64_t> argBytes);
+  /// Returns the index of the body `call` runs, writing it at its first
+  /// call, or a failure.
+  FailureOr<int64_t> bodyIndex(CallOp call);
+  /// Appends `op` (when it is a step) to `steps`, naming its queue when it
+  /// is not the first.
   LogicalResult writeStep(Operation &op, llvm::json::Array &steps);
+  LogicalResult writeStepOnQueue(Operation &op, llvm::json::Array &steps);
+  /// The id a step refers to buffer `v` by: its parameter index in the body
+  /// being written, else its buffer id.
+  int64_t idOf(Value v) const {
+    auto it = paramIds.find(v);
+    return it != paramIds.end() ? it->second : bufferIds.lookup(v);
+  }
+  /// The bytes of buffer `v`.
+  uint64_t bytesOf(Value v) const {
+    if (paramIds.count(v))
+      return cast<BufferType>(v.getType()).getStaticByteSize();
+    return bufferBytes[bufferIds.lookup(v)];
+  }
 
   PlanOp plan;
   llvm::json::Array buffers, kernels, inputs, outputs;
@@ -170,6 +188,11 @@ private:
   /// Bytes of each buffer, by id.
   std::vector<uint64_t> bufferBytes;
   llvm::StringMap<int64_t> kernelIds;
+  /// The bodies calls run, written at their first call.
+  llvm::json::Array bodies;
+  DenseMap<Operation *, int64_t> bodyIds;
+  /// The arguments of the body being written: parameter indices.
+  DenseMap<Value, int64_t> paramIds;
   /// Pseudo-buffers spanning the weights section and the arena, passed to
   /// offloaded graphs.
   int64_t weightsBase = -1, arenaBase = -1;
@@ -190,13 +213,13 @@ int64_t PlanWriter::addBuffer(Value value, StringRef kind, StringRef key,
 }
 
 int64_t PlanWriter::kernelIndex(StringRef name, StringRef op, Location loc,
-                                ArrayRef<int64_t> argBuffers) {
+                                ArrayRef<uint64_t> argBytes) {
   auto [it, inserted] = kernelIds.try_emplace(name, kernels.size());
   if (inserted) {
     // The loader checks every step against this (count and sizes).
     llvm::json::Array args;
-    for (int64_t id : argBuffers)
-      args.push_back((int64_t)bufferBytes[id]);
+    for (uint64_t bytes : argBytes)
+      args.push_back((int64_t)bytes);
     kernels.push_back(llvm::json::Object{{"name", name.str()},
                                          {"op", op.str()},
                                          {"loc", locationString(loc)},
@@ -284,14 +307,9 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
       eventIds.try_emplace(signal.getEvent(), eventIds.size());
   }
   llvm::json::Array steps;
-  for (Operation &op : plan.getBody().front()) {
-    size_t before = steps.size();
-    if (failed(writeStep(op, steps)))
+  for (Operation &op : plan.getBody().front())
+    if (failed(writeStepOnQueue(op, steps)))
       return failure();
-    // Every step names its queue when it is not the first.
-    if (int64_t queue = getStepQueue(&op); queue != 0 && steps.size() > before)
-      steps.back().getAsObject()->try_emplace("queue", queue);
-  }
   if (queues > 1)
     meta["queues"] = queues;
   if (!eventIds.empty())
@@ -307,16 +325,51 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
   meta["arena_size"] = *plan.getArenaSize();
   meta["kernels"] = std::move(kernels);
   meta["steps"] = std::move(steps);
+  if (!bodies.empty())
+    meta["bodies"] = std::move(bodies);
   if (std::optional<int64_t> ranks = plan.getRanks())
     meta["ranks"] = *ranks;
   return success();
+}
+
+LogicalResult PlanWriter::writeStepOnQueue(Operation &op,
+                                           llvm::json::Array &steps) {
+  size_t before = steps.size();
+  if (failed(writeStep(op, steps)))
+    return failure();
+  if (int64_t queue = getStepQueue(&op); queue != 0 && steps.size() > before)
+    steps.back().getAsObject()->try_emplace("queue", queue);
+  return success();
+}
+
+FailureOr<int64_t> PlanWriter::bodyIndex(CallOp call) {
+  BodyOp body = call.getBodyOp();
+  if (!body)
+    return call.emitError("expected a body, but found ")
+           << call.getCalleeAttr() << ", which names none";
+  auto [it, inserted] = bodyIds.try_emplace(body, bodies.size());
+  if (!inserted)
+    return it->second;
+  Block &block = body.getBody().front();
+  for (BlockArgument arg : block.getArguments())
+    paramIds[arg] = arg.getArgNumber();
+  llvm::json::Array steps;
+  for (Operation &op : block)
+    if (failed(writeStepOnQueue(op, steps)))
+      return failure();
+  paramIds.clear();
+  bodies.push_back(
+      llvm::json::Object{{"name", body.getSymName().str()},
+                         {"params", (int64_t)block.getNumArguments()},
+                         {"steps", std::move(steps)}});
+  return it->second;
 }
 
 LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
   auto ids = [&](ValueRange values) {
     llvm::json::Array array;
     for (Value v : values)
-      array.push_back(bufferIds.lookup(v));
+      array.push_back(idOf(v));
     return array;
   };
   if (isBufferDeclaration(&op))
@@ -325,21 +378,21 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
     std::string name =
         (fmt::kKernelPrefix + launch.getKernel().getLeafReference().getValue())
             .str();
-    SmallVector<int64_t> args;
+    SmallVector<uint64_t> bytes;
     for (Value v : launch.getArgs())
-      args.push_back(bufferIds.lookup(v));
+      bytes.push_back(bytesOf(v));
     steps.push_back(llvm::json::Object{
         {"kind", "launch"},
         {"kernel", kernelIndex(name, launch.getSourceOp().value_or(""),
-                               launch.getLoc(), args)},
+                               launch.getLoc(), bytes)},
         {"args", ids(launch.getArgs())}});
     return success();
   }
   if (auto copy = dyn_cast<CopyOp>(op)) {
     steps.push_back(llvm::json::Object{
         {"kind", "copy"},
-        {"src", bufferIds.lookup(copy.getSource())},
-        {"dst", bufferIds.lookup(copy.getTarget())},
+        {"src", idOf(copy.getSource())},
+        {"dst", idOf(copy.getTarget())},
         {"size", (int64_t)cast<BufferType>(copy.getSource().getType())
                      .getStaticByteSize()}});
     return success();
@@ -397,6 +450,14 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
         {"attrs", std::move(attrs)}});
     return success();
   }
+  if (auto call = dyn_cast<CallOp>(op)) {
+    FailureOr<int64_t> body = bodyIndex(call);
+    if (failed(body))
+      return failure();
+    steps.push_back(llvm::json::Object{
+        {"kind", "call"}, {"body", *body}, {"args", ids(call.getArgs())}});
+    return success();
+  }
   if (auto signal = dyn_cast<SignalOp>(op)) {
     steps.push_back(llvm::json::Object{
         {"kind", "signal"}, {"event", eventIds.lookup(signal.getEvent())}});
@@ -418,11 +479,13 @@ LogicalResult PlanWriter::writeStep(Operation &op, llvm::json::Array &steps) {
     SmallVector<int64_t> args{weightsBase, arenaBase};
     for (Value v : offload.getCallerBuffers())
       args.push_back(bufferIds.lookup(v));
-    steps.push_back(llvm::json::Object{
-        {"kind", "graph"},
-        {"kernel",
-         kernelIndex(*offload.getEntry(), "graph", offload.getLoc(), args)},
-        {"args", llvm::json::Array(args)}});
+    SmallVector<uint64_t> bytes =
+        llvm::map_to_vector(args, [&](int64_t id) { return bufferBytes[id]; });
+    steps.push_back(
+        llvm::json::Object{{"kind", "graph"},
+                           {"kernel", kernelIndex(*offload.getEntry(), "graph",
+                                                  offload.getLoc(), bytes)},
+                           {"args", llvm::json::Array(args)}});
     return success();
   }
   return op.emitError("the module file cannot hold this step yet: ")

@@ -159,6 +159,9 @@ LogicalResult mlir::ms::buildCompilePipeline(
       pm.addPass(createSerializeExecutablesPass(
           {options.targetOptions.cpu, options.targetOptions.cacheDir,
            options.targetOptions.cudaArch, /*textual=*/false}));
+      // Identical layers' steps are written once (the offloaded graphs of
+      // O2 already call one function per layer).
+      pm.addPass(exec::createOutlineRepeatedStepsPass());
     } else {
       backend->buildCodegenPhase(phase, pm, options.targetOptions);
     }

@@ -527,6 +527,68 @@ TEST_F(LoaderTest, RejectsUnsupportedStepKind) {
   expectMetaRejected("unsupported step kind \"all_reduce\"", MS_UNIMPLEMENTED);
 }
 
+/// Runs the sample's first two launches (the same kernel) as two calls of
+/// one body.
+static void useBody(ModuleParts &parts) {
+  parts.meta["bodies"] = Json::parse(R"([
+    {"name": "main_body", "params": 3,
+     "steps": [{"kind": "launch", "kernel": 0, "args": [0, 1, 2]}]}
+  ])");
+  Json &steps = parts.meta["steps"];
+  steps[0] = Json::parse(R"({"kind": "call", "body": 0, "args": [0, 1, 3]})");
+  steps[1] = Json::parse(R"({"kind": "call", "body": 0, "args": [3, 2, 4]})");
+}
+
+TEST_F(LoaderTest, RunsCallsOfABody) {
+  useBody(parts);
+  ASSERT_TRUE(writeFile(path, parts.build()));
+  expectRunsSample();
+}
+
+TEST_F(LoaderTest, RejectsCallOfNonexistentBody) {
+  useBody(parts);
+  parts.meta["steps"][1]["body"] = 5;
+  expectMetaRejected(
+      "steps[1].body: body 5 does not exist (the module has 1 bodies)");
+}
+
+TEST_F(LoaderTest, RejectsCallWithWrongArgumentCount) {
+  useBody(parts);
+  parts.meta["steps"][0]["args"] = Json::parse("[0, 1]");
+  expectMetaRejected(
+      "steps[0].args: bodies[0] takes 3 buffers, but the call passes 2");
+}
+
+TEST_F(LoaderTest, RejectsCallWithNonexistentBuffer) {
+  useBody(parts);
+  parts.meta["steps"][1]["args"][2] = 99;
+  expectMetaRejected("steps[1].args[2]: buffer 99 does not exist");
+}
+
+TEST_F(LoaderTest, RejectsBodyStepWithNonexistentParameter) {
+  useBody(parts);
+  parts.meta["bodies"][0]["steps"][0]["args"][2] = 3;
+  expectMetaRejected(
+      "bodies[0].steps[0] (called by steps[0]).args[2]: buffer 3 does not "
+      "exist");
+}
+
+TEST_F(LoaderTest, RejectsBodyStepOfOtherKind) {
+  useBody(parts);
+  parts.meta["bodies"][0]["steps"][0] =
+      Json::parse(R"({"kind": "call", "body": 0, "args": [0, 1, 2]})");
+  expectMetaRejected("bodies[0].steps[0] (called by steps[0]): expected a "
+                     "launch or copy step in a body, found \"call\"");
+}
+
+TEST_F(LoaderTest, RejectsCallBindingTooSmallBuffer) {
+  useBody(parts);
+  parts.meta["kernels"][0]["args"][2] = 32;
+  expectMetaRejected("bodies[0].steps[0] (called by steps[0]).args[2]: "
+                     "buffer 3 holds 16 bytes, but argument 2 of kernel "
+                     "'ms_kernel_0' needs 32");
+}
+
 TEST_F(LoaderTest, RejectsCopyIntoWeight) {
   parts.meta["steps"][4]["dst"] = 2;
   expectMetaRejected("steps[4].dst: buffer 2 is read-only");

@@ -4,13 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ms/Dialect/Exec/Transforms/RepeatedSteps.h"
 #include "ms/Target/CPU/CPUTarget.h"
 #include "ms/runtime/ModuleFormat.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/SetVector.h"
-
-#include <map>
 
 namespace mlir::ms {
 #define GEN_PASS_DEF_CPUEMITENTRYPOINTSPASS
@@ -22,13 +21,6 @@ using namespace mlir::ms;
 using namespace mlir::ms::exec;
 
 namespace {
-/// Steps of an offloaded graph that repeat back to back: the `length` steps
-/// from `start` and the `count - 1` runs after them launch the same kernels
-/// and copy the same sizes, in the same order (a model's identical layers).
-struct Repeat {
-  size_t start = 0, length = 0, count = 0;
-};
-
 /// Emits the entry points of one CPU executable.
 class EntryPointEmitter {
 public:
@@ -53,12 +45,9 @@ private:
   emitSteps(ArrayRef<Operation *> steps,
             function_ref<FailureOr<Value>(size_t, unsigned)> pointerOf);
   /// Adds `void name(ptr...)`, internal and never inlined, running the
-  /// first run of `repeat` on pointer arguments, one per distinct buffer
-  /// tuple across the runs; `representatives` gets one (step of the run,
-  /// operand) per argument.
-  LLVM::LLVMFuncOp
-  emitBody(ArrayRef<Operation *> steps, const Repeat &repeat, StringRef name,
-           SmallVectorImpl<std::pair<size_t, unsigned>> &representatives);
+  /// first run of `repeat` on its arguments' pointers.
+  LLVM::LLVMFuncOp emitBody(ArrayRef<Operation *> steps,
+                            const RepeatedSteps &repeat, StringRef name);
   /// Loads args[i].
   Value loadArg(Value args, int64_t i, Location loc);
 
@@ -117,48 +106,6 @@ void EntryPointEmitter::emitKernelWrapper(LLVM::LLVMFuncOp callee) {
   LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
 
-/// Returns the back-to-back repetition of steps that saves the most calls
-/// when its runs become calls of one body (a run of `length` steps repeated
-/// `count` times: `count * length` calls become `length + count`), or a
-/// count of 0 if none saves any. Steps compare by kernel and operand count,
-/// copies by size.
-static Repeat findRepeat(ArrayRef<Operation *> steps) {
-  DenseMap<std::pair<const void *, int64_t>, int64_t> ids;
-  SmallVector<int64_t> kinds;
-  for (Operation *op : steps) {
-    std::pair<const void *, int64_t> key;
-    if (auto launch = dyn_cast<LaunchOp>(op))
-      key = {launch.getKernel().getAsOpaquePointer(), op->getNumOperands()};
-    else
-      key = {nullptr,
-             static_cast<int64_t>(cast<BufferType>(op->getOperand(0).getType())
-                                      .getStaticByteSize())};
-    kinds.push_back(ids.try_emplace(key, ids.size()).first->second);
-  }
-  size_t n = kinds.size();
-  Repeat best;
-  int64_t bestSaved = 0;
-  std::vector<size_t> same(n + 1);
-  for (size_t length = 1; 2 * length <= n; ++length) {
-    // same[i]: how many steps from i equal the steps `length` after them.
-    same[n - length] = 0;
-    for (size_t i = n - length; i-- > 0;)
-      same[i] = kinds[i] == kinds[i + length] ? same[i + 1] + 1 : 0;
-    for (size_t i = 0; i + 2 * length <= n; ++i) {
-      if (same[i] < length)
-        continue;
-      size_t count = 1 + same[i] / length;
-      int64_t saved = static_cast<int64_t>(count * length) -
-                      static_cast<int64_t>(length + count);
-      if (saved > bestSaved) {
-        bestSaved = saved;
-        best = {i, length, count};
-      }
-    }
-  }
-  return best;
-}
-
 LogicalResult EntryPointEmitter::emitSteps(
     ArrayRef<Operation *> steps,
     function_ref<FailureOr<Value>(size_t, unsigned)> pointerOf) {
@@ -192,27 +139,9 @@ LogicalResult EntryPointEmitter::emitSteps(
   return success();
 }
 
-LLVM::LLVMFuncOp EntryPointEmitter::emitBody(
-    ArrayRef<Operation *> steps, const Repeat &repeat, StringRef name,
-    SmallVectorImpl<std::pair<size_t, unsigned>> &representatives) {
-  // An argument per distinct tuple of the buffers a (step, operand) has in
-  // each run: a buffer one step writes and the next reads is one argument.
-  std::map<std::vector<const void *>, unsigned> argumentOf;
-  SmallVector<SmallVector<unsigned>> classes; // per step and operand
-  for (size_t i = 0; i < repeat.length; ++i) {
-    classes.emplace_back();
-    for (unsigned o = 0; o < steps[repeat.start + i]->getNumOperands(); ++o) {
-      std::vector<const void *> key;
-      for (size_t r = 0; r < repeat.count; ++r)
-        key.push_back(steps[repeat.start + r * repeat.length + i]
-                          ->getOperand(o)
-                          .getAsOpaquePointer());
-      auto [it, inserted] = argumentOf.try_emplace(key, argumentOf.size());
-      if (inserted)
-        representatives.push_back({i, o});
-      classes.back().push_back(it->second);
-    }
-  }
+LLVM::LLVMFuncOp EntryPointEmitter::emitBody(ArrayRef<Operation *> steps,
+                                             const RepeatedSteps &repeat,
+                                             StringRef name) {
   OpBuilder::InsertionGuard guard(b);
   Location loc = steps[repeat.start]->getLoc();
   b.setInsertionPointToEnd(kernels.getBody());
@@ -220,13 +149,13 @@ LLVM::LLVMFuncOp EntryPointEmitter::emitBody(
       b, loc, name,
       LLVM::LLVMFunctionType::get(
           LLVM::LLVMVoidType::get(b.getContext()),
-          SmallVector<Type>(representatives.size(), ptr)));
+          SmallVector<Type>(repeat.representatives.size(), ptr)));
   body.setLinkage(LLVM::Linkage::Internal);
   body.setNoInline(true);
   b.setInsertionPointToEnd(body.addEntryBlock(b));
   if (failed(emitSteps(steps.slice(repeat.start, repeat.length),
                        [&](size_t i, unsigned o) -> FailureOr<Value> {
-                         return body.getArgument(classes[i][o]);
+                         return body.getArgument(repeat.argumentOf[i][o]);
                        })))
     return nullptr;
   LLVM::ReturnOp::create(b, loc, ValueRange{});
@@ -239,11 +168,10 @@ LogicalResult EntryPointEmitter::emitGraph(OffloadOp offload, StringRef name) {
       offload.getBody().front(), [](Operation &op) { return &op; });
   // A repeated run of steps (identical layers) becomes one body called
   // once per run, before the graph function so that errors come first.
-  Repeat repeat = findRepeat(steps);
+  RepeatedSteps repeat = findRepeatedSteps(steps);
   LLVM::LLVMFuncOp body;
-  SmallVector<std::pair<size_t, unsigned>> representatives;
   if (repeat.count) {
-    body = emitBody(steps, repeat, (name + "_body").str(), representatives);
+    body = emitBody(steps, repeat, (name + "_body").str());
     if (!body)
       return failure();
   }
@@ -290,9 +218,8 @@ LogicalResult EntryPointEmitter::emitGraph(OffloadOp offload, StringRef name) {
     return failure();
   for (size_t r = 0; r < repeat.count; ++r) {
     SmallVector<Value> operands;
-    for (auto [i, o] : representatives) {
-      FailureOr<Value> p =
-          pointerOf(steps[repeat.start + r * repeat.length + i]->getOperand(o));
+    for (unsigned a = 0; a < repeat.representatives.size(); ++a) {
+      FailureOr<Value> p = pointerOf(repeat.getBinding(steps, r, a));
       if (failed(p))
         return failure();
       operands.push_back(*p);

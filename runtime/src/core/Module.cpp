@@ -1005,16 +1005,15 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
   // The plan.
   std::vector<bool> dynamicResults(meta.outputs.size(), false);
   std::vector<bool> signalled(meta.eventCount, false);
-  const Json *steps = nullptr;
-  MS_RETURN_IF_ERROR(reader.array(root, "steps", "root", steps));
-  for (size_t i = 0; i < steps->size(); ++i) {
-    const Json &value = (*steps)[i];
-    std::string where = "steps[" + std::to_string(i) + "]";
-    MS_RETURN_IF_ERROR(reader.object(value, where));
-    std::string kind;
-    MS_RETURN_IF_ERROR(reader.string(value, "kind", where, kind));
-    if (meta.stepArgs.size() > UINT32_MAX / 2)
-      return reader.fail(where, "too many step arguments");
+  // Parses step `value` of kind `kind` at `where`, in the `i`-th step of the
+  // plan, its buffer ids read through `positions` (every buffer, or a body's
+  // parameters bound to a call's buffers).
+  auto parseStep = [&](const Json &value, const std::string &where,
+                       const std::string &kind, size_t i,
+                       const std::unordered_map<uint64_t, uint32_t>
+                           &positions) {
+    if (meta.stepArgs.size() > UINT32_MAX / 2 || meta.steps.size() >= kMaxSteps)
+      return reader.fail(where, "too many steps or step arguments");
     Step step;
     step.argBegin = static_cast<uint32_t>(meta.stepArgs.size());
     MS_RETURN_IF_ERROR(readIndex(value, "queue", where, meta.queueCount,
@@ -1111,6 +1110,69 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
     }
     step.argCount = static_cast<uint32_t>(meta.stepArgs.size()) - step.argBegin;
     meta.steps.push_back(step);
+    return Status();
+  };
+
+  // Bodies run by call steps: their steps are parsed, and checked, once per
+  // call with the call's buffers.
+  const Json *bodies = nullptr;
+  if (root.contains("bodies"))
+    MS_RETURN_IF_ERROR(reader.array(root, "bodies", "root", bodies));
+  auto parseCall = [&](const Json &value, const std::string &where,
+                       size_t index) {
+    uint64_t bodyIndex = 0;
+    MS_RETURN_IF_ERROR(reader.unsigned64(value, "body", where, bodyIndex));
+    size_t bodyCount = bodies ? bodies->size() : 0;
+    if (bodyIndex >= bodyCount)
+      return reader.fail(where + ".body",
+                         "body " + std::to_string(bodyIndex) +
+                             " does not exist (the module has " +
+                             std::to_string(bodyCount) + " bodies)");
+    const Json &body = (*bodies)[bodyIndex];
+    std::string at = "bodies[" + std::to_string(bodyIndex) + "]";
+    MS_RETURN_IF_ERROR(reader.object(body, at));
+    uint64_t params = 0;
+    MS_RETURN_IF_ERROR(reader.unsigned64(body, "params", at, params));
+    const Json *args = nullptr, *bodySteps = nullptr;
+    MS_RETURN_IF_ERROR(reader.array(value, "args", where, args));
+    MS_RETURN_IF_ERROR(reader.array(body, "steps", at, bodySteps));
+    if (args->size() != params)
+      return reader.fail(where + ".args", at + " takes " +
+                                              std::to_string(params) +
+                                              " buffers, but the call passes " +
+                                              std::to_string(args->size()));
+    std::unordered_map<uint64_t, uint32_t> bound;
+    for (size_t j = 0; j < args->size(); ++j)
+      MS_RETURN_IF_ERROR(readBufferRef(
+          reader, (*args)[j], where + ".args[" + std::to_string(j) + "]",
+          positions, bound[j]));
+    for (size_t k = 0; k < bodySteps->size(); ++k) {
+      const Json &step = (*bodySteps)[k];
+      std::string stepAt =
+          at + ".steps[" + std::to_string(k) + "] (called by " + where + ")";
+      MS_RETURN_IF_ERROR(reader.object(step, stepAt));
+      std::string kind;
+      MS_RETURN_IF_ERROR(reader.string(step, "kind", stepAt, kind));
+      if (kind != "launch" && kind != "copy")
+        return reader.fail(stepAt, "expected a launch or copy step in a "
+                                   "body, found \"" +
+                                       kind + "\"");
+      MS_RETURN_IF_ERROR(parseStep(step, stepAt, kind, index, bound));
+    }
+    return Status();
+  };
+
+  const Json *steps = nullptr;
+  MS_RETURN_IF_ERROR(reader.array(root, "steps", "root", steps));
+  for (size_t i = 0; i < steps->size(); ++i) {
+    const Json &value = (*steps)[i];
+    std::string where = "steps[" + std::to_string(i) + "]";
+    MS_RETURN_IF_ERROR(reader.object(value, where));
+    std::string kind;
+    MS_RETURN_IF_ERROR(reader.string(value, "kind", where, kind));
+    MS_RETURN_IF_ERROR(kind == "call"
+                           ? parseCall(value, where, i)
+                           : parseStep(value, where, kind, i, positions));
   }
   for (size_t i = 0; i < meta.outputs.size(); ++i)
     if (hasDynamicExtent(meta.outputs[i].shape) && !dynamicResults[i])

@@ -109,6 +109,9 @@ struct Step {
 /// The most queues and events a plan may ask for.
 constexpr uint64_t kMaxQueues = 64;
 constexpr uint64_t kMaxEvents = 1u << 16;
+/// The most steps a plan may run, its calls' body steps counted once per
+/// call.
+constexpr uint64_t kMaxSteps = 1u << 22;
 
 /// Where a buffer's memory comes from.
 enum class BufferKind : uint8_t { Input, Output, Weight, Arena };

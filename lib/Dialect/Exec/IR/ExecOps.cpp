@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 using namespace mlir::ms::exec;
@@ -320,4 +321,62 @@ LogicalResult OffloadOp::verify() {
       return op.emitOpError("is not allowed in an offloaded graph; expected "
                             "launches and copies");
   return success();
+}
+
+LogicalResult BodyOp::verify() {
+  Block &block = getBody().front();
+  for (BlockArgument arg : block.getArguments())
+    if (!isa<BufferType>(arg.getType()))
+      return emitOpError("expected buffer arguments, but argument ")
+             << arg.getArgNumber() << " is " << arg.getType();
+  for (Operation &op : block)
+    if (!isa<LaunchOp, CopyOp>(op))
+      return op.emitOpError("is not allowed in a body; expected launches and "
+                            "copies");
+  return success();
+}
+
+BodyOp CallOp::getBodyOp() {
+  return SymbolTable::lookupNearestSymbolFrom<BodyOp>(*this, getCalleeAttr());
+}
+
+LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto body = symbols.lookupNearestSymbolFrom<BodyOp>(*this, getCalleeAttr());
+  if (!body)
+    return emitOpError("expected a body, but found ")
+           << getCalleeAttr() << ", which names none";
+  TypeRange expected = body.getBody().front().getArgumentTypes();
+  if (!llvm::equal(expected, getArgs().getTypes()))
+    return emitOpError("expected buffers ")
+           << expected << " for body " << getCalleeAttr() << ", but found "
+           << getArgs().getTypes();
+  return success();
+}
+
+void mlir::ms::exec::forEachStep(
+    PlanOp plan, function_ref<void(Operation *, ValueRange)> fn) {
+  for (Operation &op : plan.getBody().front()) {
+    if (isBufferDeclaration(&op))
+      continue;
+    if (auto offload = dyn_cast<OffloadOp>(op)) {
+      for (Operation &step : offload.getBody().front())
+        fn(&step, step.getOperands());
+      continue;
+    }
+    auto call = dyn_cast<CallOp>(op);
+    BodyOp body = call ? call.getBodyOp() : nullptr;
+    if (!body) {
+      fn(&op, op.getOperands());
+      continue;
+    }
+    IRMapping bound;
+    bound.map(body.getBody().getArguments(), call.getArgs());
+    for (Operation &step : body.getBody().front()) {
+      SmallVector<Value> operands =
+          llvm::map_to_vector(step.getOperands(), [&](Value v) {
+            return bound.lookupOrDefault(v);
+          });
+      fn(&step, operands);
+    }
+  }
 }

@@ -22,20 +22,22 @@ using namespace mlir::ms::exec;
 void mlir::ms::exec::collectArenaBuffers(PlanOp plan,
                                          SmallVectorImpl<AllocOp> &allocs,
                                          std::vector<PlannedBuffer> &buffers) {
-  // Steps in plan order, offloaded ones included.
-  DenseMap<Operation *, int64_t> stepOf;
+  // Steps in the order they run, offloaded ones and bodies' included.
   SmallVector<Operation *> steps;
-  plan.getBody().walk([&](Operation *op) {
+  DenseMap<Value, std::pair<int64_t, int64_t>> useRange;
+  SmallVector<SmallVector<Value>> operandsOf;
+  forEachStep(plan, [&](Operation *op, ValueRange operands) {
     if (isa<LaunchOp, CopyOp, HostOp, CollectiveOp, SignalOp, WaitOp>(op)) {
-      stepOf[op] = steps.size();
       steps.push_back(op);
+      operandsOf.emplace_back(operands.begin(), operands.end());
     }
   });
   // A step on another queue than 0 runs concurrently with queue 0's later
   // steps: its buffers stay live until queue 0 waits for the first signal
   // its queue makes after it (to the end when queue 0 never does).
-  DenseMap<Operation *, int64_t> liveUntil;
+  std::vector<int64_t> liveUntil(steps.size());
   for (auto [i, op] : llvm::enumerate(steps)) {
+    liveUntil[i] = i;
     int64_t queue = getStepQueue(op);
     if (queue == 0 || isa<SignalOp, WaitOp>(op))
       continue;
@@ -51,22 +53,19 @@ void mlir::ms::exec::collectArenaBuffers(PlanOp plan,
                getStepQueue(wait) == 0)
         until = j;
     }
-    liveUntil[op] = until;
+    liveUntil[i] = until;
   }
+  for (auto [i, operands] : llvm::enumerate(operandsOf))
+    for (Value v : operands) {
+      auto [it, inserted] = useRange.try_emplace(v, i, liveUntil[i]);
+      it->second.second = std::max<int64_t>(it->second.second, liveUntil[i]);
+    }
   for (auto alloc : plan.getBody().getOps<AllocOp>()) {
     PlannedBuffer buffer;
     buffer.size = alloc.getByteSize();
     buffer.offset = alloc.getOffset().value_or(0);
-    bool used = false;
-    for (Operation *user : alloc->getUsers()) {
-      auto it = stepOf.find(user);
-      if (it == stepOf.end())
-        continue;
-      buffer.firstUse = used ? std::min(buffer.firstUse, it->second) : it->second;
-      int64_t last = liveUntil.lookup_or(user, it->second);
-      buffer.lastUse = used ? std::max(buffer.lastUse, last) : last;
-      used = true;
-    }
+    if (auto it = useRange.find(alloc); it != useRange.end())
+      std::tie(buffer.firstUse, buffer.lastUse) = it->second;
     allocs.push_back(alloc);
     buffers.push_back(buffer);
   }
@@ -107,20 +106,17 @@ void mlir::ms::exec::printMemoryReport(PlanOp plan, llvm::raw_ostream &os) {
     os << "  weights per rank:    " << rankWeights
        << " (its block of each weight sliced per rank)\n";
   os << "  buffers (arena offset, size, live steps):\n";
-  // Steps in plan order, offloaded ones included (as collectArenaBuffers
-  // numbers them): a buffer's producer is its first step.
-  DenseMap<Operation *, int64_t> stepOf;
-  plan.getBody().walk([&](Operation *op) {
+  // A buffer's producer is the first step that uses it.
+  DenseMap<Value, Operation *> producerOf;
+  forEachStep(plan, [&](Operation *op, ValueRange operands) {
     if (isa<LaunchOp, CopyOp, HostOp, CollectiveOp>(op))
-      stepOf.try_emplace(op, stepOf.size());
+      for (Value v : operands)
+        producerOf.try_emplace(v, op);
   });
   for (auto [i, alloc] : llvm::enumerate(allocs)) {
     std::string what;
     llvm::raw_string_ostream desc(what);
-    Operation *producer = nullptr;
-    for (Operation *user : alloc->getUsers())
-      if (stepOf.count(user) && (!producer || stepOf[user] < stepOf[producer]))
-        producer = user;
+    Operation *producer = producerOf.lookup(alloc);
     if (auto launch = dyn_cast_or_null<LaunchOp>(producer))
       desc << "result of " << launch.getKernel().getLeafReference().getValue()
            << (launch.getSourceOp() ? " (" + *launch.getSourceOp() + ")" : "");

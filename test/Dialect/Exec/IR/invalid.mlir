@@ -110,3 +110,37 @@ msexec.plan @main target("cpu") opt_level(0) {
   // expected-error @+1 {{is not allowed in a plan; expected msexec ops}}
   %c = arith.constant 0 : i32
 }
+
+// -----
+
+msexec.plan @main target("cpu") opt_level(0) {
+  %a = msexec.alloc : !msexec.buffer<tensor<4xf32>>
+  // expected-error @+1 {{expected a body, but found @layer, which names none}}
+  msexec.call @layer(%a) : !msexec.buffer<tensor<4xf32>>
+}
+
+// -----
+
+msexec.body @layer {
+^bb0(%a: !msexec.buffer<tensor<4xf32>>):
+}
+msexec.plan @main target("cpu") opt_level(0) {
+  %a = msexec.alloc : !msexec.buffer<tensor<8xf32>>
+  // expected-error @+1 {{expected buffers '!msexec.buffer<tensor<4xf32>>' for body @layer, but found '!msexec.buffer<tensor<8xf32>>'}}
+  msexec.call @layer(%a) : !msexec.buffer<tensor<8xf32>>
+}
+
+// -----
+
+// expected-error @+1 {{expected buffer arguments, but argument 0 is 'i32'}}
+msexec.body @layer {
+^bb0(%a: i32):
+}
+
+// -----
+
+msexec.body @layer {
+^bb0(%a: !msexec.buffer<tensor<4xf32>>):
+  // expected-error @+1 {{is not allowed in a body; expected launches and copies}}
+  %e = msexec.signal : !msexec.event
+}

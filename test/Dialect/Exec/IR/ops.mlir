@@ -34,4 +34,15 @@ msexec.plan @main target("cpu") opt_level(2) attributes {arena_size = 64 : i64} 
   %e = msexec.signal : !msexec.event
   // CHECK: msexec.wait %[[E]] {queue = 1 : i64}
   msexec.wait %e {queue = 1 : i64}
+  // CHECK: msexec.call @layer(%{{.*}}, %{{.*}}) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+  msexec.call @layer(%x, %a) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+}
+// CHECK-LABEL: msexec.body @layer {
+// CHECK-NEXT: ^bb0(%[[A:.+]]: !msexec.buffer<tensor<4xf32>>, %[[B:.+]]: !msexec.buffer<tensor<4xf32>>):
+// CHECK-NEXT: msexec.launch @cpu::@k(%[[A]], %[[B]])
+// CHECK-NEXT: msexec.copy %[[B]] to %[[A]]
+msexec.body @layer {
+^bb0(%a: !msexec.buffer<tensor<4xf32>>, %b: !msexec.buffer<tensor<4xf32>>):
+  msexec.launch @cpu::@k(%a, %b) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+  msexec.copy %b to %a : !msexec.buffer<tensor<4xf32>> to !msexec.buffer<tensor<4xf32>>
 }

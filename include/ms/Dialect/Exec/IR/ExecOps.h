@@ -50,6 +50,13 @@ inline int64_t getStepQueue(Operation *op) {
   return 0;
 }
 
+/// Calls `fn` with each step of `plan` in the order the runtime runs them
+/// (the launches and copies of an offloaded graph, and the steps of a
+/// call's body, in its place) and that step's operands in the plan (a
+/// body's arguments replaced by the call's buffers).
+void forEachStep(PlanOp plan,
+                 function_ref<void(Operation *step, ValueRange operands)> fn);
+
 /// Returns the function `kernel` (`@executable::@function`) refers to from
 /// `from`, or null.
 Operation *lookupKernel(Operation *from, SymbolRefAttr kernel);

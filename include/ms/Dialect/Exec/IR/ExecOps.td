@@ -326,6 +326,41 @@ def Exec_WaitOp : Exec_Op<"wait"> {
   let assemblyFormat = "$event attr-dict";
 }
 
+def Exec_BodyOp
+    : Exec_Op<"body", [IsolatedFromAbove, Symbol, SingleBlock, NoTerminator]> {
+  let summary = "a run of plan steps that `call` steps run with their buffers";
+  let description = [{
+    Launches and copies that a plan runs several times on different buffers
+    (the layers of a model that repeats one layer), written once: the
+    block's arguments are the buffers, which each `msexec.call` binds.
+    ```mlir
+    msexec.body @main_body {
+    ^bb0(%x: !msexec.buffer<tensor<4xf32>>, %y: !msexec.buffer<tensor<4xf32>>):
+      msexec.launch @cpu::@kernel_0(%x, %y) : ...
+    }
+    ```
+  }];
+  let arguments = (ins SymbolNameAttr:$sym_name);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$sym_name attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def Exec_CallOp
+    : Exec_Op<"call", [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "runs the steps of a body on the plan's buffers";
+  let description = [{
+    Runs the steps of `msexec.body @callee` in order, its block's arguments
+    bound to `args`: exactly the steps it replaces.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, Variadic<Exec_Buffer>:$args);
+  let assemblyFormat = "$callee `(` $args `)` attr-dict `:` type($args)";
+  let extraClassDeclaration = [{
+    /// The body it runs, or null.
+    BodyOp getBodyOp();
+  }];
+}
+
 def Exec_OffloadOp : Exec_Op<"offload", [SingleBlock, NoTerminator]> {
   let summary = "a run of steps compiled into one device function (O2)";
   let description = [{

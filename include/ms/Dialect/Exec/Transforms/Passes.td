@@ -121,6 +121,34 @@ def OffloadGraphPass : Pass<"msexec-offload-graph", "::mlir::ms::exec::PlanOp"> 
   }];
 }
 
+def OutlineRepeatedStepsPass
+    : Pass<"msexec-outline-repeated-steps", "::mlir::ModuleOp"> {
+  let summary = "writes a plan's repeated layers once, as a body that call "
+                "steps run";
+  let description = [{
+    Finds the back-to-back repetition of launches and copies in each plan
+    that saves the most steps (the identical layers of a model: the same
+    kernels on the same types, each layer on its own weights and arena
+    buffers) and writes its first run as an `msexec.body` with one
+    argument per distinct tuple of buffers an operand has across the runs
+    (a scratch buffer one step writes and the next reads is one argument);
+    each run becomes one `msexec.call` binding them. Runs after
+    memory planning: the calls run exactly the steps they replace, so
+    buffers keep their places. At O0 and O1 a 12-layer model's plan lists
+    one layer's launches and 12 calls.
+
+    ```mlir
+    msexec.launch @cpu::@kernel_0(%x, %w0, %t0) : ...
+    msexec.launch @cpu::@kernel_1(%t0, %y0) : ...
+    msexec.launch @cpu::@kernel_0(%y0, %w1, %t1) : ...
+    msexec.launch @cpu::@kernel_1(%t1, %y1) : ...
+    // becomes (with a third layer, which makes it pay)
+    msexec.call @main_body(%x, %w0, %t0, %y0) : ...
+    msexec.call @main_body(%y0, %w1, %t1, %y1) : ...
+    ```
+  }];
+}
+
 def SimulatePass : Pass<"msexec-simulate", "::mlir::ms::exec::PlanOp"> {
   let summary = "replays the plan on a modelled machine and prints its step "
                 "time and hidden communication";
