@@ -498,6 +498,7 @@ static bool compileCopy(ModuleOp module, const CompileSettings &settings,
   options.target = settings.target;
   options.targetOptions.cpu = settings.targetCpu;
   options.multiCopy = settings.multiCopy;
+  options.targetOptions.precision = settings.precision;
   // Shared with ms-compile: kernels compiled by either are reused.
   options.targetOptions.cacheDir = KernelCache::defaultDirectory();
   options.compileTo = stage;

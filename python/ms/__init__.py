@@ -94,10 +94,12 @@ def load(path, device="cpu"):
 
 
 def compile_file(path, level="O0", target="cpu", target_cpu="native",
-                 input_shapes=None):
+                 input_shapes=None, precision="f32"):
     """Compiles an ONNX model; `input_shapes` ({name: shape}) pins dynamic
-    dimensions. Returns a callable Module, loaded on the target's device."""
-    from ._jit import _level
+    dimensions; `precision` "bf16" stores constant matmul weights in
+    bfloat16 (see ms.jit). Returns a callable Module, loaded on the target's
+    device."""
+    from ._jit import _level, _precision
     from ._cache import write_atomically, _process_dir
     import tempfile
     path = _os.fspath(path)
@@ -108,7 +110,8 @@ def compile_file(path, level="O0", target="cpu", target_cpu="native",
               for name, shape in (input_shapes or {}).items()}
     _ms.check_device(str(target))
     data = _ms.compile_onnx_file(path, _level(level), str(target),
-                                 str(target_cpu), shapes)
+                                 str(target_cpu), shapes,
+                                 _precision(precision))
     fd, module_path = tempfile.mkstemp(dir=_process_dir(), suffix=".msm")
     _os.close(fd)
     write_atomically(module_path, data)

@@ -85,9 +85,9 @@ def write_atomically(path, data):
 def load_or_compile(builder, settings, stats):
     """The Executable for the finished `builder`: from the disk cache when
     present and valid, else compiled and stored. `settings` is (level,
-    target, target_cpu, multi_copy); `stats` counts "compiles" and
-    "disk_hits"."""
-    level, target, target_cpu, multi_copy = settings
+    target, target_cpu, multi_copy, precision); `stats` counts "compiles"
+    and "disk_hits"."""
+    level, target, target_cpu, multi_copy, precision = settings
     # An unavailable device is the caller's error, not a corrupt entry.
     _ms.check_device(target)
     directory = cache_dir()
@@ -105,7 +105,7 @@ def load_or_compile(builder, settings, stats):
                 os.unlink(path)
             except OSError:
                 pass
-    data = builder.compile(level, target, target_cpu, multi_copy)
+    data = builder.compile(level, target, target_cpu, multi_copy, precision)
     stats["compiles"] += 1
     try:
         os.makedirs(directory, exist_ok=True)

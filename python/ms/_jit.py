@@ -28,6 +28,13 @@ def _level(level):
                          "'O0', 'O1' or 'O2'") from None
 
 
+def _precision(precision):
+    if precision not in ("f32", "bf16"):
+        raise ValueError(f"unknown precision {precision!r}; expected 'f32' "
+                         "or 'bf16'")
+    return precision
+
+
 def _is_array(value):
     """NumPy arrays and scalars, and other array-likes (torch tensors, ...)
     that export __array__ or __array_interface__."""
@@ -87,9 +94,9 @@ class Lowered:
         llvmir, plan."""
         if stage == "traced":
             return self._builder.print(True)
-        level, target, target_cpu, multi_copy = self._settings
+        level, target, target_cpu, multi_copy, precision = self._settings
         return self._builder.lower(stage, level, target, target_cpu,
-                                   multi_copy)
+                                   multi_copy, precision)
 
 
 class _Entry:
@@ -119,7 +126,7 @@ class JitFunction:
 
     def __init__(self, fn, level="O0", target="cpu", target_cpu="native",
                  mesh=None, in_shardings=None, out_shardings=None,
-                 multi_copy=1):
+                 multi_copy=1, precision="f32"):
         functools.update_wrapper(self, fn)
         from .sharding import Mesh, P
         if mesh is not None and not isinstance(mesh, Mesh):
@@ -151,7 +158,7 @@ class JitFunction:
             raise TypeError("ms.jit: multi_copy splits the regions around "
                             "collectives; it needs a mesh (mesh=ms.Mesh(...))")
         self._settings = (_level(level), str(target), str(target_cpu),
-                          multi_copy)
+                          multi_copy, _precision(precision))
         self._entries = {}
         self._lock = threading.RLock()
         self._stats = {"traces": 0, "compiles": 0, "disk_hits": 0}
@@ -317,7 +324,7 @@ class JitFunction:
 
 
 def jit(fn=None, *, level="O0", target="cpu", target_cpu="native", mesh=None,
-        in_shardings=None, out_shardings=None, multi_copy=1):
+        in_shardings=None, out_shardings=None, multi_copy=1, precision="f32"):
     """Compiles `fn` on first call for each signature and runs it with the
     ms runtime. Use as `@ms.jit`, `@ms.jit(level="O0")` or `ms.jit(fn)`.
 
@@ -341,12 +348,16 @@ def jit(fn=None, *, level="O0", target="cpu", target_cpu="native", mesh=None,
         this many copies so that one copy's communication overlaps the next
         copy's compute (docs/MultiCopy.md); 1 (default): no split; "auto":
         1, 2 or 4, whichever a simulation of the plans finds fastest.
+    precision: "f32" (default) or "bf16": matmuls whose weights are
+        constants (arrays the function closes over) store them in bfloat16
+        and round their other operand to bfloat16, summing in f32 (the cpu
+        target; docs/Performance.md states the error bound).
     """
     if fn is None:
         return functools.partial(jit, level=level, target=target,
                                  target_cpu=target_cpu, mesh=mesh,
                                  in_shardings=in_shardings,
                                  out_shardings=out_shardings,
-                                 multi_copy=multi_copy)
+                                 multi_copy=multi_copy, precision=precision)
     return JitFunction(fn, level, target, target_cpu, mesh, in_shardings,
-                       out_shardings, multi_copy)
+                       out_shardings, multi_copy, precision)

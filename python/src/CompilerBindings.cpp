@@ -33,10 +33,12 @@ static py::tuple toTuple(const std::vector<int64_t> &shape) {
 
 static CompileSettings settingsOf(int level, const std::string &target,
                                   const std::string &targetCpu,
-                                  int64_t multiCopy = 1) {
+                                  int64_t multiCopy = 1,
+                                  const std::string &precision = "f32") {
   CompileSettings settings;
   settings.optLevel = level;
   settings.multiCopy = multiCopy;
+  settings.precision = precision;
   settings.target = target;
   settings.targetCpu = targetCpu;
   return settings;
@@ -155,51 +157,57 @@ void populateCompilerBindings(py::module_ &m) {
       .def(
           "compile",
           [](GraphBuilder &self, int level, const std::string &target,
-             const std::string &targetCpu, int64_t multiCopy) {
+             const std::string &targetCpu, int64_t multiCopy,
+             const std::string &precision) {
             std::string bytes, error;
             bool ok;
             {
               py::gil_scoped_release release;
-              ok = self.compile(settingsOf(level, target, targetCpu, multiCopy),
-                                bytes, error);
+              ok = self.compile(
+                  settingsOf(level, target, targetCpu, multiCopy, precision),
+                  bytes, error);
             }
             if (!ok)
               raise(errors().compileError, error);
             return py::bytes(bytes);
           },
           py::arg("level") = 0, py::arg("target") = "cpu",
-          py::arg("target_cpu") = "native", py::arg("multi_copy") = 1)
+          py::arg("target_cpu") = "native", py::arg("multi_copy") = 1,
+          py::arg("precision") = "f32")
       .def(
           "lower",
           [](GraphBuilder &self, const std::string &stage, int level,
              const std::string &target, const std::string &targetCpu,
-             int64_t multiCopy) {
+             int64_t multiCopy, const std::string &precision) {
             std::string text, error;
             bool ok;
             {
               py::gil_scoped_release release;
-              ok = self.lower(settingsOf(level, target, targetCpu, multiCopy),
-                              stage, text, error);
+              ok = self.lower(
+                  settingsOf(level, target, targetCpu, multiCopy, precision),
+                  stage, text, error);
             }
             if (!ok)
               raise(errors().compileError, error);
             return text;
           },
           py::arg("stage"), py::arg("level") = 0, py::arg("target") = "cpu",
-          py::arg("target_cpu") = "native", py::arg("multi_copy") = 1);
+          py::arg("target_cpu") = "native", py::arg("multi_copy") = 1,
+          py::arg("precision") = "f32");
 
   m.def(
       "compile_onnx_file",
       [](const std::string &path, int level, const std::string &target,
          const std::string &targetCpu,
-         const std::map<std::string, std::vector<int64_t>> &inputShapes) {
+         const std::map<std::string, std::vector<int64_t>> &inputShapes,
+         const std::string &precision) {
         std::string bytes, error;
         bool ok;
         {
           py::gil_scoped_release release;
           ok = ms::api::compileOnnxFile(
-              path, settingsOf(level, target, targetCpu), inputShapes, bytes,
-              error);
+              path, settingsOf(level, target, targetCpu, 1, precision),
+              inputShapes, bytes, error);
         }
         if (!ok)
           raise(errors().compileError, error);
@@ -208,6 +216,7 @@ void populateCompilerBindings(py::module_ &m) {
       py::arg("path"), py::arg("level") = 0, py::arg("target") = "cpu",
       py::arg("target_cpu") = "native",
       py::arg("input_shapes") = std::map<std::string, std::vector<int64_t>>(),
+      py::arg("precision") = "f32",
       "Imports and compiles an ONNX model; returns the module file bytes.");
   m.def("compile_stages", &ms::api::compileStages, py::arg("target") = "cpu",
         "The phase names lower() accepts for a target, in order.");

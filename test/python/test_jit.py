@@ -75,6 +75,42 @@ def test_level_matches_o0(rng, level, marker):
     assert marker in f.lower(x, w, b).as_text("plan")
 
 
+def _bf16(x):
+    """float32 `x` rounded to bfloat16 (to nearest, ties to even)."""
+    bits = np.asarray(x, np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return rounded.astype(np.uint32).view(np.float32)
+
+
+@pytest.mark.parametrize("level", ["O0", "O1"])
+def test_bf16_precision_rounds_constant_weights(rng, level):
+    """A weight the function closes over is a constant: with precision
+    "bf16" its matmul reads both operands rounded to bfloat16 and sums in
+    f32, which differs from the f32 result by the rounding (about 2^-8
+    relative) and matches the rounded operands summed in float64."""
+    w = rng.standard_normal((64, 96)).astype(np.float32)
+    x = rng.standard_normal((5, 64)).astype(np.float32)
+
+    def layer(x):
+        return ops.relu(x @ w + 0.5)
+
+    want = np.maximum(_bf16(x).astype(np.float64) @ _bf16(w) + 0.5, 0)
+    got = ms.jit(layer, level=level, precision="bf16")(x)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+    f32 = ms.jit(layer, level=level)(x)
+    assert np.abs(f32 - got).max() > 1e-3
+    with pytest.raises(ValueError, match="unknown precision 'f16'"):
+        ms.jit(layer, precision="f16")
+
+
+def test_bf16_precision_on_the_npu_is_a_compile_error(rng):
+    f = ms.jit(lambda x: x @ np.ones((64, 32), np.float32), target="npu",
+               precision="bf16")
+    with pytest.raises(ms.CompileError, match="--precision bf16 is for "
+                                              "--target cpu"):
+        f(np.ones((2, 64), np.float32))
+
+
 def test_static_arguments(rng):
     @ms.jit
     def scale(x, factor, mode="mul"):
