@@ -15,6 +15,8 @@
 #include "ms/runtime/ModuleFormat.h"
 
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -35,7 +37,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       std::memcpy(&entry, bytes.data() + at, sizeof(entry));
       if (entry.offset > size || entry.size > size - entry.offset)
         continue;
-      entry.checksum = fmt::fnv1a64(bytes.data() + entry.offset, entry.size);
+      const uint8_t *section = bytes.data() + entry.offset;
+      entry.checksum = entry.flags & fmt::kWordChecksum
+                           ? fmt::fnv1a64Words(section, entry.size)
+                           : fmt::fnv1a64(section, entry.size);
       std::memcpy(bytes.data() + at, &entry, sizeof(entry));
     }
     header.headerChecksum =
@@ -43,6 +48,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::memcpy(bytes.data(), &header, sizeof(header));
   }
   ms::rt::impl::ModuleImage image;
-  (void)ms::rt::impl::parseModule(bytes.data(), bytes.size(), "fuzz.msm", image);
+  ms::rt::Status status =
+      ms::rt::impl::parseModule(bytes.data(), bytes.size(), "fuzz.msm", image);
+  // MS_FUZZ_DIAGNOSTICS=1 prints the rejections (to see what inputs reach).
+  static const bool print = std::getenv("MS_FUZZ_DIAGNOSTICS") != nullptr;
+  if (print && !status.ok())
+    std::fprintf(stderr, "%s\n", status.message());
   return 0;
 }
