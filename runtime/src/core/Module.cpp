@@ -1012,8 +1012,11 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
                        const std::string &kind, size_t i,
                        const std::unordered_map<uint64_t, uint32_t>
                            &positions) {
-    if (meta.stepArgs.size() > UINT32_MAX / 2 || meta.steps.size() >= kMaxSteps)
-      return reader.fail(where, "too many steps or step arguments");
+    if (meta.stepArgs.size() > kMaxStepArgs || meta.steps.size() >= kMaxSteps)
+      return reader.fail(where, "too many steps or step arguments (at most " +
+                                    std::to_string(kMaxSteps) + " and " +
+                                    std::to_string(kMaxStepArgs) +
+                                    ", calls' body steps counted per call)");
     Step step;
     step.argBegin = static_cast<uint32_t>(meta.stepArgs.size());
     MS_RETURN_IF_ERROR(readIndex(value, "queue", where, meta.queueCount,

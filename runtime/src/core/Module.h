@@ -109,9 +109,10 @@ struct Step {
 /// The most queues and events a plan may ask for.
 constexpr uint64_t kMaxQueues = 64;
 constexpr uint64_t kMaxEvents = 1u << 16;
-/// The most steps a plan may run, its calls' body steps counted once per
-/// call.
+/// The most steps a plan may run, and the most buffer arguments they may take
+/// in all, its calls' body steps counted once per call.
 constexpr uint64_t kMaxSteps = 1u << 22;
+constexpr uint64_t kMaxStepArgs = 1u << 24;
 
 /// Where a buffer's memory comes from.
 enum class BufferKind : uint8_t { Input, Output, Weight, Arena };

@@ -7,8 +7,6 @@
 #include "ms/Dialect/Exec/Transforms/Passes.h"
 #include "ms/Dialect/Exec/Transforms/RepeatedSteps.h"
 
-#include "mlir/IR/IRMapping.h"
-
 namespace mlir::ms::exec {
 #define GEN_PASS_DEF_OUTLINEREPEATEDSTEPSPASS
 #include "ms/Dialect/Exec/Transforms/Passes.h.inc"
@@ -33,11 +31,11 @@ static void outline(PlanOp plan, ArrayRef<Operation *> steps,
     block->addArgument(repeat.getBinding(steps, 0, a).getType(), loc);
   b.setInsertionPointToEnd(block);
   for (size_t i = 0; i < repeat.length; ++i) {
-    Operation *step = steps[repeat.start + i];
-    IRMapping mapping;
-    for (auto [o, operand] : llvm::enumerate(step->getOperands()))
-      mapping.map(operand, block->getArgument(repeat.argumentOf[i][o]));
-    b.clone(*step, mapping);
+    // Operand by operand: one buffer may fill two operands that other runs
+    // fill with two buffers (two arguments).
+    Operation *step = b.clone(*steps[repeat.start + i]);
+    for (unsigned o = 0; o < step->getNumOperands(); ++o)
+      step->setOperand(o, block->getArgument(repeat.argumentOf[i][o]));
   }
   for (size_t r = 0; r < repeat.count; ++r) {
     ArrayRef<Operation *> run =

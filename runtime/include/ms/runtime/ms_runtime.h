@@ -337,7 +337,8 @@ ms_status_t ms_context_set_trace(ms_context_t context, int enable);
 /// named "rank <pid>"), one thread per plan queue ("queue Q (compute)",
 /// "(comm)" or "(compute+comm)"), one complete ("X") event per span with ts
 /// and dur in microseconds and args {"run": the run's index since tracing
-/// started, "step": its index in the plan, "kind", and "op", "bytes",
+/// started, "step": its index in the steps the plan runs (a call's body
+/// steps counted once per call), "kind", and "op", "bytes",
 /// "dst_bytes", "group_size" for a collective}. Recording goes on. The file
 /// is written under a temporary name and renamed, so it is never seen
 /// partially written. Spans of queued runs are recorded as the runs

@@ -144,3 +144,12 @@ msexec.body @layer {
   // expected-error @+1 {{is not allowed in a body; expected launches and copies}}
   %e = msexec.signal : !msexec.event
 }
+
+// -----
+
+msexec.plan @main target("cpu") opt_level(0) {
+  // expected-error @+1 {{expects parent op 'builtin.module'}}
+  msexec.body @layer {
+  ^bb0(%a: !msexec.buffer<tensor<4xf32>>):
+  }
+}

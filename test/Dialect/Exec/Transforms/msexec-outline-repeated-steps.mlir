@@ -88,3 +88,41 @@ msexec.plan @main target("cpu") opt_level(0) attributes {arena_size = 128 : i64}
   msexec.launch @cpu::@kernel_0(%b, %y) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
   msexec.copy %s to %s : !msexec.buffer<tensor<2xf32>> to !msexec.buffer<tensor<2xf32>>
 }
+
+// -----
+
+// The first layer reads one buffer twice (%x as both operands) where the
+// others read two: two arguments, bound to %x both in the first call.
+// CHECK-LABEL: msexec.plan @main
+// CHECK: %[[X:.+]] = msexec.input 0
+// CHECK: %[[T:.+]] = msexec.alloc
+// CHECK: msexec.call @main_body(%[[X]], %[[X]], %[[T]], %{{.+}})
+// CHECK: msexec.body @main_body {
+// CHECK-NEXT: ^bb0(%[[A:.+]]: !msexec.buffer<tensor<4xf32>>, %[[B:.+]]: !msexec.buffer<tensor<4xf32>>, %[[C:.+]]: !msexec.buffer<tensor<4xf32>>, %[[D:.+]]: !msexec.buffer<tensor<4xf32>>):
+// CHECK-NEXT: msexec.launch @cpu::@kernel_0(%[[A]], %[[B]], %[[C]])
+// CHECK-NEXT: msexec.launch @cpu::@kernel_1(%[[C]], %[[D]])
+msexec.executable @cpu target("cpu") {
+  builtin.module {
+    llvm.func @kernel_0(%a: !llvm.ptr, %b: !llvm.ptr, %c: !llvm.ptr) {
+      llvm.return
+    }
+    llvm.func @kernel_1(%a: !llvm.ptr, %b: !llvm.ptr) {
+      llvm.return
+    }
+  }
+}
+msexec.plan @main target("cpu") opt_level(1) attributes {arena_size = 192 : i64} {
+  %x = msexec.input 0 "x" : !msexec.buffer<tensor<4xf32>>
+  %y = msexec.output 0 "y" : !msexec.buffer<tensor<4xf32>>
+  %w1 = msexec.weight dense<2.0> : tensor<4xf32> {offset = 0 : i64} : !msexec.buffer<tensor<4xf32>>
+  %w2 = msexec.weight dense<3.0> : tensor<4xf32> {offset = 64 : i64} : !msexec.buffer<tensor<4xf32>>
+  %t = msexec.alloc {offset = 0 : i64} : !msexec.buffer<tensor<4xf32>>
+  %h1 = msexec.alloc {offset = 64 : i64} : !msexec.buffer<tensor<4xf32>>
+  %h2 = msexec.alloc {offset = 128 : i64} : !msexec.buffer<tensor<4xf32>>
+  msexec.launch @cpu::@kernel_0(%x, %x, %t) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+  msexec.launch @cpu::@kernel_1(%t, %h1) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+  msexec.launch @cpu::@kernel_0(%h1, %w1, %t) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+  msexec.launch @cpu::@kernel_1(%t, %h2) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+  msexec.launch @cpu::@kernel_0(%h2, %w2, %t) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+  msexec.launch @cpu::@kernel_1(%t, %y) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+}

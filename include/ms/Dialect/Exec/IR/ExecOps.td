@@ -327,7 +327,8 @@ def Exec_WaitOp : Exec_Op<"wait"> {
 }
 
 def Exec_BodyOp
-    : Exec_Op<"body", [IsolatedFromAbove, Symbol, SingleBlock, NoTerminator]> {
+    : Exec_Op<"body", [HasParent<"::mlir::ModuleOp">, IsolatedFromAbove, Symbol,
+                       SingleBlock, NoTerminator]> {
   let summary = "a run of plan steps that `call` steps run with their buffers";
   let description = [{
     Launches and copies that a plan runs several times on different buffers
@@ -347,7 +348,8 @@ def Exec_BodyOp
 }
 
 def Exec_CallOp
-    : Exec_Op<"call", [DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+    : Exec_Op<"call", [HasParent<"PlanOp">,
+                       DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "runs the steps of a body on the plan's buffers";
   let description = [{
     Runs the steps of `msexec.body @callee` in order, its block's arguments
