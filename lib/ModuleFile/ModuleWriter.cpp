@@ -303,9 +303,10 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
   int64_t queues = 1;
   for (Operation &op : plan.getBody().front()) {
     queues = std::max(queues, getStepQueue(&op) + 1);
-    if (auto call = dyn_cast<CallOp>(op); call && call.getBodyOp())
-      for (Operation &step : call.getBodyOp().getBody().front())
-        queues = std::max(queues, getStepQueue(&step) + 1);
+    if (auto call = dyn_cast<CallOp>(op))
+      if (BodyOp body = call.getBodyOp())
+        for (Operation &step : body.getBody().front())
+          queues = std::max(queues, getStepQueue(&step) + 1);
     if (auto signal = dyn_cast<SignalOp>(op))
       eventIds.try_emplace(signal.getEvent(), eventIds.size());
   }
