@@ -155,7 +155,30 @@ def make_llama_block():
     return LlamaBlock(), (2, 16, 64)
 
 
-# name -> (factory, post-export rewrite of the ONNX model or None, opset)
+class EmbeddingLM(nn.Module):
+    """A language model's ends: token embedding, LayerNorm and the output
+    projection to vocabulary logits: 2x16 int64 token ids -> 2x16x96. The
+    embedding exports as a Gather from its [96, 32] table (what
+    vocabulary-parallel sharding splits by rows)."""
+
+    def __init__(self, vocab=96, dim=32):
+        super().__init__()
+        self.embed = nn.Embedding(vocab, dim)
+        self.norm = nn.LayerNorm(dim)
+        self.head = nn.Linear(dim, vocab, bias=False)
+
+    def forward(self, ids):
+        return self.head(self.norm(self.embed(ids)))
+
+
+def make_embedding_lm():
+    ids = np.random.default_rng(0).integers(0, 96, (2, 16)).astype(np.int64)
+    return EmbeddingLM(), ids.shape, ids
+
+
+# name -> (factory, post-export rewrite of the ONNX model or None, opset);
+# a factory returns (model, input shape) for a float32 input drawn here, or
+# (model, shape, input) for another.
 MODELS = {
     "cnn": (make_cnn, None, OPSET),
     "transformer_encoder": (make_transformer, None, OPSET),
@@ -164,6 +187,7 @@ MODELS = {
     "transformer_encoder_opset14": (make_transformer, None, 14),
     "mlp": (make_mlp, None, OPSET),
     "llama_block": (make_llama_block, None, OPSET),
+    "embedding_lm": (make_embedding_lm, None, OPSET),
 }
 
 
@@ -180,10 +204,10 @@ def disable_fast_paths():
 
 def export(name, factory, rewrite, opset, out_root):
     torch.manual_seed(0)
-    model, shape = factory()
+    model, shape, *given = factory()
     model.eval()
     rng = np.random.default_rng(0)
-    x = rng.standard_normal(shape).astype(np.float32)
+    x = given[0] if given else rng.standard_normal(shape).astype(np.float32)
     xt = torch.from_numpy(x)
     # Reference output with the same (non-fused) code path as the export.
     y = model(xt).detach().numpy().astype(np.float32)

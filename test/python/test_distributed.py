@@ -160,6 +160,39 @@ def test_attention_split_by_heads(tmp_path):
                                    reference, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("nproc,mesh,ids_spec,table_spec",
+                         [(2, "2, 'tp'", "None", "ms.P('tp', None)"),
+                          (4, "(2, 2), ('dp', 'tp')", "ms.P('dp', None)",
+                           "ms.P(('dp', 'tp'), None)")])
+def test_embedding_split_by_vocabulary(tmp_path, nproc, mesh, ids_spec,
+                                       table_spec):
+    # ops.take from a table split by rows (vocabulary): each rank gathers
+    # the rows it holds, zeros elsewhere, one all_reduce sums them. Ids
+    # include negative ones (counted from the end, as NumPy's take).
+    done = run_ranks(tmp_path, nproc, f"""
+        import numpy as np
+        import ms
+        from ms import ops
+        f = ms.jit(lambda ids, table: ops.take(table, ids, axis=0),
+                   mesh=ms.Mesh({mesh}), level="O1",
+                   in_shardings=({ids_spec}, {table_spec}))
+        text = f.lower(np.zeros((4, 6), np.int64),
+                       np.zeros((16, 8), np.float32)).as_text("dist")
+        assert "all_reduce" in text, text
+        ids = (np.arange(24, dtype=np.int64).reshape(4, 6) * 7) % 32 - 16
+        table = np.random.default_rng(0).standard_normal((16, 8)).astype(
+            np.float32)
+        np.save(f"y{{ms.distributed.rank()}}.npy", f(ids, table))
+        """)
+    assert done.returncode == 0, done.stderr
+    ids = (np.arange(24, dtype=np.int64).reshape(4, 6) * 7) % 32 - 16
+    table = np.random.default_rng(0).standard_normal((16, 8)).astype(
+        np.float32)
+    for rank in range(nproc):
+        np.testing.assert_array_equal(np.load(tmp_path / f"y{rank}.npy"),
+                                      np.take(table, ids, axis=0))
+
+
 def test_launch_stops_the_others_when_a_rank_fails(tmp_path):
     done = run_ranks(tmp_path, 3, """
         import sys, time

@@ -267,28 +267,36 @@ static std::optional<LoopStructure> convStructure(graph::ConvOp op) {
   return s;
 }
 
-/// gather: loops are the result's dims, data[p..., indices[q...], r...]:
-/// every loop splits; the data's gathered axis is read whole.
+/// gather: loops are the result's dims, data[p..., indices[q...], r...],
+/// then the gathered axis `v` as a summed loop: every loop splits. A split
+/// `v` (an embedding table split by vocabulary, Megatron's
+/// VocabParallelEmbedding) gathers on each process the rows it holds and
+/// zeros elsewhere (partitionVocabularyGather): partial results, summed.
 static std::optional<LoopStructure> gatherStructure(graph::GatherOp op) {
   int64_t rank = rankOf(op.getInput()), indices = rankOf(op.getIndices());
   int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
   if (rank <= 0 || indices < 0 || axis < 0 || axis >= rank)
     return std::nullopt;
   MLIRContext *ctx = op.getContext();
-  int64_t loops = rank - 1 + indices;
+  int64_t results = rank - 1 + indices, loops = results + 1;
   SmallVector<AffineExpr> data, index;
   for (int64_t d = 0; d < rank; ++d)
-    data.push_back(d < axis    ? getAffineDimExpr(d, ctx)
-                   : d == axis ? getAffineConstantExpr(0, ctx)
-                               : getAffineDimExpr(d - 1 + indices, ctx));
+    data.push_back(getAffineDimExpr(d < axis    ? d
+                                    : d == axis ? results
+                                                : d - 1 + indices,
+                                    ctx));
   for (int64_t d = 0; d < indices; ++d)
     index.push_back(getAffineDimExpr(axis + d, ctx));
   LoopStructure s;
   s.iterators.assign(loops, IteratorType::parallel);
+  s.iterators[results] = IteratorType::reduction;
+  s.reductionKinds = {ReductionKind::Sum};
   s.whole.assign(loops, false);
-  s.maps = {AffineMap::get(loops, 0, data, ctx),
-            AffineMap::get(loops, 0, index, ctx),
-            AffineMap::getMultiDimIdentityMap(loops, ctx)};
+  s.maps = {
+      AffineMap::get(loops, 0, data, ctx), AffineMap::get(loops, 0, index, ctx),
+      AffineMap::get(
+          loops, 0,
+          AffineMap::getMultiDimIdentityMap(results, ctx).getResults(), ctx)};
   return s;
 }
 
@@ -521,6 +529,85 @@ static ShardingArray assignLoops(const LoopStructure &s,
   return loops;
 }
 
+/// Partitions `op`, a gather whose data is split along the gathered axis
+/// over mesh axes `axes` (a vocabulary-parallel embedding): the process at
+/// position r along `axes` holds rows [r * L, (r + 1) * L) of the axis's
+/// V. It gathers with each index moved into its rows (negative ones
+/// counted from V first; those outside its rows read row 0), zeros what
+/// it gathered for indices outside its rows, and the partial results are
+/// summed over `axes`: each element comes from the one process holding
+/// its row. An index outside [-V, V) gives zeros.
+static LogicalResult partitionVocabularyGather(
+    graph::GatherOp op, ArrayRef<shard::GridAxis> axes,
+    ArrayRef<Value> partitionedOperands, ArrayRef<Sharding> resultShardings,
+    IRMapping &partitionMap, SymbolTableCollection &symbolTable,
+    OpBuilder &builder) {
+  Location loc = op.getLoc();
+  Sharding sharding = resultShardings.front();
+  shard::GridOp grid = shard::getGrid(op, sharding.getGridAttr(), symbolTable);
+  auto dataType = cast<RankedTensorType>(op.getInput().getType());
+  int64_t rank = dataType.getRank();
+  int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+  int64_t devices = 1;
+  for (shard::GridAxis a : axes)
+    devices *= grid.getShape()[a];
+  int64_t total = dataType.getDimSize(axis), rows = total / devices;
+  Value data = partitionedOperands[0], indices = partitionedOperands[1];
+  auto indexType = cast<RankedTensorType>(indices.getType());
+  auto elem = cast<IntegerType>(indexType.getElementType());
+  auto scalar = [&](int64_t value) -> Value {
+    auto type = RankedTensorType::get({}, elem);
+    return graph::ConstantOp::create(
+        builder, loc,
+        DenseElementsAttr::get(type, APInt(elem.getWidth(), value, true)));
+  };
+  // Each process's first row: its element of [0, L, 2L, ...], sliced at
+  // compile time (one per-rank weight).
+  SmallVector<APInt> firsts;
+  for (int64_t r = 0; r < devices; ++r)
+    firsts.push_back(APInt(elem.getWidth(), r * rows, true));
+  Value all = graph::ConstantOp::create(
+      builder, loc,
+      DenseElementsAttr::get(RankedTensorType::get({devices}, elem), firsts));
+  Value first = shard::AllSliceOp::create(builder, loc, all, grid, axes, 0);
+  first = graph::ReshapeOp::create(
+      builder, loc, RankedTensorType::get({}, elem), first, Value());
+  Value zero = scalar(0);
+  Value negative = graph::LessOp::create(builder, loc, indices, zero);
+  Value counted = graph::AddOp::create(builder, loc, indices, scalar(total));
+  Value wrapped =
+      graph::WhereOp::create(builder, loc, negative, counted, indices);
+  Value local = graph::SubOp::create(builder, loc, wrapped, first);
+  Value above = graph::GreaterEqualOp::create(builder, loc, local, zero);
+  Value below = graph::LessOp::create(builder, loc, local, scalar(rows));
+  Value inside = graph::AndOp::create(builder, loc, above, below);
+  Value clamped = graph::WhereOp::create(builder, loc, inside, local, zero);
+  Value gathered =
+      graph::GatherOp::create(builder, loc, data, clamped, op.getAxisAttr());
+  Type expected = shard::shardType(op.getType(), grid, sharding);
+  if (gathered.getType() != expected)
+    return op.emitOpError("cannot gather split rows into a result of type ")
+           << expected << ": found " << gathered.getType();
+  // The mask has the indices' dims at the result's: ones around them.
+  SmallVector<int64_t> maskShape(axis, 1);
+  llvm::append_range(maskShape, indexType.getShape());
+  maskShape.append(rank - axis - 1, 1);
+  Value mask = graph::ReshapeOp::create(
+      builder, loc, RankedTensorType::get(maskShape, builder.getI1Type()),
+      inside, Value());
+  Type resultElem = dataType.getElementType();
+  Value none = graph::ConstantOp::create(
+      builder, loc,
+      DenseElementsAttr::get(RankedTensorType::get({}, resultElem),
+                             builder.getZeroAttr(resultElem)));
+  Value masked = graph::WhereOp::create(builder, loc, mask, gathered, none);
+  Value summed = shard::AllReduceOp::create(builder, loc, masked.getType(),
+                                            sharding.getGrid(), axes, masked,
+                                            ReductionKind::Sum);
+  partitionMap.map(op.getResult(), summed);
+  return success();
+}
+
 namespace {
 template <typename Op>
 struct GraphOpShardingModel
@@ -659,6 +746,14 @@ struct GraphOpShardingModel
           builder, op->getLoc(), type, partitionedOperands.front(), Value());
       partitionMap.map(reshape.getResult(), local);
       return success();
+    }
+    if (auto gather = dyn_cast<graph::GatherOp>(op)) {
+      // The gathered axis is the loop after the result's dims.
+      int64_t axisLoop = rankOf(gather.getResult());
+      if (!loops[axisLoop].empty())
+        return partitionVocabularyGather(gather, loops[axisLoop],
+                                         partitionedOperands, resultShardings,
+                                         partitionMap, symbolTable, builder);
     }
     shard::partitionTriviallyShardableOperation(
         *op, partitionedOperands, operandShardings, resultShardings,
