@@ -5,17 +5,21 @@ attention (BERT-base heads), softmax and layer normalization rows, and the
 PyTorch TransformerEncoderLayer and small CNN of the e2e tests (a
 BERT-style layer; conv-relu-maxpool x2 and linear layers), against
 PyTorch's outputs. Each is compiled with
-`ms-compile --target npu -O1`, run once with `ms-run --device npu` (the
-simulator is deterministic: one round is the measurement) and compared with
-the float64 NumPy result of the same f32 inputs.
+`ms-compile --target npu -O1` at each `--precision` asked for (the type the
+cube multiplies: f16, the default, bf16 or f32), run once with
+`ms-run --device npu` (the simulator is deterministic: one round is the
+measurement) and compared with the float64 NumPy result of the same f32
+inputs.
 
 Columns: simulated cycles; the cube's utilization (the pipe M's busy
 cycles over all cores' cycles, as ms-run reports it) and the ideal one (the
-fractal products the problem needs over the cycles every core had); the
+fractal products the problem needs over the cycles every core had: an f32
+fractal is 16x8 by 8x16, half an f16 one's products); the
 pipe that bounds the run (the busiest); the largest error relative to the
 largest reference magnitude.
 
 Usage: bench/npu.py [--build-dir build] [--sizes 256,512,1024,2048,4096]
+                    [--precisions f16] (a list: f16,bf16,f32)
 """
 import argparse
 import os
@@ -101,10 +105,12 @@ def cases(sizes):
                    os.path.join(d, "output_0.npy")), 0)
 
 
-def run_case(build, work, name, program, shapes, reference, fractals):
+def run_case(build, work, precision, name, program, shapes, reference,
+             fractals):
     """Compiles `program` (msgraph text, or an .onnx path whose directory
-    holds input_0.npy and PyTorch's output_0.npy), runs it on the simulated
-    NPU and returns the table row."""
+    holds input_0.npy and PyTorch's output_0.npy) for the cube's
+    `precision`, runs it on the simulated NPU and returns the table row
+    (`fractals`: the problem's 16x16x16 products)."""
     if program.endswith(".onnx"):
         src = program
     else:
@@ -113,7 +119,8 @@ def run_case(build, work, name, program, shapes, reference, fractals):
             f.write(program)
     module = os.path.join(work, "case.msm")
     subprocess.run([os.path.join(build, "bin", "ms-compile"), src, "-O1",
-                    "--target", "npu", "-o", module], check=True)
+                    "--target", "npu", "--precision", precision, "-o",
+                    module], check=True)
     rng = np.random.default_rng(0)
     inputs, bind = [], []
     for i, shape in enumerate(shapes):
@@ -138,25 +145,29 @@ def run_case(build, work, name, program, shapes, reference, fractals):
     want = reference(*[a.astype(np.float64) for a in inputs])
     err = np.abs(got - want).max() / np.abs(want).max()
     cores = 2
+    if precision == "f32":
+        fractals *= 2
     ideal = "%.1f%%" % (100.0 * fractals / cores / cycles) if fractals else "-"
-    return [name, str(cycles), "%s%%" % util.get("m", "0"), ideal, bound,
-            "%.2e" % err]
+    return [name, precision, str(cycles), "%s%%" % util.get("m", "0"), ideal,
+            bound, "%.2e" % err]
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     ap.add_argument("--sizes", default="256,512,1024,2048,4096")
+    ap.add_argument("--precisions", default="f16")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]
     rows = []
     with tempfile.TemporaryDirectory() as work:
         for case in cases(sizes):
-            rows.append(run_case(args.build_dir, work, *case))
-            print(" ".join(str(c) for c in rows[-1]), file=sys.stderr)
+            for precision in args.precisions.split(","):
+                rows.append(run_case(args.build_dir, work, precision, *case))
+                print(" ".join(str(c) for c in rows[-1]), file=sys.stderr)
     print("Simulated NPU (default NpuConfig: 2 cores), ms-compile --target npu -O1")
-    print_table(["case", "cycles", "cube busy", "cube ideal", "bound by",
-                 "max rel err"], rows)
+    print_table(["case", "precision", "cycles", "cube busy", "cube ideal",
+                 "bound by", "max rel err"], rows)
 
 
 if __name__ == "__main__":

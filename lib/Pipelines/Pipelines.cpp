@@ -69,14 +69,18 @@ LogicalResult mlir::ms::verifyCompileOptions(const CompileOptions &options,
     return failure();
   }
   StringRef precision = options.targetOptions.precision;
-  if (precision != "f32" && precision != "bf16") {
-    error = "expected --precision f32 or bf16, found '" + precision.str() + "'";
+  if (!precision.empty() && precision != "f32" && precision != "bf16" &&
+      precision != "f16") {
+    error = "expected --precision f32, bf16 or f16, found '" + precision.str() +
+            "'";
     return failure();
   }
-  if (!backend->supportsPrecision(precision)) {
-    error = "target '" + options.target + "' has no " + precision.str() +
-            " kernels yet: --precision " + precision.str() +
-            " is for --target cpu";
+  ArrayRef<StringRef> precisions = backend->getPrecisions();
+  if (!precision.empty() && !llvm::is_contained(precisions, precision)) {
+    error = "target '" + options.target + "' does not multiply in " +
+            precision.str() + ": expected --precision " +
+            llvm::join(precisions.drop_back(), ", ") +
+            (precisions.size() > 1 ? " or " : "") + precisions.back().str();
     return failure();
   }
   std::vector<std::string> phases = getCompilePhases(options.target);
@@ -97,6 +101,11 @@ LogicalResult mlir::ms::buildCompilePipeline(
   const TargetBackend *backend = lookupTargetBackend(options.target);
   std::vector<std::string> phases = getCompilePhases(options.target);
   StringRef stop = options.compileTo;
+  // The backend sees the precision it computes in, never the default's
+  // empty name.
+  TargetOptions targetOptions = options.targetOptions;
+  if (targetOptions.precision.empty())
+    targetOptions.precision = backend->getPrecisions().front().str();
 
   for (const std::string &phase : phases) {
     size_t start = pm.size();
@@ -139,7 +148,7 @@ LogicalResult mlir::ms::buildCompilePipeline(
     } else if (phase == "kernels") {
       pm.addPass(createOutlineKernelsPass({options.entry}));
       pm.addPass(createDeduplicateKernelsPass());
-      backend->buildKernelPhase(pm, options.targetOptions);
+      backend->buildKernelPhase(pm, targetOptions);
     } else if (phase == "plan") {
       pm.addPass(exec::createBuildPlanPass(
           {options.entry, options.target, options.optLevel}));
@@ -163,7 +172,7 @@ LogicalResult mlir::ms::buildCompilePipeline(
       // O2 already call one function per layer).
       pm.addPass(exec::createOutlineRepeatedStepsPass());
     } else {
-      backend->buildCodegenPhase(phase, pm, options.targetOptions);
+      backend->buildCodegenPhase(phase, pm, targetOptions);
     }
     if (phaseStarts && pm.size() > start)
       phaseStarts->emplace_back(start, phase);
@@ -188,8 +197,9 @@ struct NamedPipelineOptions
       llvm::cl::init("sm_90a")};
   Option<std::string> precision{
       *this, "precision",
-      llvm::cl::desc("Precision of matmuls with constant weights (f32, bf16)"),
-      llvm::cl::init("f32")};
+      llvm::cl::desc("Precision in which matmuls multiply: f32, bf16 or f16 "
+                     "(default: the target's, ms-compile --help)"),
+      llvm::cl::init("")};
 };
 } // namespace
 

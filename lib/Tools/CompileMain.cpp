@@ -92,12 +92,14 @@ struct Options {
       llvm::cl::init("sm_90a"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> precision{
       "precision",
-      llvm::cl::desc("Precision of matmuls with constant weights: f32 "
-                     "(default) or bf16 (--target cpu: weights stored in "
+      llvm::cl::desc("Precision in which matmuls multiply. --target cpu: "
+                     "f32 (default) or bf16 (constant weights stored in "
                      "bfloat16 and activations rounded to it, products "
                      "summed in f32; AVX512-BF16 dot products where the "
-                     "CPU has them)"),
-      llvm::cl::init("f32"), llvm::cl::cat(category)};
+                     "CPU has them); --target npu: f16 (default), bf16 or "
+                     "f32 (the cube's input type, sums in f32; f32 takes "
+                     "twice the cube cycles); --target cuda: f32"),
+      llvm::cl::cat(category)};
   llvm::cl::opt<std::string> compileTo{
       "compile-to",
       llvm::cl::desc("Print the IR after a phase and stop: graph, fusion, "

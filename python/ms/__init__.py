@@ -94,10 +94,10 @@ def load(path, device="cpu"):
 
 
 def compile_file(path, level="O0", target="cpu", target_cpu="native",
-                 input_shapes=None, precision="f32"):
+                 input_shapes=None, precision=None):
     """Compiles an ONNX model; `input_shapes` ({name: shape}) pins dynamic
-    dimensions; `precision` "bf16" stores constant matmul weights in
-    bfloat16 (see ms.jit). Returns a callable Module, loaded on the target's
+    dimensions; `precision` is the type matmuls multiply in (None: the
+    target's default; see ms.jit). Returns a callable Module, loaded on the target's
     device."""
     from ._jit import _level, _precision
     from ._cache import write_atomically, _process_dir

@@ -29,9 +29,13 @@ def _level(level):
 
 
 def _precision(precision):
-    if precision not in ("f32", "bf16"):
-        raise ValueError(f"unknown precision {precision!r}; expected 'f32' "
-                         "or 'bf16'")
+    """The compiler's name of `precision`: "" (None: the target's
+    default), "f32", "bf16" or "f16"."""
+    if precision is None:
+        return ""
+    if precision not in ("f32", "bf16", "f16"):
+        raise ValueError(f"unknown precision {precision!r}; expected None, "
+                         "'f32', 'bf16' or 'f16'")
     return precision
 
 
@@ -126,7 +130,7 @@ class JitFunction:
 
     def __init__(self, fn, level="O0", target="cpu", target_cpu="native",
                  mesh=None, in_shardings=None, out_shardings=None,
-                 multi_copy=1, precision="f32"):
+                 multi_copy=1, precision=None):
         functools.update_wrapper(self, fn)
         from .sharding import Mesh, P
         if mesh is not None and not isinstance(mesh, Mesh):
@@ -324,7 +328,7 @@ class JitFunction:
 
 
 def jit(fn=None, *, level="O0", target="cpu", target_cpu="native", mesh=None,
-        in_shardings=None, out_shardings=None, multi_copy=1, precision="f32"):
+        in_shardings=None, out_shardings=None, multi_copy=1, precision=None):
     """Compiles `fn` on first call for each signature and runs it with the
     ms runtime. Use as `@ms.jit`, `@ms.jit(level="O0")` or `ms.jit(fn)`.
 
@@ -348,10 +352,13 @@ def jit(fn=None, *, level="O0", target="cpu", target_cpu="native", mesh=None,
         this many copies so that one copy's communication overlaps the next
         copy's compute (docs/MultiCopy.md); 1 (default): no split; "auto":
         1, 2 or 4, whichever a simulation of the plans finds fastest.
-    precision: "f32" (default) or "bf16": matmuls whose weights are
-        constants (arrays the function closes over) store them in bfloat16
-        and round their other operand to bfloat16, summing in f32 (the cpu
-        target; docs/Performance.md states the error bound).
+    precision: the type matmuls multiply in; None (default): the
+        target's (cpu: "f32"; npu: "f16", the cube's). On the cpu, "bf16":
+        matmuls whose weights are constants (arrays the function closes
+        over) store them in bfloat16 and round their other operand to
+        bfloat16, summing in f32 (docs/Performance.md states the error
+        bound). On the npu, "f16", "bf16" or "f32": the cube's input type,
+        sums in f32 (docs/NPU.md: accuracy and cost of each).
     """
     if fn is None:
         return functools.partial(jit, level=level, target=target,

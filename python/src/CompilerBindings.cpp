@@ -34,7 +34,7 @@ static py::tuple toTuple(const std::vector<int64_t> &shape) {
 static CompileSettings settingsOf(int level, const std::string &target,
                                   const std::string &targetCpu,
                                   int64_t multiCopy = 1,
-                                  const std::string &precision = "f32") {
+                                  const std::string &precision = "") {
   CompileSettings settings;
   settings.optLevel = level;
   settings.multiCopy = multiCopy;
@@ -173,7 +173,7 @@ void populateCompilerBindings(py::module_ &m) {
           },
           py::arg("level") = 0, py::arg("target") = "cpu",
           py::arg("target_cpu") = "native", py::arg("multi_copy") = 1,
-          py::arg("precision") = "f32")
+          py::arg("precision") = "")
       .def(
           "lower",
           [](GraphBuilder &self, const std::string &stage, int level,
@@ -193,7 +193,7 @@ void populateCompilerBindings(py::module_ &m) {
           },
           py::arg("stage"), py::arg("level") = 0, py::arg("target") = "cpu",
           py::arg("target_cpu") = "native", py::arg("multi_copy") = 1,
-          py::arg("precision") = "f32");
+          py::arg("precision") = "");
 
   m.def(
       "compile_onnx_file",
@@ -216,7 +216,7 @@ void populateCompilerBindings(py::module_ &m) {
       py::arg("path"), py::arg("level") = 0, py::arg("target") = "cpu",
       py::arg("target_cpu") = "native",
       py::arg("input_shapes") = std::map<std::string, std::vector<int64_t>>(),
-      py::arg("precision") = "f32",
+      py::arg("precision") = "",
       "Imports and compiles an ONNX model; returns the module file bytes.");
   m.def("compile_stages", &ms::api::compileStages, py::arg("target") = "cpu",
         "The phase names lower() accepts for a target, in order.");

@@ -282,9 +282,10 @@ TEST(NpuProgram, RejectsMalformedPrograms) {
        },
        "steps[0][0] (dma): 'dst'.dtype: unknown dtype \"f64\""},
       {[](Json &j) {
-         j["kernels"]["k"]["steps"][0][0]["dst"]["dtype"] = "bf16";
+         j["kernels"]["k"]["steps"][0][0]["dst"]["dtype"] = "s32";
        },
-       "steps[0][0] (dma): cannot convert f32 to bf16"},
+       "steps[0][0] (dma): cannot convert f32 to s32 (a dma converts only "
+       "f32 to f16 or bf16, from gm)"},
       {[](Json &j) {
          j["kernels"]["k"]["steps"][0][0]["src"]["strides"] = {1, 1};
        },
@@ -331,6 +332,18 @@ TEST(NpuProgram, RejectsMalformedPrograms) {
        "steps[0][0] (mmad): expected m and n to be multiples of 16 and k of "
        "32"},
       {[](Json &j) {
+         j["kernels"]["k"]["steps"][0] =
+             Json::array({mmad(16, 12, 16, "f32", false)});
+       },
+       "steps[0][0] (mmad): expected m and n to be multiples of 16 and k of "
+       "8 (f32)"},
+      {[](Json &j) {
+         j["kernels"]["k"]["steps"][0] =
+             Json::array({mmad(16, 16, 16, "s32", false)});
+       },
+       "steps[0][0] (mmad): 'dtype': expected f16, bf16, f32 or s8, found "
+       "s32"},
+      {[](Json &j) {
          j["kernels"]["k"]["steps"][0] = {
              vec("expm1", view("ub", 0, "f32", {16, 1}),
                  view("ub", 64, "f32", {16, 1}), Json(), 1, 16)};
@@ -363,31 +376,36 @@ TEST(NpuProgram, RejectsMalformedPrograms) {
 
 /// The body of C = A B (A: M x K, B: K x N, f32 row-major in GM args 0, 1;
 /// C: f32 or f16 in arg 2) in one step per core, the cores splitting M:
-/// MTE2 converts A and B to fp16 fractals in L1 with 4-d strided copies,
+/// MTE2 converts A and B to fractals of `cubeType` (f16, bf16 or f32: a
+/// fractal row is 32 bytes, k0 elements) in L1 with 4-d strided copies,
 /// MTE1 moves them to L0A / L0B, the cube multiplies, the fixpipe stores.
 /// `flags` false leaves out the mte2 -> mte1 synchronization.
 Json gemmBody(int64_t M, int64_t K, int64_t N, int cores,
-              const char *cType = "f32", bool relu = false, bool flags = true) {
+              const char *cType = "f32", bool relu = false, bool flags = true,
+              const char *cubeType = "f16") {
   int64_t mc = M / cores;
-  int64_t aBytes = mc * K * 2;
+  int64_t size = std::string(cubeType) == "f32" ? 4 : 2, k0 = 32 / size;
+  int64_t aBytes = mc * K * size;
   Json body = Json::array();
   Json aRow = {{"t", {{-1, mc * K * 4}}}};
-  // A (mc x K) -> [mc/16][K/16] fractals of 16 x 16.
-  body.push_back(dma(gm(0, aRow, "f32", {16 * K, 16, K, 1}),
-                     view("l1", 0, "f16", {(K / 16) * 256, 256, 16, 1}),
-                     {mc / 16, K / 16, 16, 16}));
-  // B (K x N) -> [K/16][N/16] fractals of 16 x 16.
-  body.push_back(dma(gm(1, 0, "f32", {16 * N, 16, N, 1}),
-                     view("l1", aBytes, "f16", {(N / 16) * 256, 256, 16, 1}),
-                     {K / 16, N / 16, 16, 16}));
+  // A (mc x K) -> [mc/16][K/k0] fractals of 16 x k0.
+  body.push_back(
+      dma(gm(0, aRow, "f32", {16 * K, k0, K, 1}),
+          view("l1", 0, cubeType, {(K / k0) * 16 * k0, 16 * k0, k0, 1}),
+          {mc / 16, K / k0, 16, k0}));
+  // B (K x N) -> [K/k0][N/16] fractals of k0 x 16.
+  body.push_back(
+      dma(gm(1, 0, "f32", {k0 * N, 16, N, 1}),
+          view("l1", aBytes, cubeType, {(N / 16) * k0 * 16, k0 * 16, 16, 1}),
+          {K / k0, N / 16, k0, 16}));
   if (flags)
     sync(body, "mte2", "mte1");
-  body.push_back(
-      dma(view("l1", 0, "f16", {1}), view("l0a", 0, "f16", {1}), {mc * K}));
-  body.push_back(
-      dma(view("l1", aBytes, "f16", {1}), view("l0b", 0, "f16", {1}), {K * N}));
+  body.push_back(dma(view("l1", 0, cubeType, {1}),
+                     view("l0a", 0, cubeType, {1}), {mc * K}));
+  body.push_back(dma(view("l1", aBytes, cubeType, {1}),
+                     view("l0b", 0, cubeType, {1}), {K * N}));
   sync(body, "mte1", "m");
-  body.push_back(mmad(mc, K, N, "f16"));
+  body.push_back(mmad(mc, K, N, cubeType));
   sync(body, "m", "fix");
   int64_t cSize = std::string(cType) == "f16" ? 2 : 4;
   body.push_back(
@@ -402,21 +420,27 @@ Json gemmBody(int64_t M, int64_t K, int64_t N, int cores,
   return body;
 }
 
-/// The fp16-rounded reference of C = A B in double, and the bound on an
-/// fp32 accumulation's error: gamma_K * sum |a b| (Higham), K terms summed
-/// with unit roundoff 2^-24 (the products themselves are exact in fp32).
+/// The reference of C = A B in double from the inputs as `round` gives
+/// them to the cube, and the bound on an fp32 accumulation's error:
+/// gamma_K' * sum |a b| (Higham) with unit roundoff 2^-24, K' = K terms
+/// summed (products of fp16 or bf16 are exact in fp32), K + 1 when each
+/// product rounds too (fp32 inputs).
 void gemmReference(const std::vector<float> &a, const std::vector<float> &b,
                    int64_t M, int64_t K, int64_t N, std::vector<double> &ref,
-                   std::vector<double> &bound) {
-  double u = std::ldexp(1.0, -24), gamma = K * u / (1 - K * u);
+                   std::vector<double> &bound,
+                   float (*round)(float) = roundHalf,
+                   bool roundedProducts = false) {
+  double u = std::ldexp(1.0, -24);
+  int64_t terms = roundedProducts ? K + 1 : K;
+  double gamma = terms * u / (1 - terms * u);
   ref.assign(size_t(M * N), 0);
   bound.assign(size_t(M * N), 0);
   for (int64_t i = 0; i < M; ++i)
     for (int64_t j = 0; j < N; ++j) {
       double sum = 0, magnitude = 0;
       for (int64_t k = 0; k < K; ++k) {
-        double product = double(roundHalf(a[size_t(i * K + k)])) *
-                         double(roundHalf(b[size_t(k * N + j)]));
+        double product = double(round(a[size_t(i * K + k)])) *
+                         double(round(b[size_t(k * N + j)]));
         sum += product;
         magnitude += std::fabs(product);
       }
@@ -455,6 +479,46 @@ TEST(NpuSimulator, RunsGemmOnFractalLayouts) {
                  bound[size_t(i * N + j)];
     }
   EXPECT_GT(outside, M * N / 2);
+}
+
+TEST(NpuSimulator, RunsBf16AndF32Gemms) {
+  // bf16: 16x16 fractals, inputs rounded to bfloat16, products exact in
+  // fp32. f32: 16x8 and 8x16 fractals, the inputs as they are, each
+  // product rounded to fp32.
+  constexpr int64_t M = 32, K = 48, N = 32;
+  std::vector<float> a = randomFloats(M * K, 5), b = randomFloats(K * N, 6);
+  auto roundBf16 = [](float x) {
+    return npu::bf16ToFloat(npu::floatToBf16(x));
+  };
+  auto same = [](float x) { return x; };
+  struct Case {
+    const char *type;
+    float (*round)(float);
+  } cases[] = {{"bf16", roundBf16}, {"f32", same}};
+  for (const Case &test : cases) {
+    std::vector<float> c(M * N, -1.0f);
+    std::vector<double> ref, bound;
+    bool f32 = std::string(test.type) == "f32";
+    gemmReference(a, b, M, K, N, ref, bound, test.round, f32);
+    Json json = program(2, {M * K * 4, K * N * 4, M * N * 4},
+                        gemmBody(M, K, N, 2, "f32", false, true, test.type),
+                        {{"cores", 2}});
+    ms::rt::Status status = simulate(json, {a.data(), b.data(), c.data()});
+    ASSERT_TRUE(status.ok()) << test.type << ": " << status.message();
+    for (size_t i = 0; i < c.size(); ++i)
+      ASSERT_LE(std::fabs(double(c[i]) - ref[i]), bound[i])
+          << test.type << " " << i;
+    // bf16 really rounds the inputs: most results lie outside the bound
+    // around the exact product of the fp32 inputs.
+    if (!f32) {
+      std::vector<double> exact, exactBound;
+      gemmReference(a, b, M, K, N, exact, exactBound, same, true);
+      int outside = 0;
+      for (size_t i = 0; i < c.size(); ++i)
+        outside += std::fabs(double(c[i]) - exact[i]) > exactBound[i];
+      EXPECT_GT(outside, M * N / 2);
+    }
+  }
 }
 
 TEST(NpuSimulator, FixpipeCastsToHalfWithRelu) {
@@ -1024,6 +1088,11 @@ TEST(NpuSimulator, CubeAndVectorCostsFollowTheModel) {
   ASSERT_TRUE(simulate(cube, {}, &stats).ok());
   EXPECT_EQ(stats.cycles,
             config.cubeStartCycles + 4 * 2 * 3 * config.cubeCyclesPerFractal);
+  // An f32 fractal is 16x8 by 8x16: twice as many for the same K.
+  cube = program(1, Json::array(), Json::array({mmad(64, 32, 48, "f32")}));
+  ASSERT_TRUE(simulate(cube, {}, &stats).ok());
+  EXPECT_EQ(stats.cycles,
+            config.cubeStartCycles + 4 * 4 * 3 * config.cubeCyclesPerFractal);
   // exp over 4 x 100 f32: rows of 400 bytes take 13 blocks of 32 bytes.
   Json exp = program(1, Json::array(),
                      {vec("exp", view("ub", 0, "f32", {100, 1}),

@@ -158,7 +158,8 @@ def compare(got, want, want_dtype, rtol, atol, label):
 
 
 # ms-compile flags of the cpu target alone: the cuda and npu checks drop them
-# (--precision bf16: the npu compares with its own NPU-TOLERANCE).
+# (the npu compiles at its default precision, f16, and compares with its own
+# NPU-TOLERANCE).
 CPU_FLAGS = ("--target-cpu", "--precision")
 
 

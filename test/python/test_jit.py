@@ -99,16 +99,33 @@ def test_bf16_precision_rounds_constant_weights(rng, level):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     f32 = ms.jit(layer, level=level)(x)
     assert np.abs(f32 - got).max() > 1e-3
-    with pytest.raises(ValueError, match="unknown precision 'f16'"):
-        ms.jit(layer, precision="f16")
+    with pytest.raises(ValueError, match="unknown precision 'f64'"):
+        ms.jit(layer, precision="f64")
+    with pytest.raises(ms.CompileError, match="target 'cpu' does not "
+                                              "multiply in f16"):
+        ms.jit(layer, precision="f16")(x)
 
 
-def test_bf16_precision_on_the_npu_is_a_compile_error(rng):
-    f = ms.jit(lambda x: x @ np.ones((64, 32), np.float32), target="npu",
-               precision="bf16")
-    with pytest.raises(ms.CompileError, match="--precision bf16 is for "
-                                              "--target cpu"):
-        f(np.ones((2, 64), np.float32))
+def _half(x):
+    return np.asarray(x, np.float32).astype(np.float16).astype(np.float64)
+
+
+def test_npu_precision_is_the_cubes_input_type(rng):
+    """On the npu the cube multiplies f16 by default (the product of the
+    operands rounded to half, summed in f32), bf16 or f32 as asked: each
+    matches its rounded operands summed in float64 within the f32 sums'
+    error, and only f32 matches the unrounded product."""
+    a = rng.standard_normal((32, 96)).astype(np.float32)
+    b = rng.standard_normal((96, 48)).astype(np.float32)
+    exact = a.astype(np.float64) @ b
+    rounded = {None: _half(a) @ _half(b),
+               "bf16": _bf16(a).astype(np.float64) @ _bf16(b),
+               "f32": exact}
+    for precision, want in rounded.items():
+        f = ms.jit(lambda x, y: x @ y, target="npu", precision=precision)
+        got = f(a, b)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-4)
+        assert (np.abs(got - exact).max() < 1e-4) == (precision == "f32")
 
 
 def test_static_arguments(rng):

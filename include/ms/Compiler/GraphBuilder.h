@@ -49,9 +49,9 @@ struct CompileSettings {
   std::string targetCpu = "native";
   /// Multi-copy parallelism of a sharded function (1: none).
   int64_t multiCopy = 1;
-  /// Precision of matmuls with constant weights: "f32" or "bf16" (weights
-  /// stored in bfloat16, f32 sums; the cpu target).
-  std::string precision = "f32";
+  /// Precision in which matmuls multiply (TargetOptions::precision): empty
+  /// for the target's default, "f32", "bf16" or "f16".
+  std::string precision;
 };
 
 /// Builds one msgraph function `@main` and compiles it. Not thread-safe; each

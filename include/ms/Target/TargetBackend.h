@@ -36,10 +36,12 @@ struct TargetOptions {
   std::string cacheDir;
   /// CUDA architecture the cuda target generates PTX for (sm_90a, sm_80).
   std::string cudaArch = "sm_90a";
-  /// Precision of the matmuls with constant weights: "f32" (default: f32
-  /// semantics), or "bf16" (operands rounded to bfloat16, products summed
-  /// in f32; a target that has no bf16 kernels rejects it).
-  std::string precision = "f32";
+  /// Precision in which matmuls multiply: empty for the target's default
+  /// (the first of TargetBackend::getPrecisions), "f32", "bf16" (operands
+  /// rounded to bfloat16, products summed in f32) or "f16" (rounded to
+  /// IEEE half); buildCompilePipeline resolves it before the backend sees
+  /// it, and rejects one the target does not compute in.
+  std::string precision;
 };
 
 /// A code generator for one kind of device.
@@ -58,10 +60,11 @@ public:
   }
   /// Whether the backend compiles at optimization level `level` (0-2).
   virtual bool supportsOptLevel(int level) const { return true; }
-  /// Whether the backend compiles with TargetOptions::precision
-  /// `precision`.
-  virtual bool supportsPrecision(StringRef precision) const {
-    return precision == "f32";
+  /// The TargetOptions::precision values the backend compiles with, its
+  /// default first.
+  virtual ArrayRef<StringRef> getPrecisions() const {
+    static const StringRef precisions[] = {"f32"};
+    return precisions;
   }
   /// Returns the device features code generated with `options` needs (for
   /// the CPU: names of format::kCpuFeatures), which the runtime checks the

@@ -575,8 +575,9 @@ public:
       return {};
     return getCpuRequirements(cpu);
   }
-  bool supportsPrecision(StringRef precision) const override {
-    return precision == "f32" || precision == "bf16";
+  ArrayRef<StringRef> getPrecisions() const override {
+    static const StringRef precisions[] = {"f32", "bf16"};
+    return precisions;
   }
   void buildKernelPhase(OpPassManager &pm,
                         const TargetOptions &options) const override {

@@ -374,22 +374,27 @@ struct GemmShape {
   int64_t batch = 1, m = 0, n = 0, k = 0;
   /// Bytes of one input element in GM.
   int64_t inBytes = 4;
+  /// Bytes of one element of the cube's inputs (2 for f16 and bf16, 4 for
+  /// f32) and the K extent of their fractals: a fractal row is 32 bytes
+  /// (16 for f16 and bf16, 8 for f32).
+  int64_t cubeBytes = 2, k0 = 16;
 };
 
 /// Estimated cycles of one core for `shape` with `tiles`, by the timing
 /// model of docs/NPU.md; nullopt when the tiles do not fit.
 std::optional<double> estimateGemm(const NpuConfig &c, const GemmShape &shape,
                                    const GemmTiles &t) {
-  int64_t fractalBytes = t.tm * t.tk * 2 + t.tk * t.tn * 2;
-  if (2 * t.tm * t.tk * 2 > c.l0aBytes || 2 * t.tk * t.tn * 2 > c.l0bBytes ||
+  int64_t e = shape.cubeBytes;
+  int64_t fractalBytes = t.tm * t.tk * e + t.tk * t.tn * e;
+  if (2 * t.tm * t.tk * e > c.l0aBytes || 2 * t.tk * t.tn * e > c.l0bBytes ||
       2 * fractalBytes * t.chunk > c.l1Bytes ||
       (t.doubleC ? 2 : 1) * t.tm * t.tn * 4 > c.l0cBytes)
     return std::nullopt;
   int64_t tiles = shape.batch * ceilDiv(shape.m, t.tm) * ceilDiv(shape.n, t.tn);
   int64_t perCore = ceilDiv(tiles, c.cores);
   int64_t steps = ceilDiv(shape.k, t.tk);
-  double mmad = c.cubeStartCycles + (t.tm / 16) * (t.tk / 16) * (t.tn / 16) *
-                                        c.cubeCyclesPerFractal;
+  double mmad = c.cubeStartCycles + (t.tm / 16) * (t.tk / shape.k0) *
+                                        (t.tn / 16) * c.cubeCyclesPerFractal;
   double mte2 =
       2.0 * c.mte2LatencyCycles / t.chunk +
       double(t.tm * t.tk + t.tk * t.tn) * shape.inBytes / c.mte2BytesPerCycle;
@@ -442,8 +447,10 @@ GemmTiles chooseGemmTiles(const NpuConfig &c, const GemmShape &shape) {
 /// most one batch dimension) to cube code.
 class ContractionLowering {
 public:
-  ContractionLowering(Emitter &e, linalg::LinalgOp op, bool init)
-      : e(e), op(op), init(init) {}
+  /// `cubeType`: the type the cube multiplies (f16, bf16 or f32).
+  ContractionLowering(Emitter &e, linalg::LinalgOp op, bool init, Type cubeType)
+      : e(e), op(op), init(init), cubeType(cubeType),
+        fractalK(32 / elementBytes(cubeType)) {}
 
   LogicalResult run() {
     FailureOr<linalg::ContractionDimensions> dims =
@@ -490,6 +497,8 @@ public:
                            "the cube, found ")
              << aType << " x " << bType << " -> " << cType;
     shape.inBytes = std::max(elementBytes(aType), elementBytes(bType));
+    shape.cubeBytes = elementBytes(cubeType);
+    shape.k0 = fractalK;
     tiles = chooseGemmTiles(e.config, shape);
     if (!tiles.tm)
       return op->emitError("no tile of this contraction fits the npu's "
@@ -510,9 +519,8 @@ private:
   };
 
   LogicalResult placeBuffers() {
-    Type f16 = e.b.getF16Type();
-    int64_t aBytes = tiles.tm * tiles.tk * 2, bBytes = tiles.tk * tiles.tn * 2;
-    (void)f16;
+    int64_t aBytes = tiles.tm * tiles.tk * shape.cubeBytes,
+            bBytes = tiles.tk * tiles.tn * shape.cubeBytes;
     FailureOr<int64_t> l1a =
         e.reserve(MemorySpace::L1, 2 * aBytes * tiles.chunk);
     FailureOr<int64_t> l1b =
@@ -636,32 +644,32 @@ private:
   void emitChunk(const Tile &tile, Value acc, OpFoldResult k0, int64_t kSize,
                  Value iv, bool initAcc) {
     OpBuilder &b = e.b;
-    Type f16 = b.getF16Type();
     int64_t mf = ceilDiv(tile.rows, kFractal),
-            nf = ceilDiv(tile.cols, kFractal), kf = ceilDiv(kSize, kFractal);
-    int64_t aBytes = tiles.tm * tiles.tk * 2, bBytes = tiles.tk * tiles.tn * 2;
+            nf = ceilDiv(tile.cols, kFractal), kf = ceilDiv(kSize, fractalK);
+    int64_t aBytes = tiles.tm * tiles.tk * shape.cubeBytes,
+            bBytes = tiles.tk * tiles.tn * shape.cubeBytes;
     SmallVector<OpFoldResult> offsets = loopOffsets(tile, k0);
 
     e.waitFlag(Pipe::MTE1, Pipe::MTE2);
     OpFoldResult l1Slot = slotOf(chunks, iv, 1);
     Value l1a =
-        e.slotView(MemorySpace::L1, l1aOffset, {mf, kf, kFractal, kFractal},
-                   f16, aBytes * tiles.chunk, l1Slot);
+        e.slotView(MemorySpace::L1, l1aOffset, {mf, kf, kFractal, fractalK},
+                   cubeType, aBytes * tiles.chunk, l1Slot);
     Value l1b =
-        e.slotView(MemorySpace::L1, l1bOffset, {kf, nf, kFractal, kFractal},
-                   f16, bBytes * tiles.chunk, l1Slot);
+        e.slotView(MemorySpace::L1, l1bOffset, {kf, nf, fractalK, kFractal},
+                   cubeType, bBytes * tiles.chunk, l1Slot);
     loadFractals(e.tileView(a->get(), op.getMatchingIndexingMap(a), offsets,
                             {mDim, kDim}, {tile.rows, kSize}),
-                 l1a, /*zeroPadding=*/kSize % kFractal != 0);
+                 l1a, /*zeroPadding=*/kSize % fractalK != 0);
     loadFractals(e.tileView(bOperand->get(),
                             op.getMatchingIndexingMap(bOperand), offsets,
                             {kDim, nDim}, {kSize, tile.cols}),
-                 l1b, /*zeroPadding=*/kSize % kFractal != 0);
+                 l1b, /*zeroPadding=*/kSize % fractalK != 0);
     e.setFlag(Pipe::MTE2, Pipe::MTE1);
     e.waitFlag(Pipe::MTE2, Pipe::MTE1);
     ++chunks;
 
-    int64_t stepFractals = tiles.tk / kFractal;
+    int64_t stepFractals = tiles.tk / fractalK;
     int64_t count = ceilDiv(kf, stepFractals);
     for (int64_t s = 0; s < count; ++s) {
       int64_t k0f = s * stepFractals, kfs = std::min(stepFractals, kf - k0f);
@@ -670,11 +678,11 @@ private:
       e.waitFlag(Pipe::M, Pipe::MTE1);
       OpFoldResult l0Slot = slotOf(steps, iv, tiles.chunk);
       Value l0a =
-          e.slotView(MemorySpace::L0A, l0aOffset, {mf, kfs, kFractal, kFractal},
-                     f16, aBytes, l0Slot);
+          e.slotView(MemorySpace::L0A, l0aOffset, {mf, kfs, kFractal, fractalK},
+                     cubeType, aBytes, l0Slot);
       Value l0b =
-          e.slotView(MemorySpace::L0B, l0bOffset, {kfs, nf, kFractal, kFractal},
-                     f16, bBytes, l0Slot);
+          e.slotView(MemorySpace::L0B, l0bOffset, {kfs, nf, fractalK, kFractal},
+                     cubeType, bBytes, l0Slot);
       DmaOp::create(b, e.loc, srcA, l0a);
       DmaOp::create(b, e.loc, srcB, l0b);
       if (s + 1 == count)
@@ -688,29 +696,30 @@ private:
   }
 
   /// Copies the row-major GM tile `source` (R x C) into the fractal buffer
-  /// `target` (ceil(R/16) x ceil(C/16) x 16 x 16): one copy per block of
+  /// `target` (ceil(R/fr) x ceil(C/fc) x fr x fc): one copy per block of
   /// whole fractals and per partial edge. With `zeroPadding`, the buffer is
   /// zeroed first (padding along K must contribute nothing).
   void loadFractals(Value source, Value target, bool zeroPadding) {
     OpBuilder &b = e.b;
     auto type = cast<MemRefType>(source.getType());
+    auto targetType = cast<MemRefType>(target.getType());
     int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+    int64_t fr = targetType.getDimSize(2), fc = targetType.getDimSize(3);
     if (zeroPadding)
       FillOp::create(b, e.loc, target, b.getF64FloatAttr(0.0));
-    auto parts = [](int64_t size) {
+    auto parts = [](int64_t size, int64_t f) {
       SmallVector<std::pair<int64_t, int64_t>> result;
-      if (size >= kFractal)
-        result.push_back({0, size / kFractal * kFractal});
-      if (size % kFractal)
-        result.push_back({size / kFractal * kFractal, size % kFractal});
+      if (size >= f)
+        result.push_back({0, size / f * f});
+      if (size % f)
+        result.push_back({size / f * f, size % f});
       return result;
     };
-    for (auto [r0, nr] : parts(rows)) {
-      for (auto [c0, nc] : parts(cols)) {
+    for (auto [r0, nr] : parts(rows, fr)) {
+      for (auto [c0, nc] : parts(cols, fc)) {
         Value piece = e.subview(
             source, {b.getIndexAttr(r0), b.getIndexAttr(c0)}, {nr, nc});
-        int64_t pr = nr % kFractal ? nr : kFractal,
-                pc = nc % kFractal ? nc : kFractal;
+        int64_t pr = nr % fr ? nr : fr, pc = nc % fc ? nc : fc;
         int64_t ar = nr / pr, ac = nc / pc;
         Value expanded = memref::ExpandShapeOp::create(
             b, e.loc, SmallVector<int64_t>{ar, pr, ac, pc}, piece,
@@ -719,8 +728,8 @@ private:
             ArrayRef<unsigned>{0, 2, 1, 3}, b.getContext());
         Value fractals = memref::TransposeOp::create(b, e.loc, expanded,
                                                      AffineMapAttr::get(perm));
-        Value dst = e.fractalSlice(target, {r0 / kFractal, c0 / kFractal},
-                                   {ar, ac}, {pr, pc});
+        Value dst =
+            e.fractalSlice(target, {r0 / fr, c0 / fc}, {ar, ac}, {pr, pc});
         DmaOp::create(b, e.loc, fractals, dst);
       }
     }
@@ -729,6 +738,9 @@ private:
   Emitter &e;
   linalg::LinalgOp op;
   bool init;
+  Type cubeType;
+  /// The K extent of the cube's fractals (32 bytes of cubeType).
+  int64_t fractalK;
   unsigned mDim = 0, nDim = 0, kDim = 0;
   /// Batch dimensions and M and N dimensions other than the innermost.
   SmallVector<unsigned> outerDims;
@@ -1700,8 +1712,20 @@ private:
 
 struct NPULowerKernelsPass
     : public mlir::ms::impl::NPULowerKernelsPassBase<NPULowerKernelsPass> {
+  using NPULowerKernelsPassBase::NPULowerKernelsPassBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    Builder b(&getContext());
+    cubeType = precision == "f16"    ? Type(b.getF16Type())
+               : precision == "bf16" ? Type(b.getBF16Type())
+               : precision == "f32"  ? Type(b.getF32Type())
+                                     : Type();
+    if (!cubeType) {
+      module.emitError("expected precision f16, bf16 or f32, found '")
+          << precision << "'";
+      return signalPassFailure();
+    }
     if (!module->hasAttr(kConfigAttrName))
       module->setAttr(kConfigAttrName,
                       getConfigAttr(&getContext(), NpuConfig()));
@@ -1768,7 +1792,7 @@ struct NPULowerKernelsPass
       if (fill) {
         lowered = lowerFill(emitter, fill);
       } else if (linalg::isaContractionOpInterface(linalgOp)) {
-        lowered = ContractionLowering(emitter, linalgOp, init).run();
+        lowered = ContractionLowering(emitter, linalgOp, init, cubeType).run();
       } else if (auto generic = dyn_cast<linalg::GenericOp>(stages[i])) {
         lowered = VectorLowering(emitter, generic, init).run();
       } else {
@@ -1811,5 +1835,8 @@ struct NPULowerKernelsPass
     generic.erase();
     return lowered;
   }
+
+  /// The type the cube multiplies, from the precision option.
+  Type cubeType;
 };
 } // namespace

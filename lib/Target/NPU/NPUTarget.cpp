@@ -451,12 +451,11 @@ private:
       ArrayRef<int64_t> lhs = mmad.getLhs().getType().getShape(),
                         rhs = mmad.getRhs().getType().getShape();
       Type in = mmad.getLhs().getType().getElementType();
-      return json::Object{
-          {"op", "mmad"},          {"a", std::move(*a)},
-          {"b", std::move(*b)},    {"c", std::move(*c)},
-          {"m", lhs[0] * lhs[2]},  {"k", lhs[1] * lhs[3]},
-          {"n", rhs[1] * rhs[3]},  {"dtype", in.isF16() ? "f16" : "s8"},
-          {"init", mmad.getInit()}};
+      return json::Object{{"op", "mmad"},          {"a", std::move(*a)},
+                          {"b", std::move(*b)},    {"c", std::move(*c)},
+                          {"m", lhs[0] * lhs[2]},  {"k", lhs[1] * lhs[3]},
+                          {"n", rhs[1] * rhs[3]},  {"dtype", getDTypeName(in)},
+                          {"init", mmad.getInit()}};
     }
     auto fix = cast<FixpipeOp>(op);
     json::Object inst;
@@ -554,6 +553,11 @@ public:
 
   bool decomposesAttention() const override { return true; }
 
+  ArrayRef<StringRef> getPrecisions() const override {
+    static const StringRef precisions[] = {"f16", "bf16", "f32"};
+    return precisions;
+  }
+
   ArrayRef<StringRef> getCodegenPhases() const override {
     static const StringRef phases[] = {"linalg", "bufferized", "npu"};
     return phases;
@@ -567,7 +571,7 @@ public:
     if (phase == "npu") {
       kernels.addPass(createLowerMemRefCopiesPass());
       kernels.addPass(createCanonicalizerPass());
-      kernels.addPass(createNPULowerKernelsPass());
+      kernels.addPass(createNPULowerKernelsPass({options.precision}));
       kernels.addPass(createCSEPass());
     }
   }

@@ -594,9 +594,19 @@ void ms::rt::impl::npu::matmul(DType dtype, const uint8_t *a, const uint8_t *b,
                                    n / 16, init);
     return;
   }
-  // fp16 products are exact in fp32; only the sums round.
-  std::vector<float> wa = widen<uint16_t, float>(a, m * k, halfToFloat);
-  std::vector<float> wb = widen<uint16_t, float>(b, k * n, halfToFloat);
+  if (dtype == DType::F32) {
+    // fp32 products round to fp32 before they are summed.
+    auto same = [](float x) { return x; };
+    std::vector<float> wa = widen<float, float>(a, m * k, same);
+    std::vector<float> wb = widen<float, float>(b, k * n, same);
+    multiplyFractals<float, 8>(wa.data(), wb.data(), c, m / 16, k / 8, n / 16,
+                               init);
+    return;
+  }
+  // fp16 and bf16 products are exact in fp32; only the sums round.
+  auto toFloat = dtype == DType::BF16 ? bf16ToFloat : halfToFloat;
+  std::vector<float> wa = widen<uint16_t, float>(a, m * k, toFloat);
+  std::vector<float> wb = widen<uint16_t, float>(b, k * n, toFloat);
   multiplyFractals<float, 16>(wa.data(), wb.data(), c, m / 16, k / 16, n / 16,
                               init);
 }

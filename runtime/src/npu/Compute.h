@@ -70,9 +70,10 @@ void copyElements(const Dims &dims, const Operand &src, const Operand &dst);
 void fillElements(const Dims &dims, const Operand &dst, double value);
 
 /// C (+)= A B on the fractal layouts of docs/NPU.md: `a` holds m x k of
-/// `dtype` (f16 or s8) as [m/16][k/k0] fractals, `b` k x n as [k/k0][n/16],
-/// `c` m x n fp32 (int32 for s8) as [m/16][n/16]. Products accumulate in
-/// fp32 (int32, wrapping) in ascending k. `init` starts from zero.
+/// `dtype` (f16, bf16, f32 or s8) as [m/16][k/k0] fractals, `b` k x n as
+/// [k/k0][n/16], `c` m x n fp32 (int32 for s8) as [m/16][n/16]. Products
+/// accumulate in fp32 (int32, wrapping) in ascending k. `init` starts from
+/// zero.
 void matmul(DType dtype, const uint8_t *a, const uint8_t *b, uint8_t *c,
             int64_t m, int64_t k, int64_t n, bool init);
 

@@ -135,9 +135,11 @@ std::string Instr::describe() const {
   return text + ")";
 }
 
+int64_t ms::rt::impl::npu::mmadK0(DType dtype) { return 32 / dtypeSize(dtype); }
+
 std::string ms::rt::impl::npu::checkMmadSizes(int64_t m, int64_t k, int64_t n,
                                               DType dtype) {
-  int64_t k0 = dtype == DType::S8 ? 32 : 16;
+  int64_t k0 = mmadK0(dtype);
   if (m < 0 || k < 0 || n < 0 || m % 16 || n % 16 || k % k0)
     return "expected m and n to be multiples of 16 and k of " +
            std::to_string(k0) + " (" + dtypeName(dtype) +
@@ -443,12 +445,13 @@ Status Parser::parseDma(const Json &json, Instr &instr) {
                 " (a dma moves gm -> l1/ub, l1 -> l0a/l0b or ub -> gm)");
   if (dma.src.dtype == dma.dst.dtype)
     return Status();
-  if (dma.src.dtype == DType::F32 && dma.dst.dtype == DType::F16 &&
+  if (dma.src.dtype == DType::F32 &&
+      (dma.dst.dtype == DType::F16 || dma.dst.dtype == DType::BF16) &&
       instr.pipe == Pipe::MTE2)
     return Status();
   return fail(std::string("cannot convert ") + dtypeName(dma.src.dtype) +
               " to " + dtypeName(dma.dst.dtype) +
-              " (a dma converts only f32 to f16, from gm)");
+              " (a dma converts only f32 to f16 or bf16, from gm)");
 }
 
 Status Parser::parseFill(const Json &json, Instr &instr) {
@@ -471,8 +474,9 @@ Status Parser::parseMmad(const Json &json, Instr &instr) {
   const Json *dtype = nullptr;
   MS_RETURN_IF_ERROR(require(json, "dtype", dtype));
   MS_RETURN_IF_ERROR(readDType(*dtype, "'dtype'", mmad.dtype));
-  if (mmad.dtype != DType::F16 && mmad.dtype != DType::S8)
-    return fail(std::string("'dtype': expected f16 or s8, found ") +
+  if (mmad.dtype != DType::F16 && mmad.dtype != DType::BF16 &&
+      mmad.dtype != DType::F32 && mmad.dtype != DType::S8)
+    return fail(std::string("'dtype': expected f16, bf16, f32 or s8, found ") +
                 dtypeName(mmad.dtype));
   MS_RETURN_IF_ERROR(readBool(json, "init", mmad.init));
   if (mmad.m.isConstant() && mmad.k.isConstant() && mmad.n.isConstant()) {

@@ -267,6 +267,10 @@ struct Program {
 Status parseProgram(const std::string &where, const void *data, size_t size,
                     Program &out);
 
+/// The K extent of a fractal of an mmad of `dtype`: a fractal row is 32
+/// bytes (16 for f16 and bf16, 8 for f32, 32 for s8).
+int64_t mmadK0(DType dtype);
+
 /// Checks the sizes of an mmad (m, n multiples of 16, k of k0, none
 /// negative); returns "" or what is wrong.
 std::string checkMmadSizes(int64_t m, int64_t k, int64_t n, DType dtype);

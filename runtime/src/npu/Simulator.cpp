@@ -376,7 +376,7 @@ Status CoreSim::execMmad(const Instr &instr, const MmadOp &mmad,
   if (std::string problem = checkMmadSizes(m, k, n, mmad.dtype);
       !problem.empty())
     return fail(instr, problem);
-  int64_t size = dtypeSize(mmad.dtype), k0 = mmad.dtype == DType::S8 ? 32 : 16;
+  int64_t size = dtypeSize(mmad.dtype), k0 = mmadK0(mmad.dtype);
   uint8_t *pa = nullptr, *pb = nullptr, *pc = nullptr;
   MS_RETURN_IF_ERROR(
       claim(instr, "a", Space::L0A, nullptr, a, m * k * size, false, pa));

@@ -1,4 +1,8 @@
 // RUN: ms-opt %s -split-input-file -ms-npu-lower-kernels -verify-diagnostics | FileCheck %s
+// RUN: ms-opt %s -split-input-file -ms-npu-lower-kernels=precision=bf16 -verify-diagnostics | FileCheck %s --check-prefix=BF16
+// RUN: ms-opt %s -split-input-file -ms-npu-lower-kernels=precision=f32 -verify-diagnostics | FileCheck %s --check-prefix=F32
+// RUN: not ms-opt %s -split-input-file -ms-npu-lower-kernels=precision=f64 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: expected precision f16, bf16 or f32, found 'f64'
 // Kernels lowered to msnpu programs: a matmul on the cube (the zero fill is
 // its initialization), an elementwise op and a row reduction on the vector
 // unit; what the npu cannot run is an error on the op.
@@ -29,6 +33,17 @@
 // CHECK: msnpu.fixpipe %{{.*}}, %{{.*}} : memref<4x4x16x16xf32, #msnpu.space<l0c>> to memref<64x64xf32, strided<[96, 1]>>
 // CHECK: msnpu.per_core [0, 1]
 // CHECK-NOT: linalg.
+// With precision=bf16 the fractals hold bf16 (16x16); with precision=f32,
+// f32 (a fractal row is 32 bytes: A's are 16x8, B's 8x16, twice as many
+// along K).
+// BF16-LABEL: func.func @matmul
+// BF16: msnpu.dma %{{.*}}, %{{.*}} : memref<4x[[KF:[0-9]+]]x16x16xf32, {{.*}}> to memref<4x[[KF]]x16x16xbf16, {{.*}}, #msnpu.space<l1>>
+// BF16: msnpu.dma %{{.*}}, %{{.*}} : memref<[[KF]]x4x16x16xf32, {{.*}}> to memref<[[KF]]x4x16x16xbf16, {{.*}}, #msnpu.space<l1>>
+// BF16: msnpu.mmad {{.*}} init : memref<4x[[STEP:[0-9]+]]x16x16xbf16, #msnpu.space<l0a>>, memref<[[STEP]]x4x16x16xbf16, #msnpu.space<l0b>>, memref<4x4x16x16xf32, #msnpu.space<l0c>>
+// F32-LABEL: func.func @matmul
+// F32: msnpu.dma %{{.*}}, %{{.*}} : memref<4x[[KF:[0-9]+]]x16x8xf32, {{.*}}> to memref<4x[[KF]]x16x8xf32, {{.*}}, #msnpu.space<l1>>
+// F32: msnpu.dma %{{.*}}, %{{.*}} : memref<[[KF]]x4x8x16xf32, {{.*}}> to memref<[[KF]]x4x8x16xf32, {{.*}}, #msnpu.space<l1>>
+// F32: msnpu.mmad {{.*}} init : memref<4x[[STEP:[0-9]+]]x16x8xf32, #msnpu.space<l0a>>, memref<[[STEP]]x4x8x16xf32, #msnpu.space<l0b>>, memref<4x4x16x16xf32, #msnpu.space<l0c>>
 func.func @matmul(%a: memref<64x2048xf32>, %b: memref<2048x96xf32>, %c: memref<64x96xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<64x96xf32>)

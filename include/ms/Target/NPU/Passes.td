@@ -19,7 +19,8 @@ def NPULowerKernelsPass : Pass<"ms-npu-lower-kernels", "::mlir::ModuleOp"> {
 
     - a contraction (one M, N and K dimension, at most one batch
       dimension) runs on the cube: tiles of A and B are loaded by MTE2 into
-      L1 as 16x16 fp16 fractals (converting f32 on the way), moved by MTE1
+      L1 as fractals of the `precision` type (16x16 of f16 or bf16, 16x8
+      and 8x16 of f32; converting on the way), moved by MTE1
       into L0A / L0B, multiplied by `msnpu.mmad` into L0C over K steps, and
       stored by the fixpipe; L1, L0 and L0C buffers are double-buffered;
     - an elementwise op, or a reduction of the innermost dimension, runs on
@@ -35,6 +36,10 @@ def NPULowerKernelsPass : Pass<"ms-npu-lower-kernels", "::mlir::ModuleOp"> {
     `msnpu.config` attribute set on the module (docs/NPU.md). What the pass
     cannot lower is an error on the op.
   }];
+  let options =
+      [Option<"precision", "precision", "std::string", /*default=*/"\"f16\"",
+              "the type the cube multiplies: f16, bf16 or f32 (sums in f32)">,
+  ];
   let dependentDialects = ["::mlir::ms::npu::NpuDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

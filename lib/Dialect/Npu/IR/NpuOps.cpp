@@ -195,11 +195,12 @@ LogicalResult DmaOp::verify() {
     return emitOpError() << "expects rank 1 to 4 (dma_c2), found "
                          << source.getRank();
   Type have = source.getElementType(), want = target.getElementType();
-  bool convert = have.isF32() && want.isF16() && getPipe() == Pipe::MTE2;
+  bool convert = have.isF32() && (want.isF16() || want.isBF16()) &&
+                 getPipe() == Pipe::MTE2;
   if (have != want && !convert)
     return emitOpError() << "converts " << have << " to " << want
                          << "; only gm to l1 or ub converts, and only f32 to "
-                            "f16 (dma_c3)";
+                            "f16 or bf16 (dma_c3)";
   return success();
 }
 
@@ -250,13 +251,17 @@ LogicalResult MmadOp::verify() {
       return emitOpError() << "expects " << operand.name
                            << " contiguous (mmad_c2), found " << operand.type;
   }
+  // A fractal row is 32 bytes: k0 elements.
   Type in = lhs.getElementType();
-  int64_t k0 = in.isF16() ? 16 : in.isInteger(8) ? 32 : 0;
-  Type out = in.isF16() ? Type(Float32Type::get(getContext()))
-                        : Type(IntegerType::get(getContext(), 32));
+  int64_t k0 = in.isF16() || in.isBF16() ? 16
+               : in.isF32()              ? 8
+               : in.isInteger(8)         ? 32
+                                         : 0;
+  Type out = in.isInteger(8) ? Type(IntegerType::get(getContext(), 32))
+                             : Type(Float32Type::get(getContext()));
   if (!k0 || rhs.getElementType() != in || acc.getElementType() != out)
-    return emitOpError() << "expects f16 x f16 -> f32 or i8 x i8 -> i32 "
-                            "(mmad_c3), found "
+    return emitOpError() << "expects f16, bf16 or f32 x the same -> f32, or "
+                            "i8 x i8 -> i32 (mmad_c3), found "
                          << in << " x " << rhs.getElementType() << " -> "
                          << acc.getElementType();
   ArrayRef<int64_t> a = lhs.getShape(), b = rhs.getShape(), c = acc.getShape();

@@ -73,7 +73,7 @@ func.func @dma_rank(%a: memref<2x2x2x2x2xf32>) {
 
 func.func @dma_convert(%a: memref<16xf16>) {
   %ub = msnpu.buffer [0] : memref<16xf32, #msnpu.space<ub>>
-  // expected-error @+1 {{converts 'f32' to 'f16'; only gm to l1 or ub converts, and only f32 to f16 (dma_c3)}}
+  // expected-error @+1 {{converts 'f32' to 'f16'; only gm to l1 or ub converts, and only f32 to f16 or bf16 (dma_c3)}}
   msnpu.dma %ub, %a : memref<16xf32, #msnpu.space<ub>> to memref<16xf16>
   return
 }
@@ -135,8 +135,19 @@ func.func @mmad_contiguous() {
 func.func @mmad_types() {
   %a = msnpu.buffer [0] : memref<1x1x16x16xf32, #msnpu.space<l0a>>
   %b = msnpu.buffer [0] : memref<1x1x16x16xf32, #msnpu.space<l0b>>
+  %c = msnpu.buffer [0] : memref<1x1x16x16xi32, #msnpu.space<l0c>>
+  // expected-error @+1 {{expects f16, bf16 or f32 x the same -> f32, or i8 x i8 -> i32 (mmad_c3), found 'f32' x 'f32' -> 'i32'}}
+  msnpu.mmad %a, %b, %c : memref<1x1x16x16xf32, #msnpu.space<l0a>>, memref<1x1x16x16xf32, #msnpu.space<l0b>>, memref<1x1x16x16xi32, #msnpu.space<l0c>>
+  return
+}
+
+// -----
+
+func.func @mmad_f32_fractal() {
+  %a = msnpu.buffer [0] : memref<1x1x16x16xf32, #msnpu.space<l0a>>
+  %b = msnpu.buffer [0] : memref<1x1x16x16xf32, #msnpu.space<l0b>>
   %c = msnpu.buffer [0] : memref<1x1x16x16xf32, #msnpu.space<l0c>>
-  // expected-error @+1 {{expects f16 x f16 -> f32 or i8 x i8 -> i32 (mmad_c3), found 'f32' x 'f32' -> 'f32'}}
+  // expected-error @+1 {{expects fractals of 16x8, 8x16 and 16x16 (mmad_c2), found 16x16, 16x16 and 16x16}}
   msnpu.mmad %a, %b, %c : memref<1x1x16x16xf32, #msnpu.space<l0a>>, memref<1x1x16x16xf32, #msnpu.space<l0b>>, memref<1x1x16x16xf32, #msnpu.space<l0c>>
   return
 }

@@ -31,6 +31,25 @@ func.func @gemm_step(%a: memref<32x32xf32>, %c: memref<32x32xf32>) {
   return
 }
 
+// The cube's other input types: bf16 (16x16 fractals, converted by MTE2)
+// and f32 (16x8 and 8x16).
+// CHECK-LABEL: func.func @mmad_types
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<1x1x16x16xf32> to memref<1x1x16x16xbf16, #msnpu.space<l1>>
+// CHECK: msnpu.mmad %{{.*}}, %{{.*}}, %{{.*}} init : memref<1x1x16x16xbf16, #msnpu.space<l0a>>, memref<1x1x16x16xbf16, #msnpu.space<l0b>>, memref<1x1x16x16xf32, #msnpu.space<l0c>>
+// CHECK: msnpu.mmad %{{.*}}, %{{.*}}, %{{.*}} : memref<1x2x16x8xf32, #msnpu.space<l0a>>, memref<2x1x8x16xf32, #msnpu.space<l0b>>, memref<1x1x16x16xf32, #msnpu.space<l0c>>
+func.func @mmad_types(%g: memref<1x1x16x16xf32>) {
+  %l1 = msnpu.buffer [0] : memref<1x1x16x16xbf16, #msnpu.space<l1>>
+  msnpu.dma %g, %l1 : memref<1x1x16x16xf32> to memref<1x1x16x16xbf16, #msnpu.space<l1>>
+  %a = msnpu.buffer [0] : memref<1x1x16x16xbf16, #msnpu.space<l0a>>
+  %b = msnpu.buffer [0] : memref<1x1x16x16xbf16, #msnpu.space<l0b>>
+  %c = msnpu.buffer [0] : memref<1x1x16x16xf32, #msnpu.space<l0c>>
+  msnpu.mmad %a, %b, %c init : memref<1x1x16x16xbf16, #msnpu.space<l0a>>, memref<1x1x16x16xbf16, #msnpu.space<l0b>>, memref<1x1x16x16xf32, #msnpu.space<l0c>>
+  %fa = msnpu.buffer [0] : memref<1x2x16x8xf32, #msnpu.space<l0a>>
+  %fb = msnpu.buffer [0] : memref<2x1x8x16xf32, #msnpu.space<l0b>>
+  msnpu.mmad %fa, %fb, %c : memref<1x2x16x8xf32, #msnpu.space<l0a>>, memref<2x1x8x16xf32, #msnpu.space<l0b>>, memref<1x1x16x16xf32, #msnpu.space<l0c>>
+  return
+}
+
 // CHECK-LABEL: func.func @vector
 // CHECK: msnpu.vunary <exp> %{{.*}}, %{{.*}} : memref<8x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>
 // CHECK: msnpu.vbinary <add> %{{.*}}, %{{.*}}, %{{.*}} : memref<8x64xf32, #msnpu.space<ub>>, memref<1x64xf32, #msnpu.space<ub>> to memref<8x64xf32, #msnpu.space<ub>>

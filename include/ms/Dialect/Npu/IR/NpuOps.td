@@ -202,8 +202,9 @@ def Npu_MmadOp : Npu_PipeOp<"mmad"> {
     `c = a * b` (with `init`) or `c += a * b`, where `a` (L0A) is an M x K
     matrix of 16 x k0 fractals `memref<M/16 x K/k0 x 16 x k0>`, `b` (L0B) a
     K x N matrix of k0 x 16 fractals `memref<K/k0 x N/16 x k0 x 16>`, `c`
-    (L0C) an M x N matrix of 16 x 16 fractals; k0 is 16 for f16 and 32 for
-    i8, `c` is f32 (f16 inputs) or i32 (i8). All three are contiguous.
+    (L0C) an M x N matrix of 16 x 16 fractals; a fractal row is 32 bytes
+    (k0 is 16 for f16 and bf16, 8 for f32, 32 for i8), `c` is f32 (float
+    inputs) or i32 (i8). All three are contiguous.
 
     ```mlir
     msnpu.mmad %a, %b, %c init : memref<8x4x16x16xf16, #msnpu.space<l0a>>, memref<4x8x16x16xf16, #msnpu.space<l0b>>, memref<8x8x16x16xf32, #msnpu.space<l0c>>
