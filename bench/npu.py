@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Measures the npu target on the simulated NPU: GEMMs of 256 to 4096
 (square, f32 in GM, fp16 on the cube), a linear layer with bias and GELU,
-attention (BERT-base heads), softmax and layer normalization rows, and the
+a ResNet-style 3x3 convolution (64 channels, 56x56), attention (BERT-base
+heads), softmax and layer normalization rows, and the
 PyTorch TransformerEncoderLayer and small CNN of the e2e tests (a
 BERT-style layer; conv-relu-maxpool x2 and linear layers), against
 PyTorch's outputs. Each is compiled with
@@ -61,6 +62,19 @@ def attention(q, k, v):
     return softmax(s) @ v
 
 
+def conv2d(x, w):
+    """NCHW convolution, 3x3, padding 1, stride 1 (float64)."""
+    n, c, h, wd = x.shape
+    m = w.shape[0]
+    p = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    out = np.zeros((n, m, h, wd))
+    for kh in range(3):
+        for kw in range(3):
+            out += np.einsum("nchw,mc->nmhw", p[:, :, kh:kh + h, kw:kw + wd],
+                             w[:, :, kh, kw])
+    return out
+
+
 def cases(sizes):
     """(name, msgraph program, input shapes, reference, fractal products)."""
     for n in sizes:
@@ -78,6 +92,14 @@ def cases(sizes):
            f"  return %2 : {t(m, h)}\n}}\n",
            [(m, k), (k, h), (h,)], lambda x, w, b: gelu(x @ w + b),
            (m // 16) * (k // 16) * (h // 16))
+    c, hw = 64, 56
+    x, wt, y = t(1, c, hw, hw), t(c, c, 3, 3), t(1, c, hw, hw)
+    yield ("conv 3x3 64->64 56x56",
+           f"func.func @main(%x: {x}, %w: {wt}) -> {y} {{\n"
+           f"  %0 = msgraph.conv %x, %w {{pads = array<i64: 1, 1, 1, 1>}} : ({x}, {wt}) -> {y}\n"
+           f"  return %0 : {y}\n}}\n",
+           [(1, c, hw, hw), (c, c, 3, 3)], conv2d,
+           (hw * hw // 16) * (c // 16) * (c * 9 // 16))
     b, h, n, d = 1, 12, 128, 64
     q = t(b, h, n, d)
     yield ("attention 1x12x128x64",

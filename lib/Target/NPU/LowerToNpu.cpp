@@ -1710,6 +1710,259 @@ private:
   DenseMap<Value, double> values;
 };
 
+//===----------------------------------------------------------------------===//
+// Convolutions on the cube
+//===----------------------------------------------------------------------===//
+
+/// A convolution's loops by role: `out[b..., m..., q...] += x[b, k and q in
+/// windows] * w[m..., k...]`. Batch loops `b` index the input and the
+/// output before its channels, `m` the weight and the output, `k` (summed)
+/// the input and the weight, the positions `q` the input (in windows such
+/// as `oh * 2 + kh`) and the output after its channels; loops of extent 1
+/// take no role.
+struct WindowContraction {
+  OpOperand *input = nullptr, *weight = nullptr;
+  SmallVector<unsigned> batch, m, k, q;
+  /// The output's dims grouped as [batch..., m..., q...] (without batch
+  /// loops, [m..., q...]), and the weight's as [m..., k...]; extent-1 dims
+  /// join a group beside them.
+  SmallVector<ReassociationIndices> outputGroups, weightGroups;
+};
+
+/// Whether `op` is a convolution the cube can run as a matmul of its
+/// weight `[M, K]` by its input's windows laid out `[K, Q]` per batch
+/// (im2col): a sum of products of a windowed input and a weight indexed by
+/// loops alone, no loop in all three operands (groups), the weight's
+/// summed dims after its channels, weight and output contiguous.
+std::optional<WindowContraction> matchWindowContraction(linalg::GenericOp op) {
+  if (!op || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  // The body: out + in0 * in1 (floats).
+  Block &body = *op.getBlock();
+  if (!llvm::hasNItems(body.getOperations(), 3))
+    return std::nullopt;
+  auto mul = dyn_cast<arith::MulFOp>(body.front());
+  auto add = dyn_cast<arith::AddFOp>(*std::next(body.begin()));
+  Value out = body.getArgument(2);
+  if (!mul || !add || body.getTerminator()->getOperand(0) != add.getResult() ||
+      !((add.getLhs() == out && add.getRhs() == mul.getResult()) ||
+        (add.getRhs() == out && add.getLhs() == mul.getResult())) ||
+      !((mul.getLhs() == body.getArgument(0) &&
+         mul.getRhs() == body.getArgument(1)) ||
+        (mul.getLhs() == body.getArgument(1) &&
+         mul.getRhs() == body.getArgument(0))))
+    return std::nullopt;
+  WindowContraction w;
+  w.input = op.getDpsInputOperand(0);
+  w.weight = op.getDpsInputOperand(1);
+  if (!hasWindows(op.getMatchingIndexingMap(w.input)))
+    std::swap(w.input, w.weight);
+  AffineMap xMap = op.getMatchingIndexingMap(w.input),
+            wMap = op.getMatchingIndexingMap(w.weight),
+            yMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!hasWindows(xMap) || !isIndexedByLoops(xMap) ||
+      !wMap.isProjectedPermutation() || !yMap.isProjectedPermutation())
+    return std::nullopt;
+  auto isContiguous = [](Value v) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    return type && type.hasStaticShape() && type.getLayout().isIdentity();
+  };
+  if (!isContiguous(w.weight->get()) ||
+      !isContiguous(op.getDpsInitOperand(0)->get()))
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto usedBy = [](AffineMap map, unsigned d) {
+    return llvm::any_of(map.getResults(), [&](AffineExpr e) {
+      return decomposeIndex(e)->coefficient(d) != 0;
+    });
+  };
+  // Each loop's role (batch loops are found among the positions below).
+  enum Role { None, Batch, M, K, Q };
+  SmallVector<Role> role(op.getNumLoops(), None);
+  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+    bool inX = usedBy(xMap, d), inW = usedBy(wMap, d), inY = usedBy(yMap, d);
+    if (ranges[d] == 1)
+      continue;
+    if (inX && inW && !inY)
+      role[d] = K;
+    else if (inW && inY && !inX)
+      role[d] = M;
+    else if (inX && inY && !inW)
+      role[d] = Q;
+    else
+      return std::nullopt;
+  }
+  // The output: [batch..., m..., q...], extent-1 dims anywhere.
+  auto yDim = [&](int64_t i) {
+    return cast<AffineDimExpr>(yMap.getResult(i)).getPosition();
+  };
+  int64_t rank = yMap.getNumResults(), firstM = -1, lastM = -1;
+  for (int64_t i = 0; i < rank; ++i)
+    if (role[yDim(i)] == M) {
+      if (firstM < 0)
+        firstM = i;
+      lastM = i;
+    }
+  if (firstM < 0)
+    return std::nullopt;
+  ReassociationIndices lead, chans, tail;
+  for (int64_t i = 0; i < rank; ++i) {
+    unsigned d = yDim(i);
+    if (i < firstM) {
+      lead.push_back(i);
+      if (role[d] == Q) {
+        role[d] = Batch;
+        w.batch.push_back(d);
+      }
+    } else if (i <= lastM) {
+      if (role[d] != M && role[d] != None)
+        return std::nullopt;
+      chans.push_back(i);
+      if (role[d] == M)
+        w.m.push_back(d);
+    } else {
+      if (role[d] != Q && role[d] != None)
+        return std::nullopt;
+      tail.push_back(i);
+      if (role[d] == Q)
+        w.q.push_back(d);
+    }
+  }
+  if (w.q.empty())
+    return std::nullopt;
+  // Without batch loops, the leading extent-1 dims join the channels.
+  if (w.batch.empty()) {
+    chans.insert(chans.begin(), lead.begin(), lead.end());
+    lead.clear();
+  }
+  if (!lead.empty())
+    w.outputGroups.push_back(lead);
+  w.outputGroups.push_back(chans);
+  w.outputGroups.push_back(tail);
+  // The weight: [m..., k...], its M loops in the output's order.
+  ReassociationIndices wm, wk;
+  SmallVector<unsigned> weightM;
+  for (auto [i, e] : llvm::enumerate(wMap.getResults())) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    if (role[d] == M) {
+      if (!wk.empty())
+        return std::nullopt;
+      wm.push_back(i);
+      weightM.push_back(d);
+    } else if (role[d] == K) {
+      w.k.push_back(d);
+      wk.push_back(i);
+    } else {
+      (wk.empty() ? wm : wk).push_back(i);
+    }
+  }
+  if (w.k.empty() || wm.empty() || weightM != w.m)
+    return std::nullopt;
+  w.weightGroups = {wm, wk};
+  return w;
+}
+
+/// Lowers `op` (a match `w` of matchWindowContraction) as two steps: the
+/// input's windows copied to a GM scratch buffer `s[batch..., k...,
+/// q...]` (im2col, on the vector unit), then `out[batch, m, q] (+)= w[m,
+/// k] * s[batch, k, q]` on the cube (`init`: the output holds zeros).
+LogicalResult lowerWindowContraction(OpBuilder &b, const NpuConfig &config,
+                                     linalg::GenericOp op,
+                                     const WindowContraction &w, bool init,
+                                     Type cubeType) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<unsigned> loops(w.batch);
+  llvm::append_range(loops, w.k);
+  llvm::append_range(loops, w.q);
+  SmallVector<int64_t> shape;
+  for (unsigned d : loops)
+    shape.push_back(ranges[d]);
+  // The copy's tiles are its output's two innermost dims: with one
+  // position loop, a unit dim before it (a window `ow * s + kw` would
+  // combine a tile's rows and columns).
+  bool unitRows = w.q.size() == 1;
+  if (unitRows)
+    shape.insert(shape.end() - 1, 1);
+  Type element = getElementTypeOrSelf(w.input->get().getType());
+  // s[batch..., k..., q...] = x[...]: a copy over the loops of s, the
+  // input's indices rewritten in them.
+  Value scratch = memref::AllocOp::create(
+      b, loc, MemRefType::get(shape, element), b.getI64IntegerAttr(64));
+  unsigned copyLoops = shape.size();
+  SmallVector<AffineExpr> replacements(op.getNumLoops(),
+                                       getAffineConstantExpr(0, ctx));
+  for (auto [i, d] : llvm::enumerate(loops))
+    replacements[d] =
+        getAffineDimExpr(unitRows && i + 1 == loops.size() ? i + 1 : i, ctx);
+  AffineMap xMap = op.getMatchingIndexingMap(w.input).replaceDimsAndSymbols(
+      replacements, {}, copyLoops, 0);
+  SmallVector<AffineMap> copyMaps{
+      xMap, AffineMap::getMultiDimIdentityMap(copyLoops, ctx)};
+  SmallVector<utils::IteratorType> parallel(copyLoops,
+                                            utils::IteratorType::parallel);
+  auto copy = linalg::GenericOp::create(
+      b, loc, TypeRange{}, ValueRange{w.input->get()}, ValueRange{scratch},
+      copyMaps, parallel, [&](OpBuilder &nested, Location at, ValueRange args) {
+        linalg::YieldOp::create(nested, at, args[0]);
+      });
+  Emitter copyEmitter(b, loc, config);
+  LogicalResult copied =
+      VectorLowering(copyEmitter, copy, /*outputIsIdentity=*/false).run();
+  copy.erase();
+  if (failed(copied))
+    return failure();
+  CoreBarrierOp::create(b, loc);
+  // out[batch, m, q] (+)= w[m, k] * s[batch, k, q].
+  bool batched = !w.batch.empty();
+  SmallVector<ReassociationIndices> scratchGroups;
+  int64_t next = 0;
+  for (size_t size : {w.batch.size(), w.k.size(), w.q.size() + unitRows}) {
+    if (!size)
+      continue;
+    ReassociationIndices group;
+    for (size_t i = 0; i < size; ++i)
+      group.push_back(next++);
+    scratchGroups.push_back(group);
+  }
+  Value a =
+      memref::CollapseShapeOp::create(b, loc, w.weight->get(), w.weightGroups);
+  Value windows =
+      memref::CollapseShapeOp::create(b, loc, scratch, scratchGroups);
+  Value c = memref::CollapseShapeOp::create(
+      b, loc, op.getDpsInitOperand(0)->get(), w.outputGroups);
+  // Loops (batch, m, q, k); without batch loops (m, q, k).
+  unsigned nb = batched ? 1 : 0, m = nb, q = nb + 1, k = nb + 2;
+  auto dim = [&](unsigned d) { return getAffineDimExpr(d, ctx); };
+  SmallVector<AffineExpr> sExprs, cExprs;
+  if (batched) {
+    sExprs.push_back(dim(0));
+    cExprs.push_back(dim(0));
+  }
+  sExprs.append({dim(k), dim(q)});
+  cExprs.append({dim(m), dim(q)});
+  unsigned count = nb + 3;
+  SmallVector<AffineMap> maps{AffineMap::get(count, 0, {dim(m), dim(k)}, ctx),
+                              AffineMap::get(count, 0, sExprs, ctx),
+                              AffineMap::get(count, 0, cExprs, ctx)};
+  SmallVector<utils::IteratorType> iterators(count,
+                                             utils::IteratorType::parallel);
+  iterators[k] = utils::IteratorType::reduction;
+  auto matmul = linalg::GenericOp::create(
+      b, loc, TypeRange{}, ValueRange{a, windows}, ValueRange{c}, maps,
+      iterators, [&](OpBuilder &nested, Location at, ValueRange args) {
+        Value product = arith::MulFOp::create(nested, at, args[0], args[1]);
+        Value sum = arith::AddFOp::create(nested, at, args[2], product);
+        linalg::YieldOp::create(nested, at, sum);
+      });
+  Emitter cubeEmitter(b, loc, config);
+  LogicalResult multiplied =
+      ContractionLowering(cubeEmitter, matmul, init, cubeType).run();
+  matmul.erase();
+  return multiplied;
+}
+
 struct NPULowerKernelsPass
     : public mlir::ms::impl::NPULowerKernelsPassBase<NPULowerKernelsPass> {
   using NPULowerKernelsPassBase::NPULowerKernelsPassBase;
@@ -1793,6 +2046,11 @@ struct NPULowerKernelsPass
         lowered = lowerFill(emitter, fill);
       } else if (linalg::isaContractionOpInterface(linalgOp)) {
         lowered = ContractionLowering(emitter, linalgOp, init, cubeType).run();
+      } else if (auto conv = matchWindowContraction(
+                     dyn_cast<linalg::GenericOp>(stages[i]))) {
+        lowered = lowerWindowContraction(b, config,
+                                         cast<linalg::GenericOp>(stages[i]),
+                                         *conv, init, cubeType);
       } else if (auto generic = dyn_cast<linalg::GenericOp>(stages[i])) {
         lowered = VectorLowering(emitter, generic, init).run();
       } else {

@@ -53,6 +53,44 @@ func.func @matmul(%a: memref<64x2048xf32>, %b: memref<2048x96xf32>, %c: memref<6
 
 // -----
 
+// A convolution (2 images, stride 2 along rows) runs on the cube as a
+// matmul: first its input's windows are copied to a GM scratch buffer
+// [n, c, kh, kw, oh, ow] (im2col: one MTE2 load and MTE3 store per image,
+// channel and window position), then, after a barrier, the weight [32, 27]
+// times the windows [27, 16] of each image into the output [32, 16]; the
+// fill is the matmul's initialization.
+// CHECK-LABEL: func.func @conv
+// CHECK: %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x3x3x3x4x4xf32>
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<4x4xf32, strided<[12, 1]>> to memref<4x4xf32, #msnpu.space<ub>>
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<4x4xf32, #msnpu.space<ub>> to memref<4x4xf32, strided<[4, 1]>>
+// CHECK-COUNT-106: msnpu.dma %{{.*}} : memref<4x4xf32, {{.*}}
+// CHECK-NOT: msnpu.dma %{{.*}} : memref<4x4xf32
+// CHECK: msnpu.core_barrier
+// CHECK: memref.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : memref<32x3x3x3xf32> into memref<32x27xf32>
+// CHECK: memref.collapse_shape %[[S]] {{\[}}[0], [1, 2, 3], [4, 5]] : memref<2x3x3x3x4x4xf32> into memref<2x27x16xf32>
+// CHECK: memref.collapse_shape %arg2 {{\[}}[0, 1], [2], [3, 4]] : memref<2x1x32x4x4xf32> into memref<2x32x16xf32>
+// CHECK: msnpu.mmad {{.*}} init : memref<2x2x16x16xf16, #msnpu.space<l0a>>, memref<2x1x16x16xf16, #msnpu.space<l0b>>, memref<2x1x16x16xf32, #msnpu.space<l0c>>
+// CHECK: msnpu.fixpipe %{{.*}}, %{{.*}} : memref<2x1x16x16xf32, #msnpu.space<l0c>> to memref<32x16xf32, strided<[16, 1]>>
+// CHECK: msnpu.mmad {{.*}} init :
+// CHECK-NOT: linalg.
+#cx = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 * 2 + d6, d4 + d7)>
+#cw = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d5, d6, d7)>
+#cy = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+func.func @conv(%x: memref<2x3x9x6xf32>, %w: memref<32x3x3x3xf32>, %y: memref<2x1x32x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<2x1x32x4x4xf32>)
+  linalg.generic {indexing_maps = [#cx, #cw, #cy], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<2x3x9x6xf32>, memref<32x3x3x3xf32>) outs(%y : memref<2x1x32x4x4xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %1 = arith.mulf %in, %in_1 : f32
+    %2 = arith.addf %out, %1 : f32
+    linalg.yield %2 : f32
+  }
+  return
+}
+
+// -----
+
 // CHECK-LABEL: func.func @bias_relu
 // The bias is one row, broadcast over the tile's rows; ReLU is a max with 0.
 // CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<1x96xf32> to memref<1x96xf32, #msnpu.space<ub>>
