@@ -1862,6 +1862,95 @@ std::optional<WindowContraction> matchWindowContraction(linalg::GenericOp op) {
   return w;
 }
 
+/// Copies `input`'s windows to `scratch` (`scratch[i...] = input[map(i...)]`,
+/// its loops `batch` batch loops, then `k` summed loops, then positions) in
+/// DMAs through UB, double-buffered, each moving every position of a run of
+/// the first summed loop (the input channels) that fits half of UB; the
+/// runs, images and other summed loops split over the cores. Returns false
+/// (emitting nothing) when one channel's positions do not fit, or when the
+/// channels share an input index with the positions.
+bool copyWindows(OpBuilder &b, const NpuConfig &config, Value input,
+                 AffineMap map, Value scratch, size_t batch, size_t k) {
+  Location loc = input.getLoc();
+  auto type = cast<MemRefType>(scratch.getType());
+  unsigned loops = type.getRank();
+  unsigned chunkLoop = batch;
+  SmallVector<unsigned> positions;
+  for (unsigned d = batch + k; d < loops; ++d)
+    positions.push_back(d);
+  int64_t elementBytes = ::elementBytes(type.getElementType());
+  int64_t positionBytes = elementBytes;
+  for (unsigned d : positions)
+    positionBytes *= type.getDimSize(d);
+  int64_t slotBytes =
+      config.ubBytes / 2 / config.alignBytes * config.alignBytes;
+  if (positions.size() + 1 > 4 || positionBytes > slotBytes)
+    return false;
+  for (AffineExpr e : map.getResults()) {
+    LinearIndex index = *decomposeIndex(e);
+    if (index.coefficient(chunkLoop) &&
+        llvm::any_of(positions,
+                     [&](unsigned d) { return index.coefficient(d) != 0; }))
+      return false;
+  }
+  int64_t channels = type.getDimSize(chunkLoop);
+  int64_t run = std::min(channels, slotBytes / positionBytes);
+  // The work items: every value of the loops before the positions but the
+  // channels, and each run of channels.
+  SmallVector<SmallVector<int64_t>> items;
+  SmallVector<int64_t> at(batch + k, 0);
+  std::function<void(unsigned)> enumerate = [&](unsigned d) {
+    if (d == batch + k) {
+      items.push_back(at);
+      return;
+    }
+    int64_t step = d == chunkLoop ? run : 1;
+    for (int64_t i = 0; i < type.getDimSize(d); i += step) {
+      at[d] = i;
+      enumerate(d + 1);
+    }
+  };
+  enumerate(0);
+  Emitter e(b, loc, config);
+  FailureOr<int64_t> ub = e.reserve(MemorySpace::UB, 2 * slotBytes);
+  if (failed(ub))
+    return false;
+  SmallVector<unsigned> dims{chunkLoop};
+  llvm::append_range(dims, positions);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, b.getContext());
+  SmallVector<int64_t> starts = splitEvenly(items.size(), config.cores);
+  for (int core = 0; core < config.cores; ++core) {
+    if (starts[core] == starts[core + 1])
+      continue;
+    e.onCore(core, [&] {
+      e.setFlag(Pipe::MTE3, Pipe::MTE2, 2);
+      for (int64_t i = starts[core]; i < starts[core + 1]; ++i) {
+        const SmallVector<int64_t> &item = items[i];
+        int64_t count = std::min(run, channels - item[chunkLoop]);
+        SmallVector<int64_t> sizes{count};
+        SmallVector<OpFoldResult> offsets;
+        for (unsigned d = 0; d < loops; ++d)
+          offsets.push_back(b.getIndexAttr(d < batch + k ? item[d] : 0));
+        for (unsigned d : positions)
+          sizes.push_back(type.getDimSize(d));
+        Value source = e.tileView(input, map, offsets, dims, sizes);
+        Value target = e.tileView(scratch, identity, offsets, dims, sizes);
+        Value slot =
+            e.slotView(MemorySpace::UB, *ub, sizes, type.getElementType(),
+                       slotBytes, b.getIndexAttr((i - starts[core]) % 2));
+        e.waitFlag(Pipe::MTE3, Pipe::MTE2);
+        DmaOp::create(b, loc, source, slot);
+        e.setFlag(Pipe::MTE2, Pipe::MTE3);
+        e.waitFlag(Pipe::MTE2, Pipe::MTE3);
+        DmaOp::create(b, loc, slot, target);
+        e.setFlag(Pipe::MTE3, Pipe::MTE2);
+      }
+      e.waitFlag(Pipe::MTE3, Pipe::MTE2, 2);
+    });
+  }
+  return true;
+}
+
 /// Lowers `op` (a match `w` of matchWindowContraction) as two steps: the
 /// input's windows copied to a GM scratch buffer `s[batch..., k...,
 /// q...]` (im2col, on the vector unit), then `out[batch, m, q] (+)= w[m,
@@ -1902,17 +1991,23 @@ LogicalResult lowerWindowContraction(OpBuilder &b, const NpuConfig &config,
       xMap, AffineMap::getMultiDimIdentityMap(copyLoops, ctx)};
   SmallVector<utils::IteratorType> parallel(copyLoops,
                                             utils::IteratorType::parallel);
-  auto copy = linalg::GenericOp::create(
-      b, loc, TypeRange{}, ValueRange{w.input->get()}, ValueRange{scratch},
-      copyMaps, parallel, [&](OpBuilder &nested, Location at, ValueRange args) {
-        linalg::YieldOp::create(nested, at, args[0]);
-      });
-  Emitter copyEmitter(b, loc, config);
-  LogicalResult copied =
-      VectorLowering(copyEmitter, copy, /*outputIsIdentity=*/false).run();
-  copy.erase();
-  if (failed(copied))
-    return failure();
+  if (!copyWindows(b, config, w.input->get(), xMap, scratch, w.batch.size(),
+                   w.k.size())) {
+    // Too large for UB in whole positions: a copy on the vector unit's
+    // tiles.
+    auto copy = linalg::GenericOp::create(
+        b, loc, TypeRange{}, ValueRange{w.input->get()}, ValueRange{scratch},
+        copyMaps, parallel,
+        [&](OpBuilder &nested, Location at, ValueRange args) {
+          linalg::YieldOp::create(nested, at, args[0]);
+        });
+    Emitter copyEmitter(b, loc, config);
+    LogicalResult copied =
+        VectorLowering(copyEmitter, copy, /*outputIsIdentity=*/false).run();
+    copy.erase();
+    if (failed(copied))
+      return failure();
+  }
   CoreBarrierOp::create(b, loc);
   // out[batch, m, q] (+)= w[m, k] * s[batch, k, q].
   bool batched = !w.batch.empty();

@@ -55,16 +55,23 @@ func.func @matmul(%a: memref<64x2048xf32>, %b: memref<2048x96xf32>, %c: memref<6
 
 // A convolution (2 images, stride 2 along rows) runs on the cube as a
 // matmul: first its input's windows are copied to a GM scratch buffer
-// [n, c, kh, kw, oh, ow] (im2col: one MTE2 load and MTE3 store per image,
-// channel and window position), then, after a barrier, the weight [32, 27]
-// times the windows [27, 16] of each image into the output [32, 16]; the
-// fill is the matmul's initialization.
+// [n, c, kh, kw, oh, ow] (im2col: for each image and window position, all
+// channels' rows loaded by MTE2 into a UB slot and stored by MTE3; the
+// images' 9 copies each split over the cores, double-buffered), then,
+// after a barrier, the weight [32, 27] times the windows [27, 16] of each
+// image into the output [32, 16]; the fill is the matmul's initialization.
 // CHECK-LABEL: func.func @conv
 // CHECK: %[[S:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x3x3x3x4x4xf32>
-// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<4x4xf32, strided<[12, 1]>> to memref<4x4xf32, #msnpu.space<ub>>
-// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<4x4xf32, #msnpu.space<ub>> to memref<4x4xf32, strided<[4, 1]>>
-// CHECK-COUNT-106: msnpu.dma %{{.*}} : memref<4x4xf32, {{.*}}
-// CHECK-NOT: msnpu.dma %{{.*}} : memref<4x4xf32
+// CHECK: msnpu.per_core [1, 0]
+// CHECK: msnpu.set_flag <mte3> to <mte2>, 0
+// CHECK: msnpu.wait_flag <mte3> to <mte2>, 0
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<3x4x4xf32, strided<[54, 12, 1]>> to memref<3x4x4xf32, #msnpu.space<ub>>
+// CHECK: msnpu.set_flag <mte2> to <mte3>, 0
+// CHECK: msnpu.wait_flag <mte2> to <mte3>, 0
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<3x4x4xf32, #msnpu.space<ub>> to memref<3x4x4xf32, strided<[144, 4, 1]>>
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<3x4x4xf32, strided<[54, 12, 1], offset: 1>> to memref<3x4x4xf32, #msnpu.space<ub>>
+// CHECK-COUNT-33: msnpu.dma %{{.*}} : memref<3x4x4xf32, {{.*}}
+// CHECK-NOT: msnpu.dma %{{.*}} : memref<3x4x4xf32
 // CHECK: msnpu.core_barrier
 // CHECK: memref.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : memref<32x3x3x3xf32> into memref<32x27xf32>
 // CHECK: memref.collapse_shape %[[S]] {{\[}}[0], [1, 2, 3], [4, 5]] : memref<2x3x3x3x4x4xf32> into memref<2x27x16xf32>
@@ -81,6 +88,30 @@ func.func @conv(%x: memref<2x3x9x6xf32>, %w: memref<32x3x3x3xf32>, %y: memref<2x
   linalg.fill ins(%zero : f32) outs(%y : memref<2x1x32x4x4xf32>)
   linalg.generic {indexing_maps = [#cx, #cw, #cy], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
       ins(%x, %w : memref<2x3x9x6xf32>, memref<32x3x3x3xf32>) outs(%y : memref<2x1x32x4x4xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %1 = arith.mulf %in, %in_1 : f32
+    %2 = arith.addf %out, %1 : f32
+    linalg.yield %2 : f32
+  }
+  return
+}
+
+// -----
+
+// A channel's positions over half of UB (256 x 256 f32): the windows are
+// copied in the vector unit's tiles of rows instead.
+// CHECK-LABEL: func.func @conv_large
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<2x3x3x256x256xf32>
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<42x256xf32, strided<[258, 1]>> to memref<42x256xf32, #msnpu.space<ub>>
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<42x256xf32, #msnpu.space<ub>> to memref<42x256xf32, strided<[256, 1]>>
+// CHECK: msnpu.core_barrier
+// CHECK: msnpu.mmad
+#lx = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 + d6, d4 + d7)>
+#lw = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d5, d6, d7)>
+#ly = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+func.func @conv_large(%x: memref<1x2x258x258xf32>, %w: memref<16x2x3x3xf32>, %y: memref<1x1x16x256x256xf32>) {
+  linalg.generic {indexing_maps = [#lx, #lw, #ly], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x2x258x258xf32>, memref<16x2x3x3xf32>) outs(%y : memref<1x1x16x256x256xf32>) {
   ^bb0(%in: f32, %in_1: f32, %out: f32):
     %1 = arith.mulf %in, %in_1 : f32
     %2 = arith.addf %out, %1 : f32
