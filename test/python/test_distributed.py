@@ -193,6 +193,38 @@ def test_embedding_split_by_vocabulary(tmp_path, nproc, mesh, ids_spec,
                                       np.take(table, ids, axis=0))
 
 
+def test_parallel_block_sums_once(tmp_path):
+    # A parallel attention-and-feed-forward style block: two row-parallel
+    # branches added into the residual. Their partial sums are added
+    # before one all_reduce (msdist-combine-collectives), not all-reduced
+    # apart.
+    done = run_ranks(tmp_path, 2, """
+        import numpy as np
+        import ms
+        from ms import ops
+        def block(x, w1, w2, w3, w4):
+            return x + ops.relu(x @ w1) @ w2 + ops.tanh(x @ w3) @ w4
+        f = ms.jit(block, mesh=ms.Mesh(2, "tp"), level="O1",
+                   in_shardings=(None, ms.P(None, "tp"), ms.P("tp", None),
+                                 ms.P(None, "tp"), ms.P("tp", None)))
+        rng = np.random.default_rng(0)
+        args = [rng.standard_normal(s).astype(np.float32)
+                for s in ((8, 16), (16, 32), (32, 16), (16, 32), (32, 16))]
+        text = f.lower(*args).as_text("dist")
+        assert text.count("shard.all_reduce") == 1, text
+        np.save(f"y{ms.distributed.rank()}.npy", f(*args))
+        """)
+    assert done.returncode == 0, done.stderr
+    rng = np.random.default_rng(0)
+    x, w1, w2, w3, w4 = [rng.standard_normal(s).astype(np.float64)
+                         for s in ((8, 16), (16, 32), (32, 16), (16, 32),
+                                   (32, 16))]
+    reference = x + np.maximum(x @ w1, 0) @ w2 + np.tanh(x @ w3) @ w4
+    for rank in range(2):
+        np.testing.assert_allclose(np.load(tmp_path / f"y{rank}.npy"),
+                                   reference, rtol=1e-5, atol=1e-4)
+
+
 def test_launch_stops_the_others_when_a_rank_fails(tmp_path):
     done = run_ranks(tmp_path, 3, """
         import sys, time

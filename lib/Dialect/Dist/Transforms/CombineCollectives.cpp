@@ -1,10 +1,19 @@
-//===- CombineCollectives.cpp - all_reduce + all_slice as reduce_scatter --===//
+//===- CombineCollectives.cpp - fewer, cheaper collectives ----------------===//
 //
 // Part of the ms project.
 //
 //===----------------------------------------------------------------------===//
+//
+// Upstream partitioning sums a split contraction at once (no partial-sum
+// layout). These patterns carry the partial sums further where that saves
+// communication: a sum moves past reshapes and transposes (the same
+// elements, rearranged), two sums added are one sum of the addition, and a
+// slice of a sum is a reduce_scatter.
+//
+//===----------------------------------------------------------------------===//
 
 #include "ms/Dialect/Dist/Transforms/Passes.h"
+#include "ms/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -38,6 +47,101 @@ struct SliceOfAllReduce final : OpRewritePattern<shard::AllSliceOp> {
   }
 };
 
+/// An all_reduce with one use, summing over `grid`'s axes.
+shard::AllReduceOp getSoleSum(Value value) {
+  auto reduce = value.getDefiningOp<shard::AllReduceOp>();
+  if (!reduce || !reduce->hasOneUse() ||
+      reduce.getReduction() != shard::ReductionKind::Sum ||
+      reduce.getInput().getType() != reduce.getType())
+    return {};
+  return reduce;
+}
+
+/// reshape or transpose of all_reduce(x) -> all_reduce of the reshape or
+/// transpose of x: the same elements, summed later (where an addition or
+/// a slice can take the sum in).
+template <typename Op>
+struct LayoutOfAllReduce final : OpRewritePattern<Op> {
+  using OpRewritePattern<Op>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(Op op,
+                                PatternRewriter &rewriter) const override {
+    shard::AllReduceOp reduce = getSoleSum(op->getOperand(0));
+    if (!reduce || op->getNumOperands() != 1)
+      return rewriter.notifyMatchFailure(op, "not a layout of a sum");
+    Operation *moved = rewriter.clone(*op);
+    moved->setOperand(0, reduce.getInput());
+    rewriter.replaceOpWithNewOp<shard::AllReduceOp>(
+        op, op.getType(), reduce.getGrid(), reduce.getGridAxes(),
+        moved->getResult(0), reduce.getReduction());
+    rewriter.eraseOp(reduce);
+    return success();
+  }
+};
+
+/// all_reduce(a) + all_reduce(b) over the same axes -> all_reduce(a + b),
+/// and (y + all_reduce(a)) + all_reduce(b) -> y + all_reduce(a + b): one
+/// collective instead of two (the two branches of a parallel attention and
+/// feed-forward block, both row-parallel, added into the residual y).
+struct SumOfAllReduces final : OpRewritePattern<graph::AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(graph::AddOp add,
+                                PatternRewriter &rewriter) const override {
+    Type type = add.getType();
+    auto compatible = [&](shard::AllReduceOp a, shard::AllReduceOp b) {
+      return a && b && a != b && a.getGrid() == b.getGrid() &&
+             a.getGridAxes() == b.getGridAxes() && a.getType() == type &&
+             b.getType() == type;
+    };
+    // The sums of the two operands, or of one operand and of an operand
+    // of the other (an addition with one use), and that addition's other
+    // operand.
+    shard::AllReduceOp first, second;
+    graph::AddOp inner;
+    Value rest;
+    if (compatible(getSoleSum(add.getLhs()), getSoleSum(add.getRhs()))) {
+      first = getSoleSum(add.getLhs());
+      second = getSoleSum(add.getRhs());
+    } else {
+      for (int i = 0; i < 2 && !first; ++i) {
+        shard::AllReduceOp outer = getSoleSum(add->getOperand(i));
+        auto candidate = add->getOperand(1 - i).getDefiningOp<graph::AddOp>();
+        if (!outer || !candidate || !candidate->hasOneUse() ||
+            candidate.getType() != type)
+          continue;
+        for (int j = 0; j < 2 && !first; ++j) {
+          shard::AllReduceOp sum = getSoleSum(candidate->getOperand(j));
+          Value other = candidate->getOperand(1 - j);
+          if (compatible(sum, outer) && other.getType() == type) {
+            first = sum;
+            second = outer;
+            inner = candidate;
+            rest = other;
+          }
+        }
+      }
+    }
+    if (!first)
+      return rewriter.notifyMatchFailure(add, "not an addition of two sums");
+    // The addition takes the later sum's place in the program.
+    rewriter.setInsertionPoint(add);
+    Value partial = graph::AddOp::create(rewriter, add.getLoc(), type,
+                                         first.getInput(), second.getInput());
+    Value summed = shard::AllReduceOp::create(
+        rewriter, add.getLoc(), type, first.getGrid(), first.getGridAxes(),
+        partial, first.getReduction());
+    if (rest)
+      summed = graph::AddOp::create(rewriter, add.getLoc(), type, rest, summed);
+    rewriter.replaceOp(add, summed);
+    if (inner)
+      rewriter.eraseOp(inner);
+    rewriter.eraseOp(first);
+    rewriter.eraseOp(second);
+    return success();
+  }
+};
+
 struct CombineCollectivesPass final
     : dist::impl::CombineCollectivesPassBase<CombineCollectivesPass> {
   void runOnOperation() override {
@@ -51,5 +155,7 @@ struct CombineCollectivesPass final
 
 void mlir::ms::dist::populateCombineCollectivesPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<SliceOfAllReduce>(patterns.getContext());
+  patterns.add<SliceOfAllReduce, SumOfAllReduces,
+               LayoutOfAllReduce<graph::ReshapeOp>,
+               LayoutOfAllReduce<graph::TransposeOp>>(patterns.getContext());
 }

@@ -28,3 +28,60 @@ func.func @not_combined(%p: tensor<4x8xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32
   %s2 = shard.all_slice %r2 on @mesh grid_axes = [0] slice_axis = 1 : tensor<4x8xf32> -> tensor<4x4xf32>
   return %s, %s2, %r2 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+// Two sums added are one sum of the addition (a parallel attention and
+// feed-forward block, both row-parallel); a sum moves past reshapes and
+// transposes, here into a slice: a reduce_scatter.
+shard.grid @mesh(shape = 2)
+// CHECK-LABEL: func.func @sum_of_sums
+// CHECK-NEXT: %[[A:.*]] = msgraph.add %arg0, %arg1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[R:.*]] = shard.all_reduce %[[A]] on @mesh grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @sum_of_sums(%p: tensor<4x8xf32>, %q: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %r = shard.all_reduce %p on @mesh grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %s = shard.all_reduce %q on @mesh grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %t = msgraph.add %r, %s : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %t : tensor<4x8xf32>
+}
+// The residual plus both branches: (x + sum) + sum.
+// CHECK-LABEL: func.func @residual_sum_of_sums
+// CHECK-NEXT: %[[A:.*]] = msgraph.add %arg0, %arg1 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %[[R:.*]] = shard.all_reduce %[[A]] on @mesh grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+// CHECK-NEXT: %[[Y:.*]] = msgraph.add %arg2, %[[R]] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @residual_sum_of_sums(%p: tensor<4x8xf32>, %q: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %r = shard.all_reduce %p on @mesh grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %a = msgraph.add %x, %r : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s = shard.all_reduce %q on @mesh grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %t = msgraph.add %a, %s : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %t : tensor<4x8xf32>
+}
+// CHECK-LABEL: func.func @layout_of_sum
+// CHECK-NEXT: %[[T:.*]] = msgraph.transpose %arg0 {permutation = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT: %[[S:.*]] = msgraph.reshape %[[T]] : (tensor<8x4xf32>) -> tensor<2x4x4xf32>
+// CHECK-NEXT: %[[R:.*]] = shard.reduce_scatter %[[S]] on @mesh grid_axes = [0] scatter_axis = 0 : tensor<2x4x4xf32> -> tensor<1x4x4xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @layout_of_sum(%p: tensor<4x8xf32>) -> tensor<1x4x4xf32> {
+  %r = shard.all_reduce %p on @mesh grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %t = msgraph.transpose %r {permutation = array<i64: 1, 0>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  %s = msgraph.reshape %t : (tensor<8x4xf32>) -> tensor<2x4x4xf32>
+  %c = shard.all_slice %s on @mesh grid_axes = [0] slice_axis = 0 : tensor<2x4x4xf32> -> tensor<1x4x4xf32>
+  return %c : tensor<1x4x4xf32>
+}
+// A sum added to a whole value, a max of sums, or a sum with another use
+// stay as they are.
+// CHECK-LABEL: func.func @not_sums
+// CHECK-COUNT-4: shard.all_reduce
+// CHECK-NOT: shard.all_reduce
+func.func @not_sums(%p: tensor<4x8xf32>, %q: tensor<4x8xf32>, %x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %r = shard.all_reduce %p on @mesh grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %a = msgraph.add %r, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m1 = shard.all_reduce %p on @mesh grid_axes = [0] reduction = max : tensor<4x8xf32> -> tensor<4x8xf32>
+  %m2 = shard.all_reduce %q on @mesh grid_axes = [0] reduction = max : tensor<4x8xf32> -> tensor<4x8xf32>
+  %b = msgraph.add %m1, %m2 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %u = shard.all_reduce %q on @mesh grid_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
+  %c = msgraph.add %u, %u : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %a, %b, %c : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}

@@ -64,11 +64,20 @@ def CombineCollectivesPass : Pass<"msdist-combine-collectives",
   let description = [{
     Runs after `shard-partition`. Upstream has no partial-sum layout: a
     split contraction is all-reduced at once, and a user that wants the
-    result split again slices it. An `all_slice` of an `all_reduce` over
-    the same mesh axes (its only use) is one `reduce_scatter`: each rank
-    receives only its block of the sum, half the traffic of the two steps
-    (Megatron's sequence parallelism: the residual stream split by
-    sequence after a row-parallel linear layer).
+    result split again slices it. This pass carries the partial sums on
+    where that saves communication (each rule for an `all_reduce` summing
+    with no other use):
+
+    - a `reshape` or `transpose` of a sum is the sum of the reshape or
+      transpose (the same elements), so that the rules below see past it;
+    - the `add` of two sums over the same mesh axes is one sum of the
+      addition, as is `(y + sum) + sum` (the residual plus a parallel
+      attention and feed-forward block, both row-parallel: one collective
+      instead of two);
+    - an `all_slice` of a sum over the same mesh axes is one
+      `reduce_scatter`: each rank receives only its block of the sum, half
+      the traffic of the two steps (Megatron's sequence parallelism: the
+      residual stream split by sequence after a row-parallel linear layer).
 
     ```mlir
     %r = shard.all_reduce %p on @mesh grid_axes = [0] : tensor<8x16xf32> -> tensor<8x16xf32>
