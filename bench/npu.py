@@ -96,7 +96,8 @@ def cases(sizes):
     x, wt, y = t(1, c, hw, hw), t(c, c, 3, 3), t(1, c, hw, hw)
     yield ("conv 3x3 64->64 56x56",
            f"func.func @main(%x: {x}, %w: {wt}) -> {y} {{\n"
-           f"  %0 = msgraph.conv %x, %w {{pads = array<i64: 1, 1, 1, 1>}} : ({x}, {wt}) -> {y}\n"
+           f"  %0 = msgraph.conv %x, %w {{pads = array<i64: 1, 1, 1, 1>}}"
+           f" : ({x}, {wt}) -> {y}\n"
            f"  return %0 : {y}\n}}\n",
            [(1, c, hw, hw), (c, c, 3, 3)], conv2d,
            (hw * hw // 16) * (c // 16) * (c * 9 // 16))

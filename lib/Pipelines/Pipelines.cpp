@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Shard/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <deque>
@@ -44,6 +45,13 @@ std::vector<std::string> mlir::ms::getCompilePhases(StringRef target) {
   return phases;
 }
 
+/// "a, b or c".
+static std::string joinAlternatives(ArrayRef<StringRef> names) {
+  if (names.size() < 2)
+    return names.empty() ? "" : names.front().str();
+  return llvm::join(names.drop_back(), ", ") + " or " + names.back().str();
+}
+
 LogicalResult mlir::ms::verifyCompileOptions(const CompileOptions &options,
                                              std::string &error) {
   const TargetBackend *backend = lookupTargetBackend(options.target);
@@ -69,18 +77,21 @@ LogicalResult mlir::ms::verifyCompileOptions(const CompileOptions &options,
     return failure();
   }
   StringRef precision = options.targetOptions.precision;
-  if (!precision.empty() && precision != "f32" && precision != "bf16" &&
-      precision != "f16") {
-    error = "expected --precision f32, bf16 or f16, found '" + precision.str() +
-            "'";
+  // The names some target computes in.
+  llvm::SetVector<StringRef> known;
+  for (const std::string &name : getRegisteredTargetBackends())
+    for (StringRef each : lookupTargetBackend(name)->getPrecisions())
+      known.insert(each);
+  if (!precision.empty() && !known.contains(precision)) {
+    error = "expected --precision " + joinAlternatives(known.getArrayRef()) +
+            ", found '" + precision.str() + "'";
     return failure();
   }
   ArrayRef<StringRef> precisions = backend->getPrecisions();
   if (!precision.empty() && !llvm::is_contained(precisions, precision)) {
     error = "target '" + options.target + "' does not multiply in " +
             precision.str() + ": expected --precision " +
-            llvm::join(precisions.drop_back(), ", ") +
-            (precisions.size() > 1 ? " or " : "") + precisions.back().str();
+            joinAlternatives(precisions);
     return failure();
   }
   std::vector<std::string> phases = getCompilePhases(options.target);

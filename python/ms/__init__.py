@@ -97,8 +97,8 @@ def compile_file(path, level="O0", target="cpu", target_cpu="native",
                  input_shapes=None, precision=None):
     """Compiles an ONNX model; `input_shapes` ({name: shape}) pins dynamic
     dimensions; `precision` is the type matmuls multiply in (None: the
-    target's default; see ms.jit). Returns a callable Module, loaded on the target's
-    device."""
+    target's default; see ms.jit). Returns a callable Module, loaded on the
+    target's device."""
     from ._jit import _level, _precision
     from ._cache import write_atomically, _process_dir
     import tempfile

@@ -285,7 +285,7 @@ TEST(NpuProgram, RejectsMalformedPrograms) {
          j["kernels"]["k"]["steps"][0][0]["dst"]["dtype"] = "s32";
        },
        "steps[0][0] (dma): cannot convert f32 to s32 (a dma converts only "
-       "f32 to f16 or bf16, from gm)"},
+       "between f32, f16 and bf16, from gm)"},
       {[](Json &j) {
          j["kernels"]["k"]["steps"][0][0]["src"]["strides"] = {1, 1};
        },

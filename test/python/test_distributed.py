@@ -163,12 +163,16 @@ def test_attention_split_by_heads(tmp_path):
 @pytest.mark.parametrize("nproc,mesh,ids_spec,table_spec",
                          [(2, "2, 'tp'", "None", "ms.P('tp', None)"),
                           (4, "(2, 2), ('dp', 'tp')", "ms.P('dp', None)",
+                           "ms.P('tp', None)"),
+                          (4, "(2, 2), ('dp', 'tp')", "None",
                            "ms.P(('dp', 'tp'), None)")])
 def test_embedding_split_by_vocabulary(tmp_path, nproc, mesh, ids_spec,
                                        table_spec):
     # ops.take from a table split by rows (vocabulary): each rank gathers
-    # the rows it holds, zeros elsewhere, one all_reduce sums them. Ids
-    # include negative ones (counted from the end, as NumPy's take).
+    # the rows it holds, zeros elsewhere, one all_reduce sums them; with
+    # the ids split over dp and the table over tp (data and vocabulary
+    # parallel), and with the table split over both axes. Ids include
+    # negative ones (counted from the end, as NumPy's take).
     done = run_ranks(tmp_path, nproc, f"""
         import numpy as np
         import ms

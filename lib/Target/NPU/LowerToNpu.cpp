@@ -1865,41 +1865,64 @@ std::optional<WindowContraction> matchWindowContraction(linalg::GenericOp op) {
 /// Copies `input`'s windows to `scratch` (`scratch[i...] = input[map(i...)]`,
 /// its loops `batch` batch loops, then `k` summed loops, then positions) in
 /// DMAs through UB, double-buffered, each moving every position of a run of
-/// the first summed loop (the input channels) that fits half of UB; the
-/// runs, images and other summed loops split over the cores. Returns false
-/// (emitting nothing) when one channel's positions do not fit, or when the
-/// channels share an input index with the positions.
-bool copyWindows(OpBuilder &b, const NpuConfig &config, Value input,
-                 AffineMap map, Value scratch, size_t batch, size_t k) {
-  Location loc = input.getLoc();
+/// one summed loop (the input channels: one no input index shares with a
+/// position) that fits half of UB; the runs, images and other summed loops
+/// split over the cores. Returns false (emitting nothing) when no summed
+/// loop can be the channels, an input index combines two of the copied
+/// loops, there are more than 3 positions, one channel's positions do not
+/// fit, or the copies would exceed the unrolled program's limit.
+bool copyWindows(OpBuilder &b, Location loc, const NpuConfig &config,
+                 Value input, AffineMap map, Value scratch, size_t batch,
+                 size_t k) {
   auto type = cast<MemRefType>(scratch.getType());
   unsigned loops = type.getRank();
-  unsigned chunkLoop = batch;
   SmallVector<unsigned> positions;
   for (unsigned d = batch + k; d < loops; ++d)
     positions.push_back(d);
-  int64_t elementBytes = ::elementBytes(type.getElementType());
-  int64_t positionBytes = elementBytes;
+  // The channels: a summed loop whose input indices hold no position.
+  std::optional<unsigned> chunk;
+  for (unsigned d = batch; d < batch + k && !chunk; ++d)
+    if (llvm::none_of(map.getResults(), [&](AffineExpr e) {
+          LinearIndex index = *decomposeIndex(e);
+          return index.coefficient(d) &&
+                 llvm::any_of(positions, [&](unsigned p) {
+                   return index.coefficient(p) != 0;
+                 });
+        }))
+      chunk = d;
+  if (!chunk || positions.size() + 1 > 4)
+    return false;
+  unsigned chunkLoop = *chunk;
+  // Each view dimension is one copied loop's (tileView keeps one per
+  // index).
+  for (AffineExpr e : map.getResults()) {
+    LinearIndex index = *decomposeIndex(e);
+    int64_t copied = index.coefficient(chunkLoop) != 0;
+    for (unsigned p : positions)
+      copied += index.coefficient(p) != 0;
+    if (copied > 1)
+      return false;
+  }
+  int64_t positionBytes = elementBytes(type.getElementType());
   for (unsigned d : positions)
     positionBytes *= type.getDimSize(d);
   int64_t slotBytes =
       config.ubBytes / 2 / config.alignBytes * config.alignBytes;
-  if (positions.size() + 1 > 4 || positionBytes > slotBytes)
+  if (positionBytes <= 0 || positionBytes > slotBytes)
     return false;
-  for (AffineExpr e : map.getResults()) {
-    LinearIndex index = *decomposeIndex(e);
-    if (index.coefficient(chunkLoop) &&
-        llvm::any_of(positions,
-                     [&](unsigned d) { return index.coefficient(d) != 0; }))
-      return false;
-  }
   int64_t channels = type.getDimSize(chunkLoop);
   int64_t run = std::min(channels, slotBytes / positionBytes);
   // The work items: every value of the loops before the positions but the
   // channels, and each run of channels.
   SmallVector<SmallVector<int64_t>> items;
   SmallVector<int64_t> at(batch + k, 0);
-  std::function<void(unsigned)> enumerate = [&](unsigned d) {
+  // (About 10 instructions per item: two DMAs, four flags, the views.)
+  int64_t count = 1;
+  for (unsigned d = 0; d < batch + k; ++d)
+    count *= d == chunkLoop ? ceilDiv(channels, run) : type.getDimSize(d);
+  if (count * 10 > kMaxVectorInstructions)
+    return false;
+  std::function<void(unsigned)> addItems = [&](unsigned d) {
     if (d == batch + k) {
       items.push_back(at);
       return;
@@ -1907,10 +1930,10 @@ bool copyWindows(OpBuilder &b, const NpuConfig &config, Value input,
     int64_t step = d == chunkLoop ? run : 1;
     for (int64_t i = 0; i < type.getDimSize(d); i += step) {
       at[d] = i;
-      enumerate(d + 1);
+      addItems(d + 1);
     }
   };
-  enumerate(0);
+  addItems(0);
   Emitter e(b, loc, config);
   FailureOr<int64_t> ub = e.reserve(MemorySpace::UB, 2 * slotBytes);
   if (failed(ub))
@@ -1926,8 +1949,7 @@ bool copyWindows(OpBuilder &b, const NpuConfig &config, Value input,
       e.setFlag(Pipe::MTE3, Pipe::MTE2, 2);
       for (int64_t i = starts[core]; i < starts[core + 1]; ++i) {
         const SmallVector<int64_t> &item = items[i];
-        int64_t count = std::min(run, channels - item[chunkLoop]);
-        SmallVector<int64_t> sizes{count};
+        SmallVector<int64_t> sizes{std::min(run, channels - item[chunkLoop])};
         SmallVector<OpFoldResult> offsets;
         for (unsigned d = 0; d < loops; ++d)
           offsets.push_back(b.getIndexAttr(d < batch + k ? item[d] : 0));
@@ -1953,8 +1975,9 @@ bool copyWindows(OpBuilder &b, const NpuConfig &config, Value input,
 
 /// Lowers `op` (a match `w` of matchWindowContraction) as two steps: the
 /// input's windows copied to a GM scratch buffer `s[batch..., k...,
-/// q...]` (im2col, on the vector unit), then `out[batch, m, q] (+)= w[m,
-/// k] * s[batch, k, q]` on the cube (`init`: the output holds zeros).
+/// q...]` (im2col: copyWindows's DMAs through UB, else the vector path's
+/// tiles), then `out[batch, m, q] (+)= w[m, k] * s[batch, k, q]` on the
+/// cube (`init`: the output holds zeros).
 LogicalResult lowerWindowContraction(OpBuilder &b, const NpuConfig &config,
                                      linalg::GenericOp op,
                                      const WindowContraction &w, bool init,
@@ -1991,10 +2014,9 @@ LogicalResult lowerWindowContraction(OpBuilder &b, const NpuConfig &config,
       xMap, AffineMap::getMultiDimIdentityMap(copyLoops, ctx)};
   SmallVector<utils::IteratorType> parallel(copyLoops,
                                             utils::IteratorType::parallel);
-  if (!copyWindows(b, config, w.input->get(), xMap, scratch, w.batch.size(),
-                   w.k.size())) {
-    // Too large for UB in whole positions: a copy on the vector unit's
-    // tiles.
+  if (!copyWindows(b, loc, config, w.input->get(), xMap, scratch,
+                   w.batch.size(), w.k.size())) {
+    // A copy on the vector path's tiles instead.
     auto copy = linalg::GenericOp::create(
         b, loc, TypeRange{}, ValueRange{w.input->get()}, ValueRange{scratch},
         copyMaps, parallel,

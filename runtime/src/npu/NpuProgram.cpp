@@ -445,13 +445,12 @@ Status Parser::parseDma(const Json &json, Instr &instr) {
                 " (a dma moves gm -> l1/ub, l1 -> l0a/l0b or ub -> gm)");
   if (dma.src.dtype == dma.dst.dtype)
     return Status();
-  if (dma.src.dtype == DType::F32 &&
-      (dma.dst.dtype == DType::F16 || dma.dst.dtype == DType::BF16) &&
+  if (isFloat(dma.src.dtype) && isFloat(dma.dst.dtype) &&
       instr.pipe == Pipe::MTE2)
     return Status();
   return fail(std::string("cannot convert ") + dtypeName(dma.src.dtype) +
               " to " + dtypeName(dma.dst.dtype) +
-              " (a dma converts only f32 to f16 or bf16, from gm)");
+              " (a dma converts only between f32, f16 and bf16, from gm)");
 }
 
 Status Parser::parseFill(const Json &json, Instr &instr) {

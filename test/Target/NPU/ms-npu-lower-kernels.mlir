@@ -53,6 +53,21 @@ func.func @matmul(%a: memref<64x2048xf32>, %b: memref<2048x96xf32>, %c: memref<6
 
 // -----
 
+// f16 inputs: MTE2 widens them into f32 fractals (precision=f32) or
+// rounds them to bf16 (precision=bf16).
+// F32-LABEL: func.func @matmul_f16
+// F32: msnpu.dma %{{.*}}, %{{.*}} : memref<2x2x16x8xf16, {{.*}}> to memref<2x2x16x8xf32, {{.*}}, #msnpu.space<l1>>
+// BF16-LABEL: func.func @matmul_f16
+// BF16: msnpu.dma %{{.*}}, %{{.*}} : memref<2x1x16x16xf16, {{.*}}> to memref<2x1x16x16xbf16, {{.*}}, #msnpu.space<l1>>
+func.func @matmul_f16(%a: memref<32x16xf16>, %b: memref<16x32xf16>, %c: memref<32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x32xf32>)
+  linalg.matmul ins(%a, %b : memref<32x16xf16>, memref<16x32xf16>) outs(%c : memref<32x32xf32>)
+  return
+}
+
+// -----
+
 // A convolution (2 images, stride 2 along rows) runs on the cube as a
 // matmul: first its input's windows are copied to a GM scratch buffer
 // [n, c, kh, kw, oh, ow] (im2col: for each image and window position, all

@@ -195,12 +195,12 @@ LogicalResult DmaOp::verify() {
     return emitOpError() << "expects rank 1 to 4 (dma_c2), found "
                          << source.getRank();
   Type have = source.getElementType(), want = target.getElementType();
-  bool convert = have.isF32() && (want.isF16() || want.isBF16()) &&
-                 getPipe() == Pipe::MTE2;
+  auto isFloat = [](Type t) { return t.isF32() || t.isF16() || t.isBF16(); };
+  bool convert = isFloat(have) && isFloat(want) && getPipe() == Pipe::MTE2;
   if (have != want && !convert)
     return emitOpError() << "converts " << have << " to " << want
-                         << "; only gm to l1 or ub converts, and only f32 to "
-                            "f16 or bf16 (dma_c3)";
+                         << "; only gm to l1 or ub converts, and only between "
+                            "f32, f16 and bf16 (dma_c3)";
   return success();
 }
 

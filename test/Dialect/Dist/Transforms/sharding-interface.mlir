@@ -208,7 +208,7 @@ func.func @gather_concat(%table: tensor<16x8xf32>, %ids: tensor<4x3xi64> {msdist
 // embedding): each process gathers the rows it holds, indices moved into
 // them (its first row a compile-time slice of [0, 8]; negative indices
 // counted from 16 first), zeros for the others, and the partial results
-// are summed. Split over both axes of a 2x2 mesh, each holds 4 rows.
+// are summed.
 // CHECK-LABEL: func.func @gather_vocabulary
 // CHECK: %[[FIRSTS:.*]] = msgraph.constant dense<[0, 8]> : tensor<2xi64>
 // CHECK: %[[SLICE:.*]] = shard.all_slice %[[FIRSTS]] on @mesh grid_axes = [0] slice_axis = 0 : tensor<2xi64> -> tensor<1xi64>
@@ -222,12 +222,6 @@ func.func @gather_concat(%table: tensor<16x8xf32>, %ids: tensor<4x3xi64> {msdist
 // CHECK: %[[MASK:.*]] = msgraph.reshape %[[IN]] : (tensor<4x3xi1>) -> tensor<4x3x1xi1>
 // CHECK: %[[Z:.*]] = msgraph.where %[[MASK]], %[[G]], %{{.*}} : (tensor<4x3x1xi1>, tensor<4x3x8xf32>, tensor<f32>) -> tensor<4x3x8xf32>
 // CHECK: shard.all_reduce %[[Z]] on @mesh grid_axes = [0] : tensor<4x3x8xf32> -> tensor<4x3x8xf32>
-// CHECK-LABEL: func.func @gather_vocabulary_2d
-// CHECK: msgraph.constant dense<[0, 4, 8, 12]> : tensor<4xi32>
-// CHECK: shard.all_slice %{{.*}} on @mesh grid_axes = [0, 1] slice_axis = 0 : tensor<4xi32> -> tensor<1xi32>
-// CHECK: msgraph.gather %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<2x4xf32>, tensor<5xi32>) -> tensor<2x5xf32>
-// CHECK: msgraph.reshape %{{.*}} : (tensor<5xi1>) -> tensor<1x5xi1>
-// CHECK: shard.all_reduce %{{.*}} on @mesh grid_axes = [0, 1] : tensor<2x5xf32> -> tensor<2x5xf32>
 module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
 func.func @gather_vocabulary(%table: tensor<16x8xf32> {msdist.spec = #msdist.spec<[["tp"]]>}, %ids: tensor<4x3xi64>) -> tensor<4x3x8xf32> {
   %e = msgraph.gather %table, %ids {axis = 0 : i64} : (tensor<16x8xf32>, tensor<4x3xi64>) -> tensor<4x3x8xf32>
@@ -237,6 +231,13 @@ func.func @gather_vocabulary(%table: tensor<16x8xf32> {msdist.spec = #msdist.spe
 
 // -----
 
+// Split over both axes of a 2x2 mesh, each process holds 4 rows.
+// CHECK-LABEL: func.func @gather_vocabulary_2d
+// CHECK: msgraph.constant dense<[0, 4, 8, 12]> : tensor<4xi32>
+// CHECK: shard.all_slice %{{.*}} on @mesh grid_axes = [0, 1] slice_axis = 0 : tensor<4xi32> -> tensor<1xi32>
+// CHECK: msgraph.gather %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<2x4xf32>, tensor<5xi32>) -> tensor<2x5xf32>
+// CHECK: msgraph.reshape %{{.*}} : (tensor<5xi1>) -> tensor<1x5xi1>
+// CHECK: shard.all_reduce %{{.*}} on @mesh grid_axes = [0, 1] : tensor<2x5xf32> -> tensor<2x5xf32>
 module attributes {msdist.mesh = #msdist.mesh<shape = [2, 2], axes = ["dp", "tp"]>} {
 func.func @gather_vocabulary_2d(%table: tensor<2x16xf32> {msdist.spec = #msdist.spec<[[], ["dp", "tp"]]>}, %ids: tensor<5xi32>) -> tensor<2x5xf32> {
   %e = msgraph.gather %table, %ids {axis = 1 : i64} : (tensor<2x16xf32>, tensor<5xi32>) -> tensor<2x5xf32>

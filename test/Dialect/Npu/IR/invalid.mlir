@@ -73,7 +73,7 @@ func.func @dma_rank(%a: memref<2x2x2x2x2xf32>) {
 
 func.func @dma_convert(%a: memref<16xf16>) {
   %ub = msnpu.buffer [0] : memref<16xf32, #msnpu.space<ub>>
-  // expected-error @+1 {{converts 'f32' to 'f16'; only gm to l1 or ub converts, and only f32 to f16 or bf16 (dma_c3)}}
+  // expected-error @+1 {{converts 'f32' to 'f16'; only gm to l1 or ub converts, and only between f32, f16 and bf16 (dma_c3)}}
   msnpu.dma %ub, %a : memref<16xf32, #msnpu.space<ub>> to memref<16xf16>
   return
 }
