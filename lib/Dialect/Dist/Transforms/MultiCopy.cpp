@@ -110,6 +110,9 @@ static FailureOr<SplitRule> graphRule(Operation *op, Value value, int64_t dim,
   if (auto reshape = dyn_cast<graph::ReshapeOp>(op);
       reshape && reshape.getShape())
     return why = "the op takes its shape at run time", failure();
+  // A copy keeps the attributes: a slice's bounds name the whole dims.
+  if (isa<graph::SliceOp>(op))
+    return why = "the op's bounds name whole dims", failure();
   std::optional<dist::LoopStructure> s = dist::getLoopStructure(op);
   if (!s)
     return why = "no rule splits this op", failure();

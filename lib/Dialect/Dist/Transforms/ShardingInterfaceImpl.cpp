@@ -267,6 +267,14 @@ static std::optional<LoopStructure> convStructure(graph::ConvOp op) {
   return s;
 }
 
+/// Whether `op` takes dim `d` of its input whole (start 0, step 1, to the
+/// end).
+static bool isWholeDim(graph::SliceOp op, int64_t d) {
+  auto type = cast<RankedTensorType>(op.getInput().getType());
+  return op.getStarts()[d] == 0 && op.getSteps()[d] == 1 &&
+         op.getEnds()[d] == type.getDimSize(d);
+}
+
 /// gather: loops are the result's dims, data[p..., indices[q...], r...],
 /// then the gathered axis `v` as a summed loop: every loop splits. A split
 /// `v` (an embedding table split by vocabulary, Megatron's
@@ -300,9 +308,9 @@ static std::optional<LoopStructure> gatherStructure(graph::GatherOp op) {
   return s;
 }
 
-/// concat: loops are the result's dims; the joined axis stays whole, the
-/// others split on every side. (Not slice: its bounds, attributes copied
-/// onto each piece, name the whole dims.)
+/// concat and slice: loops are the result's dims; the dims the op cuts
+/// (a concat's joined axis, the dims a slice does not take whole) stay
+/// whole, the others split on every side.
 static std::optional<LoopStructure> windowStructure(Operation *op,
                                                     ArrayRef<bool> cut) {
   int64_t rank = cut.size();
@@ -427,6 +435,13 @@ std::optional<LoopStructure> mlir::ms::dist::getLoopStructure(Operation *op) {
         int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
         SmallVector<bool> cut(rank, false);
         cut[axis] = true;
+        return windowStructure(op, cut);
+      })
+      .Case([](graph::SliceOp op) -> R {
+        auto type = cast<RankedTensorType>(op.getInput().getType());
+        SmallVector<bool> cut;
+        for (int64_t d = 0; d < type.getRank(); ++d)
+          cut.push_back(!isWholeDim(op, d));
         return windowStructure(op, cut);
       })
       // Its shape operand holds the result's extents at run time.
@@ -745,6 +760,27 @@ struct GraphOpShardingModel
       Value local = graph::ReshapeOp::create(
           builder, op->getLoc(), type, partitionedOperands.front(), Value());
       partitionMap.map(reshape.getResult(), local);
+      return success();
+    }
+    if (auto slice = dyn_cast<graph::SliceOp>(op)) {
+      // A dim taken whole ends at its local extent; the others keep their
+      // bounds (they are whole on every process).
+      auto local = cast<RankedTensorType>(partitionedOperands[0].getType());
+      SmallVector<int64_t> ends(slice.getEnds());
+      for (int64_t d = 0; d < local.getRank(); ++d)
+        if (isWholeDim(slice, d))
+          ends[d] = local.getDimSize(d);
+      auto sliced = graph::SliceOp::create(
+          builder, op->getLoc(), partitionedOperands[0], slice.getStartsAttr(),
+          builder.getDenseI64ArrayAttr(ends), slice.getStepsAttr());
+      shard::GridOp grid = shard::getGrid(
+          op, resultShardings.front().getGridAttr(), symbolTable);
+      Type expected =
+          shard::shardType(slice.getType(), grid, resultShardings.front());
+      if (sliced.getType() != expected)
+        return op->emitOpError("cannot slice shards into a result of type ")
+               << expected << ": found " << sliced.getType();
+      partitionMap.map(slice.getResult(), sliced.getResult());
       return success();
     }
     if (auto gather = dyn_cast<graph::GatherOp>(op)) {

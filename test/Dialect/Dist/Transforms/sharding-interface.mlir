@@ -96,16 +96,16 @@ func.func @transpose(%x: tensor<4x8xf32> {msdist.spec = #msdist.spec<[["tp"]]>})
 
 // -----
 
-// An op without a rule (here a slice) computes on the whole value.
+// An op without a rule (here a cumsum) computes on the whole value.
 // CHECK-LABEL: func.func @no_rule
 // CHECK: msgraph.exp %{{.*}} : tensor<2x8xf32>
 // CHECK: %[[G:.*]] = shard.all_gather %{{.*}} on @mesh grid_axes = [0] gather_axis = 0 : tensor<2x8xf32> -> tensor<4x8xf32>
 // CHECK: %[[W:.*]] = tensor.cast %[[G]]
-// CHECK: msgraph.slice %[[W]]
+// CHECK: msgraph.cumsum %[[W]]
 module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
 func.func @no_rule(%x: tensor<4x8xf32> {msdist.spec = #msdist.spec<[["tp"]]>}) -> tensor<4x8xf32> {
   %e = msgraph.exp %x : tensor<4x8xf32>
-  %s = msgraph.slice %e {starts = array<i64: 0, 0>, ends = array<i64: 4, 8>, axes = array<i64: 0, 1>, steps = array<i64: 1, 1>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s = msgraph.cumsum %e {axis = 1 : i64} : tensor<4x8xf32>
   return %s : tensor<4x8xf32>
 }
 }
@@ -242,5 +242,35 @@ module attributes {msdist.mesh = #msdist.mesh<shape = [2, 2], axes = ["dp", "tp"
 func.func @gather_vocabulary_2d(%table: tensor<2x16xf32> {msdist.spec = #msdist.spec<[[], ["dp", "tp"]]>}, %ids: tensor<5xi32>) -> tensor<2x5xf32> {
   %e = msgraph.gather %table, %ids {axis = 1 : i64} : (tensor<2x16xf32>, tensor<5xi32>) -> tensor<2x5xf32>
   return %e : tensor<2x5xf32>
+}
+}
+
+// -----
+
+// A slice splits along the dims it takes whole (their local end is the
+// shard's extent) and keeps the dims it cuts whole: the rows split by dp
+// stay split, no communication (the q/k/v chunks of a packed projection
+// under data parallelism).
+// CHECK-LABEL: func.func @slice_whole_dims
+// CHECK: %[[X:.*]] = shard.all_slice %arg0 on @mesh grid_axes = [0] slice_axis = 0 : tensor<8x12xf32> -> tensor<4x12xf32>
+// CHECK: %[[S:.*]] = msgraph.slice %[[X]] {ends = array<i64: 4, 8>, starts = array<i64: 0, 4>, steps = array<i64: 1, 1>} : (tensor<4x12xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT: shard.all_gather %[[S]] on @mesh grid_axes = [0] gather_axis = 0 : tensor<4x4xf32> -> tensor<8x4xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["dp"]>} {
+func.func @slice_whole_dims(%x: tensor<8x12xf32> {msdist.spec = #msdist.spec<[["dp"]]>}) -> tensor<8x4xf32> {
+  %s = msgraph.slice %x {starts = array<i64: 0, 4>, ends = array<i64: 8, 8>, steps = array<i64: 1, 1>} : (tensor<8x12xf32>) -> tensor<8x4xf32>
+  return %s : tensor<8x4xf32>
+}
+}
+
+// -----
+
+// A slice along a split dim gathers it first.
+// CHECK-LABEL: func.func @slice_split_dim
+// CHECK: shard.all_gather %{{.*}} on @mesh grid_axes = [0] gather_axis = 1 : tensor<8x6xf32> -> tensor<8x12xf32>
+// CHECK: msgraph.slice %{{.*}} {ends = array<i64: 8, 8>, starts = array<i64: 0, 4>, steps = array<i64: 1, 1>} : (tensor<8x12xf32>) -> tensor<8x4xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @slice_split_dim(%x: tensor<8x12xf32> {msdist.spec = #msdist.spec<[[], ["tp"]]>}) -> tensor<8x4xf32> {
+  %s = msgraph.slice %x {starts = array<i64: 0, 4>, ends = array<i64: 8, 8>, steps = array<i64: 1, 1>} : (tensor<8x12xf32>) -> tensor<8x4xf32>
+  return %s : tensor<8x4xf32>
 }
 }

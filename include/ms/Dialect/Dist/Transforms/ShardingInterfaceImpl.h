@@ -37,7 +37,7 @@ std::optional<LoopStructure> getLoopStructure(Operation *op);
 /// Attaches upstream's `shard::ShardingInterface` to every msgraph op: ops
 /// with a loop structure (elementwise with broadcasting, matmul,
 /// reductions, softmax, layer_norm, transpose, reshape, attention, conv,
-/// gather, concat) shard along their loops; the
+/// gather, concat, slice) shard along their loops; the
 /// others compute on whole (replicated) values. docs/spec/msdist.md lists
 /// the rules.
 void registerShardingInterfaceExternalModels(DialectRegistry &registry);
