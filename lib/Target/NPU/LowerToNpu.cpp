@@ -1714,26 +1714,27 @@ private:
 // Convolutions on the cube
 //===----------------------------------------------------------------------===//
 
-/// A convolution's loops by role: `out[b..., m..., q...] += x[b, k and q in
-/// windows] * w[m..., k...]`. Batch loops `b` index the input and the
-/// output before its channels, `m` the weight and the output, `k` (summed)
-/// the input and the weight, the positions `q` the input (in windows such
-/// as `oh * 2 + kh`) and the output after its channels; loops of extent 1
-/// take no role.
+/// A convolution's loops by role: `out[b..., g..., m..., q...] += x[b, g,
+/// k and q in windows] * w[g..., m..., k...]`. Batch loops `b` index the
+/// input and the output before the groups and channels, groups `g` all
+/// three, `m` the weight and the output, `k` (summed) the input and the
+/// weight, the positions `q` the input (in windows such as `oh * 2 + kh`)
+/// and the output after its channels; loops of extent 1 take no role.
 struct WindowContraction {
   OpOperand *input = nullptr, *weight = nullptr;
-  SmallVector<unsigned> batch, m, k, q;
-  /// The output's dims grouped as [batch..., m..., q...] (without batch
-  /// loops, [m..., q...]), and the weight's as [m..., k...]; extent-1 dims
-  /// join a group beside them.
+  SmallVector<unsigned> batch, group, m, k, q;
+  /// The output's dims grouped as [batch..., g..., m..., q...] and the
+  /// weight's as [g..., m..., k...] (groups without loops left out);
+  /// extent-1 dims join a group beside them.
   SmallVector<ReassociationIndices> outputGroups, weightGroups;
 };
 
 /// Whether `op` is a convolution the cube can run as a matmul of its
-/// weight `[M, K]` by its input's windows laid out `[K, Q]` per batch
-/// (im2col): a sum of products of a windowed input and a weight indexed by
-/// loops alone, no loop in all three operands (groups), the weight's
-/// summed dims after its channels, weight and output contiguous.
+/// weight `[M, K]` by its input's windows laid out `[K, Q]` per batch and
+/// group (im2col): a sum of products of a windowed input and a weight
+/// indexed by loops alone, the weight's groups, channels and summed dims
+/// in that order, the output's batch, groups, channels and positions,
+/// weight and output contiguous.
 std::optional<WindowContraction> matchWindowContraction(linalg::GenericOp op) {
   if (!op || op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
     return std::nullopt;
@@ -1777,13 +1778,15 @@ std::optional<WindowContraction> matchWindowContraction(linalg::GenericOp op) {
     });
   };
   // Each loop's role (batch loops are found among the positions below).
-  enum Role { None, Batch, M, K, Q };
+  enum Role { None, Batch, Group, M, K, Q };
   SmallVector<Role> role(op.getNumLoops(), None);
   for (unsigned d = 0; d < op.getNumLoops(); ++d) {
     bool inX = usedBy(xMap, d), inW = usedBy(wMap, d), inY = usedBy(yMap, d);
     if (ranges[d] == 1)
       continue;
-    if (inX && inW && !inY)
+    if (inX && inW && inY)
+      role[d] = Group;
+    else if (inX && inW && !inY)
       role[d] = K;
     else if (inW && inY && !inX)
       role[d] = M;
@@ -1805,10 +1808,19 @@ std::optional<WindowContraction> matchWindowContraction(linalg::GenericOp op) {
     }
   if (firstM < 0)
     return std::nullopt;
-  ReassociationIndices lead, chans, tail;
+  ReassociationIndices lead, groups, chans, tail;
   for (int64_t i = 0; i < rank; ++i) {
     unsigned d = yDim(i);
     if (i < firstM) {
+      // Batch dims, then groups.
+      if (role[d] == Group || !groups.empty()) {
+        if (role[d] == Q)
+          return std::nullopt;
+        groups.push_back(i);
+        if (role[d] == Group)
+          w.group.push_back(d);
+        continue;
+      }
       lead.push_back(i);
       if (role[d] == Q) {
         role[d] = Batch;
@@ -1828,23 +1840,34 @@ std::optional<WindowContraction> matchWindowContraction(linalg::GenericOp op) {
         w.q.push_back(d);
     }
   }
-  if (w.q.empty())
+  if (w.q.empty() ||
+      llvm::any_of(groups, [&](int64_t i) { return role[yDim(i)] == Batch; }))
     return std::nullopt;
-  // Without batch loops, the leading extent-1 dims join the channels.
+  // Extent-1 dims without loops beside them join the next group.
+  if (w.group.empty()) {
+    lead.append(groups.begin(), groups.end());
+    groups.clear();
+  }
   if (w.batch.empty()) {
-    chans.insert(chans.begin(), lead.begin(), lead.end());
+    (w.group.empty() ? chans : groups)
+        .insert((w.group.empty() ? chans : groups).begin(), lead.begin(),
+                lead.end());
     lead.clear();
   }
-  if (!lead.empty())
-    w.outputGroups.push_back(lead);
-  w.outputGroups.push_back(chans);
-  w.outputGroups.push_back(tail);
-  // The weight: [m..., k...], its M loops in the output's order.
-  ReassociationIndices wm, wk;
-  SmallVector<unsigned> weightM;
+  for (ReassociationIndices *part : {&lead, &groups, &chans, &tail})
+    if (!part->empty())
+      w.outputGroups.push_back(*part);
+  // The weight: [g..., m..., k...], its loops in the output's order.
+  ReassociationIndices wg, wm, wk;
+  SmallVector<unsigned> weightG, weightM;
   for (auto [i, e] : llvm::enumerate(wMap.getResults())) {
     unsigned d = cast<AffineDimExpr>(e).getPosition();
-    if (role[d] == M) {
+    if (role[d] == Group) {
+      if (!wm.empty() || !wk.empty())
+        return std::nullopt;
+      wg.push_back(i);
+      weightG.push_back(d);
+    } else if (role[d] == M) {
       if (!wk.empty())
         return std::nullopt;
       wm.push_back(i);
@@ -1853,12 +1876,18 @@ std::optional<WindowContraction> matchWindowContraction(linalg::GenericOp op) {
       w.k.push_back(d);
       wk.push_back(i);
     } else {
-      (wk.empty() ? wm : wk).push_back(i);
+      (!wk.empty()                      ? wk
+       : !wm.empty() || w.group.empty() ? wm
+                                        : wg)
+          .push_back(i);
     }
   }
-  if (w.k.empty() || wm.empty() || weightM != w.m)
+  if (w.k.empty() || wm.empty() || weightM != w.m || weightG != w.group)
     return std::nullopt;
-  w.weightGroups = {wm, wk};
+  if (!wg.empty())
+    w.weightGroups.push_back(wg);
+  w.weightGroups.push_back(wm);
+  w.weightGroups.push_back(wk);
   return w;
 }
 
@@ -1986,6 +2015,7 @@ LogicalResult lowerWindowContraction(OpBuilder &b, const NpuConfig &config,
   MLIRContext *ctx = op.getContext();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<unsigned> loops(w.batch);
+  llvm::append_range(loops, w.group);
   llvm::append_range(loops, w.k);
   llvm::append_range(loops, w.q);
   SmallVector<int64_t> shape;
@@ -2015,7 +2045,7 @@ LogicalResult lowerWindowContraction(OpBuilder &b, const NpuConfig &config,
   SmallVector<utils::IteratorType> parallel(copyLoops,
                                             utils::IteratorType::parallel);
   if (!copyWindows(b, loc, config, w.input->get(), xMap, scratch,
-                   w.batch.size(), w.k.size())) {
+                   w.batch.size() + w.group.size(), w.k.size())) {
     // A copy on the vector path's tiles instead.
     auto copy = linalg::GenericOp::create(
         b, loc, TypeRange{}, ValueRange{w.input->get()}, ValueRange{scratch},
@@ -2031,11 +2061,12 @@ LogicalResult lowerWindowContraction(OpBuilder &b, const NpuConfig &config,
       return failure();
   }
   CoreBarrierOp::create(b, loc);
-  // out[batch, m, q] (+)= w[m, k] * s[batch, k, q].
-  bool batched = !w.batch.empty();
+  // out[batch, g, m, q] (+)= w[g, m, k] * s[batch, g, k, q].
+  bool batched = !w.batch.empty(), grouped = !w.group.empty();
   SmallVector<ReassociationIndices> scratchGroups;
   int64_t next = 0;
-  for (size_t size : {w.batch.size(), w.k.size(), w.q.size() + unitRows}) {
+  for (size_t size :
+       {w.batch.size(), w.group.size(), w.k.size(), w.q.size() + unitRows}) {
     if (!size)
       continue;
     ReassociationIndices group;
@@ -2049,18 +2080,24 @@ LogicalResult lowerWindowContraction(OpBuilder &b, const NpuConfig &config,
       memref::CollapseShapeOp::create(b, loc, scratch, scratchGroups);
   Value c = memref::CollapseShapeOp::create(
       b, loc, op.getDpsInitOperand(0)->get(), w.outputGroups);
-  // Loops (batch, m, q, k); without batch loops (m, q, k).
-  unsigned nb = batched ? 1 : 0, m = nb, q = nb + 1, k = nb + 2;
+  // Loops (batch, g, m, q, k), without those the conv has none of.
+  unsigned nb = batched ? 1 : 0, g = nb, m = nb + grouped, q = m + 1, k = m + 2;
   auto dim = [&](unsigned d) { return getAffineDimExpr(d, ctx); };
-  SmallVector<AffineExpr> sExprs, cExprs;
+  SmallVector<AffineExpr> aExprs, sExprs, cExprs;
   if (batched) {
     sExprs.push_back(dim(0));
     cExprs.push_back(dim(0));
   }
+  if (grouped) {
+    aExprs.push_back(dim(g));
+    sExprs.push_back(dim(g));
+    cExprs.push_back(dim(g));
+  }
+  aExprs.append({dim(m), dim(k)});
   sExprs.append({dim(k), dim(q)});
   cExprs.append({dim(m), dim(q)});
-  unsigned count = nb + 3;
-  SmallVector<AffineMap> maps{AffineMap::get(count, 0, {dim(m), dim(k)}, ctx),
+  unsigned count = k + 1;
+  SmallVector<AffineMap> maps{AffineMap::get(count, 0, aExprs, ctx),
                               AffineMap::get(count, 0, sExprs, ctx),
                               AffineMap::get(count, 0, cExprs, ctx)};
   SmallVector<utils::IteratorType> iterators(count,

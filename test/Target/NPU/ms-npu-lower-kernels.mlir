@@ -113,6 +113,35 @@ func.func @conv(%x: memref<2x3x9x6xf32>, %w: memref<32x3x3x3xf32>, %y: memref<2x
 
 // -----
 
+// A grouped convolution (2 groups of 2 input and 4 output channels): the
+// windows are laid out [group, K, positions], and each group's weight
+// [4, 18] times its windows [18, 16] is one contraction of a batch.
+// CHECK-LABEL: func.func @conv_groups
+// CHECK: memref.alloc() {alignment = 64 : i64} : memref<2x2x3x3x4x4xf32>
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<2x4x4xf32, strided<[36, 6, 1]>> to memref<2x4x4xf32, #msnpu.space<ub>>
+// CHECK: msnpu.core_barrier
+// CHECK: memref.collapse_shape %arg1 {{\[}}[0], [1], [2, 3, 4]] : memref<2x4x2x3x3xf32> into memref<2x4x18xf32>
+// CHECK: memref.collapse_shape %{{.*}} {{\[}}[0], [1, 2, 3], [4, 5]] : memref<2x2x3x3x4x4xf32> into memref<2x18x16xf32>
+// CHECK: memref.collapse_shape %arg2 {{\[}}[0, 1], [2], [3, 4]] : memref<1x2x4x4x4xf32> into memref<2x4x16xf32>
+// CHECK: msnpu.mmad {{.*}} init : memref<1x1x16x16xf16, #msnpu.space<l0a>>, memref<1x1x16x16xf16, #msnpu.space<l0b>>, memref<1x1x16x16xf32, #msnpu.space<l0c>>
+#gx = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 + d6, d4 + d7)>
+#gw = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>
+#gy = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+func.func @conv_groups(%x: memref<1x2x2x6x6xf32>, %w: memref<2x4x2x3x3xf32>, %y: memref<1x2x4x4x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x2x4x4x4xf32>)
+  linalg.generic {indexing_maps = [#gx, #gw, #gy], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x2x2x6x6xf32>, memref<2x4x2x3x3xf32>) outs(%y : memref<1x2x4x4x4xf32>) {
+  ^bb0(%in: f32, %in_1: f32, %out: f32):
+    %1 = arith.mulf %in, %in_1 : f32
+    %2 = arith.addf %out, %1 : f32
+    linalg.yield %2 : f32
+  }
+  return
+}
+
+// -----
+
 // A channel's positions over half of UB (256 x 256 f32): the windows are
 // copied in the vector unit's tiles of rows instead.
 // CHECK-LABEL: func.func @conv_large

@@ -23,9 +23,10 @@ def NPULowerKernelsPass : Pass<"ms-npu-lower-kernels", "::mlir::ModuleOp"> {
       and 8x16 of f32; converting on the way), moved by MTE1
       into L0A / L0B, multiplied by `msnpu.mmad` into L0C over K steps, and
       stored by the fixpipe; L1, L0 and L0C buffers are double-buffered;
-    - a convolution (a windowed input times a weight, no groups) runs on
-      the cube as two steps: its input's windows copied to a GM scratch
-      buffer (im2col), then the weight times that buffer as a contraction;
+    - a convolution (a windowed input times a weight; grouped ones with at
+      least two output channels per group) runs on the cube as two steps:
+      its input's windows copied to a GM scratch buffer (im2col), then the
+      weight times that buffer as a contraction (one per group);
     - an elementwise op, or a reduction of the innermost dimension, runs on
       the vector unit over 2-d tiles in UB (MTE2 in, MTE3 out,
       double-buffered), one vector instruction per op of its body;
