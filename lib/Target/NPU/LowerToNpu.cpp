@@ -450,7 +450,7 @@ public:
   /// `cubeType`: the type the cube multiplies (f16, bf16 or f32).
   ContractionLowering(Emitter &e, linalg::LinalgOp op, bool init, Type cubeType)
       : e(e), op(op), init(init), cubeType(cubeType),
-        fractalK(32 / elementBytes(cubeType)) {}
+        fractalK(getFractalK(cubeType)) {}
 
   LogicalResult run() {
     FailureOr<linalg::ContractionDimensions> dims =
@@ -739,7 +739,7 @@ private:
   linalg::LinalgOp op;
   bool init;
   Type cubeType;
-  /// The K extent of the cube's fractals (32 bytes of cubeType).
+  /// The K extent of the cube's fractals of cubeType.
   int64_t fractalK;
   unsigned mDim = 0, nDim = 0, kDim = 0;
   /// Batch dimensions and M and N dimensions other than the innermost.
@@ -2003,10 +2003,10 @@ bool copyWindows(OpBuilder &b, Location loc, const NpuConfig &config,
 }
 
 /// Lowers `op` (a match `w` of matchWindowContraction) as two steps: the
-/// input's windows copied to a GM scratch buffer `s[batch..., k...,
-/// q...]` (im2col: copyWindows's DMAs through UB, else the vector path's
-/// tiles), then `out[batch, m, q] (+)= w[m, k] * s[batch, k, q]` on the
-/// cube (`init`: the output holds zeros).
+/// input's windows copied to a GM scratch buffer `s[batch..., g...,
+/// k..., q...]` (im2col: copyWindows's DMAs through UB, else the vector
+/// path's tiles), then `out[batch, g, m, q] (+)= w[g, m, k] * s[batch, g,
+/// k, q]` on the cube (`init`: the output holds zeros).
 LogicalResult lowerWindowContraction(OpBuilder &b, const NpuConfig &config,
                                      linalg::GenericOp op,
                                      const WindowContraction &w, bool init,
@@ -2040,13 +2040,13 @@ LogicalResult lowerWindowContraction(OpBuilder &b, const NpuConfig &config,
         getAffineDimExpr(unitRows && i + 1 == loops.size() ? i + 1 : i, ctx);
   AffineMap xMap = op.getMatchingIndexingMap(w.input).replaceDimsAndSymbols(
       replacements, {}, copyLoops, 0);
-  SmallVector<AffineMap> copyMaps{
-      xMap, AffineMap::getMultiDimIdentityMap(copyLoops, ctx)};
-  SmallVector<utils::IteratorType> parallel(copyLoops,
-                                            utils::IteratorType::parallel);
   if (!copyWindows(b, loc, config, w.input->get(), xMap, scratch,
                    w.batch.size() + w.group.size(), w.k.size())) {
     // A copy on the vector path's tiles instead.
+    SmallVector<AffineMap> copyMaps{
+        xMap, AffineMap::getMultiDimIdentityMap(copyLoops, ctx)};
+    SmallVector<utils::IteratorType> parallel(copyLoops,
+                                              utils::IteratorType::parallel);
     auto copy = linalg::GenericOp::create(
         b, loc, TypeRange{}, ValueRange{w.input->get()}, ValueRange{scratch},
         copyMaps, parallel,

@@ -100,12 +100,14 @@ struct SumOfAllReduces final : OpRewritePattern<graph::AddOp> {
     shard::AllReduceOp first, second;
     graph::AddOp inner;
     Value rest;
-    if (compatible(getSoleSum(add.getLhs()), getSoleSum(add.getRhs()))) {
-      first = getSoleSum(add.getLhs());
-      second = getSoleSum(add.getRhs());
+    shard::AllReduceOp lhs = getSoleSum(add.getLhs()),
+                       rhs = getSoleSum(add.getRhs());
+    if (compatible(lhs, rhs)) {
+      first = lhs;
+      second = rhs;
     } else {
       for (int i = 0; i < 2 && !first; ++i) {
-        shard::AllReduceOp outer = getSoleSum(add->getOperand(i));
+        shard::AllReduceOp outer = i == 0 ? lhs : rhs;
         auto candidate = add->getOperand(1 - i).getDefiningOp<graph::AddOp>();
         if (!outer || !candidate || !candidate->hasOneUse() ||
             candidate.getType() != type)

@@ -223,6 +223,13 @@ LogicalResult FillOp::verify() {
 // MmadOp, FixpipeOp
 //===----------------------------------------------------------------------===//
 
+int64_t mlir::ms::npu::getFractalK(Type elementType) {
+  if (elementType.isF16() || elementType.isBF16() || elementType.isF32() ||
+      elementType.isInteger(8))
+    return 32 / (elementType.getIntOrFloatBitWidth() / 8);
+  return 0;
+}
+
 Pipe MmadOp::getPipe() { return Pipe::M; }
 
 LogicalResult MmadOp::verify() {
@@ -251,12 +258,8 @@ LogicalResult MmadOp::verify() {
       return emitOpError() << "expects " << operand.name
                            << " contiguous (mmad_c2), found " << operand.type;
   }
-  // A fractal row is 32 bytes: k0 elements.
   Type in = lhs.getElementType();
-  int64_t k0 = in.isF16() || in.isBF16() ? 16
-               : in.isF32()              ? 8
-               : in.isInteger(8)         ? 32
-                                         : 0;
+  int64_t k0 = getFractalK(in);
   Type out = in.isInteger(8) ? Type(IntegerType::get(getContext(), 32))
                              : Type(Float32Type::get(getContext()));
   if (!k0 || rhs.getElementType() != in || acc.getElementType() != out)

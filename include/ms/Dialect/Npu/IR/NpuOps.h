@@ -45,6 +45,10 @@ int64_t getCapacity(const NpuConfig &config, MemorySpace space);
 /// Returns the memref type of `shape` and `elementType` in `space`.
 MemRefType getBufferType(ArrayRef<int64_t> shape, Type elementType,
                          MemorySpace space);
+/// Returns the K extent of the cube's fractals of `elementType` (a fractal
+/// row is 32 bytes: 16 for f16 and bf16, 8 for f32, 32 for i8), 0 for a
+/// type the cube does not multiply.
+int64_t getFractalK(Type elementType);
 } // namespace mlir::ms::npu
 
 #endif // MS_DIALECT_NPU_IR_NPUOPS_H
