@@ -125,6 +125,19 @@ def main():
     write("dynamic-batch.onnx", model(graph(
         [node("Relu", ["x"], ["y"], "relu0")],
         [value_info("x", FLOAT, ["batch", 3])], [value_info("y", FLOAT, ["batch", 3])])))
+    # A weight of 8 KiB, whose bytes the importer copies straight from the
+    # file into its constant (the protobuf is parsed without them); its raw
+    # data comes twice, and the last wins, as in a protobuf parse. Cut
+    # inside those bytes, the model is truncated.
+    xl = value_info("x", FLOAT, [2048])
+    yl = value_info("y", FLOAT, [2048])
+    wl = (f_int(1, 2048) + f_int(2, FLOAT) + f_bytes(8, "w") +
+          f_bytes(9, bytes(8192)) +
+          f_bytes(9, struct.pack("<2048f", *(i * 0.5 for i in range(2048)))))
+    large = model(graph([node("Add", ["x", "w"], ["y"], "add0")], [xl], [yl],
+                        [wl]))
+    write("large-initializer.onnx", large)
+    write("truncated-initializer.onnx", large[:-100])
     # Broken files.
     write("truncated.onnx", good[: len(good) // 2])
     write("garbage.onnx", b"\xff\xfe this is not a protobuf \x00\x01\x02" * 3)

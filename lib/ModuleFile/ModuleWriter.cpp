@@ -7,6 +7,7 @@
 #include "ms/ModuleFile/ModuleWriter.h"
 
 #include "ms/Dialect/Exec/IR/ExecOps.h"
+#include "ms/Dialect/Graph/IR/GraphDialect.h"
 
 #include "ms/runtime/ModuleFormat.h"
 
@@ -72,7 +73,8 @@ struct SectionSink {
 /// A weight and where it goes in the weights section (or its file).
 struct PlacedWeight {
   uint64_t offset;
-  DenseElementsAttr value;
+  /// Dense elements, or (in the weights section) a layout of them.
+  ElementsAttr value;
 };
 
 /// A file outside the module that weights refer to.
@@ -84,9 +86,15 @@ struct WeightFile {
 };
 } // namespace
 
-/// Writes the little-endian bytes of `attr` (bools as bytes, a splat
-/// repeated) without copying it whole.
-static void writeElements(DenseElementsAttr attr, SectionSink &sink) {
+/// Writes the little-endian bytes of `elements` (bools as bytes, a splat
+/// repeated, a relayout computed piece by piece) without copying it whole.
+static void writeElements(ElementsAttr elements, SectionSink &sink) {
+  if (auto relayout = dyn_cast<graph::RelayoutElementsAttr>(elements)) {
+    relayout.writeBytes(
+        [&](ArrayRef<char> piece) { sink.write(piece.data(), piece.size()); });
+    return;
+  }
+  auto attr = cast<DenseElementsAttr>(elements);
   auto type = cast<ShapedType>(attr.getType());
   int64_t n = type.getNumElements();
   if (type.getElementType().isInteger(1)) {
@@ -262,11 +270,16 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
           {"shape", shapeJson(type)},
           {"buffer", id}};
     } else if (auto weight = dyn_cast<WeightOp>(op)) {
-      auto dense = dyn_cast<DenseElementsAttr>(weight.getValue());
-      if (!dense || (!weight.getOffset() && !weight.getFile()))
+      ElementsAttr value = weight.getValue();
+      auto dense = dyn_cast<DenseElementsAttr>(value);
+      if (!isa<DenseElementsAttr, graph::RelayoutElementsAttr>(value) ||
+          (!weight.getOffset() && !weight.getFile()))
         return weight.emitError("expected a placed dense weight");
       uint64_t size = cast<BufferType>(weight.getType()).getStaticByteSize();
       if (std::optional<StringRef> path = weight.getFile()) {
+        if (!dense)
+          return weight.emitError("expected the dense elements of a weight "
+                                  "in a file, but found a relayout");
         auto offset = static_cast<uint64_t>(*weight.getFileOffset());
         auto [file, added] = fileIds.try_emplace(*path, files.size());
         if (added)
@@ -277,7 +290,7 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
         continue;
       }
       int64_t offset = *weight.getOffset();
-      weights.push_back({static_cast<uint64_t>(offset), dense});
+      weights.push_back({static_cast<uint64_t>(offset), value});
       weightsSize =
           std::max<uint64_t>(weightsSize, offset + weight.getStorageBytes());
       addBuffer(weight, "weight", "offset", offset, size);
@@ -509,10 +522,12 @@ static std::string recordedPath(StringRef path, StringRef moduleDirectory) {
   return path.str();
 }
 
-/// The bytes `weight` takes in its file (a splat's element repeated).
+/// The bytes `weight`, dense, takes in its file (a splat's element
+/// repeated).
 static uint64_t fileBytes(const PlacedWeight &weight) {
-  uint64_t raw = weight.value.getRawData().size();
-  return weight.value.isSplat() ? raw * weight.value.getNumElements() : raw;
+  auto dense = cast<DenseElementsAttr>(weight.value);
+  uint64_t raw = dense.getRawData().size();
+  return dense.isSplat() ? raw * dense.getNumElements() : raw;
 }
 
 /// Compares the bytes `piece[0..size)` at offset `at` of a weight file
@@ -522,12 +537,13 @@ static const PlacedWeight *findChanged(ArrayRef<PlacedWeight> weights,
                                        uint64_t at, const char *piece,
                                        uint64_t size) {
   for (const PlacedWeight &weight : weights) {
-    ArrayRef<char> raw = weight.value.getRawData();
+    auto dense = cast<DenseElementsAttr>(weight.value);
+    ArrayRef<char> raw = dense.getRawData();
     uint64_t begin = std::max(at, weight.offset);
     uint64_t end = std::min(at + size, weight.offset + fileBytes(weight));
     if (begin >= end)
       continue;
-    if (!weight.value.isSplat()) {
+    if (!dense.isSplat()) {
       if (std::memcmp(piece + (begin - at),
                       raw.data() + (begin - weight.offset), end - begin) != 0)
         return &weight;

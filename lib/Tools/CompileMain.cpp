@@ -332,8 +332,8 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
                    << " code parts reused, " << cache.misses << " compiled\n";
   };
   std::string errorMessage;
-  // MLIR is read whole (its diagnostics quote it); an ONNX model is read
-  // as a stream by the importer.
+  // MLIR is read whole (its diagnostics quote it); an ONNX model is mapped
+  // by the importer, which copies its weights from the mapping.
   llvm::SourceMgr sourceMgr;
   if (!isOnnx) {
     auto file = openInputFile(options.input, &errorMessage);

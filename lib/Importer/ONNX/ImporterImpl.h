@@ -44,11 +44,13 @@ bool fitsTensorLimit(ArrayRef<int64_t> shape, Type elem);
 
 /// Builds a dense constant from a TensorProto; with `external`, appends
 /// where the bytes of an external-data tensor lie, as an entry of
-/// graph::kExternalDataAttrName.
+/// graph::kExternalDataAttrName. `rawData`: the tensor's raw data where the
+/// importer left it in the model file instead of the protobuf.
 FailureOr<ElementsAttr>
 convertTensor(const onnx::TensorProto &tensor, MLIRContext *ctx, Location loc,
               StringRef modelDirectory,
-              SmallVectorImpl<Attribute> *external = nullptr);
+              SmallVectorImpl<Attribute> *external = nullptr,
+              std::optional<StringRef> rawData = std::nullopt);
 
 /// What a handler sees of one node.
 class NodeContext {

@@ -17,8 +17,12 @@
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 
+#include <climits>
 #include <cstring>
+
+#include <sys/mman.h>
 
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
@@ -204,7 +208,8 @@ bool mlir::ms::onnx_importer::fitsTensorLimit(ArrayRef<int64_t> shape,
 
 FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
     const onnx::TensorProto &tensor, MLIRContext *ctx, Location loc,
-    StringRef modelDirectory, SmallVectorImpl<Attribute> *external) {
+    StringRef modelDirectory, SmallVectorImpl<Attribute> *external,
+    std::optional<StringRef> rawData) {
   Type elem = convertElementType(ctx, tensor.data_type(), loc);
   if (!elem)
     return failure();
@@ -241,6 +246,8 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
       return failure();
     mapped = std::move(*data);
     raw = mapped->getBuffer();
+  } else if (rawData) {
+    raw = *rawData;
   } else if (tensor.has_raw_data()) {
     raw = tensor.raw_data();
   } else {
@@ -313,6 +320,188 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
   }
   return ElementsAttr(attr);
 }
+
+//===----------------------------------------------------------------------===//
+// Initializer bytes left in the file
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Reads protobuf wire format: varints and fields.
+struct WireReader {
+  const char *at, *end;
+
+  bool done() const { return at == end; }
+  bool varint(uint64_t &value) {
+    value = 0;
+    for (unsigned shift = 0; shift < 64 && at != end; shift += 7) {
+      auto byte = static_cast<uint8_t>(*at++);
+      value |= static_cast<uint64_t>(byte & 0x7f) << shift;
+      if (!(byte & 0x80))
+        return true;
+    }
+    return false;
+  }
+  /// Reads one field: its number, wire type and, for a length-delimited
+  /// field, its payload; `whole` spans the field from its tag.
+  bool field(uint64_t &number, unsigned &wireType, StringRef &payload,
+             StringRef &whole) {
+    const char *start = at;
+    uint64_t tag, length;
+    if (!varint(tag))
+      return false;
+    number = tag >> 3;
+    wireType = tag & 7;
+    switch (wireType) {
+    case 0:
+      if (!varint(length))
+        return false;
+      break;
+    case 1:
+    case 5: {
+      size_t size = wireType == 1 ? 8 : 4;
+      if (static_cast<size_t>(end - at) < size)
+        return false;
+      at += size;
+      break;
+    }
+    case 2:
+      if (!varint(length) || length > static_cast<uint64_t>(end - at))
+        return false;
+      payload = StringRef(at, length);
+      at += length;
+      break;
+    default: // groups (deprecated) and invalid types: not rewritten
+      return false;
+    }
+    whole = StringRef(start, at - start);
+    return true;
+  }
+};
+
+/// Appends `value` as a varint.
+void appendVarint(std::string &out, uint64_t value) {
+  do {
+    char byte = static_cast<char>(value & 0x7f);
+    value >>= 7;
+    out.push_back(value ? static_cast<char>(byte | 0x80) : byte);
+  } while (value);
+}
+
+/// Appends length-delimited field `number` holding `payload`.
+void appendMessage(std::string &out, uint64_t number, StringRef payload) {
+  appendVarint(out, number << 3 | 2);
+  appendVarint(out, payload.size());
+  out.append(payload.data(), payload.size());
+}
+
+/// A model's protobuf without the raw data of its large initializers
+/// (`slim`), and where those bytes lie in the file: by initializer index,
+/// in the order of the graph's initializers.
+struct SlimModel {
+  std::string slim;
+  DenseMap<size_t, StringRef> rawData;
+  size_t initializers = 0;
+};
+
+/// Raw data of at least this many bytes stays in the file.
+constexpr size_t kLeftInFile = 4096;
+
+/// One field of a message: its number, wire type, payload (for a
+/// length-delimited field) and all its bytes from its tag.
+using FieldFn = function_ref<void(uint64_t number, unsigned wireType,
+                                  StringRef payload, StringRef whole)>;
+
+/// Calls `fn` on each field of `message`; false if it is not well-formed
+/// wire format.
+bool forEachField(StringRef message, FieldFn fn) {
+  WireReader reader{message.begin(), message.end()};
+  while (!reader.done()) {
+    uint64_t number;
+    unsigned wireType;
+    StringRef payload, whole;
+    if (!reader.field(number, wireType, payload, whole))
+      return false;
+    fn(number, wireType, payload, whole);
+  }
+  return true;
+}
+
+/// Copies TensorProto `tensor` into `out` without its raw data (field 9)
+/// if that is large; returns the raw data left out (null if none).
+bool slimTensor(StringRef tensor, std::string &out, StringRef &raw) {
+  raw = StringRef();
+  if (!forEachField(tensor, [&](uint64_t number, unsigned wireType,
+                                StringRef payload, StringRef whole) {
+        // The last raw_data wins, as in a protobuf parse.
+        if (number == 9 && wireType == 2)
+          raw = payload;
+        else
+          out.append(whole.data(), whole.size());
+      }))
+    return false;
+  if (raw.data() && raw.size() < kLeftInFile) {
+    appendMessage(out, 9, raw);
+    raw = StringRef();
+  }
+  return true;
+}
+
+/// Copies GraphProto `graph` into `out`, its initializers (field 5)
+/// slimmed.
+bool slimGraph(StringRef graph, std::string &out, SlimModel &model) {
+  bool valid = true;
+  return forEachField(graph,
+                      [&](uint64_t number, unsigned wireType, StringRef payload,
+                          StringRef whole) {
+                        if (number != 5 || wireType != 2) {
+                          out.append(whole.data(), whole.size());
+                          return;
+                        }
+                        std::string tensor;
+                        StringRef raw;
+                        valid = valid && slimTensor(payload, tensor, raw);
+                        if (raw.data())
+                          model.rawData[model.initializers] = raw;
+                        ++model.initializers;
+                        appendMessage(out, 5, tensor);
+                      }) &&
+         valid;
+}
+
+/// Slims ModelProto `bytes` (its graph is field 7); false if it is not
+/// well-formed wire format, which the protobuf parse then reports.
+bool slimModel(StringRef bytes, SlimModel &model) {
+  bool valid = true;
+  return forEachField(bytes,
+                      [&](uint64_t number, unsigned wireType, StringRef payload,
+                          StringRef whole) {
+                        if (number != 7 || wireType != 2) {
+                          model.slim.append(whole.data(), whole.size());
+                          return;
+                        }
+                        std::string graph;
+                        valid = valid && slimGraph(payload, graph, model);
+                        appendMessage(model.slim, 7, graph);
+                      }) &&
+         valid;
+}
+
+/// Parses ModelProto `bytes` into `model` without the raw data of its large
+/// initializers, which `slim.rawData` then points at in `bytes`. Whether
+/// the parse succeeded; none (and nothing left out) if `bytes` is not
+/// well-formed wire format, for the caller to parse it whole.
+std::optional<bool> parseSlim(StringRef bytes, onnx::ModelProto &model,
+                              SlimModel &slim) {
+  if (!slimModel(bytes, slim) || slim.slim.size() > INT_MAX) {
+    slim = SlimModel();
+    return std::nullopt;
+  }
+  bool parsed = model.ParseFromArray(slim.slim.data(),
+                                     static_cast<int>(slim.slim.size()));
+  std::string().swap(slim.slim);
+  return parsed;
+}
+} // namespace
 
 //===----------------------------------------------------------------------===//
 // NodeContext and OpTable
@@ -559,8 +748,11 @@ public:
   }
 
   /// Imports `model`; the initializers' data is freed as they become
-  /// constants.
-  OwningOpRef<ModuleOp> run(onnx::ModelProto &model);
+  /// constants. `file`, with `rawData`: the model file and the raw data of
+  /// initializers left out of `model`'s protobuf, by index.
+  OwningOpRef<ModuleOp>
+  run(onnx::ModelProto &model, const llvm::MemoryBuffer *file = nullptr,
+      const DenseMap<size_t, StringRef> *rawData = nullptr);
 
 private:
   Location fileLoc() { return FileLineColLoc::get(ctx, filename, 0, 0); }
@@ -873,7 +1065,9 @@ GraphImporter::importNodes(OpBuilder &b,
   return success();
 }
 
-OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
+OwningOpRef<ModuleOp>
+GraphImporter::run(onnx::ModelProto &model, const llvm::MemoryBuffer *file,
+                   const DenseMap<size_t, StringRef> *rawData) {
   Location loc = fileLoc();
   bool haveDefault = false;
   for (const auto &op : model.opset_import()) {
@@ -897,16 +1091,35 @@ OwningOpRef<ModuleOp> GraphImporter::run(onnx::ModelProto &model) {
   // Initializers first: graph inputs of the same name are not runtime
   // inputs.
   llvm::StringMap<ElementsAttr> initializers;
-  // (The constant holds its own copy: the protobuf's is freed at once,
-  // so that a model's weights are not held twice while it imports.)
+  // (The constant holds its own copy: the protobuf's is freed at once, and
+  // the pages of bytes read from the mapped file are given back, so that a
+  // model's weights are not held twice while it imports.)
   SmallVector<Attribute> external;
-  for (auto &tensor : *model.mutable_graph()->mutable_initializer()) {
-    auto attr = convertTensor(tensor, ctx, loc, options.modelDirectory,
-                              options.recordExternalData ? &external : nullptr);
+  for (auto [index, tensor] :
+       llvm::enumerate(*model.mutable_graph()->mutable_initializer())) {
+    std::optional<StringRef> raw;
+    if (rawData)
+      if (auto it = rawData->find(index); it != rawData->end())
+        raw = it->second;
+    auto attr =
+        convertTensor(tensor, ctx, loc, options.modelDirectory,
+                      options.recordExternalData ? &external : nullptr, raw);
     if (failed(attr))
       return nullptr;
     initializers[tensor.name()] = *attr;
     std::string().swap(*tensor.mutable_raw_data());
+    if (raw && file &&
+        file->getBufferKind() == llvm::MemoryBuffer::MemoryBuffer_MMap) {
+      // Whole pages within the bytes (a read-only mapping of the file: a
+      // page given back is read again if touched).
+      uintptr_t page = llvm::sys::Process::getPageSizeEstimate();
+      uintptr_t begin =
+          llvm::alignTo(reinterpret_cast<uintptr_t>(raw->data()), page);
+      uintptr_t end = llvm::alignDown(
+          reinterpret_cast<uintptr_t>(raw->data()) + raw->size(), page);
+      if (begin < end)
+        ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+    }
   }
   if (!external.empty())
     (*module)->setAttr(graph::kExternalDataAttrName, b.getArrayAttr(external));
@@ -1102,15 +1315,19 @@ mlir::ms::importOnnxModel(StringRef bytes, StringRef filename,
   context->loadDialect<graph::GraphDialect, func::FuncDialect,
                        tensor::TensorDialect>();
   onnx::ModelProto model;
-  if (bytes.size() > INT_MAX ||
-      !model.ParseFromArray(bytes.data(), (int)bytes.size())) {
+  SlimModel slim;
+  std::optional<bool> parsed = parseSlim(bytes, model, slim);
+  if (!parsed)
+    parsed = bytes.size() <= INT_MAX &&
+             model.ParseFromArray(bytes.data(), (int)bytes.size());
+  if (!*parsed) {
     emitError(FileLineColLoc::get(context, filename, 0, 0),
               "malformed or truncated ONNX protobuf (")
         << bytes.size() << " bytes could not be parsed as a ModelProto)";
     return nullptr;
   }
   GraphImporter importer(context, filename, options);
-  return importer.run(model);
+  return importer.run(model, /*file=*/nullptr, &slim.rawData);
 }
 
 OwningOpRef<ModuleOp>
@@ -1123,19 +1340,30 @@ mlir::ms::importOnnxFile(StringRef path, MLIRContext *context,
     emitError(loc, "cannot open the model: it is a directory");
     return nullptr;
   }
-  int fd;
-  if (std::error_code ec = llvm::sys::fs::openFileForRead(path, fd)) {
-    emitError(loc, "cannot open the model: ") << ec.message();
+  // The file is mapped, and the protobuf parsed without the raw data of
+  // its large initializers: each is copied once, from the mapping into its
+  // constant (not into the protobuf first). A file that is not well-formed
+  // wire format is parsed as a stream, which reports it.
+  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                          /*RequiresNullTerminator=*/false);
+  if (!file) {
+    emitError(loc, "cannot open the model: ") << file.getError().message();
     return nullptr;
   }
+  SlimModel slim;
   onnx::ModelProto model;
-  bool parsed;
-  {
+  std::optional<bool> parsed = parseSlim((*file)->getBuffer(), model, slim);
+  if (!parsed) {
+    int fd;
+    if (std::error_code ec = llvm::sys::fs::openFileForRead(path, fd)) {
+      emitError(loc, "cannot open the model: ") << ec.message();
+      return nullptr;
+    }
     google::protobuf::io::FileInputStream stream(fd);
     stream.SetCloseOnDelete(true);
     parsed = model.ParseFromZeroCopyStream(&stream) && stream.GetErrno() == 0;
   }
-  if (!parsed) {
+  if (!*parsed) {
     uint64_t size = 0;
     (void)llvm::sys::fs::file_size(path, size);
     emitError(loc, "malformed or truncated ONNX protobuf (")
@@ -1143,7 +1371,7 @@ mlir::ms::importOnnxFile(StringRef path, MLIRContext *context,
     return nullptr;
   }
   GraphImporter importer(context, path, options);
-  return importer.run(model);
+  return importer.run(model, file->get(), &slim.rawData);
 }
 
 bool mlir::ms::parseInputShape(StringRef text, OnnxImportOptions &options,

@@ -33,8 +33,11 @@
 //   marked `ms.winograd_filter`; its unpacking (`Gp U Gp^T`, Gp G = I)
 //   gives the weight back for any other reader.
 //
-// A weight that lies in an external-data file is left as it is: the module
-// maps it from the file, which a packed copy in the module would defeat.
+// A moved weight is a `#msgraph.relayout` of the original constant, which
+// the module writer computes as it writes it: the compiler holds each
+// weight once. A weight that lies in an external-data file is left as it
+// is: the module maps it from the file, which a packed copy in the module
+// would defeat.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,8 +48,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
-
-#include <cstring>
 
 namespace mlir::ms {
 #define GEN_PASS_DEF_CPUPACKWEIGHTSPASS
@@ -167,79 +168,57 @@ static bool prefersPanels(graph::MatMulOp matmul) {
   return columns % kMatmulWeightPanel == 0 && columns > kMatmulWeightPanel;
 }
 
-/// `weight`, a constant holding the `[K, N]` matrix B (row-major, or with
-/// `transposed` its transpose `[N, K]`), stored as panels `[N / c, K, c]`
-/// of packedType (c its last dim), copied into place (no intermediate
-/// constant: constants live as long as the compiler's context, and folds
-/// stop at 4M elements). `weight` itself if it holds no dense elements.
-static Value storeInPanels(OpBuilder &b, Location loc, Value weight,
-                           RankedTensorType packedType, bool transposed) {
+/// `weight`, a constant, reshaped to `shape`, transposed by `permutation`
+/// and stored as `packedType` (f32 rounded to bf16 if its element type is
+/// bf16). The packed constant names the layout (msgraph.relayout) and the
+/// module writer computes it: constants live as long as the compiler's
+/// context, and a packed copy beside each weight would hold a model's
+/// weights twice. A splat is packed here. `weight` itself if it holds no
+/// dense elements.
+static Value relayout(OpBuilder &b, Location loc, Value weight,
+                      RankedTensorType packedType, ArrayRef<int64_t> shape,
+                      ArrayRef<int64_t> permutation) {
   auto dense = dyn_cast<DenseElementsAttr>(
       weight.getDefiningOp<graph::ConstantOp>().getValue());
   if (!dense)
     return weight;
-  if (dense.isSplat())
+  auto packed = graph::RelayoutElementsAttr::get(b.getContext(), packedType,
+                                                 dense, shape, permutation);
+  if (!dense.isSplat())
+    return graph::ConstantOp::create(b, loc, packed);
+  if (packedType.getElementType() == dense.getElementType())
     return graph::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(packedType, dense.getSplatValue<Attribute>()));
+  APFloat value = dense.getSplatValue<APFloat>();
+  bool lost;
+  value.convert(APFloat::BFloat(), APFloat::rmNearestTiesToEven, &lost);
+  return graph::ConstantOp::create(b, loc,
+                                   DenseElementsAttr::get(packedType, value));
+}
+
+/// `weight`, a constant holding the `[K, N]` matrix B (row-major, or with
+/// `transposed` its transpose `[N, K]`), stored as panels `[N / c, K, c]`
+/// of packedType (c its last dim).
+static Value storeInPanels(OpBuilder &b, Location loc, Value weight,
+                           RankedTensorType packedType, bool transposed) {
   int64_t panels = packedType.getDimSize(0), k = packedType.getDimSize(1),
-          c = packedType.getDimSize(2), n = panels * c;
-  ArrayRef<char> raw = dense.getRawData();
-  const int64_t bytes = sizeof(float);
-  std::vector<char> out(raw.size());
-  char *to = out.data();
-  for (int64_t p = 0; p < panels; ++p)
-    for (int64_t row = 0; row < k; ++row, to += c * bytes) {
-      if (!transposed) {
-        std::memcpy(to, raw.data() + (row * n + p * c) * bytes, c * bytes);
-        continue;
-      }
-      for (int64_t j = 0; j < c; ++j)
-        std::memcpy(to + j * bytes,
-                    raw.data() + ((p * c + j) * k + row) * bytes, bytes);
-    }
-  return graph::ConstantOp::create(
-      b, loc, DenseElementsAttr::getFromRawBuffer(packedType, out));
+          c = packedType.getDimSize(2);
+  if (transposed)
+    return relayout(b, loc, weight, packedType, {panels, c, k}, {0, 2, 1});
+  return relayout(b, loc, weight, packedType, {k, panels, c}, {1, 0, 2});
 }
 
 /// `weight`, a constant holding the f32 `[K, N]` matrix B, stored as
 /// bfloat16 pairs of rows `[N / c, K / 2, 2c]` of pairsType: element `[p,
 /// i, 2j + t]` is B[2i + t, p * c + j] rounded to nearest, ties to even.
-/// `weight` itself if it holds no dense elements.
 static Value storeInPairPanels(OpBuilder &b, Location loc, Value weight,
                                RankedTensorType pairsType) {
-  auto dense = dyn_cast<DenseElementsAttr>(
-      weight.getDefiningOp<graph::ConstantOp>().getValue());
-  if (!dense)
-    return weight;
-  int64_t panels = pairsType.getDimSize(0), k = 2 * pairsType.getDimSize(1),
-          c = pairsType.getDimSize(2) / 2, n = panels * c;
-  auto toBF16 = [](float value) {
-    APFloat rounded(value);
-    bool lost;
-    rounded.convert(APFloat::BFloat(), APFloat::rmNearestTiesToEven, &lost);
-    return static_cast<uint16_t>(rounded.bitcastToAPInt().getZExtValue());
-  };
-  if (dense.isSplat()) {
-    APInt bits(16, toBF16(dense.getSplatValue<float>()));
-    return graph::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(pairsType, APFloat(APFloat::BFloat(), bits)));
-  }
-  ArrayRef<float> values(
-      reinterpret_cast<const float *>(dense.getRawData().data()), k * n);
-  std::vector<uint16_t> out;
-  out.reserve(k * n);
-  for (int64_t p = 0; p < panels; ++p)
-    for (int64_t i = 0; i < k / 2; ++i)
-      for (int64_t j = 0; j < c; ++j)
-        for (int64_t t = 0; t < 2; ++t)
-          out.push_back(toBF16(values[(2 * i + t) * n + p * c + j]));
-  return graph::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::getFromRawBuffer(
-          pairsType, ArrayRef<char>(reinterpret_cast<const char *>(out.data()),
-                                    out.size() * sizeof(uint16_t))));
+  int64_t panels = pairsType.getDimSize(0), pairs = pairsType.getDimSize(1),
+          c = pairsType.getDimSize(2) / 2;
+  // [K, N] = [K/2, 2, N/c, c] -> [N/c, K/2, c, 2].
+  return relayout(b, loc, weight, pairsType, {pairs, 2, panels, c},
+                  {2, 0, 3, 1});
 }
 
 namespace {
@@ -349,8 +328,8 @@ struct CPUPackWeightsPass final
       unpacked = packArgument(
           kernel, callers, arg, innermostType,
           [&](OpBuilder &b, Location loc, Value weight) -> Value {
-            return b.createOrFold<graph::TransposeOp>(
-                loc, innermostType, weight, b.getDenseI64ArrayAttr(toPacked));
+            return relayout(b, loc, weight, innermostType, type.getShape(),
+                            toPacked);
           },
           back);
     }
@@ -487,7 +466,7 @@ struct CPUPackWeightsPass final
         folded = pack(b, constant.getLoc(), weight);
         fresh[weight] = folded;
       }
-      // Too large to fold: the weight stays as it is.
+      // Not dense elements: the weight stays as it is.
       if (!folded.getDefiningOp<graph::ConstantOp>() ||
           folded.getType() != packedType)
         return discard();

@@ -5,11 +5,11 @@
 
 // A 3x3 conv on 2x2 positions with 16 output channels (w[m, ...] = m),
 // called twice with the same constant weight: the constant is transposed
-// once to [C, KH, KW, M] (each row 0, 1, 2, 3, ..., 15;
-// printed as hex) and the kernel
-// transposes its argument back for the conv.
+// once to [C, KH, KW, M] (a relayout the module writer computes; its
+// bytes are checked in test/Unit) and the kernel transposes its argument
+// back for the conv.
 // CHECK-LABEL: func.func @main
-// CHECK: %[[W:.+]] = msgraph.constant dense<"0x000000000000803F0000004000004040{{.*}}"> : tensor<2x3x3x16xf32>
+// CHECK: %[[W:.+]] = msgraph.constant #msgraph.relayout<dense<"0x{{.*}}"> : tensor<16x2x3x3xf32>, shape = [16, 2, 3, 3], permutation = [1, 2, 3, 0]> : tensor<2x3x3x16xf32>
 // CHECK-NOT: tensor<16x2x3x3xf32>
 // CHECK: call @kernel_0(%{{.+}}, %[[W]])
 // CHECK: call @kernel_0(%{{.+}}, %[[W]])
@@ -102,10 +102,10 @@ func.func @kernel_1(%x: tensor<1x2x9x9xf32>, %w: tensor<8x2x3x3xf32>) -> tensor<
 
 // A matmul by a constant [4, 64] weight (w[k, n] = n), called twice with
 // it: the constant is stored once as two panels of 32 columns, [2, 4, 32]
-// (panel 1's first row 32, 33, ...; printed as hex), and the kernel
-// transposes and reshapes its argument back for the matmul.
+// ([4, 64] = [4, 2, 32] transposed), and the kernel transposes and
+// reshapes its argument back for the matmul.
 // CHECK-LABEL: func.func @main
-// CHECK: %[[W:.+]] = msgraph.constant dense<"0x00000000{{.*}}00000042{{.*}}"> : tensor<2x4x32xf32>
+// CHECK: %[[W:.+]] = msgraph.constant #msgraph.relayout<dense<"0x{{.*}}"> : tensor<4x64xf32>, shape = [4, 2, 32], permutation = [1, 0, 2]> : tensor<2x4x32xf32>
 // CHECK-NOT: tensor<4x64xf32>
 // CHECK: call @kernel_0(%{{.+}}, %[[W]])
 // CHECK: call @kernel_0(%{{.+}}, %[[W]])
@@ -129,12 +129,11 @@ func.func @kernel_0(%x: tensor<8x4xf32>, %w: tensor<4x64xf32>) -> tensor<8x64xf3
 
 // A 1x1 conv on 2x2 positions with 64 output channels (w[m, c] = 2m + c):
 // its weight, a [C * KH * KW, M] = [2, 64] matrix once transposed, is
-// stored as two panels of 32 channels, [2, 2, 32] (panel 0's rows 0, 2,
-// 4, ... and 1, 3, 5, ...; panel 1's first row 64, 66, ...: printed as
-// hex), and the kernel turns its argument back with a transpose, a
-// reshape to [C, KH, KW, M] and the conv's transpose.
+// stored as two panels of 32 channels, [2, 2, 32] ([64, 2] = [2, 32, 2]
+// with its last two dims swapped), and the kernel turns its argument back
+// with a transpose, a reshape to [C, KH, KW, M] and the conv's transpose.
 // CHECK-LABEL: func.func @main
-// CHECK: %[[W:.+]] = msgraph.constant dense<"0x0000000000000040000080400000C040{{.*}}0000803F000040400000A0400000E040{{.*}}00008042{{.*}}"> : tensor<2x2x32xf32>
+// CHECK: %[[W:.+]] = msgraph.constant #msgraph.relayout<dense<"0x{{.*}}"> : tensor<64x2x1x1xf32>, shape = [2, 32, 2], permutation = [0, 2, 1]> : tensor<2x2x32xf32>
 // CHECK-NOT: tensor<64x2x1x1xf32>
 // CHECK: call @kernel_0(%{{.+}}, %[[W]])
 // CHECK-LABEL: func.func @kernel_0
@@ -185,12 +184,12 @@ func.func @kernel_0(%x: tensor<1x32x28x28xf32>, %w: tensor<32x32x3x3xf32>) -> te
 
 // precision=bf16: a [4, 64] weight (row k holds k) stored in bf16 as pairs
 // of rows in panels of 32 columns, [2, 2, 64]: each row of a panel holds
-// the pairs (k, k + 1) of its columns, 0 and 1 (bf16 0x0000, 0x3F80), then
-// 2 and 3 (0x4000, 0x4040); the kernel splits the pairs, transposes them
+// the pairs (k, k + 1) of its columns ([4, 64] = [2, 2, 2, 32] as [2, 2,
+// 32, 2], rounded to bf16); the kernel splits the pairs, transposes them
 // back to rows, extends them to f32 and unpacks the panels. With f32, the
 // usual panels [2, 4, 32].
 // BF16-LABEL: func.func @pairs
-// BF16: %[[W:.+]] = msgraph.constant dense<"0x0000803F0000803F{{(0000803F)*}}0040404000404040{{.*}}"> : tensor<2x2x64xbf16>
+// BF16: %[[W:.+]] = msgraph.constant #msgraph.relayout<dense<"0x{{.*}}"> : tensor<4x64xf32>, shape = [2, 2, 2, 32], permutation = [2, 0, 3, 1]> : tensor<2x2x64xbf16>
 // BF16: call @pairs_kernel(%{{.+}}, %[[W]])
 // BF16-LABEL: func.func @pairs_kernel
 // BF16-SAME: %[[ARG:[a-z0-9]+]]: tensor<2x2x64xbf16>

@@ -148,26 +148,27 @@ LogicalResult PlanBuilder::build() {
 }
 
 LogicalResult PlanBuilder::addWeight(Operation &op) {
-  DenseElementsAttr dense;
+  // Dense elements, or a layout of them the module writer computes.
+  ElementsAttr value;
   if (auto c = dyn_cast<graph::ConstantOp>(op))
-    dense = dyn_cast<DenseElementsAttr>(c.getValue());
+    value = c.getValue();
   else if (auto c = dyn_cast<arith::ConstantOp>(op))
-    dense = dyn_cast<DenseElementsAttr>(c.getValue());
-  if (!dense)
+    value = dyn_cast<ElementsAttr>(c.getValue());
+  if (!isa_and_nonnull<DenseElementsAttr, graph::RelayoutElementsAttr>(value))
     return op.emitError("expected a dense tensor constant as a weight");
   FailureOr<BufferType> type = bufferType(op.getResult(0), op.getLoc());
   if (failed(type))
     return failure();
-  if (isa<graph::StringType>(dense.getElementType()))
+  if (isa<graph::StringType>(value.getElementType()))
     return op.emitError("string constants are not supported as weights");
   auto weight =
-      WeightOp::create(b, op.getLoc(), *type, dense, IntegerAttr(),
+      WeightOp::create(b, op.getLoc(), *type, value, IntegerAttr(),
                        /*per_rank=*/false, StringAttr(), IntegerAttr());
   bufferOf[op.getResult(0)] = weight;
   // A constant read from a file outside the model stays there when its
   // bytes are the buffer's, 64-byte aligned (the module's meta names the
   // file in UTF-8).
-  auto it = external.find(dense);
+  auto it = external.find(value);
   if (it == external.end() || it->second.length != weight.getStorageBytes() ||
       !llvm::json::isUTF8(it->second.path.getValue()))
     return success();
@@ -284,15 +285,20 @@ Value PlanBuilder::sliceWeight(Value whole, BufferType local,
                                Attribute axisAttr,
                                ArrayRef<SmallVector<int64_t>> groups) {
   auto weight = whole.getDefiningOp<WeightOp>();
-  auto dense = weight ? dyn_cast<DenseElementsAttr>(weight.getValue())
-                      : DenseElementsAttr();
+  ElementsAttr value = weight ? weight.getValue() : ElementsAttr();
   RankedTensorType type = local.getTensorType();
   Type element = type.getElementType();
   int64_t bytes = local.getStaticByteSize();
-  if (!dense || weight.getPerRank() || bytes <= 0 ||
+  if (!isa_and_nonnull<DenseElementsAttr, graph::RelayoutElementsAttr>(value) ||
+      weight.getPerRank() || bytes <= 0 ||
       bytes % static_cast<int64_t>(::ms::format::kAlignment) != 0 ||
       !(element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 == 0))
     return Value();
+  // A weight in a kernel's layout is computed here: each rank's slice is
+  // its own copy anyway.
+  auto dense = dyn_cast<DenseElementsAttr>(value);
+  if (!dense)
+    dense = cast<graph::RelayoutElementsAttr>(value).materialize();
   int64_t axis = cast<IntegerAttr>(axisAttr).getInt();
   auto wholeType = cast<RankedTensorType>(dense.getType());
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;

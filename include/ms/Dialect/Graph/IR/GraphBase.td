@@ -15,6 +15,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 
 def Graph_Dialect : Dialect {
   let name = "msgraph";
@@ -32,6 +33,7 @@ def Graph_Dialect : Dialect {
   }];
   let hasConstantMaterializer = 1;
   let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
@@ -50,6 +52,56 @@ def Graph_StringType : TypeDef<Graph_Dialect, "String"> {
     size, so string tensors never reach code generation: only ops with the
     `HostExecuted` trait take or produce them, and the runtime runs those
     itself (docs/spec/msgraph.md, "String ops").
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+def Graph_RelayoutElementsAttr
+    : AttrDef<Graph_Dialect,
+              "RelayoutElements", [ElementsAttrInterface, TypedAttrInterface]> {
+  let mnemonic = "relayout";
+  let summary =
+      "a constant's elements in another layout, computed when written";
+  let description = [{
+    The elements of `source` reshaped to `shape`, transposed by
+    `permutation` and converted to the element type of the attribute's
+    type (the same, or f32 to bf16 rounded to nearest, ties to even):
+
+    ```mlir
+    // A [4, 64] matrix as two panels of 32 columns, [2, 4, 32].
+    #msgraph.relayout<dense<...> : tensor<4x64xf32>, shape = [4, 2, 32],
+                      permutation = [1, 0, 2]> : tensor<2x4x32xf32>
+    ```
+
+    Code generation stores constant weights in the layouts its kernels read
+    (`ms-cpu-pack-weights`). This attribute names such a layout without
+    computing it: the compiler keeps only the source (a model's weights are
+    held once, not once more per layout) and the module writer computes the
+    bytes as it writes them. Constraints relayout_c1..relayout_c5
+    (docs/spec/msgraph.md).
+  }];
+  let parameters =
+      (ins AttributeSelfTypeParameter<"", "::mlir::ShapedType">:$type,
+          "::mlir::DenseElementsAttr":$source,
+          ArrayRefParameter<"int64_t">:$shape,
+          ArrayRefParameter<"int64_t">:$permutation);
+  let assemblyFormat = [{
+    `<` $source `,` `shape` `=` `[` $shape `]` `,`
+        `permutation` `=` `[` $permutation `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Passes the elements' little-endian bytes, in order, to `write` in
+    /// pieces of about 1 MiB (or one row of the innermost dim, if longer).
+    void writeBytes(::llvm::function_ref<void(::llvm::ArrayRef<char>)> write) const;
+    /// Returns the elements as a dense attribute (a copy: for readers that
+    /// need them all at once).
+    ::mlir::DenseElementsAttr materialize() const;
+    /// Returns the number of bytes writeBytes passes.
+    uint64_t getNumBytes() const;
   }];
 }
 

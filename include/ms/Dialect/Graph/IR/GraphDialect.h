@@ -8,12 +8,16 @@
 #define MS_DIALECT_GRAPH_IR_GRAPHDIALECT_H
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
 
 #include "ms/Dialect/Graph/IR/GraphOpsDialect.h.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "ms/Dialect/Graph/IR/GraphOpsTypes.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "ms/Dialect/Graph/IR/GraphAttrs.h.inc"
 
 namespace mlir::ms::graph {
 /// The module attribute recording where the bytes of constants read from
