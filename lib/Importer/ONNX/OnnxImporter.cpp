@@ -1343,7 +1343,7 @@ mlir::ms::importOnnxFile(StringRef path, MLIRContext *context,
   // The file is mapped, and the protobuf parsed without the raw data of
   // its large initializers: each is copied once, from the mapping into its
   // constant (not into the protobuf first). A file that is not well-formed
-  // wire format is parsed as a stream, which reports it.
+  // wire format is parsed whole, which reports it.
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
   if (!file) {
@@ -1352,8 +1352,12 @@ mlir::ms::importOnnxFile(StringRef path, MLIRContext *context,
   }
   SlimModel slim;
   onnx::ModelProto model;
-  std::optional<bool> parsed = parseSlim((*file)->getBuffer(), model, slim);
-  if (!parsed) {
+  StringRef bytes = (*file)->getBuffer();
+  std::optional<bool> parsed = parseSlim(bytes, model, slim);
+  if (!parsed && bytes.size() <= INT_MAX) {
+    parsed = model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
+  } else if (!parsed) {
+    // Over 2 GiB (ParseFromArray's limit): read again, as a stream.
     int fd;
     if (std::error_code ec = llvm::sys::fs::openFileForRead(path, fd)) {
       emitError(loc, "cannot open the model: ") << ec.message();
@@ -1364,10 +1368,8 @@ mlir::ms::importOnnxFile(StringRef path, MLIRContext *context,
     parsed = model.ParseFromZeroCopyStream(&stream) && stream.GetErrno() == 0;
   }
   if (!*parsed) {
-    uint64_t size = 0;
-    (void)llvm::sys::fs::file_size(path, size);
     emitError(loc, "malformed or truncated ONNX protobuf (")
-        << size << " bytes could not be parsed as a ModelProto)";
+        << bytes.size() << " bytes could not be parsed as a ModelProto)";
     return nullptr;
   }
   GraphImporter importer(context, path, options);

@@ -7,6 +7,8 @@
 #include "ms/Dialect/Graph/IR/GraphDialect.h"
 #include "ms/Dialect/Graph/IR/GraphOps.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cstring>
 #include <numeric>
 
@@ -74,12 +76,17 @@ RelayoutElementsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << from;
   // relayout_c2: the shape holds the source's elements.
   int64_t count = 1;
+  bool overflows = false;
   for (int64_t size : shape) {
     if (size < 0)
       return emitError() << "expected a shape of sizes at least 0, but found "
                          << size;
-    count *= size;
+    overflows |= llvm::MulOverflow(count, size, count);
   }
+  if (overflows)
+    return emitError() << "expected a shape of " << sourceType.getNumElements()
+                       << " elements (the source's), but found [" << shape
+                       << "]";
   if (shape.empty() || count != sourceType.getNumElements())
     return emitError() << "expected a shape of " << sourceType.getNumElements()
                        << " elements (the source's), but found [" << shape
@@ -138,7 +145,9 @@ void RelayoutElementsAttr::writeBytes(
     steps.push_back(source.isSplat() ? 0 : strides[d]);
   }
   int64_t inner = sizes.back(), innerStep = steps.back();
-  int64_t rows = inner == 0 ? 0 : getType().getNumElements() / inner;
+  if (inner == 0)
+    return;
+  int64_t rows = getType().getNumElements() / inner;
   constexpr size_t kPiece = 1 << 20;
   std::vector<char> piece;
   piece.reserve(kPiece + inner * out);

@@ -47,3 +47,11 @@ func.func @invalid() {
   %r = msgraph.constant #msgraph.relayout<dense<1.0> : tensor<2x3xf32>, shape = [2, 3], permutation = [1, 0]> : tensor<3x2xf16>
   return
 }
+
+// -----
+
+func.func @invalid() {
+  // expected-error @+1 {{expected a shape of 0 elements (the source's), but found [4, 4611686018427387904]}}
+  %r = msgraph.constant #msgraph.relayout<dense<> : tensor<0xf32>, shape = [4, 4611686018427387904], permutation = [0, 1]> : tensor<0xf32>
+  return
+}
