@@ -50,7 +50,7 @@ constexpr uint32_t kEntryVersion = 1;
 /// than this is a dead writer's.
 constexpr std::chrono::hours kStaleTemporary(1);
 
-std::atomic<int64_t> hits{0}, misses{0}, corrupt{0};
+std::atomic<int64_t> hits{0}, misses{0}, corrupt{0}, linkedHits{0};
 } // namespace
 
 std::string KernelCache::defaultDirectory() {
@@ -112,14 +112,16 @@ KernelCache::KernelCache(std::string directory, uint64_t maxBytes)
   }
 }
 
-std::optional<std::string> KernelCache::lookup(StringRef key,
-                                               std::string &warning) {
+std::optional<std::string>
+KernelCache::lookup(StringRef key, std::string &warning, Entry entry) {
+  bool part = entry == Entry::Part;
   SmallString<256> path(directory);
   llvm::sys::path::append(path, key);
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);
   if (!buffer) {
-    ++misses;
+    if (part)
+      ++misses;
     return std::nullopt;
   }
   StringRef bytes = (*buffer)->getBuffer();
@@ -140,7 +142,7 @@ std::optional<std::string> KernelCache::lookup(StringRef key,
              header.checksum)
       problem = "checksum mismatch";
     if (problem.empty()) {
-      ++hits;
+      ++(part ? hits : linkedHits);
       // Recently used: evicted last.
       if (auto file = llvm::sys::fs::openNativeFileForWrite(
               path, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append)) {
@@ -152,7 +154,8 @@ std::optional<std::string> KernelCache::lookup(StringRef key,
     }
   }
   ++corrupt;
-  ++misses;
+  if (part)
+    ++misses;
   warning = ("kernel cache entry '" + path + "' is corrupt (" + problem +
              "); removed, compiling it again")
                 .str();
@@ -226,5 +229,5 @@ void KernelCache::evict() {
 }
 
 KernelCacheStats KernelCache::stats() {
-  return {hits.load(), misses.load(), corrupt.load()};
+  return {hits.load(), misses.load(), corrupt.load(), linkedHits.load()};
 }

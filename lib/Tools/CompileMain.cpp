@@ -329,7 +329,9 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
       llvm::errs() << "ms-compile: kernel cache ("
                    << compile.targetOptions.cacheDir << "): " << cache.hits
                    << " of " << cache.hits + cache.misses
-                   << " code parts reused, " << cache.misses << " compiled\n";
+                   << " code parts reused, " << cache.misses << " compiled"
+                   << (cache.linkedHits ? ", linked library reused" : "")
+                   << "\n";
   };
   std::string errorMessage;
   // MLIR is read whole (its diagnostics quote it); an ONNX model is mapped

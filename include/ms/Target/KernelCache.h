@@ -32,9 +32,13 @@
 namespace mlir::ms {
 /// Hits and misses of the kernel caches of this process.
 struct KernelCacheStats {
+  /// Code parts found and not found.
   int64_t hits = 0;
   int64_t misses = 0;
+  /// Entries that failed their checks.
   int64_t corrupt = 0;
+  /// Linked libraries found (every part of them found too: no link).
+  int64_t linkedHits = 0;
 };
 
 /// A kernel cache directory.
@@ -54,9 +58,13 @@ public:
   /// `maxBytes` (`$MS_CACHE_MAX_BYTES`, default 1 GiB, when 0).
   explicit KernelCache(std::string directory, uint64_t maxBytes = 0);
 
+  /// What an entry holds: a compiled code part, or the library linked from
+  /// parts (counted apart in the stats).
+  enum class Entry { Part, Linked };
   /// Returns the entry `key`, or nothing if there is none. An entry that
   /// fails its checks is removed and described in `warning`.
-  std::optional<std::string> lookup(llvm::StringRef key, std::string &warning);
+  std::optional<std::string> lookup(llvm::StringRef key, std::string &warning,
+                                    Entry entry = Entry::Part);
   /// Stores `bytes` as entry `key`; failures (a read-only directory) only
   /// leave it uncached.
   void store(llvm::StringRef key, llvm::StringRef bytes);

@@ -487,7 +487,25 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
   if (cache) {
     for (unsigned i : order)
       cache->store(keys[i], StringRef(objects[i].data(), objects[i].size()));
-    cache->evict();
+  }
+
+  // The library these parts link into, linked before: every part came
+  // from the cache (the link's other inputs are the linker and flags and
+  // libraries fixed by the compiler's build, which the key names).
+  std::string linker = findLinker();
+  std::string linkedKey;
+  if (cache) {
+    SmallVector<StringRef> linkParts = {"cpu-shared-object", identity,
+                                        targetName, linker};
+    llvm::append_range(linkParts, keys);
+    linkedKey = KernelCache::key(linkParts);
+    std::string warning;
+    if (order.empty())
+      if (std::optional<std::string> linked =
+              cache->lookup(linkedKey, warning, KernelCache::Entry::Linked))
+        return *linked;
+    if (!warning.empty())
+      module.emitWarning(warning);
   }
 
   // Object files, then lld -shared.
@@ -513,7 +531,6 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
       return module.emitError("cannot write ") << path;
     }
   }
-  std::string linker = findLinker();
   if (linker.empty())
     return module.emitError("cannot find ld.lld (install lld-22)");
   // libomp comes from the LLVM this compiler was built with; libm from the
@@ -537,6 +554,10 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
   if (!buffer)
     return module.emitError("cannot read the linked kernels: ")
            << buffer.getError().message();
+  if (cache) {
+    cache->store(linkedKey, (*buffer)->getBuffer());
+    cache->evict();
+  }
   return (*buffer)->getBuffer().str();
 }
 
