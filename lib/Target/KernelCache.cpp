@@ -157,7 +157,8 @@ KernelCache::lookup(StringRef key, std::string &warning, Entry entry) {
   if (part)
     ++misses;
   warning = ("kernel cache entry '" + path + "' is corrupt (" + problem +
-             "); removed, compiling it again")
+             (part ? "); removed, compiling it again"
+                   : "); removed, linking it again"))
                 .str();
   llvm::sys::fs::remove(path);
   return std::nullopt;

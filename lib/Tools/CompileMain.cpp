@@ -330,7 +330,12 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
                    << compile.targetOptions.cacheDir << "): " << cache.hits
                    << " of " << cache.hits + cache.misses
                    << " code parts reused, " << cache.misses << " compiled"
-                   << (cache.linkedHits ? ", linked library reused" : "")
+                   << (cache.linkedHits
+                           ? ", " + std::to_string(cache.linkedHits) +
+                                 (cache.linkedHits == 1
+                                      ? " linked library reused"
+                                      : " linked libraries reused")
+                           : std::string())
                    << "\n";
   };
   std::string errorMessage;

@@ -488,15 +488,28 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
     for (unsigned i : order)
       cache->store(keys[i], StringRef(objects[i].data(), objects[i].size()));
   }
+  // The cache is kept within its bound however the link ends.
+  llvm::scope_exit evict([&] {
+    if (cache)
+      cache->evict();
+  });
 
   // The library these parts link into, linked before: every part came
-  // from the cache (the link's other inputs are the linker and flags and
-  // libraries fixed by the compiler's build, which the key names).
+  // from the cache (the link's other inputs are the linker, which the key
+  // names by path, size and time, and flags and libraries fixed by the
+  // compiler's build).
   std::string linker = findLinker();
   std::string linkedKey;
   if (cache) {
+    llvm::sys::fs::file_status status;
+    std::string linkerIdentity = linker;
+    if (!linker.empty() && !llvm::sys::fs::status(linker, status))
+      linkerIdentity +=
+          ";" + std::to_string(status.getSize()) + ";" +
+          std::to_string(
+              status.getLastModificationTime().time_since_epoch().count());
     SmallVector<StringRef> linkParts = {"cpu-shared-object", identity,
-                                        targetName, linker};
+                                        targetName, linkerIdentity};
     llvm::append_range(linkParts, keys);
     linkedKey = KernelCache::key(linkParts);
     std::string warning;
@@ -554,10 +567,8 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
   if (!buffer)
     return module.emitError("cannot read the linked kernels: ")
            << buffer.getError().message();
-  if (cache) {
+  if (cache)
     cache->store(linkedKey, (*buffer)->getBuffer());
-    cache->evict();
-  }
   return (*buffer)->getBuffer().str();
 }
 
