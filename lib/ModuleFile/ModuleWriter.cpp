@@ -272,7 +272,7 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
     } else if (auto weight = dyn_cast<WeightOp>(op)) {
       ElementsAttr value = weight.getValue();
       auto dense = dyn_cast<DenseElementsAttr>(value);
-      if (!isa<DenseElementsAttr, graph::RelayoutElementsAttr>(value) ||
+      if (!graph::isWeightElements(value) ||
           (!weight.getOffset() && !weight.getFile()))
         return weight.emitError("expected a placed dense weight");
       uint64_t size = cast<BufferType>(weight.getType()).getStaticByteSize();

@@ -323,20 +323,20 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
       llvm::errs() << ", write " << seconds(compiled, end);
     llvm::errs() << ", total " << seconds(start, end) << "\n";
     KernelCacheStats cache = KernelCache::stats();
-    if (compile.targetOptions.cacheDir.empty())
+    if (compile.targetOptions.cacheDir.empty()) {
       llvm::errs() << "ms-compile: kernel cache: off\n";
-    else
-      llvm::errs() << "ms-compile: kernel cache ("
-                   << compile.targetOptions.cacheDir << "): " << cache.hits
-                   << " of " << cache.hits + cache.misses
-                   << " code parts reused, " << cache.misses << " compiled"
-                   << (cache.linkedHits
-                           ? ", " + std::to_string(cache.linkedHits) +
-                                 (cache.linkedHits == 1
-                                      ? " linked library reused"
-                                      : " linked libraries reused")
-                           : std::string())
-                   << "\n";
+      return;
+    }
+    llvm::errs() << "ms-compile: kernel cache ("
+                 << compile.targetOptions.cacheDir << "): " << cache.hits
+                 << " of " << cache.hits + cache.misses
+                 << " code parts reused, " << cache.misses << " compiled";
+    if (cache.linkedHits)
+      llvm::errs() << ", " << cache.linkedHits
+                   << (cache.linkedHits == 1 ? " linked library"
+                                             : " linked libraries")
+                   << " reused";
+    llvm::errs() << "\n";
   };
   std::string errorMessage;
   // MLIR is read whole (its diagnostics quote it); an ONNX model is mapped

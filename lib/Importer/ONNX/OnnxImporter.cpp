@@ -326,7 +326,9 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// Reads protobuf wire format: varints and fields.
+/// Reads protobuf wire format: varints and fields. (Not protobuf's
+/// CodedInputStream: its positions and limits stop at 2 GiB, and the models
+/// this is for are the large ones.)
 struct WireReader {
   const char *at, *end;
 

@@ -154,7 +154,7 @@ LogicalResult PlanBuilder::addWeight(Operation &op) {
     value = c.getValue();
   else if (auto c = dyn_cast<arith::ConstantOp>(op))
     value = dyn_cast<ElementsAttr>(c.getValue());
-  if (!isa_and_nonnull<DenseElementsAttr, graph::RelayoutElementsAttr>(value))
+  if (!graph::isWeightElements(value))
     return op.emitError("expected a dense tensor constant as a weight");
   FailureOr<BufferType> type = bufferType(op.getResult(0), op.getLoc());
   if (failed(type))
@@ -289,8 +289,7 @@ Value PlanBuilder::sliceWeight(Value whole, BufferType local,
   RankedTensorType type = local.getTensorType();
   Type element = type.getElementType();
   int64_t bytes = local.getStaticByteSize();
-  if (!isa_and_nonnull<DenseElementsAttr, graph::RelayoutElementsAttr>(value) ||
-      weight.getPerRank() || bytes <= 0 ||
+  if (!graph::isWeightElements(value) || weight.getPerRank() || bytes <= 0 ||
       bytes % static_cast<int64_t>(::ms::format::kAlignment) != 0 ||
       !(element.isIntOrFloat() && element.getIntOrFloatBitWidth() % 8 == 0))
     return Value();

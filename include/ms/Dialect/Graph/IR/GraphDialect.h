@@ -29,6 +29,12 @@ namespace mlir::ms::graph {
 /// ms-build-plan consumes it.
 inline constexpr llvm::StringLiteral kExternalDataAttrName =
     "msgraph.external_data";
+
+/// Whether `value` holds elements a weight can be written from: dense
+/// elements, or a relayout of them.
+inline bool isWeightElements(Attribute value) {
+  return isa_and_nonnull<DenseElementsAttr, RelayoutElementsAttr>(value);
+}
 } // namespace mlir::ms::graph
 
 #endif // MS_DIALECT_GRAPH_IR_GRAPHDIALECT_H
