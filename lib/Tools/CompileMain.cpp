@@ -31,6 +31,7 @@
 #include "ms/InitAll.h"
 #include "ms/ModuleFile/ModuleWriter.h"
 #include "ms/Pipelines/Pipelines.h"
+#include "ms/Support/OutputFile.h"
 #include "ms/Support/Progress.h"
 #include "ms/Target/KernelCache.h"
 #include "ms/Transforms/Passes.h"
@@ -44,6 +45,7 @@
 #include "mlir/Support/Timing.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/BuryPointer.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -296,7 +298,10 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
 
   DialectRegistry registry;
   registerAllDialects(registry);
-  MLIRContext context(registry);
+  // On the heap: a successful compile leaves it to the process's exit
+  // (below), as clang's -disable-free does.
+  auto ownedContext = std::make_unique<MLIRContext>(registry);
+  MLIRContext &context = *ownedContext;
   // A user-facing error is a few lines: the op it is about is printed only
   // when asked (--mlir-print-op-on-diagnostic).
   auto &registered = llvm::cl::getRegisteredOptions();
@@ -312,7 +317,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
         .str();
   };
   // --time-report: each part's time, and what the kernel cache gave.
-  auto report = [&](bool wrote) {
+  auto report = [&](bool wrote, bool unchanged = false) {
     if (!options.timeReport)
       return;
     Clock::time_point end = Clock::now();
@@ -320,7 +325,8 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
                  << seconds(start, imported) << ", passes and code generation "
                  << seconds(imported, compiled);
     if (wrote)
-      llvm::errs() << ", write " << seconds(compiled, end);
+      llvm::errs() << ", write " << seconds(compiled, end)
+                   << (unchanged ? " (the file held the same bytes)" : "");
     llvm::errs() << ", total " << seconds(start, end) << "\n";
     KernelCacheStats cache = KernelCache::stats();
     if (compile.targetOptions.cacheDir.empty()) {
@@ -468,31 +474,27 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   }
   reportProgress({"write"});
 
-  // Write atomically: a temporary next to the output, then rename.
-  SmallString<256> temp;
-  int fd;
+  // Written atomically, and not at all when the file there holds the same
+  // bytes (a recompilation).
   StringRef dir = llvm::sys::path::parent_path(options.output);
-  SmallString<256> model(dir.empty() ? "." : dir);
-  llvm::sys::path::append(model, "ms-compile-%%%%%%.tmp");
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp))
-    return fail("cannot create '" + model + "': " + ec.message());
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    ModuleWriteOptions writeOptions;
-    writeOptions.moduleDirectory = dir.empty() ? "." : dir.str();
-    bool written = succeeded(writeModuleFile(*module, os, writeOptions));
-    os.flush();
-    if (!written || os.has_error()) {
-      os.clear_error();
-      llvm::sys::fs::remove(temp);
-      return written ? fail("cannot write '" + temp + "'") : 1;
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(temp, options.output)) {
-    llvm::sys::fs::remove(temp);
-    return fail("cannot write '" + options.output + "': " + ec.message());
-  }
+  ModuleWriteOptions writeOptions;
+  writeOptions.moduleDirectory = dir.empty() ? "." : dir.str();
+  std::string error;
+  OutputFileResult written = writeOutputFile(
+      options.output,
+      [&](llvm::raw_pwrite_stream &os) {
+        return succeeded(writeModuleFile(*module, os, writeOptions));
+      },
+      error);
+  if (written == OutputFileResult::WriteFailed)
+    return 1;
+  if (written == OutputFileResult::Error)
+    return fail(error);
   clearProgress();
-  report(/*wrote=*/true);
+  report(/*wrote=*/true, written == OutputFileResult::Unchanged);
+  // Freeing the module and the weights it holds one by one would take
+  // longer than the process's exit takes to give back their pages.
+  llvm::BuryPointer(module.release().getOperation());
+  llvm::BuryPointer(std::move(ownedContext));
   return 0;
 }

@@ -417,11 +417,17 @@ static FailureOr<std::string> emitCpuSharedObject(ModuleOp module,
     OwningOpRef<ModuleOp> copy;
     ModuleOp source = module;
     if (!whole) {
-      IRMapping mapping;
-      copy = cast<ModuleOp>(module->clone(mapping));
-      for (auto func : module.getOps<LLVM::LLVMFuncOp>())
-        if (!func.isExternal() && !part.first.contains(func))
-          mapping.lookup(func.getOperation())->erase();
+      // The module's attributes and every op but the other parts' function
+      // bodies, in module order (as a clone of the whole module with those
+      // erased, without copying them first).
+      copy = ModuleOp::create(module.getLoc());
+      (*copy)->setAttrs(module->getAttrDictionary());
+      OpBuilder builder = OpBuilder::atBlockEnd(copy->getBody());
+      for (Operation &op : module.getBody()->getOperations()) {
+        auto func = dyn_cast<LLVM::LLVMFuncOp>(op);
+        if (!func || func.isExternal() || part.first.contains(func))
+          builder.clone(op);
+      }
       source = *copy;
     }
     // A part compiled before (the same IR, target and compiler) comes
