@@ -33,10 +33,16 @@ constexpr uint64_t kHeldBytes = 64 * 1024;
 class CompareOrWriteStream final : public llvm::raw_pwrite_stream {
 public:
   CompareOrWriteStream(llvm::StringRef path, llvm::ArrayRef<char> old,
-                       bool mapped)
-      : path(path), old(old), mapped(mapped) {}
+                       bool mapped, llvm::sys::fs::UniqueID id)
+      : path(path), old(old), mapped(mapped), id(id) {}
+  /// Without `finish` (the writer failed): the bytes are dropped and the
+  /// temporary file removed.
   ~CompareOrWriteStream() override {
+    discarding = true;
+    flush();
     if (out) {
+      out->clear_error();
+      out->close();
       out->clear_error();
       out.reset();
       llvm::sys::fs::remove(temp);
@@ -77,6 +83,8 @@ private:
   uint64_t current_pos() const override { return pos; }
 
   void write_impl(const char *ptr, size_t size) override {
+    if (discarding)
+      return;
     if (!out && pos < kHeldBytes) {
       size_t held = std::min<uint64_t>(size, kHeldBytes - pos);
       head.append(ptr, ptr + held);
@@ -118,16 +126,18 @@ private:
       return;
     llvm::StringRef dir = llvm::sys::path::parent_path(path);
     llvm::SmallString<256> model(dir.empty() ? "." : dir);
-    llvm::sys::path::append(model,
-                            llvm::sys::path::filename(path) + "-%%%%%%.tmp");
+    llvm::sys::path::append(model, "ms-output-%%%%%%.tmp");
     int fd;
     if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, temp)) {
       problem = "cannot create '" + model.str().str() + "': " + ec.message();
       return;
     }
-    out = std::make_unique<llvm::raw_fd_ostream>(fd, /*shouldClose=*/true);
+    // (This stream buffers what it is given.)
+    out = std::make_unique<llvm::raw_fd_ostream>(fd, /*shouldClose=*/true,
+                                                 /*unbuffered=*/true);
     out->write(head.data(), head.size());
-    out->write(old.data() + head.size(), pos - head.size());
+    if (pos > head.size())
+      out->write(old.data() + head.size(), pos - head.size());
     head.clear();
   }
 
@@ -146,14 +156,18 @@ private:
     released = end - reinterpret_cast<uintptr_t>(old.data());
   }
 
-  /// Sets the unchanged file's modification time to now.
+  /// Sets the unchanged file's modification time to now, if it is still
+  /// the file compared (not one renamed there since).
   bool touch() {
     int fd;
     if (llvm::sys::fs::openFileForWrite(
             path, fd, llvm::sys::fs::CD_OpenExisting, llvm::sys::fs::OF_Append))
       return false;
+    llvm::sys::fs::file_status status;
     auto now = std::chrono::system_clock::now();
-    bool done = !llvm::sys::fs::setLastAccessAndModificationTime(fd, now, now);
+    bool done = !llvm::sys::fs::status(fd, status) &&
+                status.getUniqueID() == id &&
+                !llvm::sys::fs::setLastAccessAndModificationTime(fd, now, now);
     llvm::sys::Process::SafelyCloseFileDescriptor(fd);
     return done;
   }
@@ -164,6 +178,10 @@ private:
   /// `released` given back.
   bool mapped;
   uint64_t released = 0;
+  /// The compared file's identity.
+  llvm::sys::fs::UniqueID id;
+  /// Set when the stream ends without `finish`.
+  bool discarding = false;
   /// The first bytes written, while nothing has differed.
   llvm::SmallVector<char, 0> head;
   uint64_t pos = 0;
@@ -194,9 +212,9 @@ OutputFileResult mlir::ms::writeOutputFile(
     old = llvm::ArrayRef<char>(existing->getBufferStart(),
                                existing->getBufferSize());
   CompareOrWriteStream os(path, old,
-                          existing &&
-                              existing->getBufferKind() ==
-                                  llvm::MemoryBuffer::MemoryBuffer_MMap);
+                          existing && existing->getBufferKind() ==
+                                          llvm::MemoryBuffer::MemoryBuffer_MMap,
+                          status.getUniqueID());
   if (!write(os))
     return OutputFileResult::WriteFailed;
   return os.finish(error);
