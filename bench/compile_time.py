@@ -3,7 +3,8 @@
 4 and 12 layers (seq 128, exported from PyTorch as bench/fusion.py does),
 compiled by `ms-compile` at each level, side by side in one run.
 
-Each round compiles every model cold (an empty kernel cache), then warm
+Each round compiles every model cold (an empty kernel cache, a new output
+file), then warm
 (again, with the kernel cache the cold compile filled, to the same output
 path, where the module is already: ms-compile compares its bytes with the
 file's and does not write it again), then with one layer's weights changed
@@ -146,7 +147,7 @@ def main():
                     paths[n].replace(".onnx", "-changed.onnx")
                 if ext:
                     model = os.path.join(work, "ext-" + os.path.basename(model))
-                if kind == "warm-new":
+                if kind in ("cold", "warm-new") and os.path.exists(out):
                     os.remove(out)
                 wall, rss = compile_once(
                     [ms_compile, model, "-O" + level[1:], "--cache-dir", cache,

@@ -35,7 +35,10 @@ all cores); ORT gets the same count.
 
 Usage: bench/fusion.py [--build-dir build] [--rounds 5] [--min-time 0.5]
                        [--models chain,mlp,bert,bert4,gpt2,llama,resnet18]
-                       [--levels O0,O1,O2]   (O1:bf16: -O1 --precision bf16)
+                       [--levels O0,O1,O2]   (O1:bf16: -O1 --precision bf16;
+                                              O1:ext: the weights in an
+                                              external-data file,
+                                              --external-weights)
                        [--threads N] [--keep DIR]
 """
 import argparse
@@ -310,11 +313,20 @@ def main():
         for level in levels:
             msm_path = os.path.join(work, "%s-%s.msm" % (name, level))
             try:
-                # ("O1:bf16": -O1 --precision bf16.)
-                opt, _, precision = level.partition(":")
-                run([ms_compile, onnx_path, "-O" + opt[1:], "--target-cpu",
-                     args.target_cpu, "-o", msm_path] +
-                    (["--precision", precision] if precision else []))
+                # ("O1:bf16": -O1 --precision bf16; "O1:ext": -O1 with the
+                # weights in an external-data file, --external-weights.)
+                opt, _, variant = level.partition(":")
+                model, extra = onnx_path, []
+                if variant == "ext":
+                    model = os.path.join(work, name + "-ext.onnx")
+                    if not os.path.exists(model):
+                        run([os.path.join(ROOT, "utils", "onnx-external-data"),
+                             onnx_path, model])
+                    extra = ["--external-weights"]
+                elif variant:
+                    extra = ["--precision", variant]
+                run([ms_compile, model, "-O" + opt[1:], "--target-cpu",
+                     args.target_cpu, "-o", msm_path] + extra)
                 out = os.path.join(work, "%s-%s-out" % (name, level))
                 run([ms_run, msm_path, "--input", "x=" + npy, "--output-dir", out], env)
                 outputs[name, level] = np.load(os.path.join(out, "y.npy"))

@@ -129,11 +129,23 @@ def main():
             with open(wanted[kind], "wb") as f:
                 f.write(data)
             extracted.add(kind)
+    def file_bytes(buffer):
+        # A relayout's source lies in the file; the buffer is its layout.
+        relayout = buffer.get("relayout")
+        if not relayout:
+            return buffer["size"]
+        count = 1
+        for size in relayout["shape"]:
+            count *= size
+        return count * relayout["element_bytes"]
+
     for index, file in enumerate((meta or {}).get("weight_files", [])):
-        used = sum(b["size"] for b in meta["buffers"]
-                   if b["kind"] == "weight" and b.get("file") == index)
-        print("weight file %s %d bytes, %d used" % (file["path"], file["size"],
-                                                    used))
+        weights = [b for b in meta["buffers"]
+                   if b["kind"] == "weight" and b.get("file") == index]
+        relaid = sum(1 for b in weights if "relayout" in b)
+        print("weight file %s %d bytes, %d used%s" % (
+            file["path"], file["size"], sum(file_bytes(b) for b in weights),
+            ", %d laid out as the module loads" % relaid if relaid else ""))
     for kind, out in wanted.items():
         if out and kind not in extracted:
             raise SystemExit("msm.py: %s has no %s section" % (args.module, kind))

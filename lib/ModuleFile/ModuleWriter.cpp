@@ -277,16 +277,26 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
         return weight.emitError("expected a placed dense weight");
       uint64_t size = cast<BufferType>(weight.getType()).getStaticByteSize();
       if (std::optional<StringRef> path = weight.getFile()) {
-        if (!dense)
-          return weight.emitError("expected the dense elements of a weight "
-                                  "in a file, but found a relayout");
+        // The file holds the elements, or a relayout's source, which the
+        // runtime lays out as it loads the module.
+        auto relayout = dyn_cast<graph::RelayoutElementsAttr>(value);
+        DenseElementsAttr bytes = relayout ? relayout.getSource() : dense;
         auto offset = static_cast<uint64_t>(*weight.getFileOffset());
         auto [file, added] = fileIds.try_emplace(*path, files.size());
         if (added)
           files.push_back({path->str(), {}});
-        files[file->second].weights.push_back({offset, dense});
+        files[file->second].weights.push_back({offset, bytes});
         addBuffer(weight, "weight", "offset", offset, size);
-        (*buffers.back().getAsObject())["file"] = file->second;
+        llvm::json::Object &buffer = *buffers.back().getAsObject();
+        buffer["file"] = file->second;
+        if (relayout)
+          buffer["relayout"] = llvm::json::Object{
+              {"shape", llvm::json::Array(relayout.getShape())},
+              {"permutation", llvm::json::Array(relayout.getPermutation())},
+              {"element_bytes",
+               bytes.getElementType().getIntOrFloatBitWidth() / 8},
+              {"to_bf16",
+               relayout.getType().getElementType() != bytes.getElementType()}};
         continue;
       }
       int64_t offset = *weight.getOffset();

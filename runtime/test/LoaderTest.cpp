@@ -407,6 +407,66 @@ TEST_F(LoaderTest, RunsWeightInWeightFileByAbsolutePath) {
   expectRunsSample();
 }
 
+/// Points the sample's weight at a weight file holding its 4 values as the
+/// transpose of a 2x2 matrix, with the relayout that gives them back.
+static void useRelaidWeightFile(ModuleParts &parts, const TempDir &dir) {
+  float transposed[4] = {sampleWeights[0], sampleWeights[2], sampleWeights[1],
+                         sampleWeights[3]};
+  std::vector<uint8_t> bytes(64, 0xAB);
+  const auto *values = reinterpret_cast<const uint8_t *>(transposed);
+  bytes.insert(bytes.end(), values, values + sizeof(transposed));
+  EXPECT_TRUE(writeFile(dir.file("t.bin"), bytes));
+  char checksum[24];
+  std::snprintf(checksum, sizeof(checksum), "0x%016llx",
+                static_cast<unsigned long long>(
+                    format::fnv1a64Words(bytes.data(), bytes.size())));
+  parts.meta["weight_files"] = Json::array(
+      {{{"path", "t.bin"}, {"size", bytes.size()}, {"checksum", checksum}}});
+  parts.meta["buffers"][2]["file"] = 0;
+  parts.meta["buffers"][2]["offset"] = 64;
+  parts.meta["buffers"][2]["relayout"] = {
+      {"shape", {2, 2}}, {"permutation", {1, 0}}, {"element_bytes", 4}};
+  parts.withWeights = false;
+}
+
+TEST_F(LoaderTest, RunsWeightRelaidFromWeightFile) {
+  useRelaidWeightFile(parts, dir);
+  ASSERT_TRUE(writeFile(path, parts.build()));
+  expectRunsSample();
+}
+
+TEST_F(LoaderTest, RejectsMalformedRelayout) {
+  useRelaidWeightFile(parts, dir);
+  Json &relayout = parts.meta["buffers"][2]["relayout"];
+  relayout["permutation"] = {1, 1};
+  expectMetaRejected("buffers[2] (id 2).relayout.permutation[1]: expected a "
+                     "permutation of the 2 dims, found 1");
+  relayout["permutation"] = {1, 0, 2};
+  expectMetaRejected("expected a shape of 1 to 16 dims and a permutation of "
+                     "as many, found 2 and 3");
+  relayout["permutation"] = {1, 0};
+  relayout["element_bytes"] = 3;
+  expectMetaRejected("relayout.element_bytes: expected 1, 2, 4 or 8, found 3");
+  relayout["element_bytes"] = 2;
+  relayout["to_bf16"] = true;
+  expectMetaRejected("relayout.to_bf16: expected 4-byte (f32) elements to "
+                     "round to bf16, found 2");
+  relayout["element_bytes"] = 4;
+  relayout["to_bf16"] = 1;
+  expectMetaRejected("relayout.to_bf16: expected a boolean");
+  relayout["to_bf16"] = false;
+  relayout["shape"] = {2, 3};
+  expectMetaRejected("expected a size of 24 bytes (the relayout's 6 "
+                     "elements), found 16");
+  relayout["shape"] = {2, 2};
+  parts.meta["buffers"][2]["offset"] = 128;
+  expectMetaRejected(
+      "weight range [128, +16) lies outside the 80-byte weight file 't.bin'");
+  parts.meta["buffers"][2].erase("file");
+  expectMetaRejected("buffers[2] (id 2).relayout: expected a relayout only "
+                     "for a weight in a weight file");
+}
+
 TEST_F(LoaderTest, RejectsMissingWeightFile) {
   std::string file = useWeightFile(parts, dir, "w.bin", "w.bin");
   ASSERT_EQ(std::remove(file.c_str()), 0);

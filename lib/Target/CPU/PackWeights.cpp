@@ -35,9 +35,10 @@
 //
 // A moved weight is a `#msgraph.relayout` of the original constant, which
 // the module writer computes as it writes it: the compiler holds each
-// weight once. A weight that lies in an external-data file is left as it
-// is: the module maps it from the file, which a packed copy in the module
-// would defeat.
+// weight once. A weight that lies in an external-data file is moved too
+// (the runtime computes the layout from the file as it loads the module:
+// the module holds no copy), but not computed (Winograd filters): those
+// stay as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -436,11 +437,11 @@ struct CPUPackWeightsPass final
   }
 
   /// Gives kernel argument `arg` the type `packedType` if every caller
-  /// passes a constant (not from an external-data file) that `pack` folds
-  /// into a constant of that type; each constant is packed once, however
-  /// many calls pass it. Returns `unpack` of the argument, built at the
-  /// kernel's start, for its user to read; null (nothing changed) if some
-  /// weight does not fold.
+  /// passes a constant that `pack` folds into a constant of that type (for
+  /// a constant from an external-data file, a relayout of it); each constant is
+  /// packed once, however many calls pass it. Returns `unpack` of the argument,
+  /// built at the kernel's start, for its user to read; null (nothing changed)
+  /// if some weight does not fold.
   Value packArgument(func::FuncOp kernel, ArrayRef<func::CallOp> callers,
                      BlockArgument arg, RankedTensorType packedType,
                      Relayout pack, Relayout unpack) {
@@ -459,12 +460,23 @@ struct CPUPackWeightsPass final
         folded = fresh.lookup(weight);
       if (!folded) {
         auto constant = weight.getDefiningOp<graph::ConstantOp>();
-        if (!constant || external.contains(constant.getValue()))
+        if (!constant)
           return discard();
         OpBuilder b(constant);
         b.setInsertionPointAfter(constant);
         folded = pack(b, constant.getLoc(), weight);
         fresh[weight] = folded;
+        // A weight in an external-data file only as a relayout of it,
+        // which the runtime computes from the file as it loads the module.
+        if (external.contains(constant.getValue())) {
+          auto packedConstant = folded.getDefiningOp<graph::ConstantOp>();
+          auto relayout = packedConstant
+                              ? dyn_cast<graph::RelayoutElementsAttr>(
+                                    packedConstant.getValue())
+                              : graph::RelayoutElementsAttr();
+          if (!relayout || relayout.getSource() != constant.getValue())
+            return discard();
+        }
       }
       // Not dense elements: the weight stays as it is.
       if (!folded.getDefiningOp<graph::ConstantOp>() ||

@@ -157,6 +157,10 @@ Status Context::create(std::shared_ptr<Module> module,
     switch (buffer.kind) {
     case BufferKind::Weight:
       // Weights with one block per rank give each rank its own.
+      if (buffer.relayout != kNoRelayout) {
+        context->args[slot] = context->owner->relaidWeights[buffer.relayout];
+        break;
+      }
       if (buffer.file != kInSection) {
         context->args[slot] =
             context->owner->fileWeights[buffer.file] + buffer.offset;

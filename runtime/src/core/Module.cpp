@@ -279,6 +279,62 @@ private:
   const std::string &name;
 };
 
+/// Reads a weight's "relayout": the source's shape, the permutation, the
+/// source's element size and whether it is rounded to bf16.
+Status readRelayout(const MetaReader &reader, const Json &value,
+                    const std::string &where, format::RelayoutShape &out) {
+  MS_RETURN_IF_ERROR(reader.object(value, where));
+  const Json *shape = nullptr, *permutation = nullptr;
+  MS_RETURN_IF_ERROR(reader.array(value, "shape", where, shape));
+  MS_RETURN_IF_ERROR(reader.array(value, "permutation", where, permutation));
+  if (shape->empty() || shape->size() > kMaxRelayoutRank ||
+      permutation->size() != shape->size())
+    return reader.fail(where, "expected a shape of 1 to " +
+                                  std::to_string(kMaxRelayoutRank) +
+                                  " dims and a permutation of as many, found " +
+                                  std::to_string(shape->size()) + " and " +
+                                  std::to_string(permutation->size()));
+  std::vector<bool> seen(shape->size(), false);
+  for (size_t i = 0; i < shape->size(); ++i) {
+    uint64_t size = 0, dim = 0;
+    MS_RETURN_IF_ERROR(reader.unsigned64(
+        (*shape)[i], where + ".shape[" + std::to_string(i) + "]", size));
+    std::string at = where + ".permutation[" + std::to_string(i) + "]";
+    MS_RETURN_IF_ERROR(reader.unsigned64((*permutation)[i], at, dim));
+    if (dim >= shape->size() || seen[dim])
+      return reader.fail(at, "expected a permutation of the " +
+                                 std::to_string(shape->size()) +
+                                 " dims, found " + std::to_string(dim));
+    seen[dim] = true;
+    if (size > (uint64_t(1) << 40))
+      return reader.fail(where + ".shape[" + std::to_string(i) + "]",
+                         "size " + std::to_string(size) + " is too large");
+    out.shape.push_back(static_cast<int64_t>(size));
+    out.permutation.push_back(static_cast<int64_t>(dim));
+  }
+  uint64_t elementBytes = 0;
+  MS_RETURN_IF_ERROR(
+      reader.unsigned64(value, "element_bytes", where, elementBytes));
+  if (elementBytes != 1 && elementBytes != 2 && elementBytes != 4 &&
+      elementBytes != 8)
+    return reader.fail(where + ".element_bytes",
+                       "expected 1, 2, 4 or 8, found " +
+                           std::to_string(elementBytes));
+  out.elementBytes = static_cast<unsigned>(elementBytes);
+  auto toBF16 = value.find("to_bf16");
+  if (toBF16 != value.end()) {
+    if (!toBF16->is_boolean())
+      return reader.fail(where + ".to_bf16", "expected a boolean");
+    out.toBF16 = toBF16->get<bool>();
+    if (out.toBF16 && elementBytes != 4)
+      return reader.fail(where + ".to_bf16",
+                         "expected 4-byte (f32) elements to round to bf16, "
+                         "found " +
+                             std::to_string(elementBytes));
+  }
+  return Status();
+}
+
 /// Reads one entry of "inputs" or "outputs", except its buffer.
 Status readTensor(const MetaReader &reader, const Json &value,
                   const std::string &where, bool output, TensorDesc &out) {
@@ -793,6 +849,10 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
         MS_RETURN_IF_ERROR(reader.unsigned64(value, "rank_stride", where,
                                              buffer.rankStride,
                                              /*required=*/false));
+        if (value.contains("relayout") && !value.contains("file"))
+          return reader.fail(where + ".relayout",
+                             "expected a relayout only for a weight in a "
+                             "weight file");
         if (value.contains("file")) {
           uint64_t file = 0;
           MS_RETURN_IF_ERROR(reader.unsigned64(value, "file", where, file));
@@ -806,6 +866,13 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
             return reader.fail(where, "expected no rank_stride for a weight "
                                       "in a weight file");
           buffer.file = static_cast<uint32_t>(file);
+          if (value.contains("relayout")) {
+            format::RelayoutShape relayout;
+            MS_RETURN_IF_ERROR(readRelayout(reader, value.at("relayout"),
+                                            where + ".relayout", relayout));
+            buffer.relayout = static_cast<uint32_t>(meta.relayouts.size());
+            meta.relayouts.push_back(std::move(relayout));
+          }
         }
       }
     } else {
@@ -905,6 +972,25 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
       }
       if (buffer.file != kInSection) {
         const WeightFileDesc &file = meta.weightFiles[buffer.file];
+        if (buffer.relayout != kNoRelayout) {
+          // The source's bytes lie in the file; the buffer holds as many
+          // elements in the relayout's element size.
+          const format::RelayoutShape &relayout =
+              meta.relayouts[buffer.relayout];
+          uint64_t elements = 1;
+          for (int64_t size : relayout.shape)
+            if (__builtin_mul_overflow(elements, uint64_t(size), &elements))
+              return reader.fail(where, "relayout shape overflows");
+          if (__builtin_mul_overflow(elements, uint64_t(relayout.elementBytes),
+                                     &span) ||
+              elements * relayout.resultBytes() != buffer.size)
+            return reader.fail(
+                where, "expected a size of " +
+                           std::to_string(elements * relayout.resultBytes()) +
+                           " bytes (the relayout's " +
+                           std::to_string(elements) + " elements), found " +
+                           std::to_string(buffer.size));
+        }
         if (!inRange(buffer.offset, span, file.size))
           return reader.fail(
               where, "weight range [" + std::to_string(buffer.offset) + ", +" +
@@ -1234,6 +1320,7 @@ Status Module::load(std::shared_ptr<Device> device, const std::string &path,
   }
   for (const WeightFileDesc &file : meta.weightFiles)
     MS_RETURN_IF_ERROR(module->mapWeightFile(file));
+  MS_RETURN_IF_ERROR(module->relayWeights());
   if (!meta.kernels.empty()) {
     // Each device kind has its own code sections; the others are ignored.
     // The first variant whose requirements the device meets runs.
@@ -1323,10 +1410,61 @@ Status Module::mapWeightFile(const WeightFileDesc &desc) {
   return Status();
 }
 
+Status Module::relayWeights() {
+  const ModuleMeta &meta = image.meta;
+  relaidWeights.assign(meta.relayouts.size(), nullptr);
+  for (const BufferDesc &buffer : meta.buffers) {
+    if (buffer.relayout == kNoRelayout || buffer.size == 0)
+      continue;
+    const format::RelayoutShape &relayout = meta.relayouts[buffer.relayout];
+    uint64_t bytes = (buffer.size + format::kAlignment - 1) /
+                     format::kAlignment * format::kAlignment;
+    std::unique_ptr<uint8_t, void (*)(void *)> host(
+        static_cast<uint8_t *>(std::aligned_alloc(format::kAlignment, bytes)),
+        std::free);
+    if (!host)
+      return Status::error(MS_UNAVAILABLE,
+                           path + ": cannot allocate " +
+                               std::to_string(buffer.size) +
+                               " bytes for a weight laid out from file '" +
+                               meta.weightFiles[buffer.file].path + "'");
+    const char *source = reinterpret_cast<const char *>(
+        weightFiles[buffer.file]->data() + buffer.offset);
+    format::relayoutRows(source, relayout, 0, relayout.rows(),
+                         reinterpret_cast<char *>(host.get()));
+    // The source's whole pages, read once, are given back (a read-only
+    // mapping of the file: a page is read again if touched), so that a
+    // laid-out weight is held once.
+    uint64_t sourceBytes = uint64_t(relayout.elementBytes);
+    for (int64_t size : relayout.shape)
+      sourceBytes *= uint64_t(size);
+    auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    uintptr_t begin =
+        (reinterpret_cast<uintptr_t>(source) + page - 1) / page * page;
+    uintptr_t end =
+        (reinterpret_cast<uintptr_t>(source) + sourceBytes) / page * page;
+    if (begin < end)
+      ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+    if (!device->hostVisible()) {
+      void *copy = nullptr;
+      MS_RETURN_IF_ERROR(device->allocate(buffer.size, &copy));
+      deviceRelaid.push_back(copy);
+      MS_RETURN_IF_ERROR(device->copyToDevice(copy, host.get(), buffer.size));
+      relaidWeights[buffer.relayout] = static_cast<uint8_t *>(copy);
+      continue;
+    }
+    relaidWeights[buffer.relayout] = host.get();
+    relaidHost.push_back(std::move(host));
+  }
+  return Status();
+}
+
 Module::~Module() {
   executable.reset();
   if (deviceWeights)
     device->deallocate(deviceWeights);
   for (void *copy : deviceFileWeights)
+    device->deallocate(copy);
+  for (void *copy : deviceRelaid)
     device->deallocate(copy);
 }

@@ -17,6 +17,7 @@
 #include "core/Communicator.h"
 #include "core/HAL.h"
 #include "core/HostOps.h"
+#include "ms/runtime/Relayout.h"
 
 #include <cstdint>
 #include <memory>
@@ -119,9 +120,13 @@ enum class BufferKind : uint8_t { Input, Output, Weight, Arena };
 
 /// The most weight files a module may refer to.
 constexpr uint64_t kMaxWeightFiles = 1024;
+/// The most dims a weight relayout (BufferDesc::relayout) may have.
+constexpr uint64_t kMaxRelayoutRank = 16;
 
 /// BufferDesc::file of a weight in the module's weights section.
 constexpr uint32_t kInSection = 0xFFFFFFFFu;
+/// BufferDesc::relayout of a weight used as it lies.
+constexpr uint32_t kNoRelayout = 0xFFFFFFFFu;
 
 /// One entry of the meta "buffers" list.
 struct BufferDesc {
@@ -142,6 +147,10 @@ struct BufferDesc {
   /// A weight that holds one block per rank (Weight): rank r's buffer starts
   /// at offset + r * rankStride. 0: one block for every rank.
   uint64_t rankStride = 0;
+  /// A weight in a file whose buffer is a relayout of the bytes at `offset`
+  /// (computed as the module loads): an index into ModuleMeta::relayouts,
+  /// else kNoRelayout.
+  uint32_t relayout = kNoRelayout;
 };
 
 /// One entry of the meta "inputs" or "outputs" list.
@@ -183,6 +192,9 @@ struct ModuleMeta {
   std::vector<BufferDesc> buffers;
   /// The files holding the weights that are not in the weights section.
   std::vector<WeightFileDesc> weightFiles;
+  /// The layouts of the weights in files that are relaid as the module
+  /// loads (BufferDesc::relayout).
+  std::vector<format::RelayoutShape> relayouts;
   /// Size of the scratch arena in bytes.
   uint64_t arenaSize = 0;
   /// Kernel symbol names, indexed by a launch step's `kernel`.
@@ -296,6 +308,12 @@ struct Module {
   std::vector<uint8_t *> fileWeights;
   /// The device copies of the weight files, owned (NULL when not needed).
   std::vector<void *> deviceFileWeights;
+  /// The relaid weights by index in ModuleMeta::relayouts, as the device
+  /// sees them: host memory (`relaidHost`) or a device copy
+  /// (`deviceRelaid`).
+  std::vector<uint8_t *> relaidWeights;
+  std::vector<std::unique_ptr<uint8_t, void (*)(void *)>> relaidHost;
+  std::vector<void *> deviceRelaid;
   /// The loaded kernels (NULL when the module has none). Declared last so
   /// it is released before the mapping and the device.
   std::unique_ptr<Executable> executable;
@@ -304,6 +322,10 @@ struct Module {
   /// checks its size and checksum, and copies it to a device without
   /// host-visible memory.
   Status mapWeightFile(const WeightFileDesc &desc);
+
+  /// Computes the weights that are relayouts of bytes in the mapped weight
+  /// files (ModuleMeta::relayouts) into `relaidWeights`.
+  Status relayWeights();
 
   Module() = default;
   ~Module();

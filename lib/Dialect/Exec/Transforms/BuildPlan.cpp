@@ -166,10 +166,18 @@ LogicalResult PlanBuilder::addWeight(Operation &op) {
                        /*per_rank=*/false, StringAttr(), IntegerAttr());
   bufferOf[op.getResult(0)] = weight;
   // A constant read from a file outside the model stays there when its
-  // bytes are the buffer's, 64-byte aligned (the module's meta names the
-  // file in UTF-8).
-  auto it = external.find(value);
-  if (it == external.end() || it->second.length != weight.getStorageBytes() ||
+  // bytes are the buffer's, or its source's for a relayout (which the
+  // runtime computes as it loads the module), 64-byte aligned (the
+  // module's meta names the file in UTF-8).
+  auto relayout = dyn_cast<graph::RelayoutElementsAttr>(value);
+  DenseElementsAttr bytes =
+      relayout ? relayout.getSource() : dyn_cast<DenseElementsAttr>(value);
+  int64_t length = weight.getStorageBytes();
+  if (relayout)
+    length = bytes.getNumElements() *
+             (bytes.getElementType().getIntOrFloatBitWidth() / 8);
+  auto it = external.find(bytes);
+  if (it == external.end() || it->second.length != length ||
       !llvm::json::isUTF8(it->second.path.getValue()))
     return success();
   if (it->second.offset % int64_t(::ms::format::kAlignment) != 0) {

@@ -6,9 +6,11 @@
 
 #include "ms/Dialect/Graph/IR/GraphDialect.h"
 #include "ms/Dialect/Graph/IR/GraphOps.h"
+#include "ms/runtime/Relayout.h"
 
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 
@@ -116,75 +118,36 @@ uint64_t RelayoutElementsAttr::getNumBytes() const {
          elementBytes(getType().getElementType());
 }
 
-/// Rounds the f32 with bits `bits` to bf16, to nearest, ties to even (a
-/// NaN stays a NaN).
-static uint16_t roundToBF16(uint32_t bits) {
-  if ((bits & 0x7fffffffu) > 0x7f800000u)
-    return static_cast<uint16_t>((bits >> 16) | 0x40);
-  bits += 0x7fffu + ((bits >> 16) & 1);
-  return static_cast<uint16_t>(bits >> 16);
+/// The shape of a relayout, as the module format's code computes it.
+static ::ms::format::RelayoutShape relayoutShape(RelayoutElementsAttr attr) {
+  DenseElementsAttr source = attr.getSource();
+  ::ms::format::RelayoutShape relayout;
+  relayout.shape.assign(attr.getShape().begin(), attr.getShape().end());
+  relayout.permutation.assign(attr.getPermutation().begin(),
+                              attr.getPermutation().end());
+  relayout.elementBytes = elementBytes(source.getElementType());
+  relayout.toBF16 = attr.getType().getElementType() != source.getElementType();
+  relayout.splat = source.isSplat();
+  return relayout;
 }
 
 void RelayoutElementsAttr::writeBytes(
     function_ref<void(ArrayRef<char>)> write) const {
-  DenseElementsAttr source = getSource();
-  ArrayRef<char> raw = source.getRawData();
-  unsigned in = elementBytes(source.getElementType());
-  bool toBF16 = getType().getElementType() != source.getElementType();
-  unsigned out = toBF16 ? 2 : in;
-  ArrayRef<int64_t> shape = getShape(), permutation = getPermutation();
-  int64_t rank = shape.size();
-  // The result's dims and the source element step along each (0 for a
-  // splat: its one element everywhere).
-  SmallVector<int64_t> strides(rank, 1);
-  for (int64_t d = rank - 2; d >= 0; --d)
-    strides[d] = strides[d + 1] * shape[d + 1];
-  SmallVector<int64_t> sizes, steps;
-  for (int64_t d : permutation) {
-    sizes.push_back(shape[d]);
-    steps.push_back(source.isSplat() ? 0 : strides[d]);
-  }
-  int64_t inner = sizes.back(), innerStep = steps.back();
-  if (inner == 0)
+  ::ms::format::RelayoutShape relayout = relayoutShape(*this);
+  int64_t rows = relayout.rows();
+  if (rows == 0)
     return;
-  int64_t rows = getType().getNumElements() / inner;
-  constexpr size_t kPiece = 1 << 20;
+  // Pieces of about 1 MiB, whole rows each.
+  int64_t rowBytes = relayout.rowElements() * relayout.resultBytes();
+  int64_t perPiece = std::max<int64_t>(1, (int64_t(1) << 20) / rowBytes);
   std::vector<char> piece;
-  piece.reserve(kPiece + inner * out);
-  SmallVector<int64_t> index(rank - 1, 0);
-  int64_t from = 0;
-  for (int64_t row = 0; row < rows; ++row) {
-    size_t at = piece.size();
-    piece.resize(at + inner * out);
-    char *to = piece.data() + at;
-    if (!toBF16 && innerStep == 1) {
-      std::memcpy(to, raw.data() + from * in, inner * in);
-    } else if (!toBF16) {
-      for (int64_t j = 0; j < inner; ++j)
-        std::memcpy(to + j * in, raw.data() + (from + j * innerStep) * in, in);
-    } else {
-      for (int64_t j = 0; j < inner; ++j) {
-        uint32_t bits;
-        std::memcpy(&bits, raw.data() + (from + j * innerStep) * in, 4);
-        uint16_t half = roundToBF16(bits);
-        std::memcpy(to + j * 2, &half, 2);
-      }
-    }
-    if (piece.size() >= kPiece) {
-      write(piece);
-      piece.clear();
-    }
-    // The next row: the outer dims counted like an odometer.
-    for (int64_t d = rank - 2; d >= 0; --d) {
-      from += steps[d];
-      if (++index[d] < sizes[d])
-        break;
-      from -= steps[d] * sizes[d];
-      index[d] = 0;
-    }
-  }
-  if (!piece.empty())
+  const char *source = getSource().getRawData().data();
+  for (int64_t row = 0; row < rows; row += perPiece) {
+    int64_t last = std::min(rows, row + perPiece);
+    piece.resize((last - row) * rowBytes);
+    ::ms::format::relayoutRows(source, relayout, row, last, piece.data());
     write(piece);
+  }
 }
 
 DenseElementsAttr RelayoutElementsAttr::materialize() const {

@@ -151,6 +151,9 @@ func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CHECK: msexec.weight dense<1.000000e+00> : tensor<16xf32> {file = "/d/m.onnx.data", file_offset = 4096 : i64}
 // CHECK: msexec.weight dense<2.000000e+00> : tensor<16xf32> :
 // CHECK: msexec.weight dense<3.000000e+00> : tensor<16xf32> :
+// A relayout of a constant in the file (a packed weight) refers to the
+// file too: the runtime lays it out as it loads the module.
+// CHECK: msexec.weight #msgraph.relayout<dense<1.000000e+00> : tensor<16xf32>, shape = [2, 8], permutation = [1, 0]> : tensor<8x2xf32> {file = "/d/m.onnx.data", file_offset = 4096 : i64}
 module attributes {msgraph.external_data = [
     ["/d/m.onnx.data", 4096 : i64, 64 : i64, dense<1.0> : tensor<16xf32>],
     ["/d/m.onnx.data", 100 : i64, 64 : i64, dense<2.0> : tensor<16xf32>]]} {
@@ -159,10 +162,11 @@ module attributes {msgraph.external_data = [
     %a = msgraph.constant dense<1.0> : tensor<16xf32>
     %b = msgraph.constant dense<2.0> : tensor<16xf32>
     %c = msgraph.constant dense<3.0> : tensor<16xf32>
-    %0 = call @kernel_0(%x, %a, %b, %c) : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<16xf32>
+    %d = msgraph.constant #msgraph.relayout<dense<1.0> : tensor<16xf32>, shape = [2, 8], permutation = [1, 0]> : tensor<8x2xf32>
+    %0 = call @kernel_0(%x, %a, %b, %c, %d) : (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<8x2xf32>) -> tensor<16xf32>
     return %0 : tensor<16xf32>
   }
-  func.func @kernel_0(%x: tensor<16xf32>, %a: tensor<16xf32>, %b: tensor<16xf32>, %c: tensor<16xf32>) -> tensor<16xf32> attributes {ms.kernel} {
+  func.func @kernel_0(%x: tensor<16xf32>, %a: tensor<16xf32>, %b: tensor<16xf32>, %c: tensor<16xf32>, %d: tensor<8x2xf32>) -> tensor<16xf32> attributes {ms.kernel} {
     return %x : tensor<16xf32>
   }
 }

@@ -206,7 +206,9 @@ def Exec_WeightOp : Exec_Op<"weight", [Pure]> {
     lie at `file_offset` (64-byte aligned) in that file (`ms-compile
     --external-weights`), which the runtime maps; it takes no place in the
     weights section, and an offloaded graph takes its address from the
-    caller.
+    caller. When `value` is a `#msgraph.relayout`, its source's bytes lie
+    there and the runtime computes the layout from them as it loads the
+    module.
   }];
   let arguments = (ins ElementsAttr:$value, OptionalAttr<I64Attr>:$offset,
       UnitAttr:$per_rank, OptionalAttr<StrAttr>:$file,
