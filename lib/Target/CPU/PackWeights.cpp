@@ -35,10 +35,10 @@
 //
 // A moved weight is a `#msgraph.relayout` of the original constant, which
 // the module writer computes as it writes it: the compiler holds each
-// weight once. A weight that lies in an external-data file is moved too
-// (the runtime computes the layout from the file as it loads the module:
-// the module holds no copy), but not computed (Winograd filters): those
-// stay as they are.
+// weight once. A weight that lies in an external-data file is packed too:
+// a relayout of it stays in the file (the runtime computes the layout as it
+// loads the module; ms-build-plan), a computed one (a Winograd filter) is
+// stored in the module, as any constant computed from a weight is.
 //
 //===----------------------------------------------------------------------===//
 
@@ -241,14 +241,6 @@ struct CPUPackWeightsPass final
       if (Operation *callee = symbols.lookup(call.getCallee()))
         calls[callee].push_back(call);
     });
-    // The values of constants that lie in external-data files.
-    external.clear();
-    if (auto entries =
-            module->getAttrOfType<ArrayAttr>(graph::kExternalDataAttrName))
-      for (Attribute entry : entries)
-        if (auto fields = dyn_cast<ArrayAttr>(entry);
-            fields && fields.size() == 4)
-          external.insert(fields[3]);
     packedOf.clear();
     for (auto kernel : module.getOps<func::FuncOp>()) {
       if (!kernel->hasAttr("ms.kernel") || kernel.isExternal())
@@ -437,11 +429,10 @@ struct CPUPackWeightsPass final
   }
 
   /// Gives kernel argument `arg` the type `packedType` if every caller
-  /// passes a constant that `pack` folds into a constant of that type (for
-  /// a constant from an external-data file, a relayout of it); each constant is
-  /// packed once, however many calls pass it. Returns `unpack` of the argument,
-  /// built at the kernel's start, for its user to read; null (nothing changed)
-  /// if some weight does not fold.
+  /// passes a constant that `pack` folds into a constant of that type; each
+  /// constant is packed once, however many calls pass it. Returns `unpack` of
+  /// the argument, built at the kernel's start, for its user to read; null
+  /// (nothing changed) if some weight does not fold.
   Value packArgument(func::FuncOp kernel, ArrayRef<func::CallOp> callers,
                      BlockArgument arg, RankedTensorType packedType,
                      Relayout pack, Relayout unpack) {
@@ -466,17 +457,6 @@ struct CPUPackWeightsPass final
         b.setInsertionPointAfter(constant);
         folded = pack(b, constant.getLoc(), weight);
         fresh[weight] = folded;
-        // A weight in an external-data file only as a relayout of it,
-        // which the runtime computes from the file as it loads the module.
-        if (external.contains(constant.getValue())) {
-          auto packedConstant = folded.getDefiningOp<graph::ConstantOp>();
-          auto relayout = packedConstant
-                              ? dyn_cast<graph::RelayoutElementsAttr>(
-                                    packedConstant.getValue())
-                              : graph::RelayoutElementsAttr();
-          if (!relayout || relayout.getSource() != constant.getValue())
-            return discard();
-        }
       }
       // Not dense elements: the weight stays as it is.
       if (!folded.getDefiningOp<graph::ConstantOp>() ||
@@ -508,7 +488,5 @@ struct CPUPackWeightsPass final
 
   /// The packed constant of each constant packed so far.
   DenseMap<Value, Value> packedOf;
-  /// The values of the constants that lie in external-data files.
-  DenseSet<Attribute> external;
 };
 } // namespace
