@@ -6,6 +6,7 @@
 
 #include "ms/Dialect/Exec/Transforms/Passes.h"
 
+#include "ms/Dialect/Graph/IR/GraphDialect.h"
 #include "ms/runtime/ModuleFormat.h"
 
 #include "llvm/Support/Format.h"
@@ -80,12 +81,15 @@ void mlir::ms::exec::printMemoryReport(PlanOp plan, llvm::raw_ostream &os) {
   MemoryPlan stats = planMemory(copy);
   // The weights section, and what one rank reads of it: its own block of
   // each weight sliced per rank.
-  uint64_t weights = 0, rankWeights = 0, fileWeights = 0;
+  uint64_t weights = 0, rankWeights = 0, fileWeights = 0, laidOut = 0;
   bool perRank = false;
   for (auto weight : plan.getBody().getOps<WeightOp>()) {
     if (weight.getFile()) {
       fileWeights += weight.getStorageBytes();
       rankWeights += weight.getStorageBytes();
+      // (Laid out from the file into memory as the module loads.)
+      if (isa<graph::RelayoutElementsAttr>(weight.getValue()))
+        laidOut += weight.getStorageBytes();
       continue;
     }
     weights = std::max<uint64_t>(weights, weight.getOffset().value_or(0) +
@@ -99,9 +103,13 @@ void mlir::ms::exec::printMemoryReport(PlanOp plan, llvm::raw_ostream &os) {
   os << "  arena size:          " << plan.getArenaSize().value_or(0) << "\n";
   os << "  sum of buffer sizes: " << stats.totalBytes << "\n";
   os << "  weights:             " << weights << "\n";
-  if (fileWeights)
+  if (fileWeights) {
     os << "  weights in files:    " << fileWeights
-       << " (external data the runtime maps)\n";
+       << " (external data the runtime maps";
+    if (laidOut)
+      os << "; " << laidOut << " of them laid out in memory as it loads";
+    os << ")\n";
+  }
   if (perRank)
     os << "  weights per rank:    " << rankWeights
        << " (its block of each weight sliced per rank)\n";
