@@ -132,7 +132,7 @@ private:
       problem = "cannot create '" + model.str().str() + "': " + ec.message();
       return;
     }
-    // (This stream buffers what it is given.)
+    // Unbuffered: this stream's own buffer batches the writes.
     out = std::make_unique<llvm::raw_fd_ostream>(fd, /*shouldClose=*/true,
                                                  /*unbuffered=*/true);
     out->write(head.data(), head.size());
