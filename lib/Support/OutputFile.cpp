@@ -5,12 +5,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "ms/Support/OutputFile.h"
+#include "ms/runtime/MappedPages.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Chrono.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -19,7 +19,6 @@
 #include <chrono>
 #include <cstring>
 #include <memory>
-#include <sys/mman.h>
 
 using namespace mlir::ms;
 
@@ -145,15 +144,9 @@ private:
   /// page given back is read again if touched), so that comparing a file
   /// does not add it to the compiler's resident memory.
   void release() {
-    uintptr_t page = llvm::sys::Process::getPageSizeEstimate();
-    uintptr_t begin =
-        llvm::alignTo(reinterpret_cast<uintptr_t>(old.data()) + released, page);
-    uintptr_t end =
-        llvm::alignDown(reinterpret_cast<uintptr_t>(old.data()) + pos, page);
-    if (!mapped || end < begin + (4 << 20))
-      return;
-    ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
-    released = end - reinterpret_cast<uintptr_t>(old.data());
+    if (mapped && pos - released >= (4 << 20))
+      released += ::ms::format::releaseMappedPages(old.data() + released,
+                                                   pos - released);
   }
 
   /// Sets the unchanged file's modification time to now, if it is still

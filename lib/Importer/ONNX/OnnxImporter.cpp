@@ -7,6 +7,7 @@
 #include "ms/Importer/ONNX/OnnxImporter.h"
 
 #include "ImporterImpl.h"
+#include "ms/runtime/MappedPages.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Matchers.h"
@@ -14,15 +15,11 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 
 #include <climits>
 #include <cstring>
-
-#include <sys/mman.h>
 
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
@@ -1114,13 +1111,7 @@ GraphImporter::run(onnx::ModelProto &model, const llvm::MemoryBuffer *file,
         file->getBufferKind() == llvm::MemoryBuffer::MemoryBuffer_MMap) {
       // Whole pages within the bytes (a read-only mapping of the file: a
       // page given back is read again if touched).
-      uintptr_t page = llvm::sys::Process::getPageSizeEstimate();
-      uintptr_t begin =
-          llvm::alignTo(reinterpret_cast<uintptr_t>(raw->data()), page);
-      uintptr_t end = llvm::alignDown(
-          reinterpret_cast<uintptr_t>(raw->data()) + raw->size(), page);
-      if (begin < end)
-        ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+      ::ms::format::releaseMappedPages(raw->data(), raw->size());
     }
   }
   if (!external.empty())

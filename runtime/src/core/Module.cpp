@@ -6,6 +6,7 @@
 
 #include "core/Module.h"
 #include "core/Util.h"
+#include "ms/runtime/MappedPages.h"
 
 #include <nlohmann/json.hpp>
 
@@ -1432,19 +1433,10 @@ Status Module::relayWeights() {
         weightFiles[buffer.file]->data() + buffer.offset);
     format::relayoutRows(source, relayout, 0, relayout.rows(),
                          reinterpret_cast<char *>(host.get()));
-    // The source's whole pages, read once, are given back (a read-only
-    // mapping of the file: a page is read again if touched), so that a
+    // The source's whole pages, read once, are given back, so that a
     // laid-out weight is held once.
-    uint64_t sourceBytes = uint64_t(relayout.elementBytes);
-    for (int64_t size : relayout.shape)
-      sourceBytes *= uint64_t(size);
-    auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-    uintptr_t begin =
-        (reinterpret_cast<uintptr_t>(source) + page - 1) / page * page;
-    uintptr_t end =
-        (reinterpret_cast<uintptr_t>(source) + sourceBytes) / page * page;
-    if (begin < end)
-      ::madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+    format::releaseMappedPages(source,
+                               relayout.elements() * relayout.elementBytes);
     if (!device->hostVisible()) {
       void *copy = nullptr;
       MS_RETURN_IF_ERROR(device->allocate(buffer.size, &copy));

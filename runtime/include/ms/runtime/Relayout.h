@@ -44,13 +44,18 @@ struct RelayoutShape {
   /// The source is one element repeated.
   bool splat = false;
 
+  /// The number of elements.
+  int64_t elements() const {
+    int64_t count = 1;
+    for (int64_t size : shape)
+      count *= size;
+    return count;
+  }
   /// The result's innermost extent (elements per row) and its rows.
   int64_t rowElements() const { return shape[permutation.back()]; }
   int64_t rows() const {
-    int64_t inner = rowElements(), count = 1;
-    for (int64_t size : shape)
-      count *= size;
-    return inner == 0 ? 0 : count / inner;
+    int64_t inner = rowElements();
+    return inner == 0 ? 0 : elements() / inner;
   }
   /// The bytes of one result element.
   unsigned resultBytes() const { return toBF16 ? 2 : elementBytes; }
