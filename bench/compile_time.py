@@ -10,21 +10,23 @@ path, where the module is already: ms-compile compares its bytes with the
 file's and does not write it again), then with one layer's weights changed
 (another export of the model whose first layer has other weights, with that
 warm cache: its module replaces the file), then warm again to a new file
-(the output removed first: the module written whole). Rounds alternate the order of the
-models; the table shows median wall times, the largest peak resident
+(the output removed first: the module written whole). Each compile starts with the
+earlier ones' files flushed to disk (os.sync, untimed). Rounds alternate the
+order of the models; the table shows median wall times, the largest peak resident
 memory of `ms-compile` (its rusage) in the cold compiles, the kernels in the
 module (distinct code; the plan launches them once per layer), the steps its
 plan writes (a repeated layer's steps once, in a body, plus one call per
 layer; the runtime runs the body per call) and the cold time relative to one
 layer at the same level. The weights take 28 MB per
-layer, in the .onnx file and in the compiler's memory.
+layer in the .onnx file; the compiler maps the file and reads them in
+place (#msgraph.mapped), and a self-contained module holds a copy.
 
 Rows marked "ext" compile the same models with their weights in an ONNX
 external-data file (utils/onnx-external-data) and `--external-weights`: the
-module refers to that file instead of holding a copy, so a compile
-neither parses the weights out of the protobuf nor writes them (it still
-reads them into its constants and checksums the file; at O2 the offloaded
-graph takes their addresses from the runtime).
+module refers to that file instead of holding a copy, so a compile does
+not write them (it reads them to lay out packed weights' sources, and
+checksums the file; at O2 the offloaded graph takes their addresses from
+the runtime).
 
 Requirements: python3-torch and python3-onnx (Debian) to export the
 models.
@@ -48,7 +50,10 @@ import msm  # noqa: E402
 
 
 def compile_once(cmd):
-    """Runs `cmd`; returns (wall seconds, peak resident MiB)."""
+    """Runs `cmd`; returns (wall seconds, peak resident MiB). Earlier
+    compiles' modules are flushed to disk first (untimed): otherwise a
+    compile's write waits on their writeback, up to a second here."""
+    os.sync()
     start = time.perf_counter()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(p.pid, 0)

@@ -9,6 +9,7 @@
 #include "ms/Dialect/Exec/IR/ExecOps.h"
 #include "ms/Dialect/Graph/IR/GraphDialect.h"
 
+#include "ms/runtime/MappedPages.h"
 #include "ms/runtime/ModuleFormat.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -89,24 +90,31 @@ struct WeightFile {
 /// Writes the little-endian bytes of `elements` (bools as bytes, a splat
 /// repeated, a relayout computed piece by piece) without copying it whole.
 static void writeElements(ElementsAttr elements, SectionSink &sink) {
+  // (The pages of a mapped constant are given back once written: the
+  // compiler's resident memory does not grow by the weights it writes.)
   if (auto relayout = dyn_cast<graph::RelayoutElementsAttr>(elements)) {
     relayout.writeBytes(
         [&](ArrayRef<char> piece) { sink.write(piece.data(), piece.size()); });
+    if (auto mapped = dyn_cast<graph::MappedElementsAttr>(relayout.getSource()))
+      ::ms::format::releaseMappedPages(mapped.getRawData().data(),
+                                       mapped.getRawData().size());
     return;
   }
-  auto attr = cast<DenseElementsAttr>(elements);
-  auto type = cast<ShapedType>(attr.getType());
+  auto type = cast<ShapedType>(elements.getType());
   int64_t n = type.getNumElements();
   if (type.getElementType().isInteger(1)) {
     SmallVector<char> bytes;
-    for (bool v : attr.getValues<bool>())
+    for (bool v : cast<DenseElementsAttr>(elements).getValues<bool>())
       bytes.push_back(v ? 1 : 0);
     sink.write(bytes.data(), bytes.size());
     return;
   }
-  ArrayRef<char> raw = attr.getRawData();
-  if (!attr.isSplat()) {
+  graph::StoredBytes stored = *graph::getStoredBytes(elements);
+  ArrayRef<char> raw = stored.data;
+  if (!stored.splat) {
     sink.write(raw.data(), raw.size());
+    if (isa<graph::MappedElementsAttr>(elements))
+      ::ms::format::releaseMappedPages(raw.data(), raw.size());
     return;
   }
   // A splat in chunks of whole elements.
@@ -271,7 +279,6 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
           {"buffer", id}};
     } else if (auto weight = dyn_cast<WeightOp>(op)) {
       ElementsAttr value = weight.getValue();
-      auto dense = dyn_cast<DenseElementsAttr>(value);
       if (!graph::isWeightElements(value) ||
           (!weight.getOffset() && !weight.getFile()))
         return weight.emitError("expected a placed dense weight");
@@ -280,7 +287,7 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
         // The file holds the elements, or a relayout's source, which the
         // runtime lays out as it loads the module.
         auto relayout = dyn_cast<graph::RelayoutElementsAttr>(value);
-        DenseElementsAttr bytes = relayout ? relayout.getSource() : dense;
+        ElementsAttr bytes = relayout ? relayout.getSource() : value;
         auto offset = static_cast<uint64_t>(*weight.getFileOffset());
         auto [file, added] = fileIds.try_emplace(*path, files.size());
         if (added)
@@ -532,28 +539,32 @@ static std::string recordedPath(StringRef path, StringRef moduleDirectory) {
   return path.str();
 }
 
-/// The bytes `weight`, dense, takes in its file (a splat's element
-/// repeated).
+/// The bytes `weight`, dense or mapped, takes in its file (a splat's
+/// element repeated).
 static uint64_t fileBytes(const PlacedWeight &weight) {
-  auto dense = cast<DenseElementsAttr>(weight.value);
-  uint64_t raw = dense.getRawData().size();
-  return dense.isSplat() ? raw * dense.getNumElements() : raw;
+  graph::StoredBytes stored = *graph::getStoredBytes(weight.value);
+  uint64_t raw = stored.data.size();
+  return stored.splat ? raw * weight.value.getNumElements() : raw;
 }
 
-/// Compares the bytes `piece[0..size)` at offset `at` of a weight file
-/// with the weights that overlap them; returns the first weight that
-/// differs, or null.
+/// Compares the bytes `piece[0..size)` at offset `at` of weight file
+/// `path` with the weights that overlap them; returns the first weight that
+/// differs, or null. (A weight mapped from that file is its bytes: it is
+/// not compared, nor its pages read.)
 static const PlacedWeight *findChanged(ArrayRef<PlacedWeight> weights,
-                                       uint64_t at, const char *piece,
-                                       uint64_t size) {
+                                       StringRef path, uint64_t at,
+                                       const char *piece, uint64_t size) {
   for (const PlacedWeight &weight : weights) {
-    auto dense = cast<DenseElementsAttr>(weight.value);
-    ArrayRef<char> raw = dense.getRawData();
+    if (auto mapped = dyn_cast<graph::MappedElementsAttr>(weight.value))
+      if (mapped.getPath() == path)
+        continue;
+    graph::StoredBytes stored = *graph::getStoredBytes(weight.value);
+    ArrayRef<char> raw = stored.data;
     uint64_t begin = std::max(at, weight.offset);
     uint64_t end = std::min(at + size, weight.offset + fileBytes(weight));
     if (begin >= end)
       continue;
-    if (!dense.isSplat()) {
+    if (!stored.splat) {
       if (std::memcmp(piece + (begin - at),
                       raw.data() + (begin - weight.offset), end - begin) != 0)
         return &weight;
@@ -597,8 +608,8 @@ static FailureOr<llvm::json::Array> describeFiles(ModuleOp module,
       }
       if (*read == 0)
         break;
-      if (const PlacedWeight *changed =
-              findChanged(weightFile.weights, size, piece.data(), *read)) {
+      if (const PlacedWeight *changed = findChanged(
+              weightFile.weights, path, size, piece.data(), *read)) {
         llvm::sys::fs::closeFile(*file);
         return module.emitError("weight file '")
                << path << "' changed during the compilation (the "

@@ -156,6 +156,12 @@ struct Options {
                      "files: the module refers to them (path, size, "
                      "checksum) instead of holding a copy"),
       llvm::cl::cat(category)};
+  llvm::cl::opt<bool> noMappedWeights{
+      "no-mapped-weights",
+      llvm::cl::desc("Copy an ONNX model's large weights into the compiler's "
+                     "memory instead of reading them from the mapped file "
+                     "(the same module, more slowly: for comparison)"),
+      llvm::cl::Hidden, llvm::cl::cat(category)};
   llvm::cl::list<std::string> boundInputs{
       "bind-input",
       llvm::cl::desc("Specialize an ONNX model: replace graph input NAME by "
@@ -295,6 +301,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
     return fail("--external-weights applies to ONNX models only (their "
                 "external-data files)");
   importOptions.recordExternalData = options.externalWeights;
+  importOptions.mapWeights = !options.noMappedWeights;
 
   DialectRegistry registry;
   registerAllDialects(registry);

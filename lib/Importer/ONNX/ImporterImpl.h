@@ -42,15 +42,29 @@ constexpr int64_t kMaxBuiltConstantElements = int64_t(1) << 26;
 /// arithmetic on static dims cannot overflow.
 bool fitsTensorLimit(ArrayRef<int64_t> shape, Type elem);
 
-/// Builds a dense constant from a TensorProto; with `external`, appends
-/// where the bytes of an external-data tensor lie, as an entry of
-/// graph::kExternalDataAttrName. `rawData`: the tensor's raw data where the
-/// importer left it in the model file instead of the protobuf.
-FailureOr<ElementsAttr>
-convertTensor(const onnx::TensorProto &tensor, MLIRContext *ctx, Location loc,
-              StringRef modelDirectory,
-              SmallVectorImpl<Attribute> *external = nullptr,
-              std::optional<StringRef> rawData = std::nullopt);
+/// Raw data of at least this many bytes, read from a file the GraphDialect
+/// maps, becomes a #msgraph.mapped constant instead of a copy.
+constexpr uint64_t kMinMappedBytes = 64 * 1024;
+
+/// A tensor's raw data where the importer left it in the model file instead
+/// of the protobuf.
+struct RawData {
+  StringRef bytes;
+  /// When the file is mapped for the context's lifetime
+  /// (GraphDialect::mapFile): its real path and the bytes' offset in it.
+  StringRef mappedPath;
+  uint64_t offset = 0;
+};
+
+/// Builds a constant from a TensorProto: dense, or, with `mapFiles`, mapped
+/// (#msgraph.mapped) if its raw data is at least kMinMappedBytes read from a
+/// file (`rawData` in a mapped model, or external data). With `external`,
+/// appends where the bytes of an external-data tensor lie, as an entry of
+/// graph::kExternalDataAttrName.
+FailureOr<ElementsAttr> convertTensor(
+    const onnx::TensorProto &tensor, MLIRContext *ctx, Location loc,
+    StringRef modelDirectory, SmallVectorImpl<Attribute> *external = nullptr,
+    std::optional<RawData> rawData = std::nullopt, bool mapFiles = false);
 
 /// What a handler sees of one node.
 class NodeContext {

@@ -87,14 +87,13 @@ struct ExternalData {
 };
 } // namespace
 
-/// Reads (maps) the `expected` bytes of an external-data tensor and records
-/// where they lie in `origin`. Like ONNX Runtime, the data must lie in a
-/// regular file inside the model's directory: no absolute path, no `..`, no
-/// link out of it, no device file.
-static FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
-readExternal(const onnx::TensorProto &tensor, Location loc,
-             StringRef modelDirectory, uint64_t expected,
-             ExternalData &origin) {
+/// Finds where the `expected` bytes of an external-data tensor lie. Like
+/// ONNX Runtime, the data must lie in a regular file inside the model's
+/// directory: no absolute path, no `..`, no link out of it, no device file.
+static FailureOr<ExternalData> locateExternal(const onnx::TensorProto &tensor,
+                                              Location loc,
+                                              StringRef modelDirectory,
+                                              uint64_t expected) {
   std::string location;
   uint64_t offset = 0, length = expected;
   for (const auto &entry : tensor.external_data()) {
@@ -155,14 +154,7 @@ readExternal(const onnx::TensorProto &tensor, Location loc,
            << tensor.name() << "' (" << length << " bytes at offset "
            << offset << ") is out of range of '" << path << "' ("
            << status.getSize() << " bytes)";
-  auto buffer = llvm::MemoryBuffer::getFileSlice(realPath, length, offset,
-                                                 /*IsVolatile=*/false);
-  if (!buffer)
-    return emitError(loc, "cannot read external data '")
-           << path << "' of tensor '" << tensor.name()
-           << "': " << buffer.getError().message();
-  origin = {realPath.str().str(), offset, length};
-  return std::move(*buffer);
+  return ExternalData{realPath.str().str(), offset, length};
 }
 
 /// The number of values `tensor` holds in its typed fields (float_data, ...).
@@ -206,7 +198,7 @@ bool mlir::ms::onnx_importer::fitsTensorLimit(ArrayRef<int64_t> shape,
 FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
     const onnx::TensorProto &tensor, MLIRContext *ctx, Location loc,
     StringRef modelDirectory, SmallVectorImpl<Attribute> *external,
-    std::optional<StringRef> rawData) {
+    std::optional<RawData> rawData, bool mapFiles) {
   Type elem = convertElementType(ctx, tensor.data_type(), loc);
   if (!elem)
     return failure();
@@ -235,16 +227,43 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
   std::unique_ptr<llvm::MemoryBuffer> mapped;
   std::optional<ExternalData> origin;
   StringRef raw;
+  // Where `raw` lies in a file mapped for the context's lifetime, if it
+  // does.
+  StringRef mappedPath;
+  uint64_t mappedOffset = 0;
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL) {
-    origin.emplace();
-    auto data =
-        readExternal(tensor, loc, modelDirectory, count * bytes, *origin);
-    if (failed(data))
+    auto located = locateExternal(tensor, loc, modelDirectory, count * bytes);
+    if (failed(located))
       return failure();
-    mapped = std::move(*data);
-    raw = mapped->getBuffer();
+    origin = std::move(*located);
+    auto fail = [&](StringRef why) {
+      return emitError(loc, "cannot read external data '")
+             << origin->path << "' of tensor '" << tensor.name()
+             << "': " << why;
+    };
+    if (mapFiles && origin->length >= kMinMappedBytes) {
+      auto file =
+          ctx->getOrLoadDialect<graph::GraphDialect>()->mapFile(origin->path);
+      if (!file)
+        return fail(llvm::toString(file.takeError()));
+      mappedPath = file->first;
+      mappedOffset = origin->offset;
+      // (The file may have changed since it was checked.)
+      raw = file->second.substr(origin->offset, origin->length);
+    } else {
+      auto buffer = llvm::MemoryBuffer::getFileSlice(
+          origin->path, origin->length, origin->offset, /*IsVolatile=*/false);
+      if (!buffer)
+        return fail(buffer.getError().message());
+      mapped = std::move(*buffer);
+      raw = mapped->getBuffer();
+    }
   } else if (rawData) {
-    raw = *rawData;
+    raw = rawData->bytes;
+    if (mapFiles) {
+      mappedPath = rawData->mappedPath;
+      mappedOffset = rawData->offset;
+    }
   } else if (tensor.has_raw_data()) {
     raw = tensor.raw_data();
   } else {
@@ -305,8 +324,20 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
   bool detectedSplat = false;
   if (!DenseElementsAttr::isValidRawBuffer(type, ArrayRef<char>(raw.data(), raw.size()), detectedSplat))
     return emitError(loc, "tensor '") << tensor.name() << "' has malformed data";
-  auto attr = DenseElementsAttr::getFromRawBuffer(
-      type, ArrayRef<char>(raw.data(), raw.size()));
+  ElementsAttr attr;
+  if (!mappedPath.empty() && raw.size() >= kMinMappedBytes) {
+    // Referred to in place: neither copied nor hashed.
+    auto mappedAttr =
+        graph::MappedElementsAttr::map(type, mappedPath, mappedOffset);
+    if (!mappedAttr)
+      return emitError(loc, "tensor '")
+             << tensor.name()
+             << "': " << llvm::toString(mappedAttr.takeError());
+    attr = *mappedAttr;
+  } else {
+    attr = DenseElementsAttr::getFromRawBuffer(
+        type, ArrayRef<char>(raw.data(), raw.size()));
+  }
   // (Booleans are not recorded: the file may hold any nonzero byte.)
   if (origin && external) {
     Builder b(ctx);
@@ -315,7 +346,7 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
          b.getI64IntegerAttr(static_cast<int64_t>(origin->offset)),
          b.getI64IntegerAttr(static_cast<int64_t>(origin->length)), attr}));
   }
-  return ElementsAttr(attr);
+  return attr;
 }
 
 //===----------------------------------------------------------------------===//
@@ -587,9 +618,9 @@ static std::string runtimeSources(Value value) {
 }
 
 DenseElementsAttr NodeContext::constantInput(unsigned i) const {
-  DenseElementsAttr attr;
+  Attribute attr;
   if (hasInput(i) && matchPattern(inputs[i], m_Constant(&attr)))
-    return attr;
+    return graph::getDenseElements(attr);
   return nullptr;
 }
 
@@ -734,6 +765,17 @@ FailureOr<Value> mlir::ms::onnx_importer::reshape(NodeContext &c, Value value,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// The model file an import reads its initializers' raw data from.
+struct ModelFile {
+  /// Its bytes.
+  StringRef bytes;
+  /// Whether they are a read-only mapping whose pages may be given back.
+  bool releasable = false;
+  /// Its real path when the GraphDialect maps it for the context's lifetime
+  /// (constants then refer to it in place); empty otherwise.
+  StringRef mappedPath;
+};
+
 class GraphImporter {
 public:
   GraphImporter(MLIRContext *ctx, StringRef filename,
@@ -750,7 +792,7 @@ public:
   /// constants. `file`, with `rawData`: the model file and the raw data of
   /// initializers left out of `model`'s protobuf, by index.
   OwningOpRef<ModuleOp>
-  run(onnx::ModelProto &model, const llvm::MemoryBuffer *file = nullptr,
+  run(onnx::ModelProto &model, const ModelFile *file = nullptr,
       const DenseMap<size_t, StringRef> *rawData = nullptr);
 
 private:
@@ -1065,7 +1107,7 @@ GraphImporter::importNodes(OpBuilder &b,
 }
 
 OwningOpRef<ModuleOp>
-GraphImporter::run(onnx::ModelProto &model, const llvm::MemoryBuffer *file,
+GraphImporter::run(onnx::ModelProto &model, const ModelFile *file,
                    const DenseMap<size_t, StringRef> *rawData) {
   Location loc = fileLoc();
   bool haveDefault = false;
@@ -1090,28 +1132,34 @@ GraphImporter::run(onnx::ModelProto &model, const llvm::MemoryBuffer *file,
   // Initializers first: graph inputs of the same name are not runtime
   // inputs.
   llvm::StringMap<ElementsAttr> initializers;
-  // (The constant holds its own copy: the protobuf's is freed at once, and
+  // (A large initializer in a mapped file is referred to in place. Any
+  // other constant holds its own copy: the protobuf's is freed at once, and
   // the pages of bytes read from the mapped file are given back, so that a
   // model's weights are not held twice while it imports.)
   SmallVector<Attribute> external;
   for (auto [index, tensor] :
        llvm::enumerate(*model.mutable_graph()->mutable_initializer())) {
-    std::optional<StringRef> raw;
+    std::optional<RawData> raw;
     if (rawData)
-      if (auto it = rawData->find(index); it != rawData->end())
-        raw = it->second;
-    auto attr =
-        convertTensor(tensor, ctx, loc, options.modelDirectory,
-                      options.recordExternalData ? &external : nullptr, raw);
+      if (auto it = rawData->find(index); it != rawData->end()) {
+        raw = RawData{it->second};
+        if (file && !file->mappedPath.empty()) {
+          raw->mappedPath = file->mappedPath;
+          raw->offset = it->second.data() - file->bytes.data();
+        }
+      }
+    auto attr = convertTensor(tensor, ctx, loc, options.modelDirectory,
+                              options.recordExternalData ? &external : nullptr,
+                              raw, options.mapWeights);
     if (failed(attr))
       return nullptr;
     initializers[tensor.name()] = *attr;
     std::string().swap(*tensor.mutable_raw_data());
-    if (raw && file &&
-        file->getBufferKind() == llvm::MemoryBuffer::MemoryBuffer_MMap) {
+    if (raw && file && file->releasable &&
+        !isa<graph::MappedElementsAttr>(*attr)) {
       // Whole pages within the bytes (a read-only mapping of the file: a
       // page given back is read again if touched).
-      ::ms::format::releaseMappedPages(raw->data(), raw->size());
+      ::ms::format::releaseMappedPages(raw->bytes.data(), raw->bytes.size());
     }
   }
   if (!external.empty())
@@ -1334,18 +1382,37 @@ mlir::ms::importOnnxFile(StringRef path, MLIRContext *context,
     return nullptr;
   }
   // The file is mapped, and the protobuf parsed without the raw data of
-  // its large initializers: each is copied once, from the mapping into its
-  // constant (not into the protobuf first). A file that is not well-formed
-  // wire format is parsed whole, which reports it.
-  auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                          /*RequiresNullTerminator=*/false);
-  if (!file) {
-    emitError(loc, "cannot open the model: ") << file.getError().message();
-    return nullptr;
+  // its large initializers: each is referred to in place (mapped for the
+  // context's lifetime) or copied once, from the mapping into its constant
+  // (not into the protobuf first). A file that is not well-formed wire
+  // format is parsed whole, which reports it.
+  ModelFile modelFile;
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  if (options.mapWeights && llvm::sys::fs::is_regular_file(path)) {
+    auto mapped =
+        context->getLoadedDialect<graph::GraphDialect>()->mapFile(path);
+    if (!mapped) {
+      emitError(loc, "cannot open the model: ")
+          << llvm::errorToErrorCode(mapped.takeError()).message();
+      return nullptr;
+    }
+    modelFile.mappedPath = mapped->first;
+    modelFile.bytes = mapped->second;
+  } else {
+    auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                            /*RequiresNullTerminator=*/false);
+    if (!file) {
+      emitError(loc, "cannot open the model: ") << file.getError().message();
+      return nullptr;
+    }
+    buffer = std::move(*file);
+    modelFile.bytes = buffer->getBuffer();
+    modelFile.releasable =
+        buffer->getBufferKind() == llvm::MemoryBuffer::MemoryBuffer_MMap;
   }
   SlimModel slim;
   onnx::ModelProto model;
-  StringRef bytes = (*file)->getBuffer();
+  StringRef bytes = modelFile.bytes;
   std::optional<bool> parsed = parseSlim(bytes, model, slim);
   if (!parsed && bytes.size() <= INT_MAX) {
     parsed = model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()));
@@ -1366,7 +1433,7 @@ mlir::ms::importOnnxFile(StringRef path, MLIRContext *context,
     return nullptr;
   }
   GraphImporter importer(context, path, options);
-  return importer.run(model, file->get(), &slim.rawData);
+  return importer.run(model, &modelFile, &slim.rawData);
 }
 
 bool mlir::ms::parseInputShape(StringRef text, OnnxImportOptions &options,

@@ -127,7 +127,7 @@ static constexpr float kWinogradGp[3][4] = {
 /// no dense elements.
 static Value storeWinogradFilter(OpBuilder &b, Location loc, Value weight,
                                  RankedTensorType packedType) {
-  auto dense = dyn_cast<DenseElementsAttr>(
+  DenseElementsAttr dense = graph::getDenseElements(
       weight.getDefiningOp<graph::ConstantOp>().getValue());
   if (!dense)
     return weight;
@@ -175,18 +175,20 @@ static bool prefersPanels(graph::MatMulOp matmul) {
 /// module writer computes it: constants live as long as the compiler's
 /// context, and a packed copy beside each weight would hold a model's
 /// weights twice. A splat is packed here. `weight` itself if it holds no
-/// dense elements.
+/// dense or mapped elements.
 static Value relayout(OpBuilder &b, Location loc, Value weight,
                       RankedTensorType packedType, ArrayRef<int64_t> shape,
                       ArrayRef<int64_t> permutation) {
-  auto dense = dyn_cast<DenseElementsAttr>(
-      weight.getDefiningOp<graph::ConstantOp>().getValue());
-  if (!dense)
+  ElementsAttr elements = weight.getDefiningOp<graph::ConstantOp>().getValue();
+  std::optional<graph::StoredBytes> stored = graph::getStoredBytes(elements);
+  if (!stored)
     return weight;
-  auto packed = graph::RelayoutElementsAttr::get(b.getContext(), packedType,
-                                                 dense, shape, permutation);
-  if (!dense.isSplat())
-    return graph::ConstantOp::create(b, loc, packed);
+  if (!stored->splat)
+    return graph::ConstantOp::create(
+        b, loc,
+        graph::RelayoutElementsAttr::get(b.getContext(), packedType, elements,
+                                         shape, permutation));
+  auto dense = cast<DenseElementsAttr>(elements);
   if (packedType.getElementType() == dense.getElementType())
     return graph::ConstantOp::create(
         b, loc,

@@ -39,6 +39,11 @@ struct OnnxImportOptions {
   /// the module file refers to the file instead of holding a copy
   /// (`--external-weights`).
   bool recordExternalData = false;
+  /// Whether large initializers read from a file (importOnnxFile's model,
+  /// external data) refer to the file, mapped for the context's lifetime
+  /// (#msgraph.mapped), instead of being copied into the compiler's memory.
+  /// The file must not change while the context lives.
+  bool mapWeights = true;
   /// Graph inputs replaced by constants (model specialization): shape-like
   /// inputs that the static-shape pipeline needs at compile time.
   llvm::StringMap<ElementsAttr> boundInputs;

@@ -147,6 +147,20 @@ LogicalResult PlanBuilder::build() {
   return success();
 }
 
+/// The key of `value` among the constants whose bytes lie in external
+/// files: a mapped constant's file, offset and element type (its bytes in
+/// any shape: a reshaped weight still lies in the file), else the
+/// attribute.
+static Attribute externalKey(Attribute value) {
+  auto mapped = dyn_cast<graph::MappedElementsAttr>(value);
+  if (!mapped)
+    return value;
+  auto flat = RankedTensorType::get({mapped.getType().getNumElements()},
+                                    mapped.getType().getElementType());
+  return graph::MappedElementsAttr::get(flat, mapped.getPath(),
+                                        mapped.getOffset(), mapped.getData());
+}
+
 LogicalResult PlanBuilder::addWeight(Operation &op) {
   // Dense elements, or a layout of them the module writer computes.
   ElementsAttr value;
@@ -170,13 +184,12 @@ LogicalResult PlanBuilder::addWeight(Operation &op) {
   // runtime computes as it loads the module), 64-byte aligned (the
   // module's meta names the file in UTF-8).
   auto relayout = dyn_cast<graph::RelayoutElementsAttr>(value);
-  DenseElementsAttr bytes =
-      relayout ? relayout.getSource() : dyn_cast<DenseElementsAttr>(value);
+  ElementsAttr bytes = relayout ? relayout.getSource() : value;
   int64_t length = weight.getStorageBytes();
   if (relayout)
     length = bytes.getNumElements() *
              (bytes.getElementType().getIntOrFloatBitWidth() / 8);
-  auto it = external.find(bytes);
+  auto it = external.find(externalKey(bytes));
   if (it == external.end() || it->second.length != length ||
       !llvm::json::isUTF8(it->second.path.getValue()))
     return success();
@@ -214,7 +227,7 @@ readExternalData(ModuleOp module,
       return module.emitError("expected entry ")
              << i << " of " << graph::kExternalDataAttrName
              << " to be [path, offset, length, value], but found " << entry;
-    external[value] = {path, offset.getInt(), length.getInt()};
+    external[externalKey(value)] = {path, offset.getInt(), length.getInt()};
   }
   return success();
 }
@@ -303,7 +316,7 @@ Value PlanBuilder::sliceWeight(Value whole, BufferType local,
     return Value();
   // A weight in a kernel's layout is computed here: each rank's slice is
   // its own copy anyway.
-  auto dense = dyn_cast<DenseElementsAttr>(value);
+  DenseElementsAttr dense = graph::getDenseElements(value);
   if (!dense)
     dense = cast<graph::RelayoutElementsAttr>(value).materialize();
   int64_t axis = cast<IntegerAttr>(axisAttr).getInt();

@@ -93,9 +93,12 @@ std::optional<int64_t> causalOffsetOfCondition(Value hidden, bool negate,
 /// triangle LLaMA's reference code adds), as `causalOffset`.
 std::optional<int64_t> causalOffsetOfAdditive(Value mask, int64_t seq,
                                               int64_t keys) {
-  DenseElementsAttr attr;
-  if (!matchPattern(mask, m_Constant(&attr)) ||
-      !isa<FloatType>(attr.getElementType()) || attr.isSplat())
+  Attribute value;
+  if (!matchPattern(mask, m_Constant(&value)))
+    return std::nullopt;
+  // (A large mask read from the model is mapped: its values are copied.)
+  DenseElementsAttr attr = graph::getDenseElements(value);
+  if (!attr || !isa<FloatType>(attr.getElementType()) || attr.isSplat())
     return std::nullopt;
   SmallVector<bool> hidden;
   for (const APFloat &v : attr.getValues<APFloat>()) {

@@ -8,6 +8,7 @@
 #include "ms/Dialect/Graph/IR/GraphOps.h"
 #include "ms/runtime/Relayout.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -52,9 +53,41 @@ Operation *GraphDialect::materializeConstant(OpBuilder &builder,
   return ConstantOp::create(builder, loc, elements);
 }
 
-//===----------------------------------------------------------------------===//
-// RelayoutElementsAttr
-//===----------------------------------------------------------------------===//
+llvm::Expected<std::pair<StringRef, StringRef>>
+GraphDialect::mapFile(StringRef path) {
+  auto fail = [&](std::error_code error) {
+    return llvm::createStringError(error, "cannot map '%s': %s",
+                                   path.str().c_str(), error.message().c_str());
+  };
+  namespace fs = llvm::sys::fs;
+  SmallString<256> real;
+  if (std::error_code error = fs::real_path(path, real))
+    return fail(error);
+  std::lock_guard<std::mutex> lock(mappedFilesMutex);
+  auto it = mappedFiles.find(real);
+  if (it == mappedFiles.end()) {
+    auto file = fs::openNativeFileForRead(real);
+    if (!file)
+      return fail(llvm::errorToErrorCode(file.takeError()));
+    fs::file_status status;
+    std::error_code error = fs::status(*file, status);
+    if (!error && status.type() != fs::file_type::regular_file)
+      error = std::make_error_code(std::errc::invalid_argument);
+    std::unique_ptr<fs::mapped_file_region> region;
+    if (!error && status.getSize() != 0)
+      region = std::make_unique<fs::mapped_file_region>(
+          *file, fs::mapped_file_region::readonly, status.getSize(),
+          /*offset=*/0, error);
+    fs::closeFile(*file);
+    if (error)
+      return fail(error);
+    it = mappedFiles.try_emplace(real, std::move(region)).first;
+  }
+  if (!it->second)
+    return std::make_pair(it->first(), StringRef());
+  return std::make_pair(
+      it->first(), StringRef(it->second->const_data(), it->second->size()));
+}
 
 /// The bytes of one element of `type`, or 0 if it is no whole-byte integer
 /// or float.
@@ -64,14 +97,110 @@ static unsigned elementBytes(Type type) {
   return type.getIntOrFloatBitWidth() / 8;
 }
 
+std::optional<StoredBytes> mlir::ms::graph::getStoredBytes(Attribute value) {
+  if (auto mapped = dyn_cast_if_present<MappedElementsAttr>(value))
+    return StoredBytes{mapped.getRawData(), /*splat=*/false};
+  auto dense = dyn_cast_if_present<DenseIntOrFPElementsAttr>(value);
+  if (!dense || !elementBytes(dense.getElementType()))
+    return std::nullopt;
+  return StoredBytes{dense.getRawData(), dense.isSplat()};
+}
+
+DenseElementsAttr mlir::ms::graph::getDenseElements(Attribute value) {
+  if (auto mapped = dyn_cast_if_present<MappedElementsAttr>(value))
+    return mapped.materialize();
+  return dyn_cast_if_present<DenseElementsAttr>(value);
+}
+
+//===----------------------------------------------------------------------===//
+// MappedElementsAttr
+//===----------------------------------------------------------------------===//
+
+llvm::Expected<MappedElementsAttr>
+MappedElementsAttr::map(ShapedType type, StringRef path, uint64_t offset) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  // mapped_c1: a static type of whole-byte integers or floats.
+  unsigned bytes = elementBytes(type.getElementType());
+  if (!type.hasStaticShape() || !bytes) {
+    os << "expected a static type of integers or floats of whole bytes, but "
+          "found '"
+       << type << "'";
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
+  }
+  int64_t size = bytes;
+  for (int64_t dim : type.getShape())
+    if (llvm::MulOverflow(size, dim, size))
+      size = -1;
+  auto *dialect = type.getContext()->getOrLoadDialect<GraphDialect>();
+  auto file = dialect->mapFile(path);
+  if (!file)
+    return file.takeError();
+  // mapped_c2: the elements lie inside the file.
+  StringRef contents = file->second;
+  if (size < 0 || offset > contents.size() ||
+      uint64_t(size) > contents.size() - offset) {
+    os << "expected the ";
+    if (size >= 0)
+      os << size << " ";
+    os << "bytes of '" << type << "' at offset " << offset << " of '" << path
+       << "', but the file holds " << contents.size() << " bytes";
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
+  }
+  return get(type, file->first, offset, contents.data() + offset);
+}
+
+Attribute MappedElementsAttr::parse(AsmParser &parser, Type type) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::string path;
+  uint64_t offset = 0;
+  if (parser.parseLess() || parser.parseString(&path) || parser.parseComma() ||
+      parser.parseKeyword("offset") || parser.parseEqual() ||
+      parser.parseInteger(offset) || parser.parseGreater())
+    return {};
+  auto shaped = dyn_cast_if_present<ShapedType>(type);
+  if (!shaped) {
+    parser.emitError(loc, "expected a shaped type after #msgraph.mapped");
+    return {};
+  }
+  auto attr = map(shaped, path, offset);
+  if (!attr) {
+    parser.emitError(loc) << llvm::toString(attr.takeError());
+    return {};
+  }
+  return *attr;
+}
+
+void MappedElementsAttr::print(AsmPrinter &printer) const {
+  printer << '<';
+  printer.printString(getPath());
+  printer << ", offset = " << getOffset() << '>';
+}
+
+ArrayRef<char> MappedElementsAttr::getRawData() const {
+  return {getData(), static_cast<size_t>(getType().getNumElements()) *
+                         elementBytes(getType().getElementType())};
+}
+
+DenseElementsAttr MappedElementsAttr::materialize() const {
+  return DenseElementsAttr::getFromRawBuffer(getType(), getRawData());
+}
+
+//===----------------------------------------------------------------------===//
+// RelayoutElementsAttr
+//===----------------------------------------------------------------------===//
+
 LogicalResult
 RelayoutElementsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                             ShapedType type, DenseElementsAttr source,
+                             ShapedType type, ElementsAttr source,
                              ArrayRef<int64_t> shape,
                              ArrayRef<int64_t> permutation) {
+  // relayout_c1: a dense or mapped source of whole-byte integers or floats.
+  if (!isa<DenseIntOrFPElementsAttr, MappedElementsAttr>(source))
+    return emitError() << "expected a dense or mapped source, but found "
+                       << source;
   auto sourceType = cast<ShapedType>(source.getType());
   Type from = sourceType.getElementType(), to = type.getElementType();
-  // relayout_c1: a source of whole-byte integers or floats.
   if (!elementBytes(from))
     return emitError() << "expected a source of integers or floats of whole "
                           "bytes, but found "
@@ -120,14 +249,14 @@ uint64_t RelayoutElementsAttr::getNumBytes() const {
 
 /// The shape of a relayout, as the module format's code computes it.
 static ::ms::format::RelayoutShape relayoutShape(RelayoutElementsAttr attr) {
-  DenseElementsAttr source = attr.getSource();
+  ElementsAttr source = attr.getSource();
   ::ms::format::RelayoutShape relayout;
   relayout.shape.assign(attr.getShape().begin(), attr.getShape().end());
   relayout.permutation.assign(attr.getPermutation().begin(),
                               attr.getPermutation().end());
   relayout.elementBytes = elementBytes(source.getElementType());
   relayout.toBF16 = attr.getType().getElementType() != source.getElementType();
-  relayout.splat = source.isSplat();
+  relayout.splat = getStoredBytes(source)->splat;
   return relayout;
 }
 
@@ -141,7 +270,7 @@ void RelayoutElementsAttr::writeBytes(
   int64_t rowBytes = relayout.rowElements() * relayout.resultBytes();
   int64_t perPiece = std::max<int64_t>(1, (int64_t(1) << 20) / rowBytes);
   std::vector<char> piece;
-  const char *source = getSource().getRawData().data();
+  const char *source = getStoredBytes(getSource())->data.data();
   for (int64_t row = 0; row < rows; row += perPiece) {
     int64_t last = std::min(rows, row + perPiece);
     piece.resize((last - row) * rowBytes);

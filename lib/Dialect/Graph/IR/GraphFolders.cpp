@@ -43,8 +43,13 @@ struct Elements {
 };
 } // namespace
 
-/// Returns the dense constant behind `attr` if it is small enough to fold.
+/// Returns the dense constant behind `attr` if it is small enough to fold
+/// (a mapped constant's elements copied).
 static DenseElementsAttr getFoldable(Attribute attr) {
+  if (auto mapped = dyn_cast_if_present<MappedElementsAttr>(attr))
+    return mapped.getType().getNumElements() <= kMaxFoldElements
+               ? mapped.materialize()
+               : nullptr;
   auto dense = dyn_cast_if_present<DenseElementsAttr>(attr);
   if (!dense || !dense.getType().hasStaticShape())
     return nullptr;
@@ -852,8 +857,14 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
   if (getInput().getType() == getType())
     return getInput();
   auto type = cast<RankedTensorType>(getType());
+  if (!type.hasStaticShape())
+    return {};
+  // A mapped constant's bytes stay where they are.
+  if (auto mapped = dyn_cast_if_present<MappedElementsAttr>(adaptor.getInput()))
+    return MappedElementsAttr::get(type, mapped.getPath(), mapped.getOffset(),
+                                   mapped.getData());
   auto dense = getFoldable(adaptor.getInput());
-  if (!dense || !type.hasStaticShape())
+  if (!dense)
     return {};
   return dense.reshape(type);
 }

@@ -35,6 +35,23 @@ def Graph_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let extraClassDeclaration = [{
+    /// Maps the regular file at `path` read-only for the context's
+    /// lifetime (once per file) and returns its real path and bytes; on
+    /// failure, the reason, as "cannot map '<path>': <why>" with its error
+    /// code. Thread-safe. (The bytes are always a file mapping: pages read
+    /// from it may be given back, ms::format::releaseMappedPages.)
+    ::llvm::Expected<std::pair<::llvm::StringRef, ::llvm::StringRef>>
+    mapFile(::llvm::StringRef path);
+
+  private:
+    /// The files mapFile mapped, by real path (null for an empty file).
+    ::llvm::StringMap<std::unique_ptr<::llvm::sys::fs::mapped_file_region>>
+        mappedFiles;
+    std::mutex mappedFilesMutex;
+
+  public:
+  }];
 }
 
 class Graph_Op<string mnemonic, list<Trait> traits = []>
@@ -66,9 +83,10 @@ def Graph_RelayoutElementsAttr
   let summary =
       "a constant's elements in another layout, computed when written";
   let description = [{
-    The elements of `source` reshaped to `shape`, transposed by
-    `permutation` and converted to the element type of the attribute's
-    type (the same, or f32 to bf16 rounded to nearest, ties to even):
+    The elements of `source` (dense or mapped) reshaped to `shape`,
+    transposed by `permutation` and converted to the element type of the
+    attribute's type (the same, or f32 to bf16 rounded to nearest, ties to
+    even):
 
     ```mlir
     // A [4, 64] matrix as two panels of 32 columns, [2, 4, 32].
@@ -85,8 +103,7 @@ def Graph_RelayoutElementsAttr
   }];
   let parameters =
       (ins AttributeSelfTypeParameter<"", "::mlir::ShapedType">:$type,
-          "::mlir::DenseElementsAttr":$source,
-          ArrayRefParameter<"int64_t">:$shape,
+          "::mlir::ElementsAttr":$source, ArrayRefParameter<"int64_t">:$shape,
           ArrayRefParameter<"int64_t">:$permutation);
   let assemblyFormat = [{
     `<` $source `,` `shape` `=` `[` $shape `]` `,`
@@ -102,6 +119,55 @@ def Graph_RelayoutElementsAttr
     ::mlir::DenseElementsAttr materialize() const;
     /// Returns the number of bytes writeBytes passes.
     uint64_t getNumBytes() const;
+  }];
+}
+
+def Graph_MappedElementsAttr
+    : AttrDef<Graph_Dialect,
+              "MappedElements", [ElementsAttrInterface, TypedAttrInterface]> {
+  let mnemonic = "mapped";
+  let summary = "a constant's elements read in place from a mapped file";
+  let description = [{
+    The elements of the attribute's type stored at byte `offset` of the file
+    at `path` (little-endian, row-major, as in a `dense` attribute's raw
+    data):
+
+    ```mlir
+    #msgraph.mapped<"/models/bert.onnx", offset = 4096> : tensor<768x768xf32>
+    ```
+
+    The ONNX importer refers to a model's large initializers this way
+    instead of copying them: the file stays mapped (read-only) for as long
+    as the compiler's context lives, and readers take the bytes from the
+    mapping. Attributes are uniqued by path, offset and type, so a weight's
+    bytes are neither copied nor hashed. The file must not change while the
+    compiler runs. Constraints mapped_c1..mapped_c2 (docs/spec/msgraph.md).
+  }];
+  let parameters =
+      (ins AttributeSelfTypeParameter<"", "::mlir::ShapedType">:$type,
+          StringRefParameter<"the file's real path">:$path, "uint64_t":$offset,
+          AttrParameter<"const char *", "the elements' mapped bytes">:$data);
+  let hasCustomAssemblyFormat = 1;
+  let skipDefaultBuilders = 1;
+  // (`data`: the file's mapped bytes at `offset`, as another attribute of
+  // the same file gives them; `map` finds them.)
+  let builders = [AttrBuilderWithInferredContext<
+      (ins "::mlir::ShapedType":$type, "::llvm::StringRef":$path,
+          "uint64_t":$offset, "const char *":$data),
+      [{
+        return $_get(type.getContext(), type, path, offset, data);
+      }]>];
+  let extraClassDeclaration = [{
+    /// Returns the elements of `type` at `offset` of the file at `path`,
+    /// mapping it (GraphDialect::mapFile); on failure, the reason
+    /// (mapped_c1, mapped_c2).
+    static ::llvm::Expected<MappedElementsAttr>
+    map(::mlir::ShapedType type, ::llvm::StringRef path, uint64_t offset);
+    /// Returns the elements' bytes.
+    ::llvm::ArrayRef<char> getRawData() const;
+    /// Returns the elements as a dense attribute (a copy: for readers that
+    /// need their values).
+    ::mlir::DenseElementsAttr materialize() const;
   }];
 }
 
