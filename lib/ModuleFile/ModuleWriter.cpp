@@ -746,6 +746,15 @@ LogicalResult mlir::ms::writeModuleFile(ModuleOp module,
   os.pwrite(reinterpret_cast<const char *>(entries.data()),
             entries.size() * sizeof(fmt::SectionEntry),
             start + sizeof(fmt::Header));
+  // Weights read in place (#msgraph.mapped), and constants computed from
+  // them, are the bytes of the files as they were mapped.
+  if (auto *dialect =
+          module.getContext()->getLoadedDialect<graph::GraphDialect>())
+    if (std::string changed = dialect->findChangedMappedFile();
+        !changed.empty())
+      return module.emitError("file '")
+             << changed
+             << "' changed during the compilation (weights were read from it)";
   return success();
 }
 

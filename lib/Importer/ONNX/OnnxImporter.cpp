@@ -245,7 +245,7 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
       auto file =
           ctx->getOrLoadDialect<graph::GraphDialect>()->mapFile(origin->path);
       if (!file)
-        return fail(llvm::toString(file.takeError()));
+        return fail(llvm::errorToErrorCode(file.takeError()).message());
       mappedPath = file->first;
       mappedOffset = origin->offset;
       // (The file may have changed since it was checked.)
@@ -324,8 +324,17 @@ FailureOr<ElementsAttr> mlir::ms::onnx_importer::convertTensor(
   bool detectedSplat = false;
   if (!DenseElementsAttr::isValidRawBuffer(type, ArrayRef<char>(raw.data(), raw.size()), detectedSplat))
     return emitError(loc, "tensor '") << tensor.name() << "' has malformed data";
+  // A splat (every element the first one: found at the first difference,
+  // which real weights have within a few bytes) stays dense, as do small
+  // tensors.
+  auto isSplat = [&] {
+    for (uint64_t at = bytes; at < raw.size(); at += bytes)
+      if (std::memcmp(raw.data(), raw.data() + at, bytes) != 0)
+        return false;
+    return true;
+  };
   ElementsAttr attr;
-  if (!mappedPath.empty() && raw.size() >= kMinMappedBytes) {
+  if (!mappedPath.empty() && raw.size() >= kMinMappedBytes && !isSplat()) {
     // Referred to in place: neither copied nor hashed.
     auto mappedAttr =
         graph::MappedElementsAttr::map(type, mappedPath, mappedOffset);
@@ -1398,6 +1407,7 @@ mlir::ms::importOnnxFile(StringRef path, MLIRContext *context,
     }
     modelFile.mappedPath = mapped->first;
     modelFile.bytes = mapped->second;
+    modelFile.releasable = true;
   } else {
     auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                             /*RequiresNullTerminator=*/false);

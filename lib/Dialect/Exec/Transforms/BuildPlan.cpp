@@ -155,10 +155,8 @@ static Attribute externalKey(Attribute value) {
   auto mapped = dyn_cast<graph::MappedElementsAttr>(value);
   if (!mapped)
     return value;
-  auto flat = RankedTensorType::get({mapped.getType().getNumElements()},
-                                    mapped.getType().getElementType());
-  return graph::MappedElementsAttr::get(flat, mapped.getPath(),
-                                        mapped.getOffset(), mapped.getData());
+  return mapped.reshaped(RankedTensorType::get(
+      {mapped.getType().getNumElements()}, mapped.getType().getElementType()));
 }
 
 LogicalResult PlanBuilder::addWeight(Operation &op) {
@@ -316,11 +314,12 @@ Value PlanBuilder::sliceWeight(Value whole, BufferType local,
     return Value();
   // A weight in a kernel's layout is computed here: each rank's slice is
   // its own copy anyway.
-  DenseElementsAttr dense = graph::getDenseElements(value);
-  if (!dense)
-    dense = cast<graph::RelayoutElementsAttr>(value).materialize();
+  std::optional<graph::StoredBytes> stored = graph::getStoredBytes(value);
+  if (!stored)
+    stored = graph::getStoredBytes(
+        cast<graph::RelayoutElementsAttr>(value).materialize());
   int64_t axis = cast<IntegerAttr>(axisAttr).getInt();
-  auto wholeType = cast<RankedTensorType>(dense.getType());
+  auto wholeType = cast<RankedTensorType>(value.getType());
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   int64_t outer = 1, inner = elementBytes;
   for (int64_t d = 0; d < axis; ++d)
@@ -338,8 +337,8 @@ Value PlanBuilder::sliceWeight(Value whole, BufferType local,
       ++ranks;
     }
   // Splat weights are expanded: every rank's block is stored.
-  ArrayRef<char> raw = dense.getRawData();
-  bool splat = dense.isSplat();
+  ArrayRef<char> raw = stored->data;
+  bool splat = stored->splat;
   std::vector<char> data(static_cast<size_t>(bytes * ranks));
   for (int64_t rank = 0; rank < ranks; ++rank) {
     char *out = data.data() + rank * bytes;

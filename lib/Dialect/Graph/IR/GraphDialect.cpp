@@ -69,24 +69,42 @@ GraphDialect::mapFile(StringRef path) {
     auto file = fs::openNativeFileForRead(real);
     if (!file)
       return fail(llvm::errorToErrorCode(file.takeError()));
-    fs::file_status status;
-    std::error_code error = fs::status(*file, status);
-    if (!error && status.type() != fs::file_type::regular_file)
-      error = std::make_error_code(std::errc::invalid_argument);
-    std::unique_ptr<fs::mapped_file_region> region;
-    if (!error && status.getSize() != 0)
-      region = std::make_unique<fs::mapped_file_region>(
-          *file, fs::mapped_file_region::readonly, status.getSize(),
+    MappedFile mapped;
+    std::error_code error = fs::status(*file, mapped.status);
+    if (!error && mapped.status.type() != fs::file_type::regular_file) {
+      fs::closeFile(*file);
+      return llvm::createStringError(
+          std::make_error_code(std::errc::invalid_argument),
+          "cannot map '%s': not a regular file", path.str().c_str());
+    }
+    if (!error && mapped.status.getSize() != 0)
+      mapped.region = std::make_unique<fs::mapped_file_region>(
+          *file, fs::mapped_file_region::readonly, mapped.status.getSize(),
           /*offset=*/0, error);
     fs::closeFile(*file);
     if (error)
       return fail(error);
-    it = mappedFiles.try_emplace(real, std::move(region)).first;
+    it = mappedFiles.try_emplace(real, std::move(mapped)).first;
   }
-  if (!it->second)
+  const auto &region = it->second.region;
+  if (!region)
     return std::make_pair(it->first(), StringRef());
-  return std::make_pair(
-      it->first(), StringRef(it->second->const_data(), it->second->size()));
+  return std::make_pair(it->first(),
+                        StringRef(region->const_data(), region->size()));
+}
+
+std::string GraphDialect::findChangedMappedFile() {
+  std::lock_guard<std::mutex> lock(mappedFilesMutex);
+  for (const auto &entry : mappedFiles) {
+    llvm::sys::fs::file_status now;
+    const llvm::sys::fs::file_status &then = entry.second.status;
+    if (llvm::sys::fs::status(entry.first(), now) ||
+        now.getUniqueID() != then.getUniqueID() ||
+        now.getSize() != then.getSize() ||
+        now.getLastModificationTime() != then.getLastModificationTime())
+      return entry.first().str();
+  }
+  return "";
 }
 
 /// The bytes of one element of `type`, or 0 if it is no whole-byte integer
@@ -147,7 +165,16 @@ MappedElementsAttr::map(ShapedType type, StringRef path, uint64_t offset) {
        << "', but the file holds " << contents.size() << " bytes";
     return llvm::createStringError(llvm::inconvertibleErrorCode(), text);
   }
-  return get(type, file->first, offset, contents.data() + offset);
+  return Base::get(type.getContext(), type, file->first, offset,
+                   contents.data() + offset);
+}
+
+MappedElementsAttr MappedElementsAttr::reshaped(ShapedType type) const {
+  assert(type.hasStaticShape() &&
+         type.getNumElements() == getType().getNumElements() &&
+         type.getElementType() == getType().getElementType() &&
+         "expected a static type of as many elements");
+  return Base::get(type.getContext(), type, getPath(), getOffset(), getData());
 }
 
 Attribute MappedElementsAttr::parse(AsmParser &parser, Type type) {
@@ -158,9 +185,11 @@ Attribute MappedElementsAttr::parse(AsmParser &parser, Type type) {
       parser.parseKeyword("offset") || parser.parseEqual() ||
       parser.parseInteger(offset) || parser.parseGreater())
     return {};
-  auto shaped = dyn_cast_if_present<ShapedType>(type);
+  auto shaped = dyn_cast_if_present<RankedTensorType>(type);
   if (!shaped) {
-    parser.emitError(loc, "expected a shaped type after #msgraph.mapped");
+    parser.emitError(loc, "expected a ranked tensor type after "
+                          "#msgraph.mapped, but found ")
+        << type;
     return {};
   }
   auto attr = map(shaped, path, offset);

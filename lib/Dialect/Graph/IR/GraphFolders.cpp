@@ -441,6 +441,10 @@ OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
 template <typename FF, typename FI>
 static OpFoldResult foldBinary(Attribute lhsAttr, Attribute rhsAttr,
                                Type resultType, FF ff, FI fi) {
+  // (Both operands constant before either is unpacked: a mapped weight
+  // beside a runtime operand is not copied.)
+  if (!lhsAttr || !rhsAttr)
+    return {};
   auto lhs = unpack(lhsAttr);
   auto rhs = unpack(rhsAttr);
   if (!lhs || !rhs || !isStaticTensor(resultType))
@@ -714,6 +718,8 @@ OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
     if (chosen.getType() == getType())
       return chosen;
   }
+  if (!adaptor.getCondition() || !adaptor.getOnTrue() || !adaptor.getOnFalse())
+    return {};
   auto c = unpack(adaptor.getCondition());
   auto t = unpack(adaptor.getOnTrue());
   auto f = unpack(adaptor.getOnFalse());
@@ -861,8 +867,7 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
     return {};
   // A mapped constant's bytes stay where they are.
   if (auto mapped = dyn_cast_if_present<MappedElementsAttr>(adaptor.getInput()))
-    return MappedElementsAttr::get(type, mapped.getPath(), mapped.getOffset(),
-                                   mapped.getData());
+    return mapped.reshaped(type);
   auto dense = getFoldable(adaptor.getInput());
   if (!dense)
     return {};
@@ -919,6 +924,8 @@ OpFoldResult ConcatOp::fold(FoldAdaptor adaptor) {
   if (!isStaticTensor(type))
     return {};
   int64_t axis = *normalizeAxis(getAxis(), type.getRank());
+  if (llvm::is_contained(adaptor.getInputs(), Attribute()))
+    return {};
   SmallVector<Elements> parts;
   for (Attribute attr : adaptor.getInputs()) {
     auto e = unpack(attr);
@@ -983,6 +990,8 @@ OpFoldResult SliceOp::fold(FoldAdaptor adaptor) {
 }
 
 OpFoldResult GatherOp::fold(FoldAdaptor adaptor) {
+  if (!adaptor.getInput() || !adaptor.getIndices())
+    return {};
   auto e = unpack(adaptor.getInput());
   auto idx = unpack(adaptor.getIndices());
   auto type = dyn_cast<RankedTensorType>(getType());

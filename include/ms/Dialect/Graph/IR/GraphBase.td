@@ -44,10 +44,20 @@ def Graph_Dialect : Dialect {
     ::llvm::Expected<std::pair<::llvm::StringRef, ::llvm::StringRef>>
     mapFile(::llvm::StringRef path);
 
+    /// Returns the real path of a file mapFile mapped that is no longer the
+    /// file it mapped, with the size and modification time it had (replaced
+    /// or written since: constants read or computed from it may not be its
+    /// bytes); empty if there is none.
+    std::string findChangedMappedFile();
+
   private:
-    /// The files mapFile mapped, by real path (null for an empty file).
-    ::llvm::StringMap<std::unique_ptr<::llvm::sys::fs::mapped_file_region>>
-        mappedFiles;
+    struct MappedFile {
+      /// Null for an empty file.
+      std::unique_ptr<::llvm::sys::fs::mapped_file_region> region;
+      ::llvm::sys::fs::file_status status;
+    };
+    /// The files mapFile mapped, by real path.
+    ::llvm::StringMap<MappedFile> mappedFiles;
     std::mutex mappedFilesMutex;
 
   public:
@@ -148,21 +158,17 @@ def Graph_MappedElementsAttr
           StringRefParameter<"the file's real path">:$path, "uint64_t":$offset,
           AttrParameter<"const char *", "the elements' mapped bytes">:$data);
   let hasCustomAssemblyFormat = 1;
+  // (Built by `map`, which finds `data` in the mapping, and `reshaped`.)
   let skipDefaultBuilders = 1;
-  // (`data`: the file's mapped bytes at `offset`, as another attribute of
-  // the same file gives them; `map` finds them.)
-  let builders = [AttrBuilderWithInferredContext<
-      (ins "::mlir::ShapedType":$type, "::llvm::StringRef":$path,
-          "uint64_t":$offset, "const char *":$data),
-      [{
-        return $_get(type.getContext(), type, path, offset, data);
-      }]>];
   let extraClassDeclaration = [{
     /// Returns the elements of `type` at `offset` of the file at `path`,
     /// mapping it (GraphDialect::mapFile); on failure, the reason
     /// (mapped_c1, mapped_c2).
     static ::llvm::Expected<MappedElementsAttr>
     map(::mlir::ShapedType type, ::llvm::StringRef path, uint64_t offset);
+    /// Returns the same bytes as elements of `type`, a static type of as
+    /// many elements of the same element type.
+    MappedElementsAttr reshaped(::mlir::ShapedType type) const;
     /// Returns the elements' bytes.
     ::llvm::ArrayRef<char> getRawData() const;
     /// Returns the elements as a dense attribute (a copy: for readers that

@@ -41,3 +41,19 @@ func.func @invalid() {
   %r = msgraph.constant #msgraph.relayout<#msgraph.relayout<dense<1.0> : tensor<2x2xf32>, shape = [2, 2], permutation = [1, 0]> : tensor<2x2xf32>, shape = [2, 2], permutation = [1, 0]> : tensor<2x2xf32>
   return
 }
+
+// -----
+
+func.func @invalid() {
+  // expected-error @+1 {{cannot map '/dev/null': not a regular file}}
+  %c = msgraph.constant #msgraph.mapped<"/dev/null", offset = 0> : tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @invalid() {
+  // expected-error @+1 {{expected a ranked tensor type after #msgraph.mapped, but found 'memref<2xf32>'}}
+  %c = msgraph.constant #msgraph.mapped<"@FILE@", offset = 0> : memref<2xf32>
+  return
+}
