@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Measures the npu target on the simulated NPU: GEMMs of 256 to 4096
-(square, f32 in GM, fp16 on the cube), a linear layer with bias and GELU,
-a ResNet-style 3x3 convolution (64 channels, 56x56), attention (BERT-base
+(square, f32 in GM, fp16 on the cube), a linear layer with bias and GELU
+(its weight an input, and a constant of the model: stored in the cube's
+type at compile time), a ResNet-style 3x3 convolution (64 channels, 56x56), attention (BERT-base
 heads), softmax and layer normalization rows, and the
 PyTorch TransformerEncoderLayer and small CNN of the e2e tests (a
 BERT-style layer; conv-relu-maxpool x2 and linear layers), against
@@ -23,6 +24,7 @@ Usage: bench/npu.py [--build-dir build] [--sizes 256,512,1024,2048,4096]
                     [--precisions f16] (a list: f16,bf16,f32)
 """
 import argparse
+import importlib.util
 import os
 import re
 import subprocess
@@ -34,6 +36,12 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 from benchutil import print_table  # noqa: E402
+
+# ONNX models written without the onnx package.
+spec = importlib.util.spec_from_file_location(
+    "gen", os.path.join(ROOT, "utils", "gen-onnx-test-models.py"))
+gen = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gen)
 
 
 def gelu(x):
@@ -75,7 +83,40 @@ def conv2d(x, w):
     return out
 
 
-def cases(sizes):
+def linear_gelu_model(directory, m, k, h):
+    """Writes `directory`/model.onnx, x @ W + b then GELU (erf) with W and b
+    initializers, its input_0.npy and its float64 output_0.npy; returns the
+    model's path."""
+    os.makedirs(directory, exist_ok=True)
+    rng = np.random.default_rng(1)
+    x = rng.uniform(-1, 1, (m, k)).astype(np.float32)
+    w = rng.uniform(-1, 1, (k, h)).astype(np.float32)
+    b = rng.uniform(-1, 1, (h,)).astype(np.float32)
+    c = {"s": np.array(1 / np.sqrt(2), np.float32),
+         "one": np.array(1, np.float32), "half": np.array(0.5, np.float32)}
+    nodes = [gen.node("MatMul", ["input_0", "W"], ["y"], "mm"),
+             gen.node("Add", ["y", "b"], ["z"], "bias"),
+             gen.node("Mul", ["z", "s"], ["zs"], "scale"),
+             gen.node("Erf", ["zs"], ["e"], "erf"),
+             gen.node("Add", ["e", "one"], ["e1"], "add1"),
+             gen.node("Mul", ["z", "half"], ["zh"], "half"),
+             gen.node("Mul", ["zh", "e1"], ["output_0"], "gelu")]
+    inits = [gen.tensor("W", gen.FLOAT, [k, h], w.tobytes()),
+             gen.tensor("b", gen.FLOAT, [h], b.tobytes())]
+    inits += [gen.tensor(name, gen.FLOAT, [], value.tobytes())
+              for name, value in c.items()]
+    g = gen.graph(nodes, [gen.value_info("input_0", gen.FLOAT, [m, k])],
+                  [gen.value_info("output_0", gen.FLOAT, [m, h])], inits)
+    path = os.path.join(directory, "model.onnx")
+    with open(path, "wb") as f:
+        f.write(gen.model(g))
+    np.save(os.path.join(directory, "input_0.npy"), x)
+    np.save(os.path.join(directory, "output_0.npy"),
+            gelu(x.astype(np.float64) @ w + b))
+    return path
+
+
+def cases(sizes, work):
     """(name, msgraph program, input shapes, reference, fractal products)."""
     for n in sizes:
         yield ("gemm %d^3" % n,
@@ -91,6 +132,11 @@ def cases(sizes):
            f"  %2 = msgraph.gelu %1 : {t(m, h)}\n"
            f"  return %2 : {t(m, h)}\n}}\n",
            [(m, k), (k, h), (h,)], lambda x, w, b: gelu(x @ w + b),
+           (m // 16) * (k // 16) * (h // 16))
+    model = linear_gelu_model(os.path.join(work, "linear"), m, k, h)
+    yield ("linear+bias+gelu, constant weight", model, [None],
+           lambda x, d=os.path.dirname(model): np.load(
+               os.path.join(d, "output_0.npy")),
            (m // 16) * (k // 16) * (h // 16))
     c, hw = 64, 56
     x, wt, y = t(1, c, hw, hw), t(c, c, 3, 3), t(1, c, hw, hw)
@@ -184,7 +230,7 @@ def main():
     sizes = [int(s) for s in args.sizes.split(",") if s]
     rows = []
     with tempfile.TemporaryDirectory() as work:
-        for case in cases(sizes):
+        for case in cases(sizes, work):
             for precision in args.precisions.split(","):
                 rows.append(run_case(args.build_dir, work, precision, *case))
                 print(" ".join(str(c) for c in rows[-1]), file=sys.stderr)

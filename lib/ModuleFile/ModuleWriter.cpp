@@ -296,14 +296,18 @@ LogicalResult PlanWriter::write(llvm::json::Object &meta,
         addBuffer(weight, "weight", "offset", offset, size);
         llvm::json::Object &buffer = *buffers.back().getAsObject();
         buffer["file"] = file->second;
-        if (relayout)
-          buffer["relayout"] = llvm::json::Object{
+        if (relayout) {
+          Type from = bytes.getElementType(),
+               to = relayout.getType().getElementType();
+          llvm::json::Object meta{
               {"shape", llvm::json::Array(relayout.getShape())},
               {"permutation", llvm::json::Array(relayout.getPermutation())},
-              {"element_bytes",
-               bytes.getElementType().getIntOrFloatBitWidth() / 8},
-              {"to_bf16",
-               relayout.getType().getElementType() != bytes.getElementType()}};
+              {"element_bytes", from.getIntOrFloatBitWidth() / 8},
+              {"to_bf16", to.isBF16() && from != to}};
+          if (to.isF16() && from != to)
+            meta["to_f16"] = true;
+          buffer["relayout"] = std::move(meta);
+        }
         continue;
       }
       int64_t offset = *weight.getOffset();

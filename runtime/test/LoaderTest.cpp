@@ -454,7 +454,17 @@ TEST_F(LoaderTest, RejectsMalformedRelayout) {
   relayout["element_bytes"] = 4;
   relayout["to_bf16"] = 1;
   expectMetaRejected("relayout.to_bf16: expected a boolean");
+  relayout["to_bf16"] = true;
+  relayout["to_f16"] = true;
+  expectMetaRejected("relayout.to_f16: expected one of to_bf16 and to_f16");
   relayout["to_bf16"] = false;
+  relayout["element_bytes"] = 2;
+  expectMetaRejected("relayout.to_f16: expected 4-byte (f32) elements to "
+                     "round to f16, found 2");
+  relayout["element_bytes"] = 4;
+  relayout["to_f16"] = 1;
+  expectMetaRejected("relayout.to_f16: expected a boolean");
+  relayout["to_f16"] = false;
   relayout["shape"] = {2, 3};
   expectMetaRejected("expected a size of 24 bytes (the relayout's 6 "
                      "elements), found 16");

@@ -42,6 +42,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ms/Target/PackWeights.h"
 #include "ms/Target/CPU/CPUTarget.h"
 
 #include "ms/Dialect/Graph/IR/GraphDialect.h"
@@ -57,9 +58,6 @@ namespace mlir::ms {
 
 using namespace mlir;
 using namespace mlir::ms;
-
-/// Builds one layout of a weight from another (a constant folds).
-using Relayout = function_ref<Value(OpBuilder &, Location, Value)>;
 
 /// Whether `conv` runs faster with its weight stored [C, K..., M]: a plain
 /// (ungrouped) f32 convolution of static shapes with a multiple of 8 output
@@ -169,37 +167,6 @@ static bool prefersPanels(graph::MatMulOp matmul) {
   return columns % kMatmulWeightPanel == 0 && columns > kMatmulWeightPanel;
 }
 
-/// `weight`, a constant, reshaped to `shape`, transposed by `permutation`
-/// and stored as `packedType` (f32 rounded to bf16 if its element type is
-/// bf16). The packed constant names the layout (msgraph.relayout) and the
-/// module writer computes it: constants live as long as the compiler's
-/// context, and a packed copy beside each weight would hold a model's
-/// weights twice. A splat is packed here. `weight` itself if it holds no
-/// dense or mapped elements.
-static Value relayout(OpBuilder &b, Location loc, Value weight,
-                      RankedTensorType packedType, ArrayRef<int64_t> shape,
-                      ArrayRef<int64_t> permutation) {
-  ElementsAttr elements = weight.getDefiningOp<graph::ConstantOp>().getValue();
-  std::optional<graph::StoredBytes> stored = graph::getStoredBytes(elements);
-  if (!stored)
-    return weight;
-  if (!stored->splat)
-    return graph::ConstantOp::create(
-        b, loc,
-        graph::RelayoutElementsAttr::get(b.getContext(), packedType, elements,
-                                         shape, permutation));
-  auto dense = cast<DenseElementsAttr>(elements);
-  if (packedType.getElementType() == dense.getElementType())
-    return graph::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(packedType, dense.getSplatValue<Attribute>()));
-  APFloat value = dense.getSplatValue<APFloat>();
-  bool lost;
-  value.convert(APFloat::BFloat(), APFloat::rmNearestTiesToEven, &lost);
-  return graph::ConstantOp::create(b, loc,
-                                   DenseElementsAttr::get(packedType, value));
-}
-
 /// `weight`, a constant holding the `[K, N]` matrix B (row-major, or with
 /// `transposed` its transpose `[N, K]`), stored as panels `[N / c, K, c]`
 /// of packedType (c its last dim).
@@ -208,8 +175,9 @@ static Value storeInPanels(OpBuilder &b, Location loc, Value weight,
   int64_t panels = packedType.getDimSize(0), k = packedType.getDimSize(1),
           c = packedType.getDimSize(2);
   if (transposed)
-    return relayout(b, loc, weight, packedType, {panels, c, k}, {0, 2, 1});
-  return relayout(b, loc, weight, packedType, {k, panels, c}, {1, 0, 2});
+    return relayoutWeight(b, loc, weight, packedType, {panels, c, k},
+                          {0, 2, 1});
+  return relayoutWeight(b, loc, weight, packedType, {k, panels, c}, {1, 0, 2});
 }
 
 /// `weight`, a constant holding the f32 `[K, N]` matrix B, stored as
@@ -220,8 +188,8 @@ static Value storeInPairPanels(OpBuilder &b, Location loc, Value weight,
   int64_t panels = pairsType.getDimSize(0), pairs = pairsType.getDimSize(1),
           c = pairsType.getDimSize(2) / 2;
   // [K, N] = [K/2, 2, N/c, c] -> [N/c, K/2, c, 2].
-  return relayout(b, loc, weight, pairsType, {pairs, 2, panels, c},
-                  {2, 0, 3, 1});
+  return relayoutWeight(b, loc, weight, pairsType, {pairs, 2, panels, c},
+                        {2, 0, 3, 1});
 }
 
 namespace {
@@ -236,14 +204,8 @@ struct CPUPackWeightsPass final
       return signalPassFailure();
     }
     ModuleOp module = getOperation();
-    SymbolTable symbols(module);
-    // The calls of each kernel.
-    DenseMap<Operation *, SmallVector<func::CallOp>> calls;
-    module.walk([&](func::CallOp call) {
-      if (Operation *callee = symbols.lookup(call.getCallee()))
-        calls[callee].push_back(call);
-    });
-    packedOf.clear();
+    DenseMap<Operation *, SmallVector<func::CallOp>> calls =
+        KernelWeightPacker::getKernelCalls(module);
     for (auto kernel : module.getOps<func::FuncOp>()) {
       if (!kernel->hasAttr("ms.kernel") || kernel.isExternal())
         continue;
@@ -272,9 +234,7 @@ struct CPUPackWeightsPass final
       });
     }
     // Constants only their packed copies replaced are weights no more.
-    for (auto [original, packed] : packedOf)
-      if (original.use_empty())
-        original.getDefiningOp()->erase();
+    packer.eraseReplaced();
   }
 
   /// Stores `conv`'s weight `arg` as [C, K..., M], in panels of
@@ -306,7 +266,7 @@ struct CPUPackWeightsPass final
       // [C * K..., M] = [C * K..., M/c, c] <-> [M/c, C * K..., c].
       auto splitType = RankedTensorType::get({k, m / c, c}, elem);
       auto packedType = RankedTensorType::get({m / c, k, c}, elem);
-      unpacked = packArgument(
+      unpacked = packer.packArgument(
           kernel, callers, arg, packedType,
           [&](OpBuilder &b, Location loc, Value weight) {
             return storeInPanels(b, loc, weight, packedType,
@@ -320,11 +280,11 @@ struct CPUPackWeightsPass final
                                                  Value()));
           });
     } else {
-      unpacked = packArgument(
+      unpacked = packer.packArgument(
           kernel, callers, arg, innermostType,
           [&](OpBuilder &b, Location loc, Value weight) -> Value {
-            return relayout(b, loc, weight, innermostType, type.getShape(),
-                            toPacked);
+            return relayoutWeight(b, loc, weight, innermostType,
+                                  type.getShape(), toPacked);
           },
           back);
     }
@@ -340,7 +300,7 @@ struct CPUPackWeightsPass final
     int64_t m = type.getDimSize(0), c = type.getDimSize(1);
     Type elem = type.getElementType();
     auto packedType = RankedTensorType::get({16, m, c}, elem);
-    Value unpacked = packArgument(
+    Value unpacked = packer.packArgument(
         kernel, callers, arg, packedType,
         [&](OpBuilder &b, Location loc, Value weight) {
           return storeWinogradFilter(b, loc, weight, packedType);
@@ -399,7 +359,7 @@ struct CPUPackWeightsPass final
       // 2c], in bf16.
       Type bf16 = BFloat16Type::get(type.getContext());
       auto pairsType = RankedTensorType::get({n / c, k / 2, 2 * c}, bf16);
-      unpacked = packArgument(
+      unpacked = packer.packArgument(
           kernel, callers, arg, pairsType,
           [&](OpBuilder &b, Location loc, Value weight) {
             return storeInPairPanels(b, loc, weight, pairsType);
@@ -418,7 +378,7 @@ struct CPUPackWeightsPass final
                 b, loc, graph::CastOp::create(b, loc, panelsType, panels));
           });
     } else {
-      unpacked = packArgument(
+      unpacked = packer.packArgument(
           kernel, callers, arg, panelsType,
           [&](OpBuilder &b, Location loc, Value weight) {
             return storeInPanels(b, loc, weight, panelsType,
@@ -430,65 +390,6 @@ struct CPUPackWeightsPass final
       matmul.getRhsMutable().assign(unpacked);
   }
 
-  /// Gives kernel argument `arg` the type `packedType` if every caller
-  /// passes a constant that `pack` folds into a constant of that type; each
-  /// constant is packed once, however many calls pass it. Returns `unpack` of
-  /// the argument, built at the kernel's start, for its user to read; null
-  /// (nothing changed) if some weight does not fold.
-  Value packArgument(func::FuncOp kernel, ArrayRef<func::CallOp> callers,
-                     BlockArgument arg, RankedTensorType packedType,
-                     Relayout pack, Relayout unpack) {
-    unsigned index = arg.getArgNumber();
-    DenseMap<Value, Value> fresh; // packed for this argument
-    SmallVector<Value> packed;
-    auto discard = [&] {
-      for (auto [weight, value] : fresh)
-        eraseUnused(value);
-      return Value();
-    };
-    for (func::CallOp call : callers) {
-      Value weight = call.getOperand(index);
-      Value folded = packedOf.lookup(weight);
-      if (!folded)
-        folded = fresh.lookup(weight);
-      if (!folded) {
-        auto constant = weight.getDefiningOp<graph::ConstantOp>();
-        if (!constant)
-          return discard();
-        OpBuilder b(constant);
-        b.setInsertionPointAfter(constant);
-        folded = pack(b, constant.getLoc(), weight);
-        fresh[weight] = folded;
-      }
-      // Not dense elements: the weight stays as it is.
-      if (!folded.getDefiningOp<graph::ConstantOp>() ||
-          folded.getType() != packedType)
-        return discard();
-      packed.push_back(folded);
-    }
-    for (auto [i, value] : llvm::enumerate(packed))
-      callers[i]->setOperand(index, value);
-    packedOf.insert(fresh.begin(), fresh.end());
-    arg.setType(packedType);
-    SmallVector<Type> inputs(kernel.front().getArgumentTypes());
-    kernel.setType(FunctionType::get(kernel.getContext(), inputs,
-                                     kernel.getResultTypes()));
-    OpBuilder b = OpBuilder::atBlockBegin(&kernel.front());
-    return unpack(b, arg.getLoc(), arg);
-  }
-
-  /// Erases `value`'s op and the ops that fed only it (a failed fold).
-  static void eraseUnused(Value value) {
-    Operation *op = value.getDefiningOp();
-    while (op && op->use_empty()) {
-      Operation *input =
-          op->getNumOperands() ? op->getOperand(0).getDefiningOp() : nullptr;
-      op->erase();
-      op = input;
-    }
-  }
-
-  /// The packed constant of each constant packed so far.
-  DenseMap<Value, Value> packedOf;
+  KernelWeightPacker packer;
 };
 } // namespace

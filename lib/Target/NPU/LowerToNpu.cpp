@@ -174,6 +174,12 @@ public:
     return offset;
   }
 
+  /// Bytes of `space` not reserved yet (after aligning).
+  int64_t available(MemorySpace space) const {
+    return getCapacity(config, space) -
+           roundUp(used[static_cast<int>(space)], config.alignBytes);
+  }
+
   /// A buffer of `shape` x `type` at `offset` of `space`.
   Value bufferAt(MemorySpace space, int64_t offset, ArrayRef<int64_t> shape,
                  Type type) {
@@ -207,13 +213,13 @@ public:
     return memref::ExpandShapeOp::create(b, loc, shape, flat, {group});
   }
 
-  void setFlag(Pipe from, Pipe to, int count = 1) {
+  void setFlag(Pipe from, Pipe to, int count = 1, int id = 0) {
     for (int i = 0; i < count; ++i)
-      SetFlagOp::create(b, loc, from, to, 0);
+      SetFlagOp::create(b, loc, from, to, id);
   }
-  void waitFlag(Pipe from, Pipe to, int count = 1) {
+  void waitFlag(Pipe from, Pipe to, int count = 1, int id = 0) {
     for (int i = 0; i < count; ++i)
-      WaitFlagOp::create(b, loc, from, to, 0);
+      WaitFlagOp::create(b, loc, from, to, id);
   }
 
   /// A view of `source` (rank 2) at `offsets` of `sizes`.
@@ -323,9 +329,13 @@ public:
   /// `inner` rows and columns (all when empty).
   Value fractalSlice(Value matrix, ArrayRef<int64_t> at,
                      ArrayRef<int64_t> count, ArrayRef<int64_t> inner = {}) {
+    return fractalSlice(matrix, b.getIndexAttr(at[0]), b.getIndexAttr(at[1]),
+                        count, inner);
+  }
+  Value fractalSlice(Value matrix, OpFoldResult row, OpFoldResult col,
+                     ArrayRef<int64_t> count, ArrayRef<int64_t> inner = {}) {
     auto type = cast<MemRefType>(matrix.getType());
-    SmallVector<OpFoldResult> offsets{b.getIndexAttr(at[0]),
-                                      b.getIndexAttr(at[1]), b.getIndexAttr(0),
+    SmallVector<OpFoldResult> offsets{row, col, b.getIndexAttr(0),
                                       b.getIndexAttr(0)};
     SmallVector<OpFoldResult> sizes{
         b.getIndexAttr(count[0]), b.getIndexAttr(count[1]),
@@ -367,18 +377,31 @@ struct GemmTiles {
   /// Whether L0C holds two result tiles (the fixpipe drains one while the
   /// cube fills the other).
   bool doubleC = false;
+  /// Whether A's rows of a tile stay in L1 for all of K (two such blocks)
+  /// while the tiles of those rows run one after another, so that MTE2
+  /// loads them once per run of tiles instead of once per tile.
+  bool residentA = false;
 };
 
 /// A contraction's sizes.
 struct GemmShape {
   int64_t batch = 1, m = 0, n = 0, k = 0;
-  /// Bytes of one input element in GM.
-  int64_t inBytes = 4;
+  /// Bytes of one element of A and of B in GM.
+  int64_t aBytes = 4, bBytes = 4;
   /// Bytes of one element of the cube's inputs (2 for f16 and bf16, 4 for
   /// f32) and the K extent of their fractals: a fractal row is 32 bytes
   /// (16 for f16 and bf16, 8 for f32).
   int64_t cubeBytes = 2, k0 = 16;
+  /// Vector-unit cycles per result element of a fused epilogue (0 without
+  /// one).
+  double epilogueCycles = 0;
 };
+
+/// Bytes of L1 one resident block of A takes: a tile's rows by all of K
+/// (padded to whole fractals).
+int64_t getResidentABytes(const GemmShape &shape, const GemmTiles &t) {
+  return t.tm * roundUp(shape.k, shape.k0) * shape.cubeBytes;
+}
 
 /// Estimated cycles of one core for `shape` with `tiles`, by the timing
 /// model of docs/NPU.md; nullopt when the tiles do not fit.
@@ -386,29 +409,54 @@ std::optional<double> estimateGemm(const NpuConfig &c, const GemmShape &shape,
                                    const GemmTiles &t) {
   int64_t e = shape.cubeBytes;
   int64_t fractalBytes = t.tm * t.tk * e + t.tk * t.tn * e;
+  int64_t l1Bytes = 2 * fractalBytes * t.chunk;
+  if (t.residentA)
+    l1Bytes = 2 * getResidentABytes(shape, t) + 2 * t.tk * t.tn * e * t.chunk;
   if (2 * t.tm * t.tk * e > c.l0aBytes || 2 * t.tk * t.tn * e > c.l0bBytes ||
-      2 * fractalBytes * t.chunk > c.l1Bytes ||
-      (t.doubleC ? 2 : 1) * t.tm * t.tn * 4 > c.l0cBytes)
+      l1Bytes > c.l1Bytes || (t.doubleC ? 2 : 1) * t.tm * t.tn * 4 > c.l0cBytes)
     return std::nullopt;
-  int64_t tiles = shape.batch * ceilDiv(shape.m, t.tm) * ceilDiv(shape.n, t.tn);
+  int64_t nTiles = ceilDiv(shape.n, t.tn);
+  int64_t tiles = shape.batch * ceilDiv(shape.m, t.tm) * nTiles;
   int64_t perCore = ceilDiv(tiles, c.cores);
   int64_t steps = ceilDiv(shape.k, t.tk);
   double mmad = c.cubeStartCycles + (t.tm / 16) * (t.tk / shape.k0) *
                                         (t.tn / 16) * c.cubeCyclesPerFractal;
-  double mte2 =
-      2.0 * c.mte2LatencyCycles / t.chunk +
-      double(t.tm * t.tk + t.tk * t.tn) * shape.inBytes / c.mte2BytesPerCycle;
   double mte1 =
       2 * c.mte1LatencyCycles + double(fractalBytes) / c.mte1BytesPerCycle;
   double fix =
       c.fixLatencyCycles + double(t.tm * t.tn * 4) / c.fixBytesPerCycle;
-  double step = std::max({mmad, mte2, mte1});
-  double tile = steps * step + (t.doubleC ? 0 : fix);
+  // A tile's K steps in L1 chunks (the last maybe shorter); MTE2 loads a
+  // chunk (A and B, or B only with a resident A) while the cube works on
+  // the one before (two L1 slots), so a chunk takes the longer of its
+  // compute and the next chunk's load.
+  double stepLoad = double((t.residentA ? 0 : t.tm * t.tk * shape.aBytes) +
+                           t.tk * t.tn * shape.bBytes) /
+                    c.mte2BytesPerCycle;
+  auto load = [&](int64_t chunkSteps) {
+    return (t.residentA ? 1 : 2) * c.mte2LatencyCycles + chunkSteps * stepLoad;
+  };
+  SmallVector<int64_t> chunks(steps / t.chunk, t.chunk);
+  if (steps % t.chunk)
+    chunks.push_back(steps % t.chunk);
+  double cube = 0;
+  for (size_t i = 0; i < chunks.size(); ++i)
+    cube += std::max(chunks[i] * std::max(mmad, mte1),
+                     load(chunks[(i + 1) % chunks.size()]));
+  // A resident block of A loads once per run of the tiles of its rows.
+  double aLoad = t.residentA ? c.mte2LatencyCycles + double(t.tm) * shape.k *
+                                                         shape.aBytes /
+                                                         c.mte2BytesPerCycle
+                             : 0.0;
+  cube += aLoad / std::min(nTiles, perCore);
+  double tile = cube + (t.doubleC ? 0 : fix);
+  // A fused epilogue holds the tile's accumulators until the vector unit
+  // has taken them: the next tile overlaps it only in the other L0C slot.
+  if (shape.epilogueCycles > 0) {
+    double drain = fix + shape.epilogueCycles * t.tm * t.tn;
+    tile = t.doubleC ? std::max(cube, drain) : cube + drain;
+  }
   // The first chunk's load and the last tile's store overlap nothing.
-  double prologue = 2.0 * c.mte2LatencyCycles +
-                    double(t.tm * t.tk + t.tk * t.tn) * t.chunk *
-                        shape.inBytes / c.mte2BytesPerCycle +
-                    mte1;
+  double prologue = aLoad + load(chunks.front()) + mte1;
   return perCore * tile + prologue + fix;
 }
 
@@ -422,20 +470,23 @@ GemmTiles chooseGemmTiles(const NpuConfig &c, const GemmShape &shape) {
   double bestCycles = 0;
   for (const auto &cand : candidates) {
     for (bool doubleC : {true, false}) {
-      for (int64_t chunk : {1, 2, 4, 8}) {
-        GemmTiles t;
-        t.tm = std::min(cand[0], roundUp(shape.m, kFractal));
-        t.tn = std::min(cand[1], roundUp(shape.n, kFractal));
-        t.tk = std::min(cand[2], roundUp(shape.k, kFractal));
-        t.doubleC = doubleC;
-        t.chunk = chunk;
-        // Chunks beyond K would only waste L1.
-        if (chunk > 1 && (chunk / 2) * t.tk >= shape.k)
-          continue;
-        std::optional<double> cycles = estimateGemm(c, shape, t);
-        if (cycles && (!best.tm || *cycles < bestCycles)) {
-          best = t;
-          bestCycles = *cycles;
+      for (int64_t chunk : {1, 2, 3, 4, 6, 8}) {
+        for (bool residentA : {false, true}) {
+          GemmTiles t;
+          t.tm = std::min(cand[0], roundUp(shape.m, kFractal));
+          t.tn = std::min(cand[1], roundUp(shape.n, kFractal));
+          t.tk = std::min(cand[2], roundUp(shape.k, kFractal));
+          t.doubleC = doubleC;
+          t.chunk = chunk;
+          t.residentA = residentA;
+          // Chunks beyond K would only waste L1.
+          if (chunk > 1 && (chunk / 2) * t.tk >= shape.k)
+            continue;
+          std::optional<double> cycles = estimateGemm(c, shape, t);
+          if (cycles && (!best.tm || *cycles < bestCycles)) {
+            best = t;
+            bestCycles = *cycles;
+          }
         }
       }
     }
@@ -443,16 +494,54 @@ GemmTiles chooseGemmTiles(const NpuConfig &c, const GemmShape &shape) {
   return best;
 }
 
+/// An elementwise op fused into a contraction: it runs on the vector unit on
+/// chunks of the contraction's result tiles, which the fixpipe moves from
+/// L0C to UB, and stores its own result; the contraction's result never
+/// goes to GM.
+class CubeEpilogue {
+public:
+  virtual ~CubeEpilogue() = default;
+  /// Places the UB buffers for result chunks of `rows` x `cols`, with
+  /// `slots` buffers for each operand loaded from GM; false, placing
+  /// nothing, when they do not fit.
+  virtual bool place(int64_t rows, int64_t cols, int64_t slots) = 0;
+  /// About how many instructions one chunk takes (the program is unrolled).
+  virtual int64_t getInstructionsPerChunk() = 0;
+  /// Primes (`begin`) and drains (`end`) the flags of one core's chunks.
+  virtual void begin() = 0;
+  virtual void end() = 0;
+  /// Emits chunk number `chunk` of the core, which is part of its result
+  /// tile number `tile` (`first` and `last` of it): the fixpipe from `acc`
+  /// (L0C) to UB, the op on the vector unit and the store; `offsets` index
+  /// the chunk's first element in the contraction's result.
+  virtual void emitChunk(Value acc, ArrayRef<int64_t> offsets, int64_t rows,
+                         int64_t cols, int64_t chunk, int64_t tile, bool first,
+                         bool last) = 0;
+};
+
 /// Lowers one contraction (a linalg op with one M, N and K dimension and at
 /// most one batch dimension) to cube code.
 class ContractionLowering {
 public:
   /// `cubeType`: the type the cube multiplies (f16, bf16 or f32).
-  ContractionLowering(Emitter &e, linalg::LinalgOp op, bool init, Type cubeType)
+  /// `narrowOf`: the narrow weight each widened input buffer holds (see
+  /// getNarrowSource), read instead of it.
+  ContractionLowering(Emitter &e, linalg::LinalgOp op, bool init, Type cubeType,
+                      const DenseMap<Value, Value> *narrowOf = nullptr)
       : e(e), op(op), init(init), cubeType(cubeType),
-        fractalK(getFractalK(cubeType)) {}
+        fractalK(getFractalK(cubeType)), narrowOf(narrowOf) {}
 
   LogicalResult run() {
+    if (failed(prepare()))
+      return failure();
+    emit();
+    return success();
+  }
+
+  /// Checks the contraction and places its tiles for an epilogue of
+  /// `epilogueCycles` per result element (see GemmShape; `fuse` then fuses
+  /// it); `emit` then emits it.
+  LogicalResult prepare(double epilogueCycles = 0) {
     FailureOr<linalg::ContractionDimensions> dims =
         linalg::inferContractionDims(op);
     if (failed(dims) || dims->m.empty() || dims->n.empty() ||
@@ -488,17 +577,22 @@ public:
     a = op.getDpsInputOperand(0);
     bOperand = op.getDpsInputOperand(1);
     c = op.getDpsInitOperand(0);
-    Type aType = getElementTypeOrSelf(a->get().getType());
-    Type bType = getElementTypeOrSelf(bOperand->get().getType());
+    aSource = sourceOf(a);
+    bSource = sourceOf(bOperand);
+    Type aType = getElementTypeOrSelf(aSource.getType());
+    Type bType = getElementTypeOrSelf(bSource.getType());
     Type cType = getElementTypeOrSelf(c->get().getType());
     auto isFloat = [](Type t) { return t.isF32() || t.isF16(); };
-    if (!isFloat(aType) || !isFloat(bType) || !isFloat(cType))
-      return op->emitError("the npu target multiplies f32 or f16 matrices on "
-                           "the cube, found ")
+    if (!(isFloat(aType) || aType.isBF16()) ||
+        !(isFloat(bType) || bType.isBF16()) || !isFloat(cType))
+      return op->emitError("the npu target multiplies f32, f16 or bf16 "
+                           "matrices on the cube, found ")
              << aType << " x " << bType << " -> " << cType;
-    shape.inBytes = std::max(elementBytes(aType), elementBytes(bType));
+    shape.aBytes = elementBytes(aType);
+    shape.bBytes = elementBytes(bType);
     shape.cubeBytes = elementBytes(cubeType);
     shape.k0 = fractalK;
+    shape.epilogueCycles = epilogueCycles;
     tiles = chooseGemmTiles(e.config, shape);
     if (!tiles.tm)
       return op->emitError("no tile of this contraction fits the npu's "
@@ -506,8 +600,42 @@ public:
     if (failed(placeBuffers()))
       return op->emitError("the contraction's buffers do not fit the npu's "
                            "on-chip memories");
-    emitCores();
     return success();
+  }
+
+  void emit() { emitCores(); }
+
+  /// Runs `fused` on the result tiles (after `prepare`): true when the
+  /// result starts from zero, its two innermost dimensions are the cube's
+  /// M and N, and chunks of 64, 32 or 16 rows fit UB (and the unrolled
+  /// program's size limit).
+  bool fuse(CubeEpilogue &fused) {
+    AffineMap cMap = op.getMatchingIndexingMap(c);
+    unsigned rank = cMap.getNumResults();
+    if (!init || !cMap.isProjectedPermutation() || rank < 2 ||
+        cMap.getDimPosition(rank - 1) != nDim ||
+        cMap.getDimPosition(rank - 2) != mDim)
+      return false;
+    // Each operand the epilogue loads gets a slot per chunk of two tiles,
+    // so that MTE2 never waits for the vector unit before it loads the
+    // next tile's inputs.
+    int64_t tileCount =
+        shape.batch * ceilDiv(shape.m, tiles.tm) * ceilDiv(shape.n, tiles.tn);
+    for (int64_t rows : {64, 32, 16}) {
+      rows = std::min(rows, roundUp(tiles.tm, kFractal));
+      // Like the vector path's, the unrolled code is bounded (an epilogue
+      // too large declines, and fails as a step of its own).
+      if (tileCount * ceilDiv(tiles.tm, rows) *
+              fused.getInstructionsPerChunk() >
+          kMaxVectorInstructions)
+        continue;
+      if (fused.place(rows, tiles.tn, 2 * ceilDiv(tiles.tm, rows))) {
+        epilogue = &fused;
+        epilogueRows = rows;
+        return true;
+      }
+    }
+    return false;
   }
 
 private:
@@ -521,8 +649,9 @@ private:
   LogicalResult placeBuffers() {
     int64_t aBytes = tiles.tm * tiles.tk * shape.cubeBytes,
             bBytes = tiles.tk * tiles.tn * shape.cubeBytes;
-    FailureOr<int64_t> l1a =
-        e.reserve(MemorySpace::L1, 2 * aBytes * tiles.chunk);
+    FailureOr<int64_t> l1a = e.reserve(
+        MemorySpace::L1, tiles.residentA ? 2 * getResidentABytes(shape, tiles)
+                                         : 2 * aBytes * tiles.chunk);
     FailureOr<int64_t> l1b =
         e.reserve(MemorySpace::L1, 2 * bBytes * tiles.chunk);
     FailureOr<int64_t> l0a = e.reserve(MemorySpace::L0A, 2 * aBytes);
@@ -563,9 +692,25 @@ private:
         e.setFlag(Pipe::MTE1, Pipe::MTE2, 2);
         e.setFlag(Pipe::M, Pipe::MTE1, 2);
         e.setFlag(Pipe::FIX, Pipe::M, cSlots);
-        chunks = steps = 0;
-        for (int64_t t = starts[core]; t < starts[core + 1]; ++t)
-          emitTile(all[t], (t - starts[core]) % cSlots);
+        chunks = steps = epilogueChunks = epilogueTiles = runs = 0;
+        if (tiles.residentA)
+          e.setFlag(Pipe::MTE1, Pipe::MTE2, 2, kResidentAFlag);
+        if (epilogue)
+          epilogue->begin();
+        for (int64_t t = starts[core]; t < starts[core + 1]; ++t) {
+          // A run: the tiles of the same rows of A, one after another.
+          auto sameRows = [&](int64_t other) {
+            return all[other].outer == all[t].outer &&
+                   all[other].m0 == all[t].m0;
+          };
+          bool first = t == starts[core] || !sameRows(t - 1);
+          bool last = t + 1 == starts[core + 1] || !sameRows(t + 1);
+          emitTile(all[t], (t - starts[core]) % cSlots, first, last);
+        }
+        if (epilogue)
+          epilogue->end();
+        if (tiles.residentA)
+          e.waitFlag(Pipe::MTE1, Pipe::MTE2, 2, kResidentAFlag);
         e.waitFlag(Pipe::MTE1, Pipe::MTE2, 2);
         e.waitFlag(Pipe::M, Pipe::MTE1, 2);
         e.waitFlag(Pipe::FIX, Pipe::M, cSlots);
@@ -573,10 +718,31 @@ private:
     }
   }
 
-  void emitTile(const Tile &tile, int64_t cSlot) {
+  /// Emits one output tile in L0C slot `cSlot`; `firstOfRun` and
+  /// `lastOfRun` say where it is in its run of tiles of the same rows.
+  void emitTile(const Tile &tile, int64_t cSlot, bool firstOfRun,
+                bool lastOfRun) {
     OpBuilder &b = e.b;
     int64_t mf = ceilDiv(tile.rows, kFractal),
             nf = ceilDiv(tile.cols, kFractal);
+    if (tiles.residentA) {
+      // The run's rows of A, all of K, into the next of two L1 blocks.
+      int64_t blockBytes = getResidentABytes(shape, tiles);
+      int64_t kf = ceilDiv(shape.k, fractalK);
+      if (firstOfRun) {
+        residentA =
+            e.bufferAt(MemorySpace::L1, l1aOffset + (runs % 2) * blockBytes,
+                       {mf, kf, kFractal, fractalK}, cubeType);
+        e.waitFlag(Pipe::MTE1, Pipe::MTE2, 1, kResidentAFlag);
+        SmallVector<OpFoldResult> offsets =
+            loopOffsets(tile, b.getIndexAttr(0));
+        loadFractals(e.tileView(aSource, op.getMatchingIndexingMap(a), offsets,
+                                {mDim, kDim}, {tile.rows, shape.k}),
+                     residentA, /*zeroPadding=*/shape.k % fractalK != 0);
+        e.setFlag(Pipe::MTE2, Pipe::MTE1, 1, kResidentAFlag);
+        e.waitFlag(Pipe::MTE2, Pipe::MTE1, 1, kResidentAFlag);
+      }
+    }
     e.waitFlag(Pipe::FIX, Pipe::M);
     Value acc = e.bufferAt(MemorySpace::L0C,
                            l0cOffset + cSlot * tiles.tm * tiles.tn * 4,
@@ -587,30 +753,67 @@ private:
     // are a loop; a partial last chunk follows it.
     emitChunk(tile, acc, b.getIndexAttr(0), fullChunks ? chunkK : tail, Value(),
               /*initAcc=*/true);
+    int64_t chunkFractals = chunkK / fractalK;
     if (fullChunks > 1) {
       auto loop = scf::ForOp::create(b, e.loc, e.index(0),
                                      e.index(fullChunks - 1), e.index(1));
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value iv = loop.getInductionVar();
-      Value k0 = arith::MulIOp::create(
-          b, e.loc, arith::AddIOp::create(b, e.loc, iv, e.index(1)),
-          e.index(chunkK));
+      Value next = arith::AddIOp::create(b, e.loc, iv, e.index(1));
+      Value k0 = arith::MulIOp::create(b, e.loc, next, e.index(chunkK));
+      Value kf0 = arith::MulIOp::create(b, e.loc, next, e.index(chunkFractals));
       int64_t chunksBefore = chunks, stepsBefore = steps;
-      emitChunk(tile, acc, k0, chunkK, iv, /*initAcc=*/false);
+      emitChunk(tile, acc, k0, chunkK, iv, /*initAcc=*/false, kf0);
       chunks = chunksBefore + fullChunks - 1;
       steps = stepsBefore + (fullChunks - 1) * tiles.chunk;
     }
     if (fullChunks && tail)
       emitChunk(tile, acc, b.getIndexAttr(fullChunks * chunkK), tail, Value(),
-                /*initAcc=*/false);
+                /*initAcc=*/false, b.getIndexAttr(fullChunks * chunkFractals));
+    if (tiles.residentA && lastOfRun) {
+      // MTE1 has moved the last of the block's fractals.
+      e.setFlag(Pipe::MTE1, Pipe::MTE2, 1, kResidentAFlag);
+      ++runs;
+    }
     e.setFlag(Pipe::M, Pipe::FIX);
     e.waitFlag(Pipe::M, Pipe::FIX);
-    SmallVector<OpFoldResult> offsets = loopOffsets(tile, b.getIndexAttr(0));
-    Value target = e.tileView(c->get(), op.getMatchingIndexingMap(c), offsets,
-                              {mDim, nDim}, {tile.rows, tile.cols});
-    FixpipeOp::create(b, e.loc, acc, target, /*relu=*/false, /*acc=*/!init);
+    if (epilogue) {
+      emitEpilogue(tile, cSlot);
+    } else {
+      SmallVector<OpFoldResult> offsets = loopOffsets(tile, b.getIndexAttr(0));
+      Value target = e.tileView(c->get(), op.getMatchingIndexingMap(c), offsets,
+                                {mDim, nDim}, {tile.rows, tile.cols});
+      FixpipeOp::create(b, e.loc, acc, target, /*relu=*/false,
+                        /*acc=*/!init);
+    }
     e.setFlag(Pipe::FIX, Pipe::M);
+  }
+
+  /// The fused epilogue on `tile` (in L0C slot `cSlot`), chunk by chunk of
+  /// rows: each chunk's fractal rows are contiguous in L0C.
+  void emitEpilogue(const Tile &tile, int64_t cSlot) {
+    int64_t nf = ceilDiv(tile.cols, kFractal);
+    AffineMap cMap = op.getMatchingIndexingMap(c);
+    for (int64_t r0 = 0; r0 < tile.rows; r0 += epilogueRows) {
+      int64_t rows = std::min(epilogueRows, tile.rows - r0);
+      Value acc = e.bufferAt(
+          MemorySpace::L0C,
+          l0cOffset + cSlot * tiles.tm * tiles.tn * 4 + r0 * nf * kFractal * 4,
+          {ceilDiv(rows, kFractal), nf, kFractal, kFractal}, e.b.getF32Type());
+      SmallVector<int64_t> offsets;
+      for (unsigned i = 0; i < cMap.getNumResults(); ++i) {
+        unsigned d = cMap.getDimPosition(i);
+        offsets.push_back(
+            d == mDim ? tile.m0 + r0
+            : d == nDim
+                ? tile.n0
+                : tile.outer[llvm::find(outerDims, d) - outerDims.begin()]);
+      }
+      epilogue->emitChunk(acc, offsets, rows, tile.cols, epilogueChunks++,
+                          epilogueTiles, r0 == 0, r0 + rows == tile.rows);
+    }
+    ++epilogueTiles;
   }
 
   /// The slot (0 or 1) of a double buffer's use number `count`, inside the
@@ -636,13 +839,15 @@ private:
     return offsets;
   }
 
-  /// One L1 chunk of `kSize` along K at `k0`: A and B to L1 (MTE2), then
-  /// per K step a slice of each to L0 (MTE1) and one mmad. `iv` is the
-  /// chunk loop's counter when emitted inside it (slots then alternate per
-  /// iteration); with `initAcc` the first mmad initializes the
-  /// accumulators.
+  /// One L1 chunk of `kSize` along K at `k0` (`kf0` in fractal columns):
+  /// A and B to L1 (MTE2; B only when A is resident), then per K step a
+  /// slice of each to L0 (MTE1) and one mmad. `iv` is the chunk loop's
+  /// counter when emitted inside it (slots then alternate per iteration);
+  /// with `initAcc` the first mmad initializes the accumulators.
   void emitChunk(const Tile &tile, Value acc, OpFoldResult k0, int64_t kSize,
-                 Value iv, bool initAcc) {
+                 Value iv, bool initAcc, OpFoldResult kf0 = {}) {
+    if (!kf0)
+      kf0 = e.b.getIndexAttr(0);
     OpBuilder &b = e.b;
     int64_t mf = ceilDiv(tile.rows, kFractal),
             nf = ceilDiv(tile.cols, kFractal), kf = ceilDiv(kSize, fractalK);
@@ -652,18 +857,19 @@ private:
 
     e.waitFlag(Pipe::MTE1, Pipe::MTE2);
     OpFoldResult l1Slot = slotOf(chunks, iv, 1);
-    Value l1a =
-        e.slotView(MemorySpace::L1, l1aOffset, {mf, kf, kFractal, fractalK},
-                   cubeType, aBytes * tiles.chunk, l1Slot);
+    Value l1a;
+    if (!tiles.residentA) {
+      l1a = e.slotView(MemorySpace::L1, l1aOffset, {mf, kf, kFractal, fractalK},
+                       cubeType, aBytes * tiles.chunk, l1Slot);
+      loadFractals(e.tileView(aSource, op.getMatchingIndexingMap(a), offsets,
+                              {mDim, kDim}, {tile.rows, kSize}),
+                   l1a, /*zeroPadding=*/kSize % fractalK != 0);
+    }
     Value l1b =
         e.slotView(MemorySpace::L1, l1bOffset, {kf, nf, fractalK, kFractal},
                    cubeType, bBytes * tiles.chunk, l1Slot);
-    loadFractals(e.tileView(a->get(), op.getMatchingIndexingMap(a), offsets,
-                            {mDim, kDim}, {tile.rows, kSize}),
-                 l1a, /*zeroPadding=*/kSize % fractalK != 0);
-    loadFractals(e.tileView(bOperand->get(),
-                            op.getMatchingIndexingMap(bOperand), offsets,
-                            {kDim, nDim}, {kSize, tile.cols}),
+    loadFractals(e.tileView(bSource, op.getMatchingIndexingMap(bOperand),
+                            offsets, {kDim, nDim}, {kSize, tile.cols}),
                  l1b, /*zeroPadding=*/kSize % fractalK != 0);
     e.setFlag(Pipe::MTE2, Pipe::MTE1);
     e.waitFlag(Pipe::MTE2, Pipe::MTE1);
@@ -673,7 +879,20 @@ private:
     int64_t count = ceilDiv(kf, stepFractals);
     for (int64_t s = 0; s < count; ++s) {
       int64_t k0f = s * stepFractals, kfs = std::min(stepFractals, kf - k0f);
-      Value srcA = e.fractalSlice(l1a, {0, k0f}, {mf, kfs});
+      Value srcA;
+      if (tiles.residentA) {
+        OpFoldResult at = b.getIndexAttr(k0f);
+        if (auto constant = getConstantIntValue(kf0))
+          at = b.getIndexAttr(*constant + k0f);
+        else if (k0f)
+          at = Value(
+              arith::AddIOp::create(b, e.loc, cast<Value>(kf0), e.index(k0f)));
+        else
+          at = kf0;
+        srcA = e.fractalSlice(residentA, b.getIndexAttr(0), at, {mf, kfs});
+      } else {
+        srcA = e.fractalSlice(l1a, {0, k0f}, {mf, kfs});
+      }
       Value srcB = e.fractalSlice(l1b, {k0f, 0}, {kfs, nf});
       e.waitFlag(Pipe::M, Pipe::MTE1);
       OpFoldResult l0Slot = slotOf(steps, iv, tiles.chunk);
@@ -735,12 +954,23 @@ private:
     }
   }
 
+  /// The buffer MTE2 reads for `operand`.
+  Value sourceOf(OpOperand *operand) const {
+    if (narrowOf)
+      if (Value narrow = narrowOf->lookup(operand->get()))
+        return narrow;
+    return operand->get();
+  }
+
   Emitter &e;
   linalg::LinalgOp op;
   bool init;
   Type cubeType;
   /// The K extent of the cube's fractals of cubeType.
   int64_t fractalK;
+  const DenseMap<Value, Value> *narrowOf;
+  /// The buffers MTE2 reads for A and B.
+  Value aSource, bSource;
   unsigned mDim = 0, nDim = 0, kDim = 0;
   /// Batch dimensions and M and N dimensions other than the innermost.
   SmallVector<unsigned> outerDims;
@@ -753,6 +983,16 @@ private:
   /// L1 chunks and K steps emitted so far on the current core (the slots
   /// of their buffers alternate).
   int64_t chunks = 0, steps = 0;
+  /// The fused epilogue, if any, its chunks' rows, and the chunks and
+  /// tiles emitted so far on the current core.
+  CubeEpilogue *epilogue = nullptr;
+  int64_t epilogueRows = 0, epilogueChunks = 0, epilogueTiles = 0;
+  /// With a resident A: the current run's block in L1, and the runs whose
+  /// blocks the current core has finished (blocks alternate per run).
+  Value residentA;
+  int64_t runs = 0;
+  /// The flag id of the resident blocks' flags (id 0 is the chunks').
+  static constexpr int kResidentAFlag = 1;
 };
 
 //===----------------------------------------------------------------------===//
@@ -925,10 +1165,153 @@ BinaryFn getCombineFn(ReduceFn fn) {
 /// Lowers an elementwise linalg op (all loops parallel) or a reduction of
 /// its innermost loop to vector-unit code over 2-d tiles: the two innermost
 /// loops are the tile's rows and columns, the outer ones are unrolled.
-class VectorLowering {
+class VectorLowering : public CubeEpilogue {
 public:
   VectorLowering(Emitter &e, linalg::GenericOp op, bool outputIsIdentity)
       : e(e), op(op), outputIsIdentity(outputIsIdentity) {}
+
+  /// Checks the op as the epilogue of a contraction whose result is
+  /// `result` (see isEpilogue); `ContractionLowering::fuse` then places it.
+  LogicalResult analyzeEpilogue(Value result) {
+    cube = result;
+    return analyze();
+  }
+
+  /// Estimated vector-unit cycles per element of the body (see
+  /// docs/NPU.md's timing: slow functions take vecSlowFactor times longer).
+  double cyclesPerElement() {
+    double units = 0;
+    for (Operation &bodyOp : op.getBlock()->without_terminator()) {
+      if (isa<arith::ConstantOp>(bodyOp))
+        continue;
+      std::optional<UnaryFn> unary = getUnaryFn(&bodyOp);
+      std::optional<BinaryFn> binary = getBinaryFn(&bodyOp);
+      bool slow = (unary && *unary != UnaryFn::Abs && *unary != UnaryFn::Neg &&
+                   *unary != UnaryFn::Cast) ||
+                  binary == BinaryFn::Div || binary == BinaryFn::Pow;
+      units += slow ? e.config.vecSlowFactor : 1;
+    }
+    return std::max(units, 1.0) * 4 / e.config.vecBytesPerCycle;
+  }
+
+  bool place(int64_t rowsPerChunk, int64_t colsPerChunk,
+             int64_t slots) override {
+    int64_t bytes = roundUp(rowsPerChunk * roundUp(colsPerChunk, 8) * 4, 64);
+    Tile chunk;
+    chunk.rows = rowsPerChunk;
+    chunk.cols = colsPerChunk;
+    // Operands read from GM (not the result), each in `slots` buffers of
+    // its part of a chunk (a row of biases is one row).
+    SmallVector<std::pair<OpOperand *, int64_t>> loads;
+    auto load = [&](OpOperand *operand) {
+      SmallVector<int64_t> shape = tileShape(operand, chunk);
+      loads.push_back(
+          {operand, roundUp(shape[0] * roundUp(shape[1], 8) * 4, 64)});
+    };
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (isLoaded(input) && input->get() != cube)
+        load(input);
+    OpOperand *init = op.getDpsInitOperand(0);
+    if (readsOutput && init->get() != cube)
+      load(init);
+    // Operands the same for every row (biases) are loaded once per tile,
+    // in two buffers.
+    loadsPerTile = llvm::all_of(
+        loads, [&](auto load) { return tileShape(load.first, chunk)[0] == 1; });
+    if (loadsPerTile)
+      slots = 2;
+    // Two result buffers (the fixpipe's), two output buffers and the
+    // body's temporaries, each aligned.
+    int64_t need = (temps + 6) * bytes + 4 * e.config.alignBytes;
+    for (auto [operand, slotSize] : loads)
+      need += slots * slotSize + e.config.alignBytes;
+    if (need > e.available(MemorySpace::UB))
+      return false;
+    tileRows = rowsPerChunk;
+    tileCols = colsPerChunk;
+    tileBytes = bytes;
+    operandSlots = slots;
+    for (auto [operand, slotSize] : loads) {
+      inputOffsets[operand] = *e.reserve(MemorySpace::UB, slots * slotSize);
+      slotBytes[operand] = slotSize;
+    }
+    cubeOffset = *e.reserve(MemorySpace::UB, 2 * bytes);
+    outOffset = *e.reserve(MemorySpace::UB, 2 * bytes);
+    outSlotBytes = bytes;
+    tempOffset = *e.reserve(MemorySpace::UB, (temps + 2) * bytes);
+    return true;
+  }
+
+  int64_t getInstructionsPerChunk() override {
+    return int64_t(inputOffsets.size()) + temps + 16;
+  }
+
+  void begin() override {
+    if (!inputOffsets.empty())
+      e.setFlag(Pipe::V, Pipe::MTE2, operandSlots);
+    e.setFlag(Pipe::V, Pipe::FIX, 2);
+    e.setFlag(Pipe::MTE3, Pipe::V, 2);
+  }
+
+  void end() override {
+    if (!inputOffsets.empty())
+      e.waitFlag(Pipe::V, Pipe::MTE2, operandSlots);
+    e.waitFlag(Pipe::V, Pipe::FIX, 2);
+    e.waitFlag(Pipe::MTE3, Pipe::V, 2);
+  }
+
+  void emitChunk(Value acc, ArrayRef<int64_t> offsets, int64_t rows,
+                 int64_t cols, int64_t chunk, int64_t tileIndex, bool first,
+                 bool last) override {
+    OpBuilder &b = e.b;
+    Tile tile;
+    tile.offsets.assign(offsets.begin(), offsets.end());
+    tile.rows = rows;
+    tile.cols = cols;
+    int64_t slot = (loadsPerTile ? tileIndex : chunk) % operandSlots,
+            pair = chunk % 2;
+    SmallVector<int64_t> full{rows, cols};
+    // The fixpipe moves the chunk to UB; the vector unit reads it.
+    Value result = e.bufferAt(MemorySpace::UB, cubeOffset + pair * tileBytes,
+                              full, getElementTypeOrSelf(cube.getType()));
+    e.waitFlag(Pipe::V, Pipe::FIX);
+    FixpipeOp::create(b, e.loc, acc, result, /*relu=*/false, /*acc=*/false);
+    e.setFlag(Pipe::FIX, Pipe::V);
+    DenseMap<Value, BodyValue> values;
+    for (auto [input, constant] : scalars)
+      values[op.getMatchingBlockArgument(input)] = {Value(), constant};
+    for (auto [operand, offset] : inputOffsets)
+      values[op.getMatchingBlockArgument(operand)] = {
+          ubTile(operand, tile, offset, slot)};
+    if (!inputOffsets.empty() && (first || !loadsPerTile)) {
+      e.waitFlag(Pipe::V, Pipe::MTE2);
+      for (auto [operand, offset] : inputOffsets)
+        DmaOp::create(b, e.loc, gmTile(operand, tile),
+                      values[op.getMatchingBlockArgument(operand)].tile);
+      e.setFlag(Pipe::MTE2, Pipe::V);
+      e.waitFlag(Pipe::MTE2, Pipe::V);
+    }
+    for (OpOperand &operand : op->getOpOperands())
+      if (operand.get() == cube)
+        values[op.getMatchingBlockArgument(&operand)] = {result};
+    e.waitFlag(Pipe::FIX, Pipe::V);
+    e.waitFlag(Pipe::MTE3, Pipe::V);
+    Type outType =
+        getElementTypeOrSelf(op.getDpsInitOperand(0)->get().getType());
+    Value outTile = e.bufferAt(MemorySpace::UB, outOffset + pair * outSlotBytes,
+                               full, outType);
+    int64_t tempIndex = 0;
+    castMasks(values, tempIndex);
+    emitBody(values, full, outTile, tempIndex);
+    emitYield(values, outTile);
+    if (!inputOffsets.empty() && (last || !loadsPerTile))
+      e.setFlag(Pipe::V, Pipe::MTE2);
+    e.setFlag(Pipe::V, Pipe::FIX);
+    e.setFlag(Pipe::V, Pipe::MTE3);
+    e.waitFlag(Pipe::V, Pipe::MTE3);
+    DmaOp::create(b, e.loc, outTile, outputView(tile));
+    e.setFlag(Pipe::MTE3, Pipe::V);
+  }
 
   LogicalResult run() {
     if (failed(analyze()))
@@ -1313,7 +1696,10 @@ private:
                int64_t slot) {
     Type type = getElementTypeOrSelf(operand->get().getType());
     SmallVector<int64_t> shape = tileShape(operand, tile);
-    return e.bufferAt(MemorySpace::UB, offset + slot * tileBytes, shape, type);
+    int64_t stride = slotBytes.lookup(operand);
+    return e.bufferAt(MemorySpace::UB,
+                      offset + slot * (stride ? stride : tileBytes), shape,
+                      type);
   }
 
   /// The 2-d shape of `operand`'s part of `tile` (1 where it broadcasts).
@@ -1386,37 +1772,9 @@ private:
 
     Value outTile = e.bufferAt(
         MemorySpace::UB, outOffset + outSlot * outSlotBytes, outShape, outType);
-    Block &body = *op.getBlock();
-    Value yielded = body.getTerminator()->getOperand(0);
     int64_t tempIndex = 0;
-    // i1 tiles (bytes) become f32 masks.
-    for (auto [operand, offset] : inputOffsets) {
-      BlockArgument arg = op.getMatchingBlockArgument(operand);
-      if (!arg.getType().isInteger(1))
-        continue;
-      Value loaded = values[arg].tile;
-      Value mask = e.bufferAt(
-          MemorySpace::UB, tempOffset + tempIndex++ * tileBytes,
-          cast<MemRefType>(loaded.getType()).getShape(), storedType(arg));
-      VUnaryOp::create(b, e.loc, UnaryFn::Cast, loaded, mask);
-      values[arg] = {mask};
-    }
-    for (Operation &bodyOp : body.without_terminator()) {
-      if (&bodyOp == combiner)
-        break;
-      if (auto constant = dyn_cast<arith::ConstantOp>(bodyOp)) {
-        values[constant] = {Value(), getConstant(constant).value_or(0.0)};
-        continue;
-      }
-      Type type = storedType(bodyOp.getResult(0));
-      Value target =
-          !reduction && bodyOp.getResult(0) == yielded && type == outType
-              ? outTile
-              : e.bufferAt(MemorySpace::UB,
-                           tempOffset + tempIndex++ * tileBytes, full, type);
-      emitBodyOp(&bodyOp, values, target);
-      values[bodyOp.getResult(0)] = {target};
-    }
+    castMasks(values, tempIndex);
+    emitBody(values, full, outTile, tempIndex);
     if (reduction) {
       Value reduced = combiner->getOperand(0) == op.getRegionOutputArgs()[0]
                           ? combiner->getOperand(1)
@@ -1447,15 +1805,7 @@ private:
                           outTile);
       }
     } else {
-      BodyValue value = lookup(values, yielded);
-      if (!value.tile)
-        VDupOp::create(b, e.loc, b.getF64FloatAttr(value.constant), outTile);
-      else if (value.tile != outTile)
-        VUnaryOp::create(b, e.loc,
-                         getElementTypeOrSelf(value.tile.getType()) == outType
-                             ? UnaryFn::Copy
-                             : UnaryFn::Cast,
-                         value.tile, outTile);
+      emitYield(values, outTile);
     }
     e.setFlag(Pipe::V, Pipe::MTE2);
     if (!tile.lastChunk)
@@ -1464,6 +1814,64 @@ private:
     e.waitFlag(Pipe::V, Pipe::MTE3);
     DmaOp::create(b, e.loc, outTile, outputView(tile));
     e.setFlag(Pipe::MTE3, Pipe::V);
+  }
+
+  /// Makes the i1 tiles loaded in `values` (bytes) f32 masks.
+  void castMasks(DenseMap<Value, BodyValue> &values, int64_t &tempIndex) {
+    for (auto [operand, offset] : inputOffsets) {
+      BlockArgument arg = op.getMatchingBlockArgument(operand);
+      if (!arg.getType().isInteger(1))
+        continue;
+      Value loaded = values[arg].tile;
+      Value mask = e.bufferAt(
+          MemorySpace::UB, tempOffset + tempIndex++ * tileBytes,
+          cast<MemRefType>(loaded.getType()).getShape(), storedType(arg));
+      VUnaryOp::create(e.b, e.loc, UnaryFn::Cast, loaded, mask);
+      values[arg] = {mask};
+    }
+  }
+
+  /// Emits the body's ops (up to a reduction's combiner) on tiles of
+  /// `full`, each into a temporary or, the yielded value of an elementwise
+  /// op, into `outTile`.
+  void emitBody(DenseMap<Value, BodyValue> &values, ArrayRef<int64_t> full,
+                Value outTile, int64_t &tempIndex) {
+    Block &body = *op.getBlock();
+    Value yielded = body.getTerminator()->getOperand(0);
+    Type outType = getElementTypeOrSelf(outTile.getType());
+    for (Operation &bodyOp : body.without_terminator()) {
+      if (&bodyOp == combiner)
+        break;
+      if (auto constant = dyn_cast<arith::ConstantOp>(bodyOp)) {
+        values[constant] = {Value(), getConstant(constant).value_or(0.0)};
+        continue;
+      }
+      Type type = storedType(bodyOp.getResult(0));
+      Value target =
+          !reduction && bodyOp.getResult(0) == yielded && type == outType
+              ? outTile
+              : e.bufferAt(MemorySpace::UB,
+                           tempOffset + tempIndex++ * tileBytes, full, type);
+      emitBodyOp(&bodyOp, values, target);
+      values[bodyOp.getResult(0)] = {target};
+    }
+  }
+
+  /// Writes an elementwise op's yielded value to `outTile` (unless it was
+  /// computed there).
+  void emitYield(DenseMap<Value, BodyValue> &values, Value outTile) {
+    OpBuilder &b = e.b;
+    Type outType = getElementTypeOrSelf(outTile.getType());
+    BodyValue value =
+        lookup(values, op.getBlock()->getTerminator()->getOperand(0));
+    if (!value.tile)
+      VDupOp::create(b, e.loc, b.getF64FloatAttr(value.constant), outTile);
+    else if (value.tile != outTile)
+      VUnaryOp::create(b, e.loc,
+                       getElementTypeOrSelf(value.tile.getType()) == outType
+                           ? UnaryFn::Copy
+                           : UnaryFn::Cast,
+                       value.tile, outTile);
   }
 
   /// The GM view of the output's part of `tile`: one value per row when
@@ -1630,6 +2038,14 @@ private:
   /// Scalar (constant) inputs.
   llvm::MapVector<OpOperand *, double> scalars;
   int64_t outOffset = 0, outSlotBytes = 0, tempOffset = 0, initOffset = 0;
+  /// As an epilogue: the contraction's result, where the fixpipe puts its
+  /// chunks, the buffers per loaded operand and each one's size.
+  /// Operands are loaded once per tile when every one is the same for all
+  /// rows (else once per chunk).
+  Value cube;
+  int64_t cubeOffset = 0, operandSlots = 2;
+  bool loadsPerTile = false;
+  DenseMap<OpOperand *, int64_t> slotBytes;
 };
 
 //===----------------------------------------------------------------------===//
@@ -1645,6 +2061,101 @@ Value getRootBuffer(Value view) {
     view = def->getOperand(0);
   }
   return view;
+}
+
+/// The narrow weight `op` widens (an f16 or bf16 kernel argument that no
+/// step of `stages` writes, converted to f32 elementwise, as
+/// ms-npu-pack-weights leaves a weight it narrowed), when only contractions
+/// read the widened scratch buffer: they read the narrow one instead (MTE2
+/// converts as it loads) and `op` need not run.
+Value getNarrowSource(linalg::GenericOp op, ArrayRef<Operation *> stages) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+      op.getNumDpsInits() != 1 || !op.isAllParallelLoops() ||
+      !llvm::all_of(op.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return Value();
+  Block &body = *op.getBlock();
+  auto extend = dyn_cast<arith::ExtFOp>(body.front());
+  if (!extend || extend.getIn() != body.getArgument(0) ||
+      body.getTerminator()->getOperand(0) != extend.getResult())
+    return Value();
+  Value narrow = op.getDpsInputOperand(0)->get();
+  Value wide = op.getDpsInitOperand(0)->get();
+  Type from = getElementTypeOrSelf(narrow.getType()),
+       to = getElementTypeOrSelf(wide.getType());
+  if (!(from.isF16() || from.isBF16()) || !to.isF32() ||
+      !wide.getDefiningOp<memref::AllocOp>())
+    return Value();
+  // The contractions read it later: a kernel argument no step writes.
+  Value root = getRootBuffer(narrow);
+  if (!isa<BlockArgument>(root) || llvm::any_of(stages, [&](Operation *stage) {
+        return getRootBuffer(
+                   cast<linalg::LinalgOp>(stage).getDpsInitOperand(0)->get()) ==
+               root;
+      }))
+    return Value();
+  for (OpOperand &use : wide.getUses()) {
+    Operation *user = use.getOwner();
+    if (user == op.getOperation() || isa<memref::DeallocOp>(user))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    if (!linalgOp || !linalg::isaContractionOpInterface(linalgOp) ||
+        linalgOp.isDpsInit(&use))
+      return Value();
+  }
+  return narrow;
+}
+
+/// Whether `op` can run as the epilogue of `contraction` on its result
+/// tiles in UB: an elementwise op over the result's shape that reads the
+/// result (that buffer as is, at the element it writes), when the result
+/// is needed nowhere else (the op writes it in place, or it is a scratch
+/// buffer only the two, fills and its deallocation use).
+bool isEpilogue(linalg::LinalgOp contraction, linalg::GenericOp op) {
+  Value result = contraction.getDpsInitOperand(0)->get();
+  auto type = dyn_cast<MemRefType>(result.getType());
+  if (!type || !type.hasStaticShape() || !op.hasPureBufferSemantics() ||
+      op.getNumDpsInits() != 1 || !op.isAllParallelLoops() ||
+      !llvm::equal(op.getStaticLoopRanges(), type.getShape()) ||
+      llvm::any_of(op.getIndexingMapsArray(), hasWindows))
+    return false;
+  OpOperand *init = op.getDpsInitOperand(0);
+  if (!op.getMatchingIndexingMap(init).isIdentity())
+    return false;
+  // Stores of early tiles must not change what later tiles read: the
+  // contraction's inputs, or (as the simulator checks ranges) the
+  // epilogue's own inputs in strided chunks.
+  Value outRoot = getRootBuffer(init->get());
+  for (OpOperand *input : contraction.getDpsInputOperands())
+    if (getRootBuffer(input->get()) == outRoot)
+      return false;
+  for (OpOperand *input : op.getDpsInputOperands())
+    if (input->get() != result && isa<MemRefType>(input->get().getType()) &&
+        getRootBuffer(input->get()) == outRoot)
+      return false;
+  Value root = getRootBuffer(result);
+  bool reads = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (operand.get() == result) {
+      if (!op.getMatchingIndexingMap(&operand).isIdentity())
+        return false;
+      reads |= &operand != init ||
+               !op.getMatchingBlockArgument(&operand).use_empty();
+    } else if (isa<MemRefType>(operand.get().getType()) &&
+               getRootBuffer(operand.get()) == root) {
+      return false;
+    }
+  }
+  if (!reads)
+    return false;
+  if (init->get() == result)
+    return true;
+  return result.getDefiningOp<memref::AllocOp>() &&
+         llvm::all_of(result.getUsers(), [&](Operation *user) {
+           return user == contraction.getOperation() ||
+                  user == op.getOperation() ||
+                  isa<linalg::FillOp, memref::DeallocOp>(user);
+         });
 }
 
 /// The value `op` starts from when its output holds it (the identity of a
@@ -2169,7 +2680,40 @@ struct NPULowerKernelsPass
       return op.emitError("the npu target cannot lower '")
              << op.getName() << "' (only linalg ops run on the npu)";
     }
-    OpBuilder b(func.getContext());
+    // Widened narrow weights: the contractions read the narrow ones, and
+    // the widenings are no steps.
+    DenseMap<Value, Value> narrowOf;
+    SmallVector<Operation *> steps;
+    for (Operation *stage : stages) {
+      auto generic = dyn_cast<linalg::GenericOp>(stage);
+      if (Value narrow = generic ? getNarrowSource(generic, stages) : Value())
+        narrowOf[generic.getDpsInitOperand(0)->get()] = narrow;
+      else
+        steps.push_back(stage);
+    }
+    if (failed(lowerSteps(steps, config, narrowOf)))
+      return failure();
+    for (Operation *stage : stages)
+      stage->erase();
+    // Scratch buffers no step uses any more (a widened weight, a result
+    // fused into its epilogue) are not allocated.
+    SmallVector<memref::AllocOp> allocs(func.getOps<memref::AllocOp>());
+    for (memref::AllocOp alloc : allocs) {
+      if (!llvm::all_of(alloc->getUsers(), llvm::IsaPred<memref::DeallocOp>))
+        continue;
+      for (Operation *user : llvm::make_early_inc_range(alloc->getUsers()))
+        user->erase();
+      alloc.erase();
+    }
+    return success();
+  }
+
+  /// Lowers `stages` (the kernel's linalg ops in order, widenings of narrow
+  /// weights left out: `narrowOf`) to steps.
+  LogicalResult lowerSteps(ArrayRef<Operation *> stages,
+                           const NpuConfig &config,
+                           const DenseMap<Value, Value> &narrowOf) {
+    OpBuilder b(&getContext());
     bool first = true;
     KnownContents known;
     for (unsigned i = 0; i < stages.size(); ++i) {
@@ -2199,7 +2743,30 @@ struct NPULowerKernelsPass
       if (fill) {
         lowered = lowerFill(emitter, fill);
       } else if (linalg::isaContractionOpInterface(linalgOp)) {
-        lowered = ContractionLowering(emitter, linalgOp, init, cubeType).run();
+        // An elementwise op on the result runs on its tiles in UB (fused)
+        // when it can, else as a step of its own.
+        auto next = i + 1 < stages.size()
+                        ? dyn_cast<linalg::GenericOp>(stages[i + 1])
+                        : linalg::GenericOp();
+        std::optional<VectorLowering> epilogue;
+        if (init && next && isEpilogue(linalgOp, next)) {
+          epilogue.emplace(emitter, next, /*outputIsIdentity=*/false);
+          Value result = linalgOp.getDpsInitOperand(0)->get();
+          if (failed(epilogue->analyzeEpilogue(result)))
+            return failure();
+        }
+        ContractionLowering cube(emitter, linalgOp, init, cubeType, &narrowOf);
+        lowered = cube.prepare(epilogue ? epilogue->cyclesPerElement() : 0.0);
+        if (succeeded(lowered) && epilogue && cube.fuse(*epilogue)) {
+          known.update(next);
+          ++i;
+          // At the epilogue, where the buffers it names are defined (only
+          // allocations and deallocations lie between the two; the
+          // serializer ignores deallocations).
+          b.setInsertionPoint(next);
+        }
+        if (succeeded(lowered))
+          cube.emit();
       } else if (auto conv = matchWindowContraction(
                      dyn_cast<linalg::GenericOp>(stages[i]))) {
         lowered = lowerWindowContraction(b, config,
@@ -2214,8 +2781,6 @@ struct NPULowerKernelsPass
       if (failed(lowered))
         return failure();
     }
-    for (Operation *stage : stages)
-      stage->erase();
     return success();
   }
 

@@ -558,6 +558,11 @@ public:
     return precisions;
   }
 
+  void buildKernelPhase(OpPassManager &pm,
+                        const TargetOptions &options) const override {
+    pm.addPass(createNPUPackWeightsPass({options.precision}));
+  }
+
   ArrayRef<StringRef> getCodegenPhases() const override {
     static const StringRef phases[] = {"linalg", "bufferized", "npu"};
     return phases;

@@ -281,7 +281,7 @@ private:
 };
 
 /// Reads a weight's "relayout": the source's shape, the permutation, the
-/// source's element size and whether it is rounded to bf16.
+/// source's element size and whether it is rounded to bf16 or f16.
 Status readRelayout(const MetaReader &reader, const Json &value,
                     const std::string &where, format::RelayoutShape &out) {
   MS_RETURN_IF_ERROR(reader.object(value, where));
@@ -322,16 +322,26 @@ Status readRelayout(const MetaReader &reader, const Json &value,
                        "expected 1, 2, 4 or 8, found " +
                            std::to_string(elementBytes));
   out.elementBytes = static_cast<unsigned>(elementBytes);
-  auto toBF16 = value.find("to_bf16");
-  if (toBF16 != value.end()) {
-    if (!toBF16->is_boolean())
-      return reader.fail(where + ".to_bf16", "expected a boolean");
-    out.toBF16 = toBF16->get<bool>();
-    if (out.toBF16 && elementBytes != 4)
-      return reader.fail(where + ".to_bf16",
-                         "expected 4-byte (f32) elements to round to bf16, "
-                         "found " +
-                             std::to_string(elementBytes));
+  // "to_bf16" and "to_f16": f32 elements rounded (at most one of them).
+  for (auto [key, narrowing] : {std::pair{"to_bf16", format::Narrowing::BF16},
+                                std::pair{"to_f16", format::Narrowing::F16}}) {
+    auto field = value.find(key);
+    if (field == value.end())
+      continue;
+    std::string at = where + "." + key;
+    if (!field->is_boolean())
+      return reader.fail(at, "expected a boolean");
+    if (!field->get<bool>())
+      continue;
+    if (elementBytes != 4)
+      return reader.fail(
+          at, std::string("expected 4-byte (f32) elements to "
+                          "round to ") +
+                  (narrowing == format::Narrowing::BF16 ? "bf16" : "f16") +
+                  ", found " + std::to_string(elementBytes));
+    if (out.narrowing != format::Narrowing::None)
+      return reader.fail(at, "expected one of to_bf16 and to_f16");
+    out.narrowing = narrowing;
   }
   return Status();
 }

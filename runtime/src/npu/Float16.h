@@ -14,6 +14,8 @@
 #ifndef MS_RUNTIME_NPU_FLOAT16_H
 #define MS_RUNTIME_NPU_FLOAT16_H
 
+#include "ms/runtime/Relayout.h"
+
 #include <cstdint>
 #include <cstring>
 
@@ -34,34 +36,7 @@ inline float bitsFloat(uint32_t bits) {
 
 /// Converts to IEEE binary16, rounding to nearest even.
 inline uint16_t floatToHalf(float value) {
-  uint32_t bits = floatBits(value);
-  uint32_t sign = (bits >> 16) & 0x8000u;
-  uint32_t magnitude = bits & 0x7fffffffu;
-  // NaN: stays quiet NaN, keeping the top payload bits.
-  if (magnitude > 0x7f800000u)
-    return uint16_t(sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu));
-  // 65520 and up (and infinity) round to infinity.
-  if (magnitude >= 0x477ff000u)
-    return uint16_t(sign | 0x7c00u);
-  // Normal results: round at bit 13, then rebias the exponent (127 -> 15);
-  // a carry out of the mantissa correctly bumps the exponent.
-  if (magnitude >= 0x38800000u) {
-    uint32_t rounded = magnitude + 0xfffu + ((magnitude >> 13) & 1u);
-    return uint16_t(sign | ((rounded - 0x38000000u) >> 13));
-  }
-  // Subnormal results (below 2^-14): count units of 2^-24. At most 2^-25
-  // (exponent 102) rounds to zero, 2^-25 itself to even zero.
-  uint32_t exponent = magnitude >> 23;
-  if (exponent < 102)
-    return uint16_t(sign);
-  uint32_t mantissa = (magnitude & 0x7fffffu) | 0x800000u;
-  uint32_t shift = 126 - exponent;
-  uint32_t half = mantissa >> shift;
-  uint32_t rest = mantissa & ((1u << shift) - 1);
-  uint32_t midpoint = 1u << (shift - 1);
-  if (rest > midpoint || (rest == midpoint && (half & 1u)))
-    ++half; // Rounding up to 0x400 gives the smallest normal: correct.
-  return uint16_t(sign | half);
+  return ::ms::format::roundToF16(floatBits(value));
 }
 
 /// Converts IEEE binary16 to fp32 (exactly).
@@ -81,10 +56,7 @@ inline float halfToFloat(uint16_t half) {
 
 /// Converts to bfloat16, rounding to nearest even.
 inline uint16_t floatToBf16(float value) {
-  uint32_t bits = floatBits(value);
-  if ((bits & 0x7fffffffu) > 0x7f800000u)
-    return uint16_t((bits >> 16) | 0x40u);
-  return uint16_t((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+  return ::ms::format::roundToBF16(floatBits(value));
 }
 
 /// Converts bfloat16 to fp32 (exactly).

@@ -68,6 +68,172 @@ func.func @matmul_f16(%a: memref<32x16xf16>, %b: memref<16x32xf16>, %c: memref<3
 
 // -----
 
+// An elementwise op on a matmul's result is its epilogue, fused into its
+// step: per chunk of a result tile, the fixpipe moves the accumulators from
+// L0C to UB (the vector unit frees the slot), MTE2 loads the bias (once per
+// tile: it is the same for every row), the vector unit adds it and takes
+// the ReLU, and MTE3 stores the result; the matmul's result never goes to
+// GM, and there is no second step.
+// CHECK-LABEL: func.func @epilogue
+// CHECK: msnpu.per_core [1, 0]
+// CHECK: msnpu.set_flag <v> to <mte2>, 0
+// CHECK: msnpu.set_flag <v> to <fix>, 0
+// CHECK: msnpu.set_flag <v> to <fix>, 0
+// CHECK: msnpu.set_flag <mte3> to <v>, 0
+// CHECK: msnpu.mmad
+// CHECK: msnpu.wait_flag <m> to <fix>, 0
+// CHECK: msnpu.wait_flag <v> to <fix>, 0
+// CHECK: msnpu.fixpipe %{{.*}}, %[[RESULT:.*]] : memref<4x4x16x16xf32, #msnpu.space<l0c>> to memref<64x64xf32, #msnpu.space<ub>>
+// CHECK: msnpu.set_flag <fix> to <v>, 0
+// CHECK: msnpu.wait_flag <v> to <mte2>, 0
+// CHECK: msnpu.dma %{{.*}}, %[[BIAS:.*]] : memref<1x64xf32> to memref<1x64xf32, #msnpu.space<ub>>
+// CHECK: msnpu.wait_flag <fix> to <v>, 0
+// CHECK: msnpu.vbinary <add> %[[RESULT]], %[[BIAS]], %[[SUM:.*]] : memref<64x64xf32, #msnpu.space<ub>>, memref<1x64xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vscalar <max> %[[SUM]], 0.000000e+00, %[[OUT:[^ ]*]]
+// CHECK: msnpu.set_flag <v> to <fix>, 0
+// CHECK: msnpu.wait_flag <v> to <mte3>, 0
+// CHECK: msnpu.dma %[[OUT]], %{{.*}} : memref<64x64xf32, #msnpu.space<ub>> to memref<64x64xf32, strided<[96, 1]>>
+// CHECK: msnpu.set_flag <fix> to <m>, 0
+// CHECK: msnpu.per_core [0, 1]
+// CHECK-NOT: msnpu.core_barrier
+// CHECK: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d1)>
+func.func @epilogue(%a: memref<64x64xf32>, %b: memref<64x96xf32>, %bias: memref<96xf32>, %c: memref<64x96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x96xf32>)
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x96xf32>) outs(%c : memref<64x96xf32>)
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<64x96xf32>, memref<96xf32>) outs(%c : memref<64x96xf32>) {
+  ^bb0(%in: f32, %bv: f32, %out: f32):
+    %0 = arith.addf %in, %bv : f32
+    %1 = arith.maximumf %0, %zero : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+// The result in a scratch buffer only the epilogue reads: fused, the
+// epilogue's output is stored. An operand with a row per result row (a
+// residual) is loaded per chunk.
+// CHECK-LABEL: func.func @epilogue_scratch
+// CHECK: msnpu.fixpipe %{{.*}}, %{{.*}} : memref<2x2x16x16xf32, #msnpu.space<l0c>> to memref<32x32xf32, #msnpu.space<ub>>
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<32x32xf32, strided<[32, 1]>> to memref<32x32xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vbinary <add>
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<32x32xf32, #msnpu.space<ub>> to memref<32x32xf32, strided<[32, 1]>>
+// CHECK-NOT: msnpu.core_barrier
+// CHECK: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @epilogue_scratch(%a: memref<32x16xf32>, %b: memref<16x32xf32>, %r: memref<32x32xf32>, %y: memref<32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() {alignment = 64 : i64} : memref<32x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x32xf32>)
+  linalg.matmul ins(%a, %b : memref<32x16xf32>, memref<16x32xf32>) outs(%c : memref<32x32xf32>)
+  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c, %r : memref<32x32xf32>, memref<32x32xf32>) outs(%y : memref<32x32xf32>) {
+  ^bb0(%in: f32, %res: f32, %out: f32):
+    %0 = arith.addf %in, %res : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %c : memref<32x32xf32>
+  return
+}
+
+// -----
+
+// A scratch result another op reads too is stored to GM, and the
+// elementwise op is a step of its own.
+// CHECK-LABEL: func.func @not_epilogue
+// CHECK: msnpu.fixpipe %{{.*}}, %{{.*}} : memref<2x2x16x16xf32, #msnpu.space<l0c>> to memref<32x32xf32, strided<[32, 1]>>
+// CHECK: msnpu.core_barrier
+// CHECK: msnpu.vscalar <mul>
+// CHECK: msnpu.core_barrier
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @not_epilogue(%a: memref<32x16xf32>, %b: memref<16x32xf32>, %y: memref<32x32xf32>, %z: memref<32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %c = memref.alloc() {alignment = 64 : i64} : memref<32x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x32xf32>)
+  linalg.matmul ins(%a, %b : memref<32x16xf32>, memref<16x32xf32>) outs(%c : memref<32x32xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<32x32xf32>) outs(%y : memref<32x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %two : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<32x32xf32>) outs(%z : memref<32x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %in, %two : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %c : memref<32x32xf32>
+  return
+}
+
+// -----
+
+// A weight stored in f16 (ms-npu-pack-weights) and widened for the matmul:
+// the matmul reads the f16 buffer (MTE2 converts nothing) and the widening
+// does not run (no vector step, no barrier).
+// CHECK-LABEL: func.func @narrow_weight
+// CHECK-NOT: msnpu.vunary
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<{{.*}}xf16, strided<[{{.*}}]>> to memref<{{.*}}xf16, strided<[{{.*}}]>, #msnpu.space<l1>>
+// CHECK: msnpu.mmad
+// CHECK-NOT: msnpu.core_barrier
+// CHECK-NOT: msnpu.vunary
+// CHECK: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @narrow_weight(%a: memref<32x64xf32>, %w: memref<64x32xf16>, %c: memref<32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %wide = memref.alloc() {alignment = 64 : i64} : memref<64x32xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%w : memref<64x32xf16>) outs(%wide : memref<64x32xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %0 = arith.extf %in : f16 to f32
+    linalg.yield %0 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x32xf32>)
+  linalg.matmul ins(%a, %wide : memref<32x64xf32>, memref<64x32xf32>) outs(%c : memref<32x32xf32>)
+  memref.dealloc %wide : memref<64x32xf32>
+  return
+}
+
+// -----
+
+// When the timing model says so, a tile's rows of A stay in L1 for all of
+// K while the tiles of those rows run: each core loads its 64 rows of A
+// once (flag id 1 guards the two resident blocks), then per tile only B's
+// chunks, and MTE1 moves each K step's slice of the block to L0A.
+// CHECK-LABEL: func.func @resident_a
+// CHECK: msnpu.per_core [1, 0]
+// CHECK: msnpu.set_flag <mte1> to <mte2>, 1
+// CHECK: msnpu.set_flag <mte1> to <mte2>, 1
+// CHECK: %[[BLOCK:.*]] = msnpu.buffer[0] : memref<4x32x16x16xf16, #msnpu.space<l1>>
+// CHECK: msnpu.wait_flag <mte1> to <mte2>, 1
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<4x32x16x16xf32, {{.*}}> to memref<4x32x16x16xf16, {{.*}}, #msnpu.space<l1>>
+// CHECK: msnpu.set_flag <mte2> to <mte1>, 1
+// CHECK: msnpu.wait_flag <mte2> to <mte1>, 1
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<[[KF:[0-9]+]]x4x16x16xf32, {{.*}}> to memref<[[KF]]x4x16x16xf16, {{.*}}, #msnpu.space<l1>>
+// CHECK: memref.subview %[[BLOCK]][0, 4, 0, 0] [4, 4, 16, 16]
+// CHECK-NOT: memref<4x32x16x16xf32
+// CHECK: msnpu.set_flag <mte1> to <mte2>, 1
+// CHECK-NEXT: msnpu.set_flag <m> to <fix>, 0
+// CHECK-NOT: memref<4x32x16x16xf32
+// CHECK: msnpu.wait_flag <mte1> to <mte2>, 1
+// CHECK: msnpu.wait_flag <mte1> to <mte2>, 1
+// CHECK: msnpu.per_core [0, 1]
+func.func @resident_a(%a: memref<64x512xf32>, %b: memref<512x1024xf32>, %c: memref<64x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x1024xf32>)
+  linalg.matmul ins(%a, %b : memref<64x512xf32>, memref<512x1024xf32>) outs(%c : memref<64x1024xf32>)
+  return
+}
+
+// -----
+
 // A convolution (2 images, stride 2 along rows) runs on the cube as a
 // matmul: first its input's windows are copied to a GM scratch buffer
 // [n, c, kh, kw, oh, ow] (im2col: for each image and window position, all
@@ -549,7 +715,7 @@ func.func @two_k(%a: memref<16x4x4xf32>, %b: memref<4x4x16xf32>, %c: memref<16x1
 // -----
 
 func.func @int_matmul(%a: memref<16x16xi32>, %b: memref<16x16xi32>, %c: memref<16x16xi32>) {
-  // expected-error @+1 {{the npu target multiplies f32 or f16 matrices on the cube, found 'i32' x 'i32' -> 'i32'}}
+  // expected-error @+1 {{the npu target multiplies f32, f16 or bf16 matrices on the cube, found 'i32' x 'i32' -> 'i32'}}
   linalg.matmul ins(%a, %b : memref<16x16xi32>, memref<16x16xi32>) outs(%c : memref<16x16xi32>)
   return
 }

@@ -9,6 +9,27 @@
 
 include "mlir/Pass/PassBase.td"
 
+def NPUPackWeightsPass : Pass<"ms-npu-pack-weights", "::mlir::ModuleOp"> {
+  let summary = "stores constant matmul weights in the type the cube "
+                "multiplies";
+  let description = [{
+    Runs on outlined kernels and their callers. When the cube multiplies
+    fp16 or bf16 (`precision`) and every call of a kernel passes a constant
+    for an f32 operand of an `msgraph.matmul` (its only use), the constant
+    is stored in that type at compile time (`#msgraph.relayout`, rounded to
+    nearest, ties to even, as MTE2 rounds: the results are the same bit for
+    bit) and the kernel widens its argument back with `msgraph.cast`, which
+    `ms-npu-lower-kernels` folds into the contraction's loads: MTE2 reads
+    half the bytes. A weight in an external-data file stays in the file,
+    rounded as the module loads. With precision f32 nothing changes.
+  }];
+  let options = [Option<"precision", "precision", "std::string",
+                        /*default=*/"\"f16\"",
+                        "the type the cube multiplies: f16, bf16 or f32">,
+  ];
+  let dependentDialects = ["::mlir::ms::graph::GraphDialect"];
+}
+
 def NPULowerKernelsPass : Pass<"ms-npu-lower-kernels", "::mlir::ModuleOp"> {
   let summary = "lowers bufferized kernels to msnpu programs";
   let description = [{
@@ -23,6 +44,14 @@ def NPULowerKernelsPass : Pass<"ms-npu-lower-kernels", "::mlir::ModuleOp"> {
       and 8x16 of f32; converting on the way), moved by MTE1
       into L0A / L0B, multiplied by `msnpu.mmad` into L0C over K steps, and
       stored by the fixpipe; L1, L0 and L0C buffers are double-buffered;
+      when the timing model says so, a tile's rows of A stay in L1 for all
+      of K while the tiles of those rows run (loaded once per run);
+    - an elementwise op right after a contraction that reads its result
+      at the element it writes (the result written in place, or a scratch
+      buffer nothing else reads) is its epilogue, fused into its step: the
+      fixpipe moves each chunk of rows of a result tile from L0C to UB, the
+      vector unit runs the op on it, and MTE3 stores the op's result (the
+      contraction's result never goes to GM);
     - a convolution (a windowed input times a weight; grouped ones with at
       least two output channels per group) runs on the cube as two steps:
       its input's windows copied to a GM scratch buffer (im2col), then the

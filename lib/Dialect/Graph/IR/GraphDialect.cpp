@@ -264,16 +264,26 @@ RelayoutElementsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (!type.hasStaticShape() || type.getNumElements() != count)
     return emitError() << "expected a static type of " << count
                        << " elements, but found " << type;
-  // relayout_c5: the source's element type, or f32 to bf16.
-  if (to != from && !(from.isF32() && to.isBF16()))
+  // relayout_c5: the source's element type, or f32 to bf16 or f16.
+  if (to != from && !(from.isF32() && (to.isBF16() || to.isF16())))
     return emitError() << "expected element type " << from
-                       << " (or bf16 from f32), but found " << to;
+                       << " (or bf16 or f16 from f32), but found " << to;
   return success();
 }
 
 uint64_t RelayoutElementsAttr::getNumBytes() const {
   return static_cast<uint64_t>(getType().getNumElements()) *
          elementBytes(getType().getElementType());
+}
+
+/// What a relayout rounds its f32 source to, if anything.
+static ::ms::format::Narrowing getNarrowing(RelayoutElementsAttr attr) {
+  Type from = attr.getSource().getElementType(),
+       to = attr.getType().getElementType();
+  if (from == to)
+    return ::ms::format::Narrowing::None;
+  return to.isBF16() ? ::ms::format::Narrowing::BF16
+                     : ::ms::format::Narrowing::F16;
 }
 
 /// The shape of a relayout, as the module format's code computes it.
@@ -284,7 +294,7 @@ static ::ms::format::RelayoutShape relayoutShape(RelayoutElementsAttr attr) {
   relayout.permutation.assign(attr.getPermutation().begin(),
                               attr.getPermutation().end());
   relayout.elementBytes = elementBytes(source.getElementType());
-  relayout.toBF16 = attr.getType().getElementType() != source.getElementType();
+  relayout.narrowing = getNarrowing(attr);
   relayout.splat = getStoredBytes(source)->splat;
   return relayout;
 }

@@ -6,9 +6,9 @@
 //
 // A weight's elements in the layout a kernel reads: the source reshaped to
 // `shape`, transposed by `permutation` (result dim i is dim permutation[i]
-// of `shape`) and, optionally, rounded from f32 to bf16 (to nearest, ties
-// to even; a NaN stays a NaN). The compiler computes it as it writes a
-// module (`#msgraph.relayout`), the runtime as it loads a module whose
+// of `shape`) and, optionally, rounded from f32 to bf16 or to IEEE binary16
+// (to nearest, ties to even; a NaN stays a NaN). The compiler computes it as it
+// writes a module (`#msgraph.relayout`), the runtime as it loads a module whose
 // weight lies in an external-data file (the meta's "relayout"). Shared by
 // both; plain C++17, no LLVM.
 //
@@ -31,6 +31,40 @@ inline uint16_t roundToBF16(uint32_t bits) {
   return static_cast<uint16_t>(bits >> 16);
 }
 
+/// Rounds the f32 with bits `bits` to IEEE binary16, to nearest, ties to
+/// even: 65520 and up overflow to infinity, results below 2^-14 are
+/// subnormal, a NaN stays a NaN (made quiet, keeping its top payload bits).
+inline uint16_t roundToF16(uint32_t bits) {
+  uint32_t sign = (bits >> 16) & 0x8000u;
+  uint32_t magnitude = bits & 0x7fffffffu;
+  if (magnitude > 0x7f800000u)
+    return static_cast<uint16_t>(sign | 0x7e00u | ((magnitude >> 13) & 0x3ffu));
+  if (magnitude >= 0x477ff000u)
+    return static_cast<uint16_t>(sign | 0x7c00u);
+  // Normal results: round at bit 13, then rebias the exponent (127 -> 15);
+  // a carry out of the mantissa correctly bumps the exponent.
+  if (magnitude >= 0x38800000u) {
+    uint32_t rounded = magnitude + 0xfffu + ((magnitude >> 13) & 1u);
+    return static_cast<uint16_t>(sign | ((rounded - 0x38000000u) >> 13));
+  }
+  // Subnormal results: units of 2^-24. Below 2^-25 (exponent 102) rounds
+  // to zero, 2^-25 itself to even zero.
+  uint32_t exponent = magnitude >> 23;
+  if (exponent < 102)
+    return static_cast<uint16_t>(sign);
+  uint32_t mantissa = (magnitude & 0x7fffffu) | 0x800000u;
+  uint32_t shift = 126 - exponent;
+  uint32_t half = mantissa >> shift;
+  uint32_t rest = mantissa & ((1u << shift) - 1);
+  uint32_t midpoint = 1u << (shift - 1);
+  if (rest > midpoint || (rest == midpoint && (half & 1u)))
+    ++half; // Rounding up to 0x400 gives the smallest normal: correct.
+  return static_cast<uint16_t>(sign | half);
+}
+
+/// What a relayout rounds f32 elements to, if anything.
+enum class Narrowing { None, BF16, F16 };
+
 /// A relayout of a source of elements of `elementBytes` bytes each.
 struct RelayoutShape {
   /// The source's shape before the transposition.
@@ -39,8 +73,8 @@ struct RelayoutShape {
   std::vector<int64_t> permutation;
   /// The source's element size: 1, 2, 4 or 8 bytes.
   unsigned elementBytes = 4;
-  /// Round f32 (elementBytes 4) to bf16.
-  bool toBF16 = false;
+  /// Round f32 (elementBytes 4) to bf16 or f16.
+  Narrowing narrowing = Narrowing::None;
   /// The source is one element repeated.
   bool splat = false;
 
@@ -58,7 +92,9 @@ struct RelayoutShape {
     return inner == 0 ? 0 : elements() / inner;
   }
   /// The bytes of one result element.
-  unsigned resultBytes() const { return toBF16 ? 2 : elementBytes; }
+  unsigned resultBytes() const {
+    return narrowing == Narrowing::None ? elementBytes : 2;
+  }
 };
 
 /// Writes rows [first, last) of the relayout of `source` to `out`, row r at
@@ -90,16 +126,18 @@ inline void relayoutRows(const char *source, const RelayoutShape &relayout,
   }
   for (int64_t row = first; row < last; ++row) {
     char *to = out + (row - first) * inner * outBytes;
-    if (!relayout.toBF16 && innerStep == 1) {
+    bool narrows = relayout.narrowing != Narrowing::None;
+    if (!narrows && innerStep == 1) {
       std::memcpy(to, source + from * in, inner * in);
-    } else if (!relayout.toBF16) {
+    } else if (!narrows) {
       for (int64_t j = 0; j < inner; ++j)
         std::memcpy(to + j * in, source + (from + j * innerStep) * in, in);
     } else {
+      bool bf16 = relayout.narrowing == Narrowing::BF16;
       for (int64_t j = 0; j < inner; ++j) {
         uint32_t bits;
         std::memcpy(&bits, source + (from + j * innerStep) * in, 4);
-        uint16_t half = roundToBF16(bits);
+        uint16_t half = bf16 ? roundToBF16(bits) : roundToF16(bits);
         std::memcpy(to + j * 2, &half, 2);
       }
     }

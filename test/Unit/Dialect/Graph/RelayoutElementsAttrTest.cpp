@@ -151,6 +151,48 @@ TEST_F(RelayoutElementsAttrTest, BF16PairsRoundToNearestEven) {
   EXPECT_EQ(at(0, 0, 4, 0), 0x7f80);
 }
 
+TEST_F(RelayoutElementsAttrTest, F16RoundsToNearestEven) {
+  // A [2, 8] matrix transposed to f16 [8, 2]: ties to even, overflow to
+  // infinity, subnormals, NaN; APFloat is the reference.
+  std::vector<float> w = {1.0f + std::ldexp(1.0f, -11),     // tie: to 1
+                          1.0f + 3 * std::ldexp(1.0f, -11), // tie: up
+                          65504.0f,
+                          65520.0f, // rounds to infinity
+                          -std::numeric_limits<float>::infinity(),
+                          std::ldexp(1.0f, -20), // subnormal
+                          std::ldexp(1.0f, -25), // tie with zero: to zero
+                          std::ldexp(3.0f, -26), // rounds up to 2^-24
+                          std::numeric_limits<float>::quiet_NaN(),
+                          -0.0f,
+                          0.1f,
+                          -2.5f,
+                          std::ldexp(1.0f, -14) *
+                              (1.0f - std::ldexp(1.0f, -12)),
+                          1e-8f,
+                          3.14159265f,
+                          -65519.0f};
+  auto type = RankedTensorType::get({8, 2}, Float16Type::get(&context));
+  auto attr = graph::RelayoutElementsAttr::get(
+      &context, type, floats({2, 8}, w), {2, 8}, {1, 0});
+  std::vector<char> bytes = bytesOf(attr);
+  ASSERT_EQ(bytes.size(), size_t(16 * 2));
+  for (int64_t i = 0; i < 8; ++i)
+    for (int64_t j = 0; j < 2; ++j) {
+      uint16_t half;
+      std::memcpy(&half, bytes.data() + (i * 2 + j) * 2, 2);
+      float value = w[j * 8 + i];
+      if (std::isnan(value)) {
+        EXPECT_EQ(half & 0x7e00, 0x7e00);
+        continue;
+      }
+      APFloat rounded(value);
+      bool lost;
+      rounded.convert(APFloat::IEEEhalf(), APFloat::rmNearestTiesToEven, &lost);
+      EXPECT_EQ(half, rounded.bitcastToAPInt().getZExtValue())
+          << "element " << j * 8 + i << " = " << value;
+    }
+}
+
 TEST_F(RelayoutElementsAttrTest, SplatSourceAndPieces) {
   // A splat source is its element everywhere; 3 MiB come in pieces.
   const int64_t rows = 768, columns = 1024;

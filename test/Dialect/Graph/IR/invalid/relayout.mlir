@@ -43,8 +43,8 @@ func.func @invalid() {
 // -----
 
 func.func @invalid() {
-  // expected-error @+1 {{expected element type 'f32' (or bf16 from f32), but found 'f16'}}
-  %r = msgraph.constant #msgraph.relayout<dense<1.0> : tensor<2x3xf32>, shape = [2, 3], permutation = [1, 0]> : tensor<3x2xf16>
+  // expected-error @+1 {{expected element type 'f32' (or bf16 or f16 from f32), but found 'f64'}}
+  %r = msgraph.constant #msgraph.relayout<dense<1.0> : tensor<2x3xf32>, shape = [2, 3], permutation = [1, 0]> : tensor<3x2xf64>
   return
 }
 
