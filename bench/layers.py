@@ -11,7 +11,8 @@ isolated kernel finds its weights in cache where a whole model streams them
 from memory. This script compares the kernels where they run.
 
 Usage: bench/layers.py [--model resnet18] [--level O1] [--runs 100]
-                       [--threads N] [--build-dir build] [--keep DIR]
+                       [--precision f32|bf16] [--threads N]
+                       [--build-dir build] [--keep DIR]
 """
 import argparse
 import collections
@@ -70,6 +71,8 @@ def main():
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     ap.add_argument("--target-cpu", default="native")
+    ap.add_argument("--precision", default="f32",
+                    help="ms-compile --precision (ORT runs f32)")
     ap.add_argument("--keep", help="write the model, modules and profiles here")
     args = ap.parse_args()
     models = build_models()
@@ -88,9 +91,11 @@ def main():
 
     bindir = os.path.join(args.build_dir, "bin")
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
-    module = os.path.join(work, "%s-%s.msm" % (args.model, args.level))
+    module = os.path.join(work, "%s-%s-%s.msm" % (args.model, args.level,
+                                                  args.precision))
     run([os.path.join(bindir, "ms-compile"), onnx_path, "-O" + args.level[1:],
-         "--target-cpu", args.target_cpu, "-o", module])
+         "--target-cpu", args.target_cpu, "--precision", args.precision,
+         "-o", module])
     trace = os.path.join(work, "ms-trace.json")
     out = run([os.path.join(bindir, "ms-run"), module, "--input", "x=" + npy,
                "--bench", str(args.runs), "--trace", trace], env)
@@ -98,9 +103,9 @@ def main():
                          if l.startswith("median_ms:")))
     steps = ms_steps(trace, args.runs)
 
-    print("machine: %s, %d cores; %d threads; model %s, ms at %s; medians over %d runs"
+    print("machine: %s, %d cores; %d threads; model %s, ms at %s (%s); medians over %d runs"
           % (cpu_name(), os.cpu_count() or 1, args.threads, args.model, args.level,
-             args.runs))
+             args.precision, args.runs))
     total = sum(us for _, us in steps)
     print_table(["ms kernel", "us", "share"],
                 [[n, "%.1f" % us, "%.1f%%" % (100 * us / total)] for n, us in steps] +

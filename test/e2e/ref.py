@@ -90,6 +90,49 @@ def conv(x, w, b=None, strides=None, pads=None, dilations=None, group=1):
     return out.astype(x.dtype)
 
 
+def winograd_bf16(x, w, b=None, pads=None):
+    """A 3x3 stride-1 convolution (even output rows and columns) as ms's
+    Winograd F(2x2, 3x3) computes it with --precision bf16: the filter
+    transform G g G^T in float64, rounded to float32 then to bfloat16; the
+    input transform B^T d B of each 4x4 patch in float32, in the kernel's
+    order of operations, rounded to bfloat16; their products summed over the
+    input channels (float64 here, float32 there); the output transform A^T
+    M A."""
+    pads = pads or [0, 0, 0, 0]
+    xp = np.pad(np.asarray(x, np.float32),
+                [(0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])])
+    oh, ow = xp.shape[2] - 2, xp.shape[3] - 2
+    g = np.array([[1, 0, 0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0, 0, 1]])
+    u = np.einsum("ai,mcij,ej->aemc", g, np.asarray(w, np.float64), g)
+    u = bf16(u.astype(np.float32)).astype(np.float64)
+    d = [[xp[:, :, i:i + oh:2, j:j + ow:2] for j in range(4)] for i in range(4)]
+
+    def bt(x0, x1, x2, x3):
+        return [x0 - x2, x1 + x2, x2 - x1, x1 - x3]
+
+    cols = [bt(d[0][j], d[1][j], d[2][j], d[3][j]) for j in range(4)]
+    v = np.empty((4, 4) + d[0][0].shape, np.float32)
+    for a in range(4):
+        row = bt(cols[0][a], cols[1][a], cols[2][a], cols[3][a])
+        for e in range(4):
+            v[a, e] = row[e]
+    v = bf16(v).astype(np.float64)
+    prod = np.einsum("aemc,aenchw->aenmhw", u, v)
+
+    def at(x0, x1, x2, x3):
+        return [x0 + x1 + x2, x1 - x2 - x3]
+
+    cols = [at(prod[0][e], prod[1][e], prod[2][e], prod[3][e]) for e in range(4)]
+    out = np.empty(prod.shape[2:4] + (oh, ow))
+    for i in range(2):
+        row = at(cols[0][i], cols[1][i], cols[2][i], cols[3][i])
+        for j in range(2):
+            out[:, :, i::2, j::2] = row[j]
+    if b is not None:
+        out += np.asarray(b, np.float64).reshape(1, -1, 1, 1)
+    return out
+
+
 def conv_transpose(x, w, b=None, strides=None, pads=None, dilations=None,
                    output_padding=None, group=1):
     k = x.ndim - 2

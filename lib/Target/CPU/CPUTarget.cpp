@@ -258,6 +258,9 @@ static void buildCpuLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertFuncToLLVMPass(func));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // Masked bf16 vector loads and stores (transfers at a tensor's end) move
+  // i16 bits: X86 without AVX512-BF16 would call compiler-rt.
+  pm.addPass(createCPULegalizeBF16MemoryPass());
 }
 
 /// Runs `program` with `args`; returns its error output on failure.

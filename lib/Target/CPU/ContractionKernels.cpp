@@ -23,6 +23,7 @@
 
 #include "ms/Target/CPU/CPUTarget.h"
 
+#include "PairContraction.h"
 #include "WindowIndexing.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -82,10 +83,15 @@ struct ContractionPlan {
   /// B = [k, columns] as stored in panels `[columns / c, k, c]`
   /// (ms-cpu-pack-weights), which the kernel reads instead, or null.
   Value panels;
-  /// B = [k, columns] as stored in bf16 pairs of panel rows `[columns / c,
-  /// k / 2, 2c]` (ms-cpu-pack-weights, precision=bf16), or null. The
-  /// kernel then rounds A to bf16 pairs too and runs its k loop by pairs.
-  Value pairs;
+  /// A contraction in pair form (PairContraction.h): A and B bf16, k over
+  /// the pairs, loop `t` over a pair's two elements (each operand's last
+  /// index); the kernel runs its k loop by pairs (bf16 dot products).
+  bool pairs = false;
+  unsigned t = 0;
+  /// In pair form, B stored in panels `[columns / w, K / 2, w, 2]`, read as
+  /// `(n floordiv w, k, n mod w, t)`: w; else 0 (B's map a projected
+  /// permutation).
+  int64_t pairPanelWidth = 0;
 };
 } // namespace
 
@@ -201,8 +207,6 @@ static Value findPairPanels(Value b) {
   return splitPairs(generic.getDpsInputOperand(0)->get());
 }
 
-/// Plans `op`, or returns std::nullopt if it is not a contraction this
-/// kernel covers.
 /// Returns `map` with loop `k` replaced by `k * unroll + j` (simplified as
 /// the expressions are built; simplifyAffineMap would turn `(d mod 7) * 2`
 /// into `d * 2 - (d floordiv 7) * 14`, which emitIndex cannot compute).
@@ -251,41 +255,81 @@ static int64_t kUnrollFor(AffineMap aMap, unsigned k, int64_t length) {
   return unroll;
 }
 
+/// Returns the width w of B's pair panels if `bMap` (t dropped) reads them
+/// as `(n floordiv w, k, n mod w)` for one loop n, else 0.
+static int64_t pairPanelWidthOf(AffineMap bMap, unsigned k, unsigned &n) {
+  if (bMap.getNumResults() != 3 || loopAt(bMap, 1) != static_cast<int64_t>(k))
+    return 0;
+  auto quotient = dyn_cast<AffineBinaryOpExpr>(bMap.getResult(0));
+  auto remainder = dyn_cast<AffineBinaryOpExpr>(bMap.getResult(2));
+  if (!quotient || !remainder ||
+      quotient.getKind() != AffineExprKind::FloorDiv ||
+      remainder.getKind() != AffineExprKind::Mod ||
+      quotient.getLHS() != remainder.getLHS() ||
+      quotient.getRHS() != remainder.getRHS() ||
+      !isa<AffineDimExpr>(quotient.getLHS()) ||
+      !isa<AffineConstantExpr>(quotient.getRHS()))
+    return 0;
+  n = cast<AffineDimExpr>(quotient.getLHS()).getPosition();
+  return cast<AffineConstantExpr>(quotient.getRHS()).getValue();
+}
+
+/// Plans `op`, or returns std::nullopt if it is not a contraction this
+/// kernel covers: an f32 multiply-accumulate, or a contraction in pair form
+/// (PairContraction.h; its loop t left out of the plan's loops).
 static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
                                                       int64_t lanes,
                                                       int64_t maxRows,
                                                       int64_t maxK) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
-      !op.hasPureTensorSemantics() || !isMultiplyAccumulate(op))
-    return std::nullopt;
-  for (Type type : op->getOperandTypes())
-    if (!cast<ShapedType>(type).getElementType().isF32())
+  ContractionPlan plan;
+  plan.pairs = isPairContraction(op);
+  if (!plan.pairs) {
+    if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+        !op.hasPureTensorSemantics() || !isMultiplyAccumulate(op))
       return std::nullopt;
+    for (Type type : op->getOperandTypes())
+      if (!cast<ShapedType>(type).getElementType().isF32())
+        return std::nullopt;
+  }
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (ShapedType::isDynamicShape(ranges))
     return std::nullopt;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  // (In pair form the inputs' maps without t, their last result.)
+  unsigned loops = ranges.size();
+  if (plan.pairs) {
+    plan.t = --loops;
+    for (unsigned i = 0; i < 2; ++i)
+      maps[i] = maps[i].dropResult(maps[i].getNumResults() - 1);
+  }
   // (A may read a conv's input in place, through any index expression:
   // checked below, once A and B are known.)
   if (!maps[2].isProjectedPermutation(/*allowZeroInResults=*/false))
     return std::nullopt;
-  ContractionPlan plan;
   int reductions = 0;
-  for (auto [i, it] : llvm::enumerate(iterators))
-    if (it == utils::IteratorType::reduction) {
+  for (unsigned i = 0; i < loops; ++i)
+    if (iterators[i] == utils::IteratorType::reduction) {
       plan.k = i;
       ++reductions;
     }
   AffineMap out = maps[2];
   unsigned outRank = out.getNumResults();
-  if (reductions != 1 || outRank != ranges.size() - 1 || outRank < 2)
+  if (reductions != 1 || outRank != loops - 1 || outRank < 2)
     return std::nullopt;
   // Columns: C's innermost loop, innermost in B too, and the loops before
-  // it in both (a conv's output rows and columns), not in A.
+  // it in both (a conv's output rows and columns), not in A. (B in pair
+  // panels: the one loop its panels split.)
   int64_t last = loopAt(out, outRank - 1);
   plan.b = 2;
-  for (unsigned i = 0; i < 2; ++i) {
+  unsigned panelLoop = 0;
+  for (unsigned i = 0; i < 2 && plan.pairs; ++i)
+    if (int64_t w = pairPanelWidthOf(maps[i], plan.k, panelLoop))
+      if (static_cast<int64_t>(panelLoop) == last) {
+        plan.b = i;
+        plan.pairPanelWidth = w;
+      }
+  for (unsigned i = 0; i < 2 && !plan.pairPanelWidth; ++i) {
     AffineMap map = maps[i];
     if (map.getNumResults() > 0 &&
         loopAt(map, map.getNumResults() - 1) == last)
@@ -295,19 +339,24 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
     return std::nullopt;
   plan.a = 1 - plan.b;
   AffineMap aMap = maps[plan.a], bMap = maps[plan.b];
-  if (!bMap.isProjectedPermutation(/*allowZeroInResults=*/false) ||
+  if ((!plan.pairPanelWidth &&
+       !bMap.isProjectedPermutation(/*allowZeroInResults=*/false)) ||
       !llvm::all_of(aMap.getResults(), isUnsignedIndex))
     return std::nullopt;
   if (!reads(aMap, plan.k) || !reads(bMap, plan.k))
     return std::nullopt;
   unsigned bRank = bMap.getNumResults();
   unsigned run = 0;
-  while (run + 1 < outRank && run < bRank) {
-    int64_t loop = loopAt(out, outRank - 1 - run);
-    if (loop < 0 || loop != loopAt(bMap, bRank - 1 - run) ||
-        reads(aMap, loop))
-      break;
-    ++run;
+  if (plan.pairPanelWidth) {
+    run = reads(aMap, last) ? 0 : 1;
+  } else {
+    while (run + 1 < outRank && run < bRank) {
+      int64_t loop = loopAt(out, outRank - 1 - run);
+      if (loop < 0 || loop != loopAt(bMap, bRank - 1 - run) ||
+          reads(aMap, loop))
+        break;
+      ++run;
+    }
   }
   if (run == 0)
     return std::nullopt;
@@ -327,7 +376,7 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
   if (m < 0)
     return std::nullopt;
   plan.m = m;
-  for (unsigned i = 0; i < ranges.size(); ++i)
+  for (unsigned i = 0; i < loops; ++i)
     if (i != plan.k && i != plan.m && !llvm::is_contained(plan.columnLoops, i))
       plan.outer.push_back(i);
   // Blocks of two vectors of columns, one vector when that divides the
@@ -339,6 +388,9 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
     plan.columns = 2 * lanes;
   else
     plan.columns = lanes;
+  // (Pair panels hold whole blocks of columns.)
+  if (plan.pairPanelWidth && plan.pairPanelWidth % plan.columns != 0)
+    return std::nullopt;
   // Blocks of rows: the tallest that divides the rows; when that is short
   // (at most 4 rows: too few accumulators to hide the FMA latency, as for
   // 197 rows or 1024 in blocks of up to 6), full blocks and a last, shorter
@@ -356,96 +408,271 @@ static std::optional<ContractionPlan> planContraction(linalg::GenericOp op,
   plan.rowsOuter = llvm::divideCeil(plan.columnCount, plan.columns) <= 4;
   plan.kUnroll = kUnrollFor(aMap, plan.k, ranges[plan.k]);
   // B stored in panels of whole column blocks: read there.
-  if (run == 1 && bRank == 2 && loopAt(bMap, 0) == plan.k)
+  if (!plan.pairs && run == 1 && bRank == 2 && loopAt(bMap, 0) == plan.k)
     if (Value panels = findPanels(op.getDpsInputOperand(plan.b)->get()))
       if (cast<RankedTensorType>(panels.getType()).getDimSize(2) %
               plan.columns ==
           0)
         plan.panels = panels;
-  // B stored in bf16 pairs: read there, A rounded to pairs along k (its
-  // innermost dim, k's pairs then adjacent; not a conv read in place).
-  if (run == 1 && bRank == 2 && loopAt(bMap, 0) == plan.k &&
-      plan.kUnroll == 1 && ranges[plan.k] % 2 == 0 &&
-      aMap.isProjectedPermutation(/*allowZeroInResults=*/false) &&
-      loopAt(aMap, aMap.getNumResults() - 1) == static_cast<int64_t>(plan.k))
-    if (Value pairs = findPairPanels(op.getDpsInputOperand(plan.b)->get()))
-      if (cast<RankedTensorType>(pairs.getType()).getDimSize(2) %
-              (2 * plan.columns) ==
-          0)
-        plan.pairs = pairs;
   // A reduction longer than maxK runs in blocks: the largest divisor of
   // its length from 3/4 maxK to maxK (none: one block; shorter blocks cost
   // more in passes over C than they save: K = 576 in two blocks of 288 ran
   // 25% slower than in one), a multiple of the unrolled step (from maxK / 2
-  // then: ResNet's 7x7 convs, K = 4608 in blocks of 288).
-  // (By pairs: blocks of whole pairs.)
+  // then: ResNet's 7x7 convs, K = 4608 in blocks of 288). (In pair form k
+  // counts pairs: blocks of maxK / 2 pairs.)
+  if (plan.pairs)
+    maxK /= 2;
   int64_t minK = plan.kUnroll > 1 ? maxK / 2 : maxK * 3 / 4;
-  int64_t step = plan.pairs ? 2 : plan.kUnroll;
   if (!plan.rowsOuter && maxK > 0 && ranges[plan.k] > maxK)
     for (int64_t kb = maxK; kb >= std::max<int64_t>(1, minK); --kb)
-      if (ranges[plan.k] % kb == 0 && kb % step == 0) {
+      if (ranges[plan.k] % kb == 0 && kb % plan.kUnroll == 0) {
         plan.kBlock = kb;
         break;
       }
   return plan;
 }
 
+/// Returns the bf16 pairs `[N / c, K / 2, 2c]` (ms-cpu-pack-weights,
+/// precision=bf16) that `plan`'s B, an f32 `[K, N]` matrix, was unpacked
+/// from, when A is f32 with k innermost (each row's pairs of k adjacent
+/// once rounded): such a contraction runs in pair form; else null.
+static Value findWeightPairs(linalg::GenericOp op,
+                             const ContractionPlan &plan) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap aMap = maps[plan.a], bMap = maps[plan.b];
+  if (plan.pairs || plan.columnLoops.size() != 1 || bMap.getNumResults() != 2 ||
+      loopAt(bMap, 0) != plan.k || plan.kUnroll != 1 ||
+      op.getStaticLoopRanges()[plan.k] % 2 != 0 ||
+      !aMap.isProjectedPermutation(/*allowZeroInResults=*/false) ||
+      loopAt(aMap, aMap.getNumResults() - 1) != static_cast<int64_t>(plan.k))
+    return nullptr;
+  return findPairPanels(op.getDpsInputOperand(plan.b)->get());
+}
+
+/// Rewrites `op` (planned as `plan`) whose B was unpacked from bf16 pairs
+/// of panel rows `pairs` (findWeightPairs) into pair form: A rounded to
+/// bf16 once, both read by pairs of k. Returns the new contraction.
+static linalg::GenericOp rewriteWeightPairs(RewriterBase &rewriter,
+                                            linalg::GenericOp op,
+                                            const ContractionPlan &plan,
+                                            Value pairs) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = op.getContext();
+  rewriter.setInsertionPoint(op);
+  Value a = op.getDpsInputOperand(plan.a)->get();
+  int64_t aRank = cast<RankedTensorType>(a.getType()).getRank();
+  a = splitIntoPairs(rewriter, loc, roundToBF16(rewriter, loc, a), aRank - 1);
+  auto pairsType = cast<RankedTensorType>(pairs.getType());
+  int64_t width = pairsType.getDimSize(2) / 2;
+  Value b = splitIntoPairs(rewriter, loc, pairs, 2);
+  // Loops: op's (k now over pairs), then t.
+  unsigned loops = op.getNumLoops();
+  AffineExpr t = getAffineDimExpr(loops, ctx),
+             n = getAffineDimExpr(plan.n, ctx);
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<AffineExpr> aExprs(maps[plan.a].getResults());
+  aExprs.push_back(t);
+  AffineMap aMap = AffineMap::get(loops + 1, 0, aExprs, ctx);
+  AffineMap bMap = AffineMap::get(
+      loops + 1, 0,
+      {n.floorDiv(width), getAffineDimExpr(plan.k, ctx), n % width, t}, ctx);
+  AffineMap cMap = AffineMap::get(loops + 1, 0, maps[2].getResults(), ctx);
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  iterators.push_back(utils::IteratorType::reduction);
+  SmallVector<AffineMap> pairMaps =
+      plan.a == 0 ? SmallVector<AffineMap>{aMap, bMap, cMap}
+                  : SmallVector<AffineMap>{bMap, aMap, cMap};
+  Value first = plan.a == 0 ? a : b, second = plan.a == 0 ? b : a;
+  linalg::GenericOp pairOp = createPairContraction(
+      rewriter, loc, first, second, op.getDpsInitOperand(0)->get(), pairMaps,
+      iterators);
+  rewriter.replaceOp(op, pairOp->getResults());
+  return pairOp;
+}
+
 //===----------------------------------------------------------------------===//
 // Convolutions as contractions
 //===----------------------------------------------------------------------===//
 
-/// The im2col copy `col[colLoops...] = input[inMap(loops)]` as an
-/// scf.forall over all col dims but the last (the innermost window loop,
-/// read with stride `stride` from the input's innermost dim), each
-/// iteration copying one row of output positions as a vector: a contiguous
-/// read (every `stride`-th element kept by a shuffle) and a write.
-static Value buildIm2Col(OpBuilder &b, Location loc, Value input,
-                         AffineMap inMap, ArrayRef<unsigned> colLoops,
-                         ArrayRef<int64_t> ranges, int64_t stride) {
-  Type f32 = b.getF32Type();
-  SmallVector<int64_t> shape;
-  for (unsigned loop : colLoops)
-    shape.push_back(ranges[loop]);
+/// Returns a tensor of `shape` and element type `elem` whose row at `ivs`
+/// (its indices but the last) is `row(ivs)`, a vector of shape's last
+/// extent: one scf.forall over the rows, each iteration writing its row.
+static Value buildRows(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                       Type elem,
+                       function_ref<Value(OpBuilder &, ArrayRef<Value>)> row) {
   int64_t width = shape.back();
-  Value init = tensor::EmptyOp::create(b, loc, shape, f32);
+  Value init = tensor::EmptyOp::create(b, loc, shape, elem);
   SmallVector<OpFoldResult> lbs, ubs, steps;
-  for (int64_t size : ArrayRef<int64_t>(shape).drop_back()) {
+  for (int64_t size : shape.drop_back()) {
     lbs.push_back(b.getIndexAttr(0));
     ubs.push_back(b.getIndexAttr(size));
     steps.push_back(b.getIndexAttr(1));
   }
-  auto forall = scf::ForallOp::create(b, loc, lbs, ubs, steps,
-                                      ValueRange{init}, std::nullopt);
+  auto forall = scf::ForallOp::create(b, loc, lbs, ubs, steps, ValueRange{init},
+                                      std::nullopt);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forall.getBody());
-  SmallVector<Value> loopValues(ranges.size());
-  for (auto [i, iv] : llvm::enumerate(forall.getInductionVars()))
-    loopValues[colLoops[i]] = iv;
-  SmallVector<Value> idx;
-  for (AffineExpr expr : inMap.getResults())
-    idx.push_back(emitIndex(b, loc, expr, loopValues));
-  Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
-  // The row of positions, which the convolution reads in bounds.
-  Value row = readStridedRow(b, loc, input, idx, width, stride, zero);
+  SmallVector<Value> ivs = forall.getInductionVars();
+  Value value = row(b, ivs);
   Value dest = forall.getRegionOutArgs()[0];
   SmallVector<OpFoldResult> offsets, sizes, strides;
-  rowSlice(b, forall.getInductionVars(), width, offsets, sizes, strides);
+  rowSlice(b, ivs, width, offsets, sizes, strides);
   // The row's slice keeps its unit dims: rank-reduced to one dim, a row of
   // one element could keep a unit dim other than the contiguous one.
   SmallVector<int64_t> rowShape(shape.size(), 1);
   rowShape.back() = width;
-  auto rowType = RankedTensorType::get(rowShape, f32);
-  Value tile = tensor::ExtractSliceOp::create(b, loc, rowType, dest, offsets,
-                                              sizes, strides);
+  Value tile = tensor::ExtractSliceOp::create(
+      b, loc, RankedTensorType::get(rowShape, elem), dest, offsets, sizes,
+      strides);
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-  tile = vector::TransferWriteOp::create(
-             b, loc, row, tile, SmallVector<Value>(shape.size(), c0),
-             ArrayRef<bool>{true})
+  tile = vector::TransferWriteOp::create(b, loc, value, tile,
+                                         SmallVector<Value>(shape.size(), c0),
+                                         ArrayRef<bool>{true})
              .getResult();
   b.setInsertionPointToEnd(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, loc, tile, dest, offsets, sizes,
                                         strides);
   return forall.getResult(0);
+}
+
+/// The im2col copy `col[colLoops...] = input[inMap(loops)]`, one row of
+/// output positions (the innermost window loop, read with stride `stride`
+/// from the input's innermost dim) at a time (buildRows): a contiguous
+/// read (every `stride`-th element kept by a shuffle) and a write.
+static Value buildIm2Col(OpBuilder &b, Location loc, Value input,
+                         AffineMap inMap, ArrayRef<unsigned> colLoops,
+                         ArrayRef<int64_t> ranges, int64_t stride) {
+  SmallVector<int64_t> shape;
+  for (unsigned loop : colLoops)
+    shape.push_back(ranges[loop]);
+  return buildRows(
+      b, loc, shape, b.getF32Type(), [&](OpBuilder &b, ArrayRef<Value> ivs) {
+        SmallVector<Value> loopValues(ranges.size());
+        for (auto [i, iv] : llvm::enumerate(ivs))
+          loopValues[colLoops[i]] = iv;
+        SmallVector<Value> idx;
+        for (AffineExpr expr : inMap.getResults())
+          idx.push_back(emitIndex(b, loc, expr, loopValues));
+        Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+        // The row of positions, which the convolution reads in bounds.
+        return readStridedRow(b, loc, input, idx, shape.back(), stride, zero);
+      });
+}
+
+/// Returns a bf16 tensor of `shape` (the last dim its rows' pairs: `[...,
+/// width, 2]`) whose row at `ivs` (its indices but the last) holds the f32
+/// rows `readRow(ivs, 0)` and `readRow(ivs, 1)` (width long) interleaved
+/// and rounded to bf16 (buildRows).
+static Value buildPairRows(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+    function_ref<Value(OpBuilder &, ArrayRef<Value>, int64_t)> readRow) {
+  int64_t width = shape[shape.size() - 2];
+  Type bf16 = b.getBF16Type();
+  // (Built with the rows' pairs flat: `[..., 2 width]`.)
+  SmallVector<int64_t> flat(shape.drop_back(1));
+  flat.back() *= 2;
+  Value rows =
+      buildRows(b, loc, flat, bf16, [&](OpBuilder &b, ArrayRef<Value> ivs) {
+        return arith::TruncFOp::create(
+            b, loc, VectorType::get({2 * width}, bf16),
+            vector::InterleaveOp::create(b, loc, readRow(b, ivs, 0),
+                                         readRow(b, ivs, 1)));
+      });
+  // The last dim split into the row and t.
+  return splitIntoPairs(b, loc, rows, flat.size() - 1);
+}
+
+/// The im2col copy in bf16 pairs: `col[p_in..., c, o..., t] =
+/// input[inMap(loops)]` for the reductions' merged index k = 2c + t (their
+/// digits, the last fastest; zeros for k past an odd reduction's end) and
+/// the output positions o, the last of which the input's innermost dim
+/// reads with stride `stride`; `colLoops` as buildIm2Col's (the input's
+/// other loops, the `reductions` reductions, the windows). Each row of
+/// positions holds a pair's two rows interleaved.
+static Value buildPairIm2Col(OpBuilder &b, Location loc, Value input,
+                             AffineMap inMap, ArrayRef<unsigned> colLoops,
+                             unsigned outer, unsigned reductions,
+                             ArrayRef<int64_t> ranges, int64_t stride) {
+  int64_t merged = 1;
+  for (unsigned i = outer; i < outer + reductions; ++i)
+    merged *= ranges[colLoops[i]];
+  // The other loops, the pairs, the windows, t.
+  SmallVector<int64_t> shape;
+  for (unsigned i = 0; i < outer; ++i)
+    shape.push_back(ranges[colLoops[i]]);
+  shape.push_back((merged + 1) / 2);
+  for (unsigned i = outer + reductions; i < colLoops.size(); ++i)
+    shape.push_back(ranges[colLoops[i]]);
+  int64_t width = shape.back();
+  shape.push_back(2);
+  return buildPairRows(
+      b, loc, shape, [&](OpBuilder &b, ArrayRef<Value> ivs, int64_t t) {
+        SmallVector<Value> loopValues(ranges.size());
+        for (unsigned i = 0; i < outer; ++i)
+          loopValues[colLoops[i]] = ivs[i];
+        for (unsigned i = outer + reductions; i + 1 < colLoops.size(); ++i)
+          loopValues[colLoops[i]] = ivs[i - reductions + 1];
+        // k = 2 pair + t, split into the reductions' digits. (The last
+        // pair's second k of an odd reduction is past its end: the row is
+        // read at its last k and replaced by zeros.)
+        Value k = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, ivs[outer],
+                                  arith::ConstantIndexOp::create(b, loc, 2)),
+            arith::ConstantIndexOp::create(b, loc, t));
+        Value inside;
+        if (t == 1 && merged % 2 != 0) {
+          Value end = arith::ConstantIndexOp::create(b, loc, merged);
+          inside =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, k, end);
+          k = arith::MinUIOp::create(
+              b, loc, k, arith::ConstantIndexOp::create(b, loc, merged - 1));
+        }
+        for (unsigned i = outer + reductions; i-- > outer;) {
+          Value extent =
+              arith::ConstantIndexOp::create(b, loc, ranges[colLoops[i]]);
+          loopValues[colLoops[i]] =
+              i == outer ? k : Value(arith::RemUIOp::create(b, loc, k, extent));
+          k = arith::DivUIOp::create(b, loc, k, extent);
+        }
+        SmallVector<Value> idx;
+        for (AffineExpr expr : inMap.getResults())
+          idx.push_back(emitIndex(b, loc, expr, loopValues));
+        Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+        Value row = readStridedRow(b, loc, input, idx, width, stride, zero);
+        if (inside)
+          row = arith::SelectOp::create(
+              b, loc, inside, row,
+              vector::BroadcastOp::create(b, loc, row.getType(), zero));
+        return row;
+      });
+}
+
+/// `input` (f32) with dim `dim` (not its last) in bf16 pairs:
+/// `pairs[..., c, ..., t] = input[..., 2c + t, ...]`, t a new last dim;
+/// each row holds the rows of a pair's two elements interleaved.
+static Value buildChannelPairs(OpBuilder &b, Location loc, Value input,
+                               unsigned dim) {
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] /= 2;
+  int64_t width = shape.back();
+  shape.push_back(2);
+  return buildPairRows(
+      b, loc, shape, [&](OpBuilder &b, ArrayRef<Value> ivs, int64_t t) {
+        SmallVector<Value> idx(ivs);
+        idx.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+        idx[dim] = arith::AddIOp::create(
+            b, loc,
+            arith::MulIOp::create(b, loc, ivs[dim],
+                                  arith::ConstantIndexOp::create(b, loc, 2)),
+            arith::ConstantIndexOp::create(b, loc, t));
+        Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
+        return vector::TransferReadOp::create(
+                   b, loc, VectorType::get({width}, b.getF32Type()), input, idx,
+                   zero, ArrayRef<bool>{true})
+            .getResult();
+      });
 }
 
 /// Returns the output loops (below `parallel`) that `inMap` reads through
@@ -502,11 +729,17 @@ static void tileLargeConv(RewriterBase &rewriter, linalg::GenericOp op,
     reduction *= ranges[i];
   unsigned rowLoop = windows[windows.size() - 2];
   int64_t width = ranges[windows.back()], height = ranges[rowLoop];
-  // A weight with its output channels innermost (ms-cpu-pack-weights)
-  // reads the input in place (convToIm2Col): no copy.
+  // A weight with its output channels innermost (ms-cpu-pack-weights), or
+  // stored in bf16 pair panels, reads the input in place (convToIm2Col): no
+  // copy.
   if (loopAt(maps[1], 0) >= static_cast<int64_t>(parallel) ||
       reduction * height * width * bytes <= (int64_t(1) << 20))
     return;
+  if (auto kernel = op->getParentOfType<func::FuncOp>())
+    if (BlockArgument pairs = findMarkedArgument(
+            kernel, op.getDpsInputOperand(1)->get(), kConvPairsAttrName))
+      if (cast<RankedTensorType>(pairs.getType()).getRank() == 3)
+        return;
   // Whole column blocks per tile if some row count gives them, else a
   // partial last block in each tile: ResNet's 28x28 conv (784 positions,
   // no multiple of 8 rows within 640 KiB) ran 11% faster in tiles of 4
@@ -658,6 +891,51 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
   }
   if (!tall)
     return nullptr;
+  // A weight stored in bf16 for pair contractions (ms-cpu-pack-weights
+  // precision=bf16, kConvPairsAttrName) is read in place of the unpacked
+  // one, by pairs: as pair panels of input channels (with the input in
+  // pairs of channels, read in place) or as rows (with an im2col copy in
+  // pairs of the merged reduction); the contraction runs in pair form.
+  BlockArgument pairArg;
+  unsigned channelDim = 0;
+  // (The weight's output channels: its one output loop of more than one
+  // iteration, or its last; a group loop of one iteration aside.)
+  unsigned mLoop = wOutLoops.back();
+  int64_t m = 1;
+  for (unsigned loop : wOutLoops) {
+    m *= ranges[loop];
+    if (ranges[loop] > 1)
+      mLoop = loop;
+  }
+  if (auto kernel = op->getParentOfType<func::FuncOp>())
+    pairArg = findMarkedArgument(kernel, op.getDpsInputOperand(1)->get(),
+                                 kConvPairsAttrName);
+  if (pairArg) {
+    int64_t channels = ranges[parallel], window = 1;
+    for (unsigned loop = parallel + 1; loop < loops; ++loop)
+      window *= ranges[loop];
+    if (m != ranges[mLoop])
+      m = 0;
+    auto type = cast<RankedTensorType>(pairArg.getType());
+    SmallVector<int64_t> panels = {
+        m / kMatmulWeightPanel, channels / 2 * window, 2 * kMatmulWeightPanel};
+    // (Pair panels: the input channel a plain index of the input.)
+    bool inPlace = false;
+    for (auto [i, expr] : llvm::enumerate(inMap.getResults()))
+      if (expr == getAffineDimExpr(parallel, op.getContext())) {
+        channelDim = i;
+        inPlace = true;
+      }
+    inPlace &= channelDim + 1 < inMap.getNumResults() &&
+               m % kMatmulWeightPanel == 0 && channels % 2 == 0 &&
+               type.getShape() == ArrayRef<int64_t>(panels);
+    int64_t merged = channels * window;
+    bool rows = type.getShape() == ArrayRef<int64_t>{m, merged + merged % 2};
+    if (!m || (!inPlace && !rows))
+      pairArg = nullptr;
+    else
+      channelsInnermost = inPlace;
+  }
 
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();
@@ -693,7 +971,10 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
   // took 8% of their time).
   Value input = op.getDpsInputOperand(0)->get();
   Value colValue;
-  if (!channelsInnermost)
+  if (!channelsInnermost && pairArg)
+    colValue = buildPairIm2Col(rewriter, loc, input, rowMap, colLoops, outer,
+                               reductions, ranges, stride);
+  else if (!channelsInnermost)
     colValue =
         buildIm2Col(rewriter, loc, input, rowMap, colLoops, ranges, stride);
   // The reductions merged: col[p_in..., K, o...] and weight[..., K].
@@ -707,15 +988,23 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
     }
     return groups;
   };
-  Value col = channelsInnermost
-                  ? input
-                  : tensor::CollapseShapeOp::create(
-                        rewriter, loc, colValue,
-                        mergeGroup(colLoops.size(), outer, reductions));
-  Value weight = tensor::CollapseShapeOp::create(
-      rewriter, loc, op.getDpsInputOperand(1)->get(),
-      mergeGroup(wRank, channelsInnermost ? 0 : wRank - reductions,
-                 reductions));
+  Value col, weight;
+  if (pairArg) {
+    col = channelsInnermost
+              ? buildChannelPairs(rewriter, loc, input, channelDim)
+              : colValue;
+    weight = splitIntoPairs(rewriter, loc, pairArg, channelsInnermost ? 2 : 1);
+  } else {
+    col = channelsInnermost
+              ? input
+              : tensor::CollapseShapeOp::create(
+                    rewriter, loc, colValue,
+                    mergeGroup(colLoops.size(), outer, reductions));
+    weight = tensor::CollapseShapeOp::create(
+        rewriter, loc, op.getDpsInputOperand(1)->get(),
+        mergeGroup(wRank, channelsInnermost ? 0 : wRank - reductions,
+                   reductions));
+  }
   // The contraction's loops: the output loops that stay, then k.
   SmallVector<unsigned> kept;
   for (unsigned loop = 0; loop < parallel; ++loop)
@@ -740,6 +1029,9 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
     return getAffineDimExpr(llvm::find(dims, loop) - dims.begin(), ctx);
   };
   unsigned k = dims.size();
+  // (In pair form, loop t after k: k + 2 loops.)
+  unsigned contractionLoops = k + (pairArg ? 2 : 1);
+  AffineExpr tExpr = getAffineDimExpr(k + 1, ctx);
   SmallVector<AffineExpr> newLoop(loops, getAffineConstantExpr(0, ctx));
   for (unsigned loop : dims)
     newLoop[loop] = dimOf(loop);
@@ -771,7 +1063,8 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
     }
     llvm::append_range(
         colExprs,
-        inMap.replaceDimsAndSymbols(replacements, {}, k + 1, 0).getResults());
+        inMap.replaceDimsAndSymbols(replacements, {}, contractionLoops, 0)
+            .getResults());
   } else {
     for (unsigned i = 0; i < outer; ++i)
       colExprs.push_back(newLoop[colLoops[i]]);
@@ -779,12 +1072,23 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
     for (unsigned loop : windows)
       colExprs.push_back(newLoop[loop]);
   }
-  if (channelsInnermost)
-    wExprs.push_back(kExpr);
-  for (unsigned loop : wOutLoops)
-    wExprs.push_back(newLoop[loop]);
-  if (!channelsInnermost)
-    wExprs.push_back(kExpr);
+  if (pairArg) {
+    // Pair panels `[M / w, K / 2, w, 2]` or rows `[M, K / 2, 2]`.
+    colExprs.push_back(tExpr);
+    AffineExpr channel = newLoop[mLoop];
+    if (channelsInnermost)
+      wExprs = {channel.floorDiv(kMatmulWeightPanel), kExpr,
+                channel % kMatmulWeightPanel, tExpr};
+    else
+      wExprs = {channel, kExpr, tExpr};
+  } else {
+    if (channelsInnermost)
+      wExprs.push_back(kExpr);
+    for (unsigned loop : wOutLoops)
+      wExprs.push_back(newLoop[loop]);
+    if (!channelsInnermost)
+      wExprs.push_back(kExpr);
+  }
   // C's dims: the kept loops in order, or with a packed weight those the
   // weight does not read (the output positions), then those it does (its
   // output channels): the kernel's columns are the channels then.
@@ -855,21 +1159,25 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
   if (fill && cInit != init)
     cInit = linalg::FillOp::create(rewriter, loc, fill.getInputs()[0], cInit)
                 .getResult(0);
-  SmallVector<utils::IteratorType> iterators(k,
-                                             utils::IteratorType::parallel);
-  iterators.push_back(utils::IteratorType::reduction);
-  auto contraction = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{cInit.getType()}, ValueRange{weight, col},
-      ValueRange{cInit},
-      ArrayRef<AffineMap>{AffineMap::get(k + 1, 0, wExprs, ctx),
-                          AffineMap::get(k + 1, 0, colExprs, ctx),
-                          AffineMap::get(k + 1, 0, outExprs, ctx)},
-      iterators, [](OpBuilder &b, Location l, ValueRange args) {
-        Value product = arith::MulFOp::create(b, l, args[0], args[1]);
-        linalg::YieldOp::create(b, l,
-                                Value(arith::AddFOp::create(b, l, args[2],
-                                                            product)));
-      });
+  SmallVector<utils::IteratorType> iterators(k, utils::IteratorType::parallel);
+  iterators.append(contractionLoops - k, utils::IteratorType::reduction);
+  SmallVector<AffineMap> contractionMaps = {
+      AffineMap::get(contractionLoops, 0, wExprs, ctx),
+      AffineMap::get(contractionLoops, 0, colExprs, ctx),
+      AffineMap::get(contractionLoops, 0, outExprs, ctx)};
+  linalg::GenericOp contraction;
+  if (pairArg)
+    contraction = createPairContraction(rewriter, loc, weight, col, cInit,
+                                        contractionMaps, iterators);
+  else
+    contraction = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{cInit.getType()}, ValueRange{weight, col},
+        ValueRange{cInit}, contractionMaps, iterators,
+        [](OpBuilder &b, Location l, ValueRange args) {
+          Value product = arith::MulFOp::create(b, l, args[0], args[1]);
+          linalg::YieldOp::create(
+              b, l, Value(arith::AddFOp::create(b, l, args[2], product)));
+        });
   Value result = contraction.getResult(0);
   if (flat)
     result = tensor::ExpandShapeOp::create(rewriter, loc, cUnflat, result,
@@ -1020,59 +1328,8 @@ static Value mergeColumns(OpBuilder &b, Location loc, Value value,
                                          mergeReassociation(rank, run));
 }
 
-/// Replaces `op` by the register-tiled kernel of `plan`.
-/// Returns `a` rounded to bf16 (to nearest, ties to even), each pair along
-/// its innermost dim packed into an i32 word (the element at 2i in the low
-/// half, as a bf16 pair lies in memory): `[..., K / 2]` i32.
-static Value buildPairWords(OpBuilder &b, Location loc, Value a) {
-  auto type = cast<RankedTensorType>(a.getType());
-  int64_t rank = type.getRank();
-  SmallVector<int64_t> split(type.getShape()), words(type.getShape());
-  split.back() /= 2;
-  split.push_back(2);
-  words.back() /= 2;
-  SmallVector<ReassociationIndices> reassociation;
-  for (int64_t i = 0; i + 1 < rank; ++i)
-    reassociation.push_back({i});
-  reassociation.push_back({rank - 1, rank});
-  Value pairs = tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get(split, type.getElementType()), a,
-      reassociation);
-  MLIRContext *ctx = b.getContext();
-  auto half = [&](int64_t t) {
-    SmallVector<AffineExpr> results;
-    for (int64_t i = 0; i < rank; ++i)
-      results.push_back(getAffineDimExpr(i, ctx));
-    results.push_back(getAffineConstantExpr(t, ctx));
-    return AffineMap::get(rank, 0, results, ctx);
-  };
-  Type i32 = b.getI32Type();
-  Value init = tensor::EmptyOp::create(b, loc, words, i32);
-  SmallVector<AffineMap> maps = {half(0), half(1),
-                                 AffineMap::getMultiDimIdentityMap(rank, ctx)};
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange{init.getType()}, ValueRange{pairs, pairs},
-      ValueRange{init}, maps, iterators,
-      [&](OpBuilder &nb, Location nl, ValueRange args) {
-        auto word = [&](Value x) -> Value {
-          Value h = arith::TruncFOp::create(nb, nl, nb.getBF16Type(), x);
-          h = arith::BitcastOp::create(nb, nl, nb.getI16Type(), h);
-          return arith::ExtUIOp::create(nb, nl, i32, h);
-        };
-        Value high = arith::ShLIOp::create(
-            nb, nl, word(args[1]),
-            arith::ConstantOp::create(nb, nl, nb.getI32IntegerAttr(16)));
-        linalg::YieldOp::create(
-            nb, nl,
-            ValueRange{arith::OrIOp::create(nb, nl, word(args[0]), high)});
-      });
-  return generic.getResult(0);
-}
-
 /// Returns `acc` (vector<n x f32>) plus, lane by lane, the dot product of
-/// the bf16 pair in `word` (an i32, as buildPairWords packs it) with the
+/// the bf16 pair in `word` (an i32: the pair as it lies in memory) with the
 /// lane's pair in `pairs` (vector<2n x bf16>): with `native` (n a multiple of
 /// 16), AVX512-BF16's dot product per 16 lanes (x86vector.avx512.dot:
 /// vdpbf16ps); else two f32 fused multiply-adds of the pairs' halves (a bf16 is
@@ -1121,6 +1378,7 @@ static Value emitPairDot(OpBuilder &b, Location l, Value acc, Value word,
       b, l, vector::BroadcastOp::create(b, l, accType, aHigh), bHigh, acc);
 }
 
+/// Replaces `op` by the register-tiled kernel of `plan`.
 static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
                         const ContractionPlan &plan, bool bf16Dot) {
   Location loc = op.getLoc();
@@ -1147,16 +1405,23 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
   if (epilogue)
     rewriter.setInsertionPoint(epilogue);
   // The column dims of B, C and the epilogue's operands merged into one.
+  // (In pair form, the operands' maps without t; B's columns merged with
+  // t, or its panels' columns with t: a pair of rows of B, interleaved.)
   Value aTensor = op.getDpsInputOperand(plan.a)->get();
-  // (B in bf16 pairs: A's pairs along k rounded and packed once.)
-  if (plan.pairs)
-    aTensor = buildPairWords(rewriter, loc, aTensor);
-  Value bTensor =
-      mergeColumns(rewriter, loc, op.getDpsInputOperand(plan.b)->get(), run);
+  Value bTensor = op.getDpsInputOperand(plan.b)->get();
+  if (plan.pairs) {
+    for (unsigned i = 0; i < 2; ++i)
+      maps[i] = maps[i].dropResult(maps[i].getNumResults() - 1);
+    bTensor =
+        mergeColumns(rewriter, loc, bTensor, plan.pairPanelWidth ? 2 : run + 1);
+  } else {
+    bTensor = mergeColumns(rewriter, loc, bTensor, run);
+  }
   init = mergeColumns(rewriter, loc, init, run);
   destInit = mergeColumns(rewriter, loc, destInit, run);
   AffineMap aMap = maps[plan.a];
-  AffineMap bMap = mergeColumns(maps[plan.b], run);
+  AffineMap bMap =
+      plan.pairPanelWidth ? maps[plan.b] : mergeColumns(maps[plan.b], run);
   AffineMap cMap = mergeColumns(outMap, run);
   DenseMap<OpOperand *, std::pair<Value, AffineMap>> epilogueInputs;
   if (epilogue) {
@@ -1195,6 +1460,9 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
     Location l = loc;
     // The index of loop `loop` for row `row` of the block at `k`.
     auto loopValue = [&](unsigned loop, int64_t row, Value k) -> Value {
+      // (t, a pair's element, is read at 0: the pair's first.)
+      if (plan.pairs && loop == plan.t)
+        return Value();
       if (loop == plan.k)
         return k;
       if (loop == plan.n)
@@ -1289,11 +1557,11 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
           b, l, kStart, arith::ConstantIndexOp::create(b, l, kLength));
       // Column n0 of B in its panels: panel n0 / c, column n0 % c.
       Value panel, panelColumn;
-      if (plan.panels || plan.pairs) {
+      if (plan.panels || plan.pairPanelWidth) {
         Value width = arith::ConstantIndexOp::create(
             b, l,
-            plan.pairs
-                ? cast<RankedTensorType>(plan.pairs.getType()).getDimSize(2) / 2
+            plan.pairPanelWidth
+                ? plan.pairPanelWidth
                 : cast<RankedTensorType>(plan.panels.getType()).getDimSize(2));
         panel = arith::DivUIOp::create(b, l, n0, width);
         panelColumn = arith::RemUIOp::create(b, l, n0, width);
@@ -1306,36 +1574,10 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
         cStart = arith::DivUIOp::create(b, l, kStart, unroll);
         cEnd = arith::DivUIOp::create(b, l, kEnd, unroll);
       }
-      // (By pairs: the step index is the pair's, k = 2c.)
-      if (plan.pairs) {
-        Value two = arith::ConstantIndexOp::create(b, l, 2);
-        cStart = arith::DivUIOp::create(b, l, kStart, two);
-        cEnd = arith::DivUIOp::create(b, l, kEnd, two);
-      }
       auto kLoop = scf::ForOp::create(
           b, l, cStart, cEnd, c1, accs,
           [&](OpBuilder &kb, Location kl, Value c, ValueRange carried) {
             SmallVector<Value> next(carried);
-            if (plan.pairs) {
-              // Pair c of B's rows for the block's columns, and of each
-              // row of A (its words: A's index with c for k).
-              Value columnPairs = arith::MulIOp::create(
-                  kb, kl, panelColumn,
-                  arith::ConstantIndexOp::create(kb, kl, 2));
-              Type bf16 = kb.getBF16Type();
-              Value pairs = vector::TransferReadOp::create(
-                  kb, kl, VectorType::get({2 * plan.columns}, bf16), plan.pairs,
-                  ValueRange{panel, c, columnPairs},
-                  arith::ConstantOp::create(kb, kl, kb.getZeroAttr(bf16)),
-                  ArrayRef<bool>{true});
-              for (int64_t r = 0; r < rows; ++r) {
-                Value word = tensor::ExtractOp::create(kb, kl, aTensor,
-                                                       indices(aMap, r, c));
-                next[r] = emitPairDot(kb, kl, next[r], word, pairs, bf16Dot);
-              }
-              scf::YieldOp::create(kb, kl, next);
-              return;
-            }
             Value kBase = c;
             if (plan.kUnroll != 1)
               kBase = arith::MulIOp::create(kb, kl, c, unroll);
@@ -1344,6 +1586,44 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
               if (j != 0)
                 k = arith::AddIOp::create(
                     kb, kl, kBase, arith::ConstantIndexOp::create(kb, kl, j));
+              // (A's unrolled map reads the step index c; with no unroll,
+              // c is k.)
+              AffineMap aStep = plan.kUnroll == 1
+                                    ? aMap
+                                    : unrollK(aMap, plan.k, plan.kUnroll, j);
+              if (plan.pairs) {
+                // Pair k of B's rows for the block's columns (interleaved),
+                // and per row of A the pair of its k as one i32 word.
+                Type bf16 = kb.getBF16Type();
+                Value bf16Zero =
+                    arith::ConstantOp::create(kb, kl, kb.getZeroAttr(bf16));
+                Value two = arith::ConstantIndexOp::create(kb, kl, 2);
+                SmallVector<Value> at;
+                if (plan.pairPanelWidth) {
+                  at = {panel, k,
+                        arith::MulIOp::create(kb, kl, panelColumn, two)};
+                } else {
+                  at = indices(bMap, 0, k);
+                  at.back() = arith::MulIOp::create(kb, kl, at.back(), two);
+                }
+                Value pairs = vector::TransferReadOp::create(
+                    kb, kl, VectorType::get({2 * plan.columns}, bf16), bTensor,
+                    at, bf16Zero, inBounds);
+                for (int64_t r = 0; r < rows; ++r) {
+                  SmallVector<Value> idx = indices(aStep, r, c);
+                  idx.push_back(c0);
+                  Value pair = vector::TransferReadOp::create(
+                      kb, kl, VectorType::get({2}, bf16), aTensor, idx,
+                      bf16Zero, ArrayRef<bool>{true});
+                  Value word = vector::ExtractOp::create(
+                      kb, kl,
+                      vector::BitCastOp::create(
+                          kb, kl, VectorType::get({1}, kb.getI32Type()), pair),
+                      ArrayRef<int64_t>{0});
+                  next[r] = emitPairDot(kb, kl, next[r], word, pairs, bf16Dot);
+                }
+                continue;
+              }
               // (From the panel's packed block of B: its row k - kStart.)
               Value bVec;
               if (packedB)
@@ -1359,11 +1639,6 @@ static void buildKernel(RewriterBase &rewriter, linalg::GenericOp op,
                 bVec = vector::TransferReadOp::create(kb, kl, vecType, bTensor,
                                                       indices(bMap, 0, k), zero,
                                                       inBounds);
-              // (A's unrolled map reads the step index c; with no unroll,
-              // c is k.)
-              AffineMap aStep = plan.kUnroll == 1
-                                    ? aMap
-                                    : unrollK(aMap, plan.k, plan.kUnroll, j);
               for (int64_t r = 0; r < rows; ++r) {
                 Value a = tensor::ExtractOp::create(kb, kl, aTensor,
                                                     indices(aStep, r, c));
@@ -1770,13 +2045,23 @@ struct CPUContractionKernelsPass final
       rewriter.setInsertionPoint(op);
       (void)convToIm2Col(rewriter, op, shape.rows / 2);
     }
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (std::optional<ContractionPlan> plan =
-              planContraction(op, shape.lanes, shape.rows, kBlock)) {
-        plan->epilogue = findEpilogue(op, *plan);
-        planned.emplace_back(op, *plan);
+    generics.clear();
+    getOperation().walk([&](linalg::GenericOp op) { generics.push_back(op); });
+    for (linalg::GenericOp op : generics) {
+      std::optional<ContractionPlan> plan =
+          planContraction(op, shape.lanes, shape.rows, kBlock);
+      if (!plan)
+        continue;
+      // Matmuls by weights stored in bf16 pairs run in pair form.
+      if (Value pairs = findWeightPairs(op, *plan)) {
+        op = rewriteWeightPairs(rewriter, op, *plan, pairs);
+        plan = planContraction(op, shape.lanes, shape.rows, kBlock);
+        if (!plan)
+          continue;
       }
-    });
+      plan->epilogue = findEpilogue(op, *plan);
+      planned.emplace_back(op, *plan);
+    }
     for (auto &[op, plan] : planned) {
       rewriter.setInsertionPoint(op);
       buildKernel(rewriter, op, plan, shape.bf16Dot);

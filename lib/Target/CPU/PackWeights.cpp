@@ -48,8 +48,12 @@
 #include "ms/Dialect/Graph/IR/GraphDialect.h"
 #include "ms/Dialect/Graph/IR/GraphOps.h"
 
+#include "ms/runtime/Relayout.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
+
+#include <cstring>
 
 namespace mlir::ms {
 #define GEN_PASS_DEF_CPUPACKWEIGHTSPASS
@@ -119,10 +123,47 @@ static constexpr double kWinogradG[4][3] = {
 static constexpr float kWinogradGp[3][4] = {
     {1, 0, 0, 0}, {0, 1, -1, 0}, {0, 0, 0, 1}};
 
+/// A bf16 constant of `type` holding `values` rounded to nearest, ties to
+/// even (the module writer's and the runtime's rounding).
+static Value bf16Constant(OpBuilder &b, Location loc, RankedTensorType type,
+                          ArrayRef<float> values) {
+  std::vector<uint16_t> halves(values.size());
+  for (size_t i = 0; i < values.size(); ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, &values[i], sizeof(bits));
+    halves[i] = ::ms::format::roundToBF16(bits);
+  }
+  return graph::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::getFromRawBuffer(
+          type, ArrayRef<char>(reinterpret_cast<const char *>(halves.data()),
+                               halves.size() * sizeof(uint16_t))));
+}
+
+/// `weight`, a constant holding `rows` rows of f32, as the bf16 rows of
+/// `rowsType` (`[rows, K + 1]` for K odd: each ending in a zero); `weight`
+/// itself if it holds no dense elements.
+static Value storePaddedRows(OpBuilder &b, Location loc, Value weight,
+                             RankedTensorType rowsType) {
+  DenseElementsAttr dense = graph::getDenseElements(
+      weight.getDefiningOp<graph::ConstantOp>().getValue());
+  if (!dense)
+    return weight;
+  int64_t rows = rowsType.getDimSize(0), padded = rowsType.getDimSize(1);
+  int64_t k = dense.getNumElements() / rows;
+  std::vector<float> values(rows * padded, 0.0f);
+  auto elements = dense.value_begin<float>();
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t i = 0; i < k; ++i)
+      values[r * padded + i] = elements[r * k + i];
+  return bf16Constant(b, loc, rowsType, values);
+}
+
 /// `weight`, a constant `[M, C, 3, 3]`, as its Winograd transform `[16, M,
 /// C]` (element `[a * 4 + b, m, c]` = `(G g G^T)[a][b]` of the filter g =
-/// `weight[m, c]`, in double and rounded once); `weight` itself if it holds
-/// no dense elements.
+/// `weight[m, c]`, in double and rounded once to f32, then to bf16 if that
+/// is packedType's element type); `weight` itself if it holds no dense
+/// elements.
 static Value storeWinogradFilter(OpBuilder &b, Location loc, Value weight,
                                  RankedTensorType packedType) {
   DenseElementsAttr dense = graph::getDenseElements(
@@ -147,6 +188,8 @@ static Value storeWinogradFilter(OpBuilder &b, Location loc, Value weight,
             t[a][0] * kWinogradG[e][0] + t[a][1] * kWinogradG[e][1] +
             t[a][2] * kWinogradG[e][2]);
   }
+  if (packedType.getElementType().isBF16())
+    return bf16Constant(b, loc, packedType, u);
   return graph::ConstantOp::create(
       b, loc, DenseElementsAttr::get(packedType, ArrayRef<float>(u)));
 }
@@ -194,7 +237,7 @@ static Value storeInPairPanels(OpBuilder &b, Location loc, Value weight,
 
 namespace {
 struct CPUPackWeightsPass final
-    : ms::impl::CPUPackWeightsPassBase<CPUPackWeightsPass> {
+    : mlir::ms::impl::CPUPackWeightsPassBase<CPUPackWeightsPass> {
   using CPUPackWeightsPassBase::CPUPackWeightsPassBase;
 
   void runOnOperation() override {
@@ -226,6 +269,8 @@ struct CPUPackWeightsPass final
           packWinogradWeight(kernel, callers->second, conv, arg);
         else if (prefersChannelsInnermost(conv))
           packConvWeight(kernel, callers->second, conv, arg);
+        else if (precision == "bf16")
+          packConvRows(kernel, callers->second, conv, arg);
       });
       kernel.walk([&](graph::MatMulOp matmul) {
         BlockArgument arg = kernelArg(matmul.getRhs());
@@ -262,6 +307,47 @@ struct CPUPackWeightsPass final
     Value unpacked;
     const int64_t c = kMatmulWeightPanel;
     int64_t m = type.getDimSize(0), k = type.getNumElements() / m;
+    int64_t channels = type.getDimSize(1);
+    if (precision == "bf16" && m % c == 0 && channels % 2 == 0) {
+      // [M, C, K...] = [M/c, c, C/2, 2, K...] <-> [M/c, C/2, K..., c, 2] =
+      // [M/c, (C/2) K..., 2c], in bf16.
+      SmallVector<int64_t> split = {m / c, c, channels / 2, 2};
+      SmallVector<int64_t> toPairs = {0, 2};
+      for (int64_t i = 2; i < rank; ++i) {
+        split.push_back(type.getDimSize(i));
+        toPairs.push_back(i + 2);
+      }
+      toPairs.append({1, 3});
+      SmallVector<int64_t> fromPairs(toPairs.size()), pairShape;
+      for (auto [i, dim] : llvm::enumerate(toPairs)) {
+        fromPairs[dim] = i;
+        pairShape.push_back(split[dim]);
+      }
+      Type bf16 = BFloat16Type::get(type.getContext());
+      auto pairsType = RankedTensorType::get({m / c, k / 2, 2 * c}, bf16);
+      unpacked = packer.packArgument(
+          kernel, callers, arg, pairsType,
+          [&](OpBuilder &b, Location loc, Value weight) {
+            return relayoutWeight(b, loc, weight, pairsType, split, toPairs);
+          },
+          [&](OpBuilder &b, Location loc, Value pairs) -> Value {
+            Value wide = graph::CastOp::create(
+                b, loc, RankedTensorType::get(pairsType.getShape(), elem),
+                pairs);
+            Value pairsSplit = graph::ReshapeOp::create(
+                b, loc, RankedTensorType::get(pairShape, elem), wide, Value());
+            Value weightSplit = graph::TransposeOp::create(
+                b, loc, RankedTensorType::get(split, elem), pairsSplit,
+                b.getDenseI64ArrayAttr(fromPairs));
+            return graph::ReshapeOp::create(b, loc, type, weightSplit, Value());
+          });
+      if (unpacked) {
+        conv.getWeightMutable().assign(unpacked);
+        kernel.setArgAttr(arg.getArgNumber(), kConvPairsAttrName,
+                          UnitAttr::get(kernel.getContext()));
+      }
+      return;
+    }
     if (m % c == 0 && m > c) {
       // [C * K..., M] = [C * K..., M/c, c] <-> [M/c, C * K..., c].
       auto splitType = RankedTensorType::get({k, m / c, c}, elem);
@@ -292,6 +378,45 @@ struct CPUPackWeightsPass final
       conv.getWeightMutable().assign(unpacked);
   }
 
+  /// Stores `conv`'s weight `arg` (`[M, C, K...]`, ungrouped), which its
+  /// kernel reads through an im2col copy, as bf16 rows `[M, C K...]`, or
+  /// with C K... odd (3 input channels) `[M, C K... + 1]`, each row ending
+  /// in a zero, and marks the argument kConvPairsAttrName.
+  void packConvRows(func::FuncOp kernel, ArrayRef<func::CallOp> callers,
+                    graph::ConvOp conv, BlockArgument arg) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || !type.hasStaticShape() || !type.getElementType().isF32() ||
+        type.getRank() < 3 || conv.getGroup() != 1)
+      return;
+    int64_t m = type.getDimSize(0), k = type.getNumElements() / m;
+    auto rowsType = RankedTensorType::get({m, k + k % 2},
+                                          BFloat16Type::get(type.getContext()));
+    Value unpacked = packer.packArgument(
+        kernel, callers, arg, rowsType,
+        [&](OpBuilder &b, Location loc, Value weight) {
+          if (k % 2 != 0)
+            return storePaddedRows(b, loc, weight, rowsType);
+          return relayoutWeight(b, loc, weight, rowsType, {m, k}, {0, 1});
+        },
+        [&](OpBuilder &b, Location loc, Value rows) -> Value {
+          auto f32Rows = RankedTensorType::get({m, k}, type.getElementType());
+          Value wide = graph::CastOp::create(
+              b, loc,
+              RankedTensorType::get(rowsType.getShape(), type.getElementType()),
+              rows);
+          if (k % 2 != 0)
+            wide = graph::SliceOp::create(
+                b, loc, f32Rows, wide, b.getDenseI64ArrayAttr({0, 0}),
+                b.getDenseI64ArrayAttr({m, k}), b.getDenseI64ArrayAttr({1, 1}));
+          return graph::ReshapeOp::create(b, loc, type, wide, Value());
+        });
+    if (!unpacked)
+      return;
+    conv.getWeightMutable().assign(unpacked);
+    kernel.setArgAttr(arg.getArgNumber(), kConvPairsAttrName,
+                      UnitAttr::get(kernel.getContext()));
+  }
+
   /// Stores `conv`'s 3x3 weight `arg` as its Winograd transform `[16, M,
   /// C]` and marks the argument kWinogradFilterAttrName.
   void packWinogradWeight(func::FuncOp kernel, ArrayRef<func::CallOp> callers,
@@ -299,13 +424,20 @@ struct CPUPackWeightsPass final
     auto type = cast<RankedTensorType>(arg.getType());
     int64_t m = type.getDimSize(0), c = type.getDimSize(1);
     Type elem = type.getElementType();
-    auto packedType = RankedTensorType::get({16, m, c}, elem);
+    // (bf16: the 16 matmuls run in pairs of input channels.)
+    Type stored = precision == "bf16" && c % 2 == 0
+                      ? Type(BFloat16Type::get(type.getContext()))
+                      : elem;
+    auto packedType = RankedTensorType::get({16, m, c}, stored);
     Value unpacked = packer.packArgument(
         kernel, callers, arg, packedType,
         [&](OpBuilder &b, Location loc, Value weight) {
           return storeWinogradFilter(b, loc, weight, packedType);
         },
         [&](OpBuilder &b, Location loc, Value packed) -> Value {
+          if (stored != elem)
+            packed = graph::CastOp::create(
+                b, loc, RankedTensorType::get({16, m, c}, elem), packed);
           // [16, M, C] -> [4, 4, M, C] -> [M, C, 4, 4], then Gp U Gp^T.
           Value u = graph::ReshapeOp::create(
               b, loc, RankedTensorType::get({4, 4, m, c}, elem), packed,

@@ -20,25 +20,36 @@
 #include "mlir/IR/Builders.h"
 
 namespace mlir::ms {
-/// True if the body of `op` is `yield(out + in0 * in1)` (either order).
-inline bool isMultiplyAccumulate(linalg::GenericOp op) {
+/// Returns the product `x * y` that the body of `op` (two inputs, one init)
+/// adds to the init's value and yields (`yield(out + x * y)`, either
+/// order), or null.
+inline arith::MulFOp getAccumulatedProduct(linalg::GenericOp op) {
   Block &body = op.getRegion().front();
   auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (body.getOperations().size() != 3 || yield.getNumOperands() != 1)
-    return false;
+  if (body.getNumArguments() != 3 || yield.getNumOperands() != 1)
+    return nullptr;
   auto add = yield.getOperand(0).getDefiningOp<arith::AddFOp>();
   if (!add)
-    return false;
+    return nullptr;
   Value acc = body.getArgument(2);
   Value product = add.getLhs() == acc ? add.getRhs() : add.getLhs();
   if ((add.getLhs() != acc && add.getRhs() != acc) || product == acc)
-    return false;
-  auto mul = product.getDefiningOp<arith::MulFOp>();
-  if (!mul)
-    return false;
-  Value x = body.getArgument(0), y = body.getArgument(1);
+    return nullptr;
+  return product.getDefiningOp<arith::MulFOp>();
+}
+
+/// True if `mul`'s operands are `x` and `y` (either order).
+inline bool multiplies(arith::MulFOp mul, Value x, Value y) {
   return (mul.getLhs() == x && mul.getRhs() == y) ||
          (mul.getLhs() == y && mul.getRhs() == x);
+}
+
+/// True if the body of `op` is `yield(out + in0 * in1)` (either order).
+inline bool isMultiplyAccumulate(linalg::GenericOp op) {
+  Block &body = op.getRegion().front();
+  arith::MulFOp mul = getAccumulatedProduct(op);
+  return mul && body.getOperations().size() == 3 &&
+         multiplies(mul, body.getArgument(0), body.getArgument(1));
 }
 
 /// Appends the loops of `expr` (a loop, or a sum of loops times constants)

@@ -36,6 +36,7 @@
 
 #include "ms/Target/CPU/CPUTarget.h"
 
+#include "PairContraction.h"
 #include "WindowIndexing.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -55,27 +56,6 @@ namespace mlir::ms {
 
 using namespace mlir;
 using namespace mlir::ms;
-
-/// Returns the kernel argument marked kWinogradFilterAttrName that `weight`
-/// is computed from (ms-cpu-pack-weights' unpacking), or null.
-static BlockArgument findWinogradFilter(func::FuncOp kernel, Value weight) {
-  SmallVector<Value> worklist = {weight};
-  DenseSet<Value> seen;
-  while (!worklist.empty()) {
-    Value value = worklist.pop_back_val();
-    if (!seen.insert(value).second)
-      continue;
-    if (auto arg = dyn_cast<BlockArgument>(value)) {
-      if (arg.getOwner() == &kernel.front() &&
-          kernel.getArgAttr(arg.getArgNumber(), kWinogradFilterAttrName))
-        return arg;
-      continue;
-    }
-    if (Operation *op = value.getDefiningOp())
-      llvm::append_range(worklist, op->getOperands());
-  }
-  return nullptr;
-}
 
 /// Whether `op` is `out[n, 0, m, oh, ow] += in[n, c, oh + kh, ow + kw] *
 /// w[m, c, kh, kw]` over loops (n, g, m, oh, ow, c, kh, kw) (the input and
@@ -158,13 +138,19 @@ static void rewriteConv(RewriterBase &rewriter, linalg::GenericOp op, Value u,
   int64_t n = ranges[0], m = ranges[2], c = ranges[5];
   int64_t tileRows = ranges[3] / 2, tileColumns = ranges[4] / 2;
   int64_t height = ranges[3], width = ranges[4];
-  bool whole = 16 * m * c * 4 > kBlockedFilterBytes;
+  // A bf16 filter: V in bf16 pairs of input channels `[16, C / 2, 2
+  // columns]`, the matmuls in pair form (PairContraction.h).
+  bool pairs = cast<RankedTensorType>(u.getType()).getElementType().isBF16();
+  bool whole = 16 * m * c * (pairs ? 2 : 4) > kBlockedFilterBytes;
   int64_t blockRows =
       whole ? tileRows
             : chooseBlockRows(n, tileRows, tileColumns, std::max(c, m));
   // The tiles of one block (whole: of all images), whole register blocks.
   int64_t columns =
       llvm::alignTo((whole ? n : 1) * blockRows * tileColumns, 32);
+  int64_t vRows = pairs ? c / 2 : c, vColumns = pairs ? 2 * columns : columns;
+  Type vType =
+      pairs ? Type(rewriter.getBF16Type()) : Type(rewriter.getF32Type());
   Value input = op.getDpsInputOperand(0)->get();
   // The input's unit group dim, if it has one, is its second.
   bool grouped = cast<RankedTensorType>(input.getType()).getRank() == 5;
@@ -215,14 +201,10 @@ static void rewriteConv(RewriterBase &rewriter, linalg::GenericOp op, Value u,
     return loops.front().getResult(0);
   };
 
-  // Input transform of `lanes` tiles from tile (row, tx) of `image` in
-  // input channel `channel`: V[vAt(a * 4 + e, column)] = (B^T d B)[a][e].
-  // A row's last vector spills into the next row's first tiles, which are
-  // written after it (the last row's: into the padding columns, or masked).
-  auto inputTransform =
-      [&](OpBuilder &b, Value v, Value image, Value channel, Value row,
-          Value tx, Value column,
-          function_ref<SmallVector<Value>(int64_t, Value)> vAt) -> Value {
+  // (B^T d B)[a][e] of `lanes` tiles from tile (row, tx) of `image` in
+  // input channel `channel`, at a * 4 + e.
+  auto transformPatches = [&](OpBuilder &b, Value image, Value channel,
+                              Value row, Value tx) {
     Value y0 = mul(b, row, 2);
     Value x0 = mul(b, tx, 2);
     Value columnsAt[2] = {x0, addi(b, x0, index(b, 2))};
@@ -254,12 +236,46 @@ static void rewriteConv(RewriterBase &rewriter, linalg::GenericOp op, Value u,
       for (int64_t a = 0; a < 4; ++a)
         t[a][j] = col[a];
     }
+    std::array<Value, 16> patches;
     for (int64_t a = 0; a < 4; ++a) {
       std::array<Value, 4> r = transform(t[a][0], t[a][1], t[a][2], t[a][3]);
       for (int64_t e = 0; e < 4; ++e)
+        patches[a * 4 + e] = r[e];
+    }
+    return patches;
+  };
+  // Input transform of `lanes` tiles from tile (row, tx) of `image` in
+  // input channel `channel` (in pairs: pair `channel`, input channels
+  // 2 channel and 2 channel + 1): V[vAt(x, column)] = (B^T d B)[a][e] for x
+  // = a * 4 + e (in pairs: the two channels' values interleaved, rounded to
+  // bf16, at column 2 column). A row's last vector spills into the next
+  // row's first tiles, which are written after it (the last row's: into the
+  // padding columns, or masked).
+  auto inputTransform =
+      [&](OpBuilder &b, Value v, Value image, Value channel, Value row,
+          Value tx, Value column,
+          function_ref<SmallVector<Value>(int64_t, Value)> vAt) -> Value {
+    if (!pairs) {
+      std::array<Value, 16> patches =
+          transformPatches(b, image, channel, row, tx);
+      for (int64_t x = 0; x < 16; ++x)
         v = vector::TransferWriteOp::create(
-                b, loc, r[e], v, vAt(a * 4 + e, column), ArrayRef<bool>{false})
+                b, loc, patches[x], v, vAt(x, column), ArrayRef<bool>{false})
                 .getResult();
+      return v;
+    }
+    Value first = mul(b, channel, 2);
+    std::array<Value, 16> even = transformPatches(b, image, first, row, tx);
+    std::array<Value, 16> odd =
+        transformPatches(b, image, addi(b, first, index(b, 1)), row, tx);
+    auto pairType = VectorType::get({2 * lanes}, b.getBF16Type());
+    for (int64_t x = 0; x < 16; ++x) {
+      Value interleaved = vector::InterleaveOp::create(b, loc, even[x], odd[x]);
+      Value rounded = arith::TruncFOp::create(b, loc, pairType, interleaved);
+      v = vector::TransferWriteOp::create(b, loc, rounded, v,
+                                          vAt(x, mul(b, column, 2)),
+                                          ArrayRef<bool>{false})
+              .getResult();
     }
     return v;
   };
@@ -306,12 +322,29 @@ static void rewriteConv(RewriterBase &rewriter, linalg::GenericOp op, Value u,
     return slice;
   };
 
-  // The 16 matmuls: M[x, m, t] = sum_c U[x, m, c] * V[x, c, t].
+  // The 16 matmuls: M[x, m, t] = sum_c U[x, m, c] * V[x, c, t] (in pairs:
+  // in pair form, sum_c2 sum_p U[x, m, c2, p] * V[x, c2, t, p]).
   auto matmuls = [&](OpBuilder &b, Value v) -> Value {
     auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
     Value products =
         tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{16, m, columns}, f32);
     products = linalg::FillOp::create(b, loc, zero, products).getResult(0);
+    if (pairs) {
+      using utils::IteratorType;
+      Value uPairs = splitIntoPairs(b, loc, u, 2);
+      Value vPairs = splitIntoPairs(b, loc, v, 2);
+      return createPairContraction(
+                 b, loc, uPairs, vPairs, products,
+                 ArrayRef<AffineMap>{
+                     AffineMap::get(5, 0, {d(0), d(1), d(3), d(4)}, ctx),
+                     AffineMap::get(5, 0, {d(0), d(3), d(2), d(4)}, ctx),
+                     AffineMap::get(5, 0, {d(0), d(1), d(2)}, ctx)},
+                 ArrayRef<IteratorType>{
+                     IteratorType::parallel, IteratorType::parallel,
+                     IteratorType::parallel, IteratorType::reduction,
+                     IteratorType::reduction})
+          .getResult(0);
+    }
     return linalg::GenericOp::create(
                b, loc, TypeRange{products.getType()}, ValueRange{u, v},
                ValueRange{products},
@@ -356,22 +389,23 @@ static void rewriteConv(RewriterBase &rewriter, linalg::GenericOp op, Value u,
   };
 
   if (whole) {
-    // Input transform per input channel: V[:, channel, :].
-    Value v =
-        tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{16, c, columns}, f32);
+    // Input transform per input channel (pair): V[:, channel, :].
+    Value v = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{16, vRows, vColumns}, vType);
     auto inputs = scf::ForallOp::create(
         b, loc, ArrayRef<OpFoldResult>{attr(b, 0)},
-        ArrayRef<OpFoldResult>{attr(b, c)}, ArrayRef<OpFoldResult>{one(b)},
+        ArrayRef<OpFoldResult>{attr(b, vRows)}, ArrayRef<OpFoldResult>{one(b)},
         ValueRange{v}, std::nullopt);
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(inputs.getBody());
       Value channel = inputs.getInductionVars()[0];
       SmallVector<OpFoldResult> offsets = {attr(b, 0), channel, attr(b, 0)};
-      SmallVector<OpFoldResult> sizes = {attr(b, 16), one(b), attr(b, columns)};
+      SmallVector<OpFoldResult> sizes = {attr(b, 16), one(b),
+                                         attr(b, vColumns)};
       SmallVector<OpFoldResult> strides(3, one(b));
       Value slice = tensor::ExtractSliceOp::create(
-          b, loc, RankedTensorType::get({16, 1, columns}, f32),
+          b, loc, RankedTensorType::get({16, 1, vColumns}, vType),
           inputs.getRegionOutArgs()[0], offsets, sizes, strides);
       Value c0 = index(b, 0);
       slice = forEach(b, {n, tileRows, tileColumns}, slice,
@@ -440,9 +474,9 @@ static void rewriteConv(RewriterBase &rewriter, linalg::GenericOp op, Value u,
 
   // Input transform: V[a * 4 + e, c, r * tile columns + tx] = (B^T d B)[a][e]
   // of tile (first row + r, tx).
-  Value v =
-      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{16, c, columns}, f32);
-  v = forEach(b, {c, blockRows, tileColumns}, v,
+  Value v = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{16, vRows, vColumns}, vType);
+  v = forEach(b, {vRows, blockRows, tileColumns}, v,
               [&](OpBuilder &b, ArrayRef<Value> ivs, Value v) {
                 Value channel = ivs[0];
                 return inputTransform(
@@ -498,8 +532,8 @@ struct CPUWinogradConvsPass final
     kernel.walk([&](linalg::GenericOp op) {
       if (!isWinogradConv(op))
         return;
-      BlockArgument u =
-          findWinogradFilter(kernel, op.getDpsInputOperand(1)->get());
+      BlockArgument u = findMarkedArgument(
+          kernel, op.getDpsInputOperand(1)->get(), kWinogradFilterAttrName);
       auto type = u ? dyn_cast<RankedTensorType>(u.getType()) : nullptr;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       if (type &&

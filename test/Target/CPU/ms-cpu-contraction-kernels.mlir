@@ -570,22 +570,24 @@ func.func @panels_transpose(%a: tensor<16x64xf32>, %p: tensor<2x64x32xf32>) -> t
 
 // B unpacked from bf16 pairs of panel rows [N / 32, K / 2, 64]
 // (ms-cpu-pack-weights precision=bf16, fused: split, transposed and
-// extended in one generic): the kernel rounds A to bf16 pairs packed in
-// i32 words once, runs its k loop by pairs, reads 64 bf16 of the pairs per
-// block of 32 columns and per row one word of A; without bf16-dot two
-// fused multiply-adds of the pairs' halves (the words shifted and masked),
-// with it one x86vector.avx512.dot per 16 columns.
+// extended in one generic): the matmul runs in pair form (A rounded to
+// bf16 once, both read by pairs of k), its k loop by pairs, reading 64
+// bf16 of the pairs per block of 32 columns and per row one pair of A as
+// an i32 word; without bf16-dot two fused multiply-adds of the pairs'
+// halves (the words shifted and masked), with it one x86vector.avx512.dot
+// per 16 columns.
 // CHECK-LABEL: func.func @bf16_pairs
 // CHECK-SAME: %[[A:[a-z0-9]+]]: tensor<8x4xf32>, %[[P:[a-z0-9]+]]: tensor<2x2x64xbf16>
-// CHECK: %[[SPLIT:.+]] = tensor.expand_shape %[[A]] {{\[}}[0], [1, 2]] output_shape [8, 2, 2]
-// CHECK: %[[WORDS:.+]] = linalg.generic {{.*}} ins(%[[SPLIT]], %[[SPLIT]] : {{.*}}) outs(%{{.+}} : tensor<8x2xi32>)
+// CHECK: %[[R:.+]] = linalg.generic {{.*}} ins(%[[A]] : tensor<8x4xf32>) outs(%{{.+}} : tensor<8x4xbf16>)
 // CHECK: arith.truncf %{{.+}} : f32 to bf16
-// CHECK: arith.shli
-// CHECK: arith.ori
+// CHECK: %[[SPLIT:.+]] = tensor.expand_shape %[[R]] {{\[}}[0], [1, 2]] output_shape [8, 2, 2]
+// CHECK: %[[PP:.+]] = tensor.expand_shape %[[P]] {{\[}}[0], [1], [2, 3]] output_shape [2, 2, 32, 2]
+// CHECK: %[[PB:.+]] = tensor.collapse_shape %[[PP]] {{\[}}[0], [1], [2, 3]]
 // CHECK: scf.forall
 // CHECK: scf.for %[[C:[a-z0-9]+]] = 
-// CHECK: vector.transfer_read %[[P]][%{{.+}}, %[[C]], %{{.+}}], {{.*}} : tensor<2x2x64xbf16>, vector<64xbf16>
-// CHECK: tensor.extract %[[WORDS]][%{{.+}}, %[[C]]] : tensor<8x2xi32>
+// CHECK: vector.transfer_read %[[PB]][%{{.+}}, %[[C]], %{{.+}}], {{.*}} : tensor<2x2x64xbf16>, vector<64xbf16>
+// CHECK: vector.transfer_read %[[SPLIT]][%{{.+}}, %[[C]], %{{.+}}], {{.*}} : tensor<8x2x2xbf16>, vector<2xbf16>
+// CHECK: vector.bitcast %{{.+}} : vector<2xbf16> to vector<1xi32>
 // CHECK: vector.bitcast %{{.+}} : vector<64xbf16> to vector<32xi32>
 // CHECK-COUNT-2: vector.fma
 // CHECK-NOT: x86vector
@@ -609,4 +611,95 @@ func.func @bf16_pairs(%a: tensor<8x4xf32>, %pairs: tensor<2x2x64xbf16>) -> tenso
   %3 = linalg.fill ins(%cst : f32) outs(%2 : tensor<8x64xf32>) -> tensor<8x64xf32>
   %4 = linalg.matmul ins(%a, %b : tensor<8x4xf32>, tensor<4x64xf32>) outs(%3 : tensor<8x64xf32>) -> tensor<8x64xf32>
   return %4 : tensor<8x64xf32>
+}
+
+// -----
+
+// A conv whose weight comes from bf16 pair panels of input channels (the
+// argument marked ms.conv_pairs, [M / 32, C / 2 * 9, 64]: ms-cpu-pack-weights
+// precision=bf16), 4 -> 32 channels on 4x4 positions: the input is rounded
+// to bf16 in pairs of channels ([1, 2, 6, 6, 2]: per row of the pairs, the
+// two channels' rows interleaved), the contraction runs in pair form on
+// the argument itself, reading the input in place (the pair loop unrolled
+// by the 9 window positions): per step one pair of the input as a word per
+// row, 64 bf16 of the panels per block of 32 channels.
+// DOT-LABEL: func.func @conv_pair_panels
+// DOT-SAME: %[[IN:[a-z0-9]+]]: tensor<1x4x6x6xf32>, %[[P:[a-z0-9]+]]: tensor<1x18x64xbf16> {ms.conv_pairs}
+// DOT: scf.forall (%{{.+}}, %{{.+}}, %{{.+}}) in (1, 2, 6)
+// DOT: vector.transfer_read %[[IN]]{{.+}} : tensor<1x4x6x6xf32>, vector<6xf32>
+// DOT: vector.transfer_read %[[IN]]{{.+}} : tensor<1x4x6x6xf32>, vector<6xf32>
+// DOT: vector.interleave %{{.+}}, %{{.+}} : vector<6xf32> -> vector<12xf32>
+// DOT: arith.truncf %{{.+}} : vector<12xf32> to vector<12xbf16>
+// DOT: %[[PAIRS:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 2, 6, 6, 2]
+// DOT: %[[SPLIT:.+]] = tensor.expand_shape %[[P]] {{\[}}[0], [1], [2, 3]] output_shape [1, 18, 32, 2]
+// DOT: %[[PANELS:.+]] = tensor.collapse_shape %[[SPLIT]] {{\[}}[0], [1], [2, 3]] : tensor<1x18x32x2xbf16> into tensor<1x18x64xbf16>
+// DOT: scf.forall
+// DOT: scf.for
+// DOT: vector.transfer_read %[[PANELS]]{{.+}} : tensor<1x18x64xbf16>, vector<64xbf16>
+// DOT: vector.transfer_read %[[PAIRS]]{{.+}} : tensor<1x2x6x6x2xbf16>, vector<2xbf16>
+// (9 window positions x 8 rows x 2 halves of the block per step.)
+// DOT-COUNT-144: x86vector.avx512.dot
+// DOT-NOT: x86vector.avx512.dot
+// DOT: scf.yield
+func.func @conv_pair_panels(%in: tensor<1x4x6x6xf32>, %p: tensor<1x18x64xbf16> {ms.conv_pairs}) -> tensor<1x1x32x4x4xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %split = tensor.expand_shape %p [[0], [1, 2, 3], [4, 5]] output_shape [1, 2, 3, 3, 32, 2] : tensor<1x18x64xbf16> into tensor<1x2x3x3x32x2xbf16>
+  %e = tensor.empty() : tensor<1x32x2x2x3x3xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d4, d5, d1, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%split : tensor<1x2x3x3x32x2xbf16>) outs(%e : tensor<1x32x2x2x3x3xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %y = arith.extf %x : bf16 to f32
+    linalg.yield %y : f32
+  } -> tensor<1x32x2x2x3x3xf32>
+  %w = tensor.collapse_shape %t [[0, 1], [2, 3], [4], [5]] : tensor<1x32x2x2x3x3xf32> into tensor<32x4x3x3xf32>
+  %0 = tensor.empty() : tensor<1x1x32x4x4xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x1x32x4x4xf32>) -> tensor<1x1x32x4x4xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%in, %w : tensor<1x4x6x6xf32>, tensor<32x4x3x3xf32>) outs(%1 : tensor<1x1x32x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %3 = arith.mulf %a, %b : f32
+    %4 = arith.addf %out, %3 : f32
+    linalg.yield %4 : f32
+  } -> tensor<1x1x32x4x4xf32>
+  return %2 : tensor<1x1x32x4x4xf32>
+}
+
+// -----
+
+// A conv whose weight comes from bf16 rows [M, C * 9] (marked
+// ms.conv_pairs; more positions than channels): an im2col copy in pairs of
+// the merged reduction ([1, 9, 8, 16, 2]: per pair, the two rows of output
+// positions interleaved and rounded), the contraction in pair form with
+// the positions as its columns (64 bf16 per block of 32 of them) and per
+// row (output channel) one pair of the weight as a word.
+// DOT-LABEL: func.func @conv_pair_rows
+// DOT-SAME: %[[IN:[a-z0-9]+]]: tensor<1x2x10x18xf32>, %[[R:[a-z0-9]+]]: tensor<16x18xbf16> {ms.conv_pairs}
+// DOT: scf.forall (%{{.+}}, %{{.+}}, %{{.+}}) in (1, 9, 8)
+// DOT: vector.transfer_read %[[IN]]{{.+}} : tensor<1x2x10x18xf32>, vector<16xf32>
+// DOT: vector.transfer_read %[[IN]]{{.+}} : tensor<1x2x10x18xf32>, vector<16xf32>
+// DOT: vector.interleave %{{.+}}, %{{.+}} : vector<16xf32> -> vector<32xf32>
+// DOT: %[[COL:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 9, 8, 16, 2]
+// DOT: %[[ROWS:.+]] = tensor.expand_shape %[[R]] {{\[}}[0], [1, 2]] output_shape [16, 9, 2]
+// DOT: %[[B:.+]] = tensor.collapse_shape %[[COL]] {{\[}}[0], [1], [2, 3, 4]] : tensor<1x9x8x16x2xbf16> into tensor<1x9x256xbf16>
+// DOT: scf.forall {{.+}} to (1, 16, 128) step (1, 8, 32)
+// DOT: scf.for
+// DOT: vector.transfer_read %[[B]]{{.+}} : tensor<1x9x256xbf16>, vector<64xbf16>
+// DOT: vector.transfer_read %[[ROWS]]{{.+}} : tensor<16x9x2xbf16>, vector<2xbf16>
+// DOT: x86vector.avx512.dot
+func.func @conv_pair_rows(%in: tensor<1x2x10x18xf32>, %r: tensor<16x18xbf16> {ms.conv_pairs}) -> tensor<1x1x16x8x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<16x18xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%r : tensor<16x18xbf16>) outs(%e : tensor<16x18xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %y = arith.extf %x : bf16 to f32
+    linalg.yield %y : f32
+  } -> tensor<16x18xf32>
+  %w = tensor.expand_shape %t [[0], [1, 2, 3]] output_shape [16, 2, 3, 3] : tensor<16x18xf32> into tensor<16x2x3x3xf32>
+  %0 = tensor.empty() : tensor<1x1x16x8x16xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x1x16x8x16xf32>) -> tensor<1x1x16x8x16xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%in, %w : tensor<1x2x10x18xf32>, tensor<16x2x3x3xf32>) outs(%1 : tensor<1x1x16x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %3 = arith.mulf %a, %b : f32
+    %4 = arith.addf %out, %3 : f32
+    linalg.yield %4 : f32
+  } -> tensor<1x1x16x8x16xf32>
+  return %2 : tensor<1x1x16x8x16xf32>
 }

@@ -116,3 +116,46 @@ func.func @whole(%in: tensor<2x144x6x6xf32>, %u: tensor<16x128x144xf32> {ms.wino
   } -> tensor<2x1x128x4x4xf32>
   return %2 : tensor<2x1x128x4x4xf32>
 }
+
+// -----
+
+// The marked filter in bf16 ([16, 8, 4], ms-cpu-pack-weights precision=bf16):
+// the input transform runs on pairs of input channels (2 pairs), the two
+// channels' transforms interleaved and rounded to bf16 into V [16, 2, 64]
+// (a pair of tiles' values per column), and the 16 matmuls are one
+// contraction in pair form (the filter and V split into pairs, the pair's
+// element the last reduction).
+// CHECK-LABEL: func @marked_bf16
+// CHECK-SAME: (%[[IN:[^:]+]]: tensor<1x4x10x10xf32>, %[[U:[^:]+]]: tensor<16x8x4xbf16> {ms.winograd_filter})
+// CHECK: tensor.empty() : tensor<16x2x64xbf16>
+// CHECK: vector.interleave %{{.+}}, %{{.+}} : vector<16xf32> -> vector<32xf32>
+// CHECK: arith.truncf %{{.+}} : vector<32xf32> to vector<32xbf16>
+// CHECK: vector.transfer_write %{{.+}} : vector<32xbf16>, tensor<16x2x64xbf16>
+// CHECK: %[[UP:.+]] = tensor.expand_shape %[[U]] {{\[}}[0], [1], [2, 3]] output_shape [16, 8, 2, 2]
+// CHECK: %[[VP:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1], [2, 3]] output_shape [16, 2, 32, 2]
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction"]
+// CHECK-SAME: ins(%[[UP]], %[[VP]] : tensor<16x8x2x2xbf16>, tensor<16x2x32x2xbf16>)
+// CHECK: arith.extf
+// CHECK: arith.extf
+// CHECK: vector.interleave %{{.+}}, %{{.+}} : vector<16xf32> -> vector<32xf32>
+func.func @marked_bf16(%in: tensor<1x4x10x10xf32>, %u: tensor<16x8x4xbf16> {ms.winograd_filter}) -> tensor<1x1x8x8x8xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %slice = tensor.extract_slice %u[0, 0, 0] [9, 8, 4] [1, 1, 1] : tensor<16x8x4xbf16> to tensor<9x8x4xbf16>
+  %e = tensor.empty() : tensor<8x4x9xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%slice : tensor<9x8x4xbf16>) outs(%e : tensor<8x4x9xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %y = arith.extf %x : bf16 to f32
+    linalg.yield %y : f32
+  } -> tensor<8x4x9xf32>
+  %w = tensor.expand_shape %t [[0], [1], [2, 3]] output_shape [8, 4, 3, 3] : tensor<8x4x9xf32> into tensor<8x4x3x3xf32>
+  %0 = tensor.empty() : tensor<1x1x8x8x8xf32>
+  %1 = linalg.fill ins(%cst : f32) outs(%0 : tensor<1x1x8x8x8xf32>) -> tensor<1x1x8x8x8xf32>
+  %2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d5, d3 + d6, d4 + d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d2, d5, d6, d7)>, affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%in, %w : tensor<1x4x10x10xf32>, tensor<8x4x3x3xf32>) outs(%1 : tensor<1x1x8x8x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %3 = arith.mulf %a, %b : f32
+    %4 = arith.addf %out, %3 : f32
+    linalg.yield %4 : f32
+  } -> tensor<1x1x8x8x8xf32>
+  return %2 : tensor<1x1x8x8x8xf32>
+}

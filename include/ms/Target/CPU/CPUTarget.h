@@ -43,6 +43,17 @@ inline constexpr int64_t kMatmulWeightPanel = 32;
 inline constexpr llvm::StringLiteral kWinogradFilterAttrName =
     "ms.winograd_filter";
 
+/// The argument attribute that marks a kernel's conv weight `[M, C, K...]`
+/// stored in bfloat16 for bf16 pair contractions (`ms-cpu-pack-weights
+/// precision=bf16`), which `ms-cpu-contraction-kernels` reads in place of
+/// the weight: as pair panels `[M / 32, (C / 2) K..., 64]` (element `[p, i,
+/// 2j + t]` is the weight at output channel 32p + j, input channel 2c + t
+/// and window position r for i = c K... + r: pairs of input channels, for a
+/// conv that reads its input in place), or as rows `[M, C K...]` (pairs
+/// along the merged reduction, for an im2col conv; `[M, C K... + 1]`, each
+/// row ending in a zero, when C K... is odd).
+inline constexpr llvm::StringLiteral kConvPairsAttrName = "ms.conv_pairs";
+
 /// Returns the register block for the vector registers of CPU `cpu`
 /// ("native": the host's, else an LLVM CPU name); fails with `error` for a
 /// name LLVM does not know.

@@ -41,8 +41,8 @@ def CPUEmitEntryPointsPass : Pass<"ms-cpu-emit-entry-points",
 
 def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
                                      "::mlir::func::FuncOp"> {
-  let summary = "register-tiled kernels for f32 matmuls, batch matmuls and "
-                "convolutions";
+  let summary = "register-tiled kernels for f32 and bf16 (pair form) "
+                "matmuls, batch matmuls and convolutions";
   let description = [{
     Rewrites each f32 contraction on tensors (a `linalg.generic` whose body
     is `out + a * b` with one reduction loop `k`, not inside another loop)
@@ -75,6 +75,28 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     the block's columns), is read from the panels instead: column `n` at
     panel `n / c`, column `n % c`. Each result element is the same sum in the same order as the loop
     nest's, with fused multiply-adds.
+
+    A contraction in *pair form* (bf16 operands, `out + extf(a) *
+    extf(b)`, its reduction split into pairs c and, as its last loop, the
+    pair's element t: `lib/Target/CPU/PairContraction.h`) runs its k loop
+    by pairs: per pair one read of `2 * columns` bf16 of B (the block's
+    columns, each pair interleaved; from a tensor `[..., K / 2, columns,
+    2]` or from pair panels `[columns / w, K / 2, w, 2]` read as `(n
+    floordiv w, c, n mod w, t)`) and per row one pair of A as an i32 word,
+    summed into the f32 registers by `x86vector.avx512.dot` (vdpbf16ps) per
+    16 columns with `bf16-dot`, else by two fused multiply-adds of the
+    pairs' halves. A matmul whose B is unpacked from bf16 pair panels
+    (`ms-cpu-pack-weights precision=bf16`) with A's k innermost is first
+    rewritten into pair form: A rounded to bf16 once (one elementwise
+    generic), B read from the panels. A convolution whose weight is
+    computed from a kernel argument marked `ms.conv_pairs` (bf16, same
+    pass) becomes a contraction in pair form on that argument: with pair
+    panels of input channels `[M / 32, C / 2 * K..., 64]`, the input
+    rounded to bf16 in pairs of channels (`[..., C / 2, ..., W, 2]`, each
+    row holding two channels' rows interleaved) and read in place; with
+    rows `[M, C K...]` (a zero appended to each row when C K... is odd),
+    an im2col copy in pairs of the merged reduction (`[..., C K... / 2,
+    o..., 2]`, zeros past its end).
 
     A convolution (`out[..., o...] += in[..., o * s + w * d] * weight[...,
     r...]`, as msgraph.conv lowers) whose weight has at least `rows / 2`
@@ -121,11 +143,11 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
        Option<"kBlock", "k-block", "int64_t", /*default=*/"512",
               "longest reduction run in one pass over C (longer ones run in "
               "blocks, 0: never)">,
-       Option<
-           "bf16Dot", "bf16-dot", "bool", /*default=*/"false",
-           "B stored as bf16 pairs: the CPU's bf16 dot products (AVX512-BF16) "
-           "rather than f32 fused multiply-adds of the pairs' halves "
-           "(kernels in an executable with a CPU variant: that CPU's)">,
+       Option<"bf16Dot", "bf16-dot", "bool", /*default=*/"false",
+              "contractions in pair form: the CPU's bf16 dot products "
+              "(AVX512-BF16) rather than f32 fused multiply-adds of the pairs' "
+              "halves (kernels in an executable with a CPU variant: that "
+              "CPU's)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
@@ -184,16 +206,28 @@ def CPUPackWeightsPass : Pass<"ms-cpu-pack-weights", "::mlir::ModuleOp"> {
     %r = call @k(%x, %cst_packed) : (..., tensor<64x768x32xf32>) -> ...
     ```
 
-    With `precision=bf16`, a matmul weight with an even K is stored in
-    bfloat16 (rounded to nearest, ties to even), the two rows k = 2i and
-    2i + 1 of each panel interleaved, `[N / 32, K / 2, 64]` (the layout of
-    AVX512-BF16's dot products); its unpacking turns it back to f32 (a
-    reshape, a transpose, a reshape and a cast before the panels' own).
+    With `precision=bf16`, weights are stored in bfloat16 (rounded to
+    nearest, ties to even) in the layouts of bf16 pair contractions
+    (AVX512-BF16's dot products of pairs; `ms-cpu-contraction-kernels`),
+    each unpacked back to f32 with a cast for any other reader:
+
+    - a matmul weight with an even K: the two rows k = 2i and 2i + 1 of
+      each panel interleaved, `[N / 32, K / 2, 64]` (unpacked by a
+      reshape, a transpose, a reshape and a cast before the panels' own);
+    - a conv weight stored channels-innermost above, with M a multiple of
+      32 and C even: pair panels of input channels, `[M / 32, C / 2 *
+      K..., 64]` (element `[p, i, 2j + t]` = `w[32p + j, 2c + t, r...]`
+      for i = c K... + r), the argument marked `ms.conv_pairs`;
+    - a Winograd filter with C even: its transform in bf16, `[16, M, C]`;
+    - any other conv without groups (read through an im2col copy): rows
+      `[M, C K...]`, marked `ms.conv_pairs`; when C K... is odd (3 input
+      channels: a stem) a computed constant `[M, C K... + 1]`, each row
+      ending in a zero (unpacked by a cast and a slice).
   }];
   let options =
       [Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
-              "precision of matmul weights: f32, or bf16 (stored as bfloat16 "
-              "pairs)">,
+              "precision of matmul and conv weights: f32, or bf16 (stored in "
+              "bfloat16 for pair contractions)">,
   ];
   let dependentDialects = ["::mlir::ms::graph::GraphDialect"];
 }
@@ -233,6 +267,13 @@ def CPUWinogradConvsPass
     A row's last vector of tiles is partial (masked at the tensors' ends;
     the next row's vector overwrites the spill). The
     argument's unpacking to the weight is left to the canonicalizer (dead).
+
+    A filter in bf16 (`ms-cpu-pack-weights precision=bf16`) makes the
+    matmuls bf16 pair contractions: the input transform runs on pairs of
+    input channels, their two transforms interleaved and rounded to bf16,
+    `V[16, C / 2, 2 * columns]`, and the 16 matmuls are one contraction in
+    pair form (`lib/Target/CPU/PairContraction.h`) of the filter and V
+    split into pairs.
 
     ```mlir
     // U: [16, 64, 64], the conv 64 -> 64 channels on 56x56 outputs
@@ -335,6 +376,31 @@ def CPUExpandArithPass : Pass<"ms-cpu-expand-arith"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::vector::VectorDialect"];
+}
+
+def CPULegalizeBF16MemoryPass : Pass<"ms-cpu-legalize-bf16-memory"> {
+  let summary = "masked loads and stores of bf16 vectors as i16 ones";
+  let description = [{
+    Rewrites each `llvm.intr.masked.load` and `llvm.intr.masked.store` of a
+    vector of bf16 into the same operation on a vector of i16 of the same
+    bits (bitcasts around it). The X86 backend without AVX512-BF16 promotes
+    a masked bf16 vector to f32 and rounds it back with compiler-rt's
+    `__truncsfbf2`, which the kernels' shared objects do not link (and
+    which would round a NaN payload away); the bits only move, so i16 says
+    the same. The masked operations come from vector transfers at a
+    tensor's end (the bf16 pair contractions' partial blocks, the
+    Winograd input transform's last tiles).
+
+    ```mlir
+    llvm.intr.masked.store %v, %p, %m {alignment = 2 : i32}
+        : vector<16xbf16>, vector<16xi1> into !llvm.ptr
+    // becomes
+    %w = llvm.bitcast %v : vector<16xbf16> to vector<16xi16>
+    llvm.intr.masked.store %w, %p, %m {alignment = 2 : i32}
+        : vector<16xi16>, vector<16xi1> into !llvm.ptr
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def CPUApproximateMathPass : Pass<"ms-cpu-approximate-math"> {
