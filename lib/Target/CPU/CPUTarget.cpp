@@ -258,8 +258,9 @@ static void buildCpuLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertFuncToLLVMPass(func));
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
-  // Masked bf16 vector loads and stores (transfers at a tensor's end) move
-  // i16 bits: X86 without AVX512-BF16 would call compiler-rt.
+  // bf16 loads and stores move i16 bits: no bf16 value is left for LLVM to
+  // carry across a select or phi (X86 without AVX512-BF16 would call
+  // compiler-rt for it).
   pm.addPass(createCPULegalizeBF16MemoryPass());
 }
 

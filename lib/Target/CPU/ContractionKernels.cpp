@@ -723,23 +723,25 @@ static void tileLargeConv(RewriterBase &rewriter, linalg::GenericOp op,
   SmallVector<unsigned> windows = inputWindows(maps[0], parallel, inputLoops);
   if (windows.size() < 2)
     return;
-  const int64_t bytes = 4;
+  // (A weight in bf16 rows makes a copy in bf16; one in bf16 pair panels
+  // none, convToIm2Col.)
+  BlockArgument pairs;
+  if (auto kernel = op->getParentOfType<func::FuncOp>())
+    pairs = findMarkedArgument(kernel, op.getDpsInputOperand(1)->get(),
+                               kConvPairsAttrName, isRelayout);
+  const int64_t bytes = pairs ? 2 : 4;
   int64_t reduction = 1;
   for (unsigned i = parallel; i < ranges.size(); ++i)
     reduction *= ranges[i];
   unsigned rowLoop = windows[windows.size() - 2];
   int64_t width = ranges[windows.back()], height = ranges[rowLoop];
   // A weight with its output channels innermost (ms-cpu-pack-weights), or
-  // stored in bf16 pair panels, reads the input in place (convToIm2Col): no
-  // copy.
+  // stored in bf16 pair panels, reads the input in place (convToIm2Col):
+  // no im2col copy.
   if (loopAt(maps[1], 0) >= static_cast<int64_t>(parallel) ||
+      (pairs && cast<RankedTensorType>(pairs.getType()).getRank() == 3) ||
       reduction * height * width * bytes <= (int64_t(1) << 20))
     return;
-  if (auto kernel = op->getParentOfType<func::FuncOp>())
-    if (BlockArgument pairs = findMarkedArgument(
-            kernel, op.getDpsInputOperand(1)->get(), kConvPairsAttrName))
-      if (cast<RankedTensorType>(pairs.getType()).getRank() == 3)
-        return;
   // Whole column blocks per tile if some row count gives them, else a
   // partial last block in each tile: ResNet's 28x28 conv (784 positions,
   // no multiple of 8 rows within 640 KiB) ran 11% faster in tiles of 4
@@ -889,8 +891,6 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
       return nullptr;
     tall |= !llvm::is_contained(inputLoops, loop) && ranges[loop] >= minRows;
   }
-  if (!tall)
-    return nullptr;
   // A weight stored in bf16 for pair contractions (ms-cpu-pack-weights
   // precision=bf16, kConvPairsAttrName) is read in place of the unpacked
   // one, by pairs: as pair panels of input channels (with the input in
@@ -909,7 +909,7 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
   }
   if (auto kernel = op->getParentOfType<func::FuncOp>())
     pairArg = findMarkedArgument(kernel, op.getDpsInputOperand(1)->get(),
-                                 kConvPairsAttrName);
+                                 kConvPairsAttrName, isRelayout);
   if (pairArg) {
     int64_t channels = ranges[parallel], window = 1;
     for (unsigned loop = parallel + 1; loop < loops; ++loop)
@@ -936,6 +936,10 @@ static linalg::GenericOp convToIm2Col(RewriterBase &rewriter,
     else
       channelsInnermost = inPlace;
   }
+  // (A short weight in bf16 rows takes the kernel too, in blocks of its
+  // rows: left f32, it would round only the weight.)
+  if (!tall && !pairArg)
+    return nullptr;
 
   Location loc = op.getLoc();
   MLIRContext *ctx = op.getContext();

@@ -265,11 +265,23 @@ struct CPUPackWeightsPass final
         BlockArgument arg = kernelArg(conv.getWeight());
         if (!arg)
           return;
-        if (prefersWinograd(conv))
+        // (In bf16, a conv whose weight has no pair layout in its own
+        // form, an odd number of input channels or no whole panels of
+        // output channels, takes bf16 rows and an im2col copy.)
+        auto weightType = dyn_cast<RankedTensorType>(arg.getType());
+        if (!weightType || !weightType.hasStaticShape() ||
+            weightType.getRank() < 3)
+          return;
+        bool pairs = weightType.getDimSize(1) % 2 == 0;
+        bool bf16 = precision == "bf16";
+        if (prefersWinograd(conv) && (!bf16 || pairs))
           packWinogradWeight(kernel, callers->second, conv, arg);
-        else if (prefersChannelsInnermost(conv))
+        else if (prefersChannelsInnermost(conv) &&
+                 (!bf16 ||
+                  (pairs &&
+                   weightType.getDimSize(0) % kMatmulWeightPanel == 0)))
           packConvWeight(kernel, callers->second, conv, arg);
-        else if (precision == "bf16")
+        else if (bf16)
           packConvRows(kernel, callers->second, conv, arg);
       });
       kernel.walk([&](graph::MatMulOp matmul) {
@@ -305,13 +317,13 @@ struct CPUPackWeightsPass final
                                         b.getDenseI64ArrayAttr(fromPacked));
     };
     Value unpacked;
-    const int64_t c = kMatmulWeightPanel;
+    const int64_t w = kMatmulWeightPanel;
     int64_t m = type.getDimSize(0), k = type.getNumElements() / m;
     int64_t channels = type.getDimSize(1);
-    if (precision == "bf16" && m % c == 0 && channels % 2 == 0) {
-      // [M, C, K...] = [M/c, c, C/2, 2, K...] <-> [M/c, C/2, K..., c, 2] =
-      // [M/c, (C/2) K..., 2c], in bf16.
-      SmallVector<int64_t> split = {m / c, c, channels / 2, 2};
+    if (precision == "bf16" && m % w == 0 && channels % 2 == 0) {
+      // [M, C, K...] = [M/w, w, C/2, 2, K...] <-> [M/w, C/2, K..., w, 2] =
+      // [M/w, (C/2) K..., 2w], in bf16.
+      SmallVector<int64_t> split = {m / w, w, channels / 2, 2};
       SmallVector<int64_t> toPairs = {0, 2};
       for (int64_t i = 2; i < rank; ++i) {
         split.push_back(type.getDimSize(i));
@@ -324,7 +336,7 @@ struct CPUPackWeightsPass final
         pairShape.push_back(split[dim]);
       }
       Type bf16 = BFloat16Type::get(type.getContext());
-      auto pairsType = RankedTensorType::get({m / c, k / 2, 2 * c}, bf16);
+      auto pairsType = RankedTensorType::get({m / w, k / 2, 2 * w}, bf16);
       unpacked = packer.packArgument(
           kernel, callers, arg, pairsType,
           [&](OpBuilder &b, Location loc, Value weight) {
@@ -348,10 +360,10 @@ struct CPUPackWeightsPass final
       }
       return;
     }
-    if (m % c == 0 && m > c) {
-      // [C * K..., M] = [C * K..., M/c, c] <-> [M/c, C * K..., c].
-      auto splitType = RankedTensorType::get({k, m / c, c}, elem);
-      auto packedType = RankedTensorType::get({m / c, k, c}, elem);
+    if (m % w == 0 && m > w) {
+      // [C * K..., M] = [C * K..., M/w, w] <-> [M/w, C * K..., w].
+      auto splitType = RankedTensorType::get({k, m / w, w}, elem);
+      auto packedType = RankedTensorType::get({m / w, k, w}, elem);
       unpacked = packer.packArgument(
           kernel, callers, arg, packedType,
           [&](OpBuilder &b, Location loc, Value weight) {

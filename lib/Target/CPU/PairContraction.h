@@ -32,11 +32,32 @@
 #include "mlir/IR/Builders.h"
 
 namespace mlir::ms {
+/// True if `op` only moves or widens the elements of one tensor: a reshape,
+/// a slice, a transpose or copy, or a linalg.generic of one input yielding
+/// it (or its arith.extf) without reading its output.
+inline bool isRelayout(Operation *op) {
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+          tensor::ExtractSliceOp, tensor::CastOp, linalg::TransposeOp,
+          linalg::CopyOp>(op))
+    return true;
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() != 0 ||
+      generic.payloadUsesValueFromOperand(generic.getDpsInitOperand(0)))
+    return false;
+  Block &body = generic.getRegion().front();
+  Value yielded = body.getTerminator()->getOperand(0);
+  if (auto extend = yielded.getDefiningOp<arith::ExtFOp>())
+    yielded = extend.getIn();
+  return yielded == body.getArgument(0);
+}
+
 /// Returns the argument of `kernel` with the argument attribute `name` that
-/// `value` is computed from (a packed weight's unpacking: ms-cpu-pack-weights),
-/// or null.
-inline BlockArgument findMarkedArgument(func::FuncOp kernel, Value value,
-                                        StringRef name) {
+/// `value` is computed from (a packed weight's unpacking: ms-cpu-pack-weights)
+/// through ops that `through` accepts (any op when null), or null.
+inline BlockArgument
+findMarkedArgument(func::FuncOp kernel, Value value, StringRef name,
+                   function_ref<bool(Operation *)> through = nullptr) {
   SmallVector<Value> worklist = {value};
   DenseSet<Value> seen;
   while (!worklist.empty()) {
@@ -49,7 +70,8 @@ inline BlockArgument findMarkedArgument(func::FuncOp kernel, Value value,
         return arg;
       continue;
     }
-    if (Operation *op = v.getDefiningOp())
+    Operation *op = v.getDefiningOp();
+    if (op && (!through || through(op)))
       llvm::append_range(worklist, op->getOperands());
   }
   return nullptr;

@@ -219,10 +219,13 @@ def CPUPackWeightsPass : Pass<"ms-cpu-pack-weights", "::mlir::ModuleOp"> {
       K..., 64]` (element `[p, i, 2j + t]` = `w[32p + j, 2c + t, r...]`
       for i = c K... + r), the argument marked `ms.conv_pairs`;
     - a Winograd filter with C even: its transform in bf16, `[16, M, C]`;
-    - any other conv without groups (read through an im2col copy): rows
-      `[M, C K...]`, marked `ms.conv_pairs`; when C K... is odd (3 input
-      channels: a stem) a computed constant `[M, C K... + 1]`, each row
-      ending in a zero (unpacked by a cast and a slice).
+    - any other conv without groups (those two with C odd or M no multiple
+      of 32 included; read through an im2col copy): rows `[M, C K...]`,
+      marked `ms.conv_pairs`; when C K... is odd (3 input channels: a
+      stem) a computed constant `[M, C K... + 1]`, each row ending in a
+      zero (unpacked by a cast and a slice).
+
+    Grouped convolutions keep their f32 weights.
   }];
   let options =
       [Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
@@ -379,17 +382,18 @@ def CPUExpandArithPass : Pass<"ms-cpu-expand-arith"> {
 }
 
 def CPULegalizeBF16MemoryPass : Pass<"ms-cpu-legalize-bf16-memory"> {
-  let summary = "masked loads and stores of bf16 vectors as i16 ones";
+  let summary = "loads and stores of bf16 as i16 ones";
   let description = [{
-    Rewrites each `llvm.intr.masked.load` and `llvm.intr.masked.store` of a
-    vector of bf16 into the same operation on a vector of i16 of the same
-    bits (bitcasts around it). The X86 backend without AVX512-BF16 promotes
-    a masked bf16 vector to f32 and rounds it back with compiler-rt's
-    `__truncsfbf2`, which the kernels' shared objects do not link (and
-    which would round a NaN payload away); the bits only move, so i16 says
-    the same. The masked operations come from vector transfers at a
-    tensor's end (the bf16 pair contractions' partial blocks, the
-    Winograd input transform's last tiles).
+    Makes each `llvm.load`, `llvm.store`, `llvm.intr.masked.load` and
+    `llvm.intr.masked.store` of bf16 (a scalar or a vector) load or store
+    i16 of the same bits, bitcasts around it (which LLVM folds away). Then
+    no bf16 value is left for LLVM's optimizer to carry across a select or
+    a phi, or to mask: the X86 backend without AVX512-BF16 promotes such a
+    value to f32 and rounds it back with compiler-rt's `__truncsfbf2`,
+    which the kernels' shared objects do not link (and which would round a
+    NaN's payload away). The bits only move, so i16 says the same. The bf16
+    values come from the bf16 pair contractions (the operands rounded to
+    bf16, the Winograd input transform, the pair panels read as bf16).
 
     ```mlir
     llvm.intr.masked.store %v, %p, %m {alignment = 2 : i32}
