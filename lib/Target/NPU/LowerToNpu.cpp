@@ -1332,6 +1332,40 @@ public:
     return success();
   }
 
+  /// Checks the op as a stage of a fused run of rows (RowFusion), without
+  /// placing buffers.
+  LogicalResult analyzeStage() { return analyze(); }
+
+  /// The UB temporaries the body takes (each of a tile's shape, f32).
+  int64_t getTemps() const { return temps + 2; }
+
+  /// Emits the op's body on UB tiles as one stage of a fused run of rows
+  /// (RowFusion): `tiles` holds the tile of each buffer operand the body
+  /// reads (a row vector as [rows, 1], a column vector as [1, cols]),
+  /// `full` is the tile's shape and `outTile` the output's tile (for a
+  /// reduction of the columns: its row vector, combined with what it
+  /// holds); temporaries lie at `tempBase`, `tempBytes` apart.
+  void computeRows(const DenseMap<OpOperand *, Value> &tiles,
+                   ArrayRef<int64_t> full, Value outTile, int64_t tempBase,
+                   int64_t tempBytes) {
+    tempOffset = tempBase;
+    tileBytes = tempBytes;
+    DenseMap<Value, BodyValue> values;
+    for (auto [input, constant] : scalars)
+      values[op.getMatchingBlockArgument(input)] = {Value(), constant};
+    for (auto [operand, tile] : tiles)
+      values[op.getMatchingBlockArgument(operand)] = {tile};
+    int64_t tempIndex = 0;
+    emitBody(values, full, outTile, tempIndex);
+    if (!reduction) {
+      emitYield(values, outTile);
+      return;
+    }
+    Value source = reducedTile(values, full, tempIndex,
+                               getElementTypeOrSelf(outTile.getType()));
+    VReduceOp::create(e.b, e.loc, reduceFn, source, outTile, /*acc=*/true);
+  }
+
 private:
   /// One tile: the offsets of every loop and the rows and columns.
   struct Tile {
@@ -1776,18 +1810,7 @@ private:
     castMasks(values, tempIndex);
     emitBody(values, full, outTile, tempIndex);
     if (reduction) {
-      Value reduced = combiner->getOperand(0) == op.getRegionOutputArgs()[0]
-                          ? combiner->getOperand(1)
-                          : combiner->getOperand(0);
-      BodyValue value = lookup(values, reduced);
-      Value source = value.tile ? value.tile : Value();
-      if (!source) {
-        source =
-            e.bufferAt(MemorySpace::UB, tempOffset + tempIndex++ * tileBytes,
-                       full, outType);
-        VDupOp::create(b, e.loc, b.getF64FloatAttr(value.constant), source);
-      }
-      source = broadcastTo(source, full, tempOffset + tempIndex++ * tileBytes);
+      Value source = reducedTile(values, full, tempIndex, outType);
       // The first contribution starts the output tile (from what the
       // output held when that is not the identity); the others combine.
       if (reduceCols) {
@@ -1814,6 +1837,23 @@ private:
     e.waitFlag(Pipe::V, Pipe::MTE3);
     DmaOp::create(b, e.loc, outTile, outputView(tile));
     e.setFlag(Pipe::MTE3, Pipe::V);
+  }
+
+  /// The tile of `full` shape (in a temporary where it must be made) of the
+  /// value a reduction combines into its output.
+  Value reducedTile(DenseMap<Value, BodyValue> &values, ArrayRef<int64_t> full,
+                    int64_t &tempIndex, Type outType) {
+    Value reduced = combiner->getOperand(0) == op.getRegionOutputArgs()[0]
+                        ? combiner->getOperand(1)
+                        : combiner->getOperand(0);
+    BodyValue value = lookup(values, reduced);
+    Value source = value.tile;
+    if (!source) {
+      source = e.bufferAt(MemorySpace::UB, tempOffset + tempIndex++ * tileBytes,
+                          full, outType);
+      VDupOp::create(e.b, e.loc, e.b.getF64FloatAttr(value.constant), source);
+    }
+    return broadcastTo(source, full, tempOffset + tempIndex++ * tileBytes);
   }
 
   /// Makes the i1 tiles loaded in `values` (bytes) f32 masks.
@@ -1847,14 +1887,37 @@ private:
         continue;
       }
       Type type = storedType(bodyOp.getResult(0));
+      // (A value of row or column vectors only, say a norm's 1 / sqrt(var +
+      // eps), is computed once per row or column, not over the tile.)
       Value target =
           !reduction && bodyOp.getResult(0) == yielded && type == outType
               ? outTile
               : e.bufferAt(MemorySpace::UB,
-                           tempOffset + tempIndex++ * tileBytes, full, type);
+                           tempOffset + tempIndex++ * tileBytes,
+                           broadcastShape(&bodyOp, values, full), type);
       emitBodyOp(&bodyOp, values, target);
       values[bodyOp.getResult(0)] = {target};
     }
+  }
+
+  /// The shape of `bodyOp`'s result on tiles of `full`: its operands'
+  /// shapes broadcast (a constant is one element).
+  static SmallVector<int64_t>
+  broadcastShape(Operation *bodyOp, const DenseMap<Value, BodyValue> &values,
+                 ArrayRef<int64_t> full) {
+    SmallVector<int64_t> shape(full.size(), 1);
+    for (Value operand : bodyOp->getOperands()) {
+      BodyValue value = lookup(values, operand);
+      if (!value.tile)
+        continue;
+      ArrayRef<int64_t> tile =
+          cast<MemRefType>(value.tile.getType()).getShape();
+      if (tile.size() != full.size())
+        return SmallVector<int64_t>(full);
+      for (auto [dim, extent] : llvm::zip(shape, tile))
+        dim = std::max(dim, extent);
+    }
+    return shape;
   }
 
   /// Writes an elementwise op's yielded value to `outTile` (unless it was
@@ -2628,6 +2691,413 @@ LogicalResult lowerWindowContraction(OpBuilder &b, const NpuConfig &config,
   return multiplied;
 }
 
+//===----------------------------------------------------------------------===//
+// Runs of row-local stages in one pass
+//===----------------------------------------------------------------------===//
+
+/// Runs a run of row-local stages as one step: softmax and the norms reach
+/// the lowering as fills, elementwise ops and reductions of the last
+/// dimension over the same rows (and row vectors), each a step of its own
+/// through GM. Here each tile of whole rows is loaded into UB once, every
+/// stage runs on the UB tiles in turn (a row vector's tile broadcast over
+/// the columns, a column vector loaded once per core), and only the
+/// buffers the run leaves for later are stored.
+///
+/// A buffer of the run is a *matrix* (`[rows..., C]`), a *row vector*
+/// (`[rows...]`) or a *column vector* (`[C]`, read only); every stage
+/// indexes each by its loops in order (the rows flattened). The run
+/// declines (and its stages run one by one) when a buffer is a view, i1,
+/// loaded and stored both, when the rows of a tile do not fit UB, or when
+/// the unrolled program would grow too long.
+class RowFusion {
+public:
+  /// Returns the stages of the run that starts at `stages[begin]`: fills,
+  /// elementwise ops and reductions of the last loop over the rows of the
+  /// first such reduction, at least two and with one reduction; empty if
+  /// there is none.
+  static SmallVector<linalg::LinalgOp> findRun(ArrayRef<Operation *> stages,
+                                               unsigned begin) {
+    // The rows and columns: the first reduction's.
+    SmallVector<int64_t> rowShape;
+    int64_t cols = 0;
+    for (unsigned i = begin; i < stages.size(); ++i) {
+      auto generic = dyn_cast<linalg::GenericOp>(stages[i]);
+      if (!generic && !isa<linalg::FillOp>(stages[i]))
+        break;
+      if (!generic || generic.getNumReductionLoops() != 1)
+        continue;
+      SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+      if (generic.getIteratorTypesArray().back() !=
+              utils::IteratorType::reduction ||
+          ranges.size() < 2 || ShapedType::isDynamicShape(ranges))
+        break;
+      cols = ranges.back();
+      rowShape.assign(ranges.begin(), ranges.end() - 1);
+      break;
+    }
+    SmallVector<linalg::LinalgOp> run;
+    if (!cols)
+      return run;
+    bool reduces = false;
+    for (unsigned i = begin; i < stages.size(); ++i) {
+      auto op = dyn_cast<linalg::LinalgOp>(stages[i]);
+      std::optional<bool> kind = classify(op, rowShape, cols);
+      if (!kind)
+        break;
+      reduces |= *kind;
+      run.push_back(op);
+    }
+    if (run.size() < 2 || !reduces)
+      run.clear();
+    return run;
+  }
+
+  RowFusion(Emitter &e, ArrayRef<linalg::LinalgOp> stages)
+      : e(e), stages(stages) {
+    SmallVector<int64_t> ranges;
+    for (linalg::LinalgOp stage : stages)
+      if (stage.getNumReductionLoops() == 1) {
+        ranges = stage.getStaticLoopRanges();
+        break;
+      }
+    cols = ranges.back();
+    rowShape.assign(ranges.begin(), ranges.end() - 1);
+    rows = 1;
+    for (int64_t r : rowShape)
+      rows *= r;
+  }
+
+  /// Lowers the run; fails without emitting anything (and without a
+  /// diagnostic) when it declines.
+  LogicalResult run() {
+    if (failed(analyze()) || failed(place()))
+      return failure();
+    int64_t tiles = ceilDiv(rows, tileRows);
+    int64_t perTile = 16 + 2 * int64_t(buffers.size());
+    for (auto &lowering : lowerings)
+      perTile += lowering ? lowering->getTemps() + 4 : 1;
+    if (tiles * perTile > kMaxVectorInstructions)
+      return failure();
+    SmallVector<int64_t> split = splitEvenly(tiles, e.config.cores);
+    for (int core = 0; core < e.config.cores; ++core) {
+      if (split[core] == split[core + 1])
+        continue;
+      e.onCore(core, [&] {
+        e.setFlag(Pipe::V, Pipe::MTE2, 2);
+        e.setFlag(Pipe::MTE3, Pipe::V, 2);
+        for (int64_t t = split[core]; t < split[core + 1]; ++t)
+          emitTile(t * tileRows, std::min(tileRows, rows - t * tileRows),
+                   (t - split[core]) % 2, t == split[core]);
+        e.waitFlag(Pipe::V, Pipe::MTE2, 2);
+        e.waitFlag(Pipe::MTE3, Pipe::V, 2);
+      });
+    }
+    return success();
+  }
+
+private:
+  /// What a buffer of the run is and where its tiles lie in UB.
+  enum class Kind { Matrix, Row, Column };
+  struct Buffer {
+    Kind kind;
+    Type type;
+    /// Loaded before the run's first stage reads it; stored after the
+    /// run's last stage wrote it.
+    bool load = false, store = false;
+    /// UB offset of its two slots (a column vector: one), each slotBytes.
+    int64_t offset = 0, slotBytes = 0;
+  };
+
+  /// What `op` is as a stage of a run over rows `rowShape` and `cols`
+  /// columns: true for a reduction of the columns, false for a fill or an
+  /// elementwise op (of the whole matrix, or of the row vectors), none if
+  /// it is none of these.
+  static std::optional<bool>
+  classify(linalg::LinalgOp op, ArrayRef<int64_t> rowShape, int64_t cols) {
+    if (!op || !op.hasPureBufferSemantics() || op.getNumDpsInits() != 1)
+      return std::nullopt;
+    SmallVector<int64_t> matrixShape(rowShape);
+    matrixShape.push_back(cols);
+    auto shapeOf = [](Value v) -> std::optional<SmallVector<int64_t>> {
+      auto type = dyn_cast<MemRefType>(v.getType());
+      if (!type || !type.getLayout().isIdentity() || !type.hasStaticShape() ||
+          (!isa<BlockArgument>(v) && !v.getDefiningOp<memref::AllocOp>()) ||
+          !isVectorType(type.getElementType()))
+        return std::nullopt;
+      return llvm::to_vector(type.getShape());
+    };
+    Value out = op.getDpsInitOperand(0)->get();
+    std::optional<SmallVector<int64_t>> outShape = shapeOf(out);
+    if (!outShape ||
+        (*outShape != ArrayRef(matrixShape) && *outShape != rowShape))
+      return std::nullopt;
+    if (isa<linalg::FillOp>(op))
+      return getConstant(cast<linalg::FillOp>(op).value())
+                 ? std::optional<bool>(false)
+                 : std::nullopt;
+    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+    if (!generic)
+      return std::nullopt;
+    SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+    unsigned n = ranges.size();
+    bool matrix = ranges == ArrayRef(matrixShape);
+    if (!matrix && ranges != rowShape)
+      return std::nullopt;
+    bool reduces = generic.getNumReductionLoops() != 0;
+    if (reduces && (!matrix || generic.getNumReductionLoops() != 1 ||
+                    generic.getIteratorTypesArray().back() !=
+                        utils::IteratorType::reduction))
+      return std::nullopt;
+    // Each buffer indexed by the loops in order: a matrix by all, a row
+    // vector by the rows, a column vector by the columns.
+    MLIRContext *ctx = op.getContext();
+    AffineMap all = AffineMap::getMultiDimIdentityMap(n, ctx);
+    AffineMap rowsOnly = all.getMajorSubMap(rowShape.size());
+    AffineMap colsOnly = AffineMap::get(n, 0, getAffineDimExpr(n - 1, ctx));
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<MemRefType>(operand.get().getType())) {
+        if (!getConstant(operand.get()))
+          return std::nullopt;
+        continue;
+      }
+      std::optional<SmallVector<int64_t>> shape = shapeOf(operand.get());
+      if (!shape)
+        return std::nullopt;
+      AffineMap map = generic.getMatchingIndexingMap(&operand);
+      bool ok = (matrix && *shape == ArrayRef(matrixShape) && map == all) ||
+                (*shape == rowShape && map == (matrix ? rowsOnly : all)) ||
+                (matrix && *shape == ArrayRef<int64_t>{cols} &&
+                 map == colsOnly && !op.isDpsInit(&operand));
+      if (!ok)
+        return std::nullopt;
+    }
+    if (reduces &&
+        op.getMatchingIndexingMap(op.getDpsInitOperand(0)) != rowsOnly)
+      return std::nullopt;
+    return reduces;
+  }
+
+  /// The kind of buffer `v` (a run's operand) is.
+  Kind kindOf(Value v) const {
+    auto type = cast<MemRefType>(v.getType());
+    if (type.getRank() == int64_t(rowShape.size()) + 1)
+      return Kind::Matrix;
+    if (type.getShape() == ArrayRef<int64_t>(rowShape))
+      return Kind::Row;
+    return Kind::Column;
+  }
+
+  /// Analyzes every stage's body and which buffers are loaded and stored.
+  LogicalResult analyze() {
+    // Diagnostics of a declined run are the stages' own to report.
+    ScopedDiagnosticHandler quiet(stages.front()->getContext(),
+                                  [](Diagnostic &) { return success(); });
+    llvm::SmallPtrSet<Operation *, 8> inRun;
+    for (linalg::LinalgOp stage : stages)
+      inRun.insert(stage);
+    for (linalg::LinalgOp stage : stages) {
+      lowerings.emplace_back();
+      if (auto generic = dyn_cast<linalg::GenericOp>(stage.getOperation())) {
+        lowerings.back().emplace(e, generic, /*outputIsIdentity=*/false);
+        if (failed(lowerings.back()->analyzeStage()))
+          return failure();
+      }
+      // Reads (a reduction reads its output, an elementwise op when its
+      // body uses it), then the write.
+      for (OpOperand &operand : stage->getOpOperands()) {
+        if (!isa<MemRefType>(operand.get().getType()))
+          continue;
+        bool read =
+            !isa<linalg::FillOp>(stage) &&
+            (!stage.isDpsInit(&operand) || stage.getNumReductionLoops() != 0 ||
+             stage.payloadUsesValueFromOperand(&operand));
+        if (!read)
+          continue;
+        if (getElementTypeOrSelf(operand.get().getType()).isInteger(1))
+          return failure();
+        auto [it, added] = buffers.try_emplace(
+            operand.get(),
+            Buffer{kindOf(operand.get()),
+                   getElementTypeOrSelf(operand.get().getType())});
+        // Read before any write in the run: loaded.
+        if (added)
+          it->second.load = true;
+      }
+      Value out = stage.getDpsInitOperand(0)->get();
+      auto [it, added] = buffers.try_emplace(
+          out, Buffer{kindOf(out), getElementTypeOrSelf(out.getType())});
+      (void)added;
+      if (it->second.kind == Kind::Column)
+        return failure();
+      // Stored when it outlives the run: an argument, or a buffer read
+      // after it.
+      bool later =
+          isa<BlockArgument>(out) ||
+          llvm::any_of(out.getUsers(), [&](Operation *user) {
+            return !inRun.contains(user) && !isa<memref::DeallocOp>(user);
+          });
+      it->second.store = later;
+      // (A buffer loaded and stored both would be overwritten by the next
+      // tile's load while its store still reads it.)
+      if (it->second.load && it->second.store)
+        return failure();
+    }
+    return success();
+  }
+
+  /// Picks the rows of a tile and places every buffer and the temporaries
+  /// in UB.
+  LogicalResult place() {
+    int64_t rowElems = roundUp(cols, 8);
+    int64_t temps = 2;
+    for (auto &lowering : lowerings)
+      if (lowering)
+        temps = std::max(temps, lowering->getTemps());
+    int64_t align = e.config.alignBytes;
+    // UB bytes for tiles of `tr` rows.
+    auto need = [&](int64_t tr) {
+      int64_t bytes = 0;
+      for (auto &[value, buffer] : buffers) {
+        int64_t elems = buffer.kind == Kind::Matrix ? tr * rowElems
+                        : buffer.kind == Kind::Row  ? tr
+                                                    : rowElems;
+        int64_t slot = roundUp(elems * elementBytes(buffer.type), align);
+        bytes += (buffer.kind == Kind::Column ? 1 : 2) * slot + align;
+      }
+      return bytes + temps * roundUp(tr * rowElems * 4, align) + align;
+    };
+    // Enough tiles for each core to overlap its loads, compute and stores
+    // (four each), unless tiles would get smaller than 8 KiB.
+    int64_t want = std::max(ceilDiv(rows, 4 * e.config.cores),
+                            ceilDiv(8192, rowElems * 4));
+    tileRows = std::min(rows, want);
+    while (tileRows > 0 && need(tileRows) > e.available(MemorySpace::UB))
+      --tileRows;
+    if (tileRows == 0)
+      return failure();
+    for (auto &[value, buffer] : buffers) {
+      int64_t elems = buffer.kind == Kind::Matrix ? tileRows * rowElems
+                      : buffer.kind == Kind::Row  ? tileRows
+                                                  : rowElems;
+      buffer.slotBytes = roundUp(elems * elementBytes(buffer.type), align);
+      buffer.offset =
+          *e.reserve(MemorySpace::UB,
+                     (buffer.kind == Kind::Column ? 1 : 2) * buffer.slotBytes);
+    }
+    tempBytes = roundUp(tileRows * rowElems * 4, align);
+    tempOffset = *e.reserve(MemorySpace::UB, temps * tempBytes);
+    return success();
+  }
+
+  /// `value`'s tile of `rows` rows in slot `slot`, of shape `shape` (its
+  /// own, or a view of it broadcast over rows or columns).
+  Value ubTile(Value value, int64_t slot, ArrayRef<int64_t> shape) {
+    const Buffer &buffer = buffers.find(value)->second;
+    return e.bufferAt(MemorySpace::UB,
+                      buffer.offset + (buffer.kind == Kind::Column ? 0 : slot) *
+                                          buffer.slotBytes,
+                      shape, buffer.type);
+  }
+
+  /// The GM view of `value`'s rows [row, row + count) (a column vector:
+  /// whole), as the UB tile's shape.
+  Value gmRows(Value value, int64_t row, int64_t count) {
+    auto type = cast<MemRefType>(value.getType());
+    const Buffer &buffer = buffers.find(value)->second;
+    if (buffer.kind == Kind::Column)
+      return value;
+    SmallVector<ReassociationIndices> groups(1);
+    for (int64_t i = 0; i < int64_t(rowShape.size()); ++i)
+      groups[0].push_back(i);
+    if (buffer.kind == Kind::Matrix)
+      groups.push_back({type.getRank() - 1});
+    Value flat = value;
+    if (type.getRank() > int64_t(groups.size()))
+      flat = memref::CollapseShapeOp::create(e.b, e.loc, value, groups);
+    if (buffer.kind == Kind::Matrix)
+      return e.subview(flat, {e.b.getIndexAttr(row), e.b.getIndexAttr(0)},
+                       {count, cols});
+    return e.subview(flat, {e.b.getIndexAttr(row)}, {count});
+  }
+
+  /// The UB shape of `value`'s tile of `count` rows.
+  SmallVector<int64_t> tileShape(Value value, int64_t count) {
+    switch (buffers.find(value)->second.kind) {
+    case Kind::Matrix:
+      return {count, cols};
+    case Kind::Row:
+      return {count};
+    case Kind::Column:
+      return {cols};
+    }
+    return {};
+  }
+
+  /// Emits the tile of rows [row, row + count), slot `slot`; the core's
+  /// first tile also loads the column vectors.
+  void emitTile(int64_t row, int64_t count, int64_t slot, bool first) {
+    OpBuilder &b = e.b;
+    e.waitFlag(Pipe::V, Pipe::MTE2);
+    for (auto &[value, buffer] : buffers)
+      if (buffer.load && (buffer.kind != Kind::Column || first))
+        DmaOp::create(b, e.loc, gmRows(value, row, count),
+                      ubTile(value, slot, tileShape(value, count)));
+    e.setFlag(Pipe::MTE2, Pipe::V);
+    e.waitFlag(Pipe::MTE2, Pipe::V);
+    e.waitFlag(Pipe::MTE3, Pipe::V);
+    for (auto [stage, lowering] : llvm::zip(stages, lowerings)) {
+      Value out = stage.getDpsInitOperand(0)->get();
+      if (auto fill = dyn_cast<linalg::FillOp>(stage.getOperation())) {
+        VDupOp::create(b, e.loc, b.getF64FloatAttr(*getConstant(fill.value())),
+                       ubTile(out, slot, tileShape(out, count)));
+        continue;
+      }
+      // A stage over the matrix: tiles of count x cols (row vectors as a
+      // column, column vectors as a row); over the row vectors: 1 x count.
+      bool matrix = stage.getNumLoops() == rowShape.size() + 1;
+      SmallVector<int64_t> full = matrix ? SmallVector<int64_t>{count, cols}
+                                         : SmallVector<int64_t>{1, count};
+      auto shapeOf = [&](Value value) -> SmallVector<int64_t> {
+        switch (buffers.find(value)->second.kind) {
+        case Kind::Matrix:
+          return full;
+        case Kind::Row:
+          return matrix ? SmallVector<int64_t>{count, 1}
+                        : SmallVector<int64_t>{1, count};
+        case Kind::Column:
+          return {1, cols};
+        }
+        return {};
+      };
+      DenseMap<OpOperand *, Value> tiles;
+      for (OpOperand &operand : stage->getOpOperands())
+        if (isa<MemRefType>(operand.get().getType()))
+          tiles[&operand] = ubTile(operand.get(), slot, shapeOf(operand.get()));
+      // (A reduction writes its row vector, one value per row.)
+      Value outTile = stage.getNumReductionLoops()
+                          ? ubTile(out, slot, {count})
+                          : tiles[stage.getDpsInitOperand(0)];
+      lowering->computeRows(tiles, full, outTile, tempOffset, tempBytes);
+    }
+    e.setFlag(Pipe::V, Pipe::MTE2);
+    e.setFlag(Pipe::V, Pipe::MTE3);
+    e.waitFlag(Pipe::V, Pipe::MTE3);
+    for (auto &[value, buffer] : buffers)
+      if (buffer.store)
+        DmaOp::create(b, e.loc, ubTile(value, slot, tileShape(value, count)),
+                      gmRows(value, row, count));
+    e.setFlag(Pipe::MTE3, Pipe::V);
+  }
+
+  Emitter &e;
+  SmallVector<linalg::LinalgOp> stages;
+  /// Each generic stage's lowering (a fill has none).
+  std::vector<std::optional<VectorLowering>> lowerings;
+  llvm::MapVector<Value, Buffer> buffers;
+  SmallVector<int64_t> rowShape;
+  int64_t rows = 1, cols = 1, tileRows = 1, tempOffset = 0, tempBytes = 0;
+};
+
 struct NPULowerKernelsPass
     : public mlir::ms::impl::NPULowerKernelsPassBase<NPULowerKernelsPass> {
   using NPULowerKernelsPassBase::NPULowerKernelsPassBase;
@@ -2717,6 +3187,26 @@ struct NPULowerKernelsPass
     bool first = true;
     KnownContents known;
     for (unsigned i = 0; i < stages.size(); ++i) {
+      // A run of row-local stages (softmax, norms) in one step when it
+      // fits.
+      SmallVector<linalg::LinalgOp> run = RowFusion::findRun(stages, i);
+      if (!run.empty()) {
+        // (At the last stage: every buffer of the run is defined there.)
+        b.setInsertionPoint(run.back());
+        Operation *barrier = nullptr;
+        if (!first)
+          barrier = CoreBarrierOp::create(b, stages[i]->getLoc());
+        Emitter emitter(b, stages[i]->getLoc(), config);
+        if (succeeded(RowFusion(emitter, run).run())) {
+          for (linalg::LinalgOp stage : run)
+            known.update(stage);
+          first = false;
+          i += run.size() - 1;
+          continue;
+        }
+        if (barrier)
+          barrier->erase();
+      }
       auto linalgOp = cast<linalg::LinalgOp>(stages[i]);
       auto fill = dyn_cast<linalg::FillOp>(stages[i]);
       std::optional<double> identity = getInitIdentity(linalgOp);

@@ -820,3 +820,174 @@ func.func @rows_and_columns(%x: memref<32xf32>, %w: memref<4xf32>, %y: memref<8x
   }
   return
 }
+
+// -----
+
+// A softmax as it reaches the lowering (row maxima, exponentials of the
+// differences, row sums, the divide, the reductions' fills): one step over
+// tiles of whole rows in UB, each tile's input loaded once and only the
+// output stored; the row vector stays in UB (no dma of it) and is read
+// broadcast over the columns ([rows, 1]). The cores take contiguous tiles.
+// CHECK-LABEL: func.func @softmax_rows
+// CHECK-NOT: msnpu.core_barrier
+// CHECK: msnpu.per_core [1, 0]
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<22x96xf32, strided<[96, 1]>> to memref<22x96xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vdup 0xFFF0000000000000, %{{.*}} : memref<22xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vreduce <max> %{{.*}}, %{{.*}} acc : memref<22x96xf32, #msnpu.space<ub>> to memref<22xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vbinary <sub> %{{.*}}, %{{.*}}, %{{.*}} : memref<22x96xf32, #msnpu.space<ub>>, memref<22x1xf32, #msnpu.space<ub>> to memref<22x96xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vunary <exp>
+// CHECK: msnpu.vreduce <sum>
+// CHECK: msnpu.vbinary <div> %{{.*}}, %{{.*}}, %{{.*}} : memref<22x96xf32, #msnpu.space<ub>>, memref<22x1xf32, #msnpu.space<ub>> to memref<22x96xf32, #msnpu.space<ub>>
+// CHECK: msnpu.set_flag <v> to <mte3>, 0
+// CHECK: msnpu.wait_flag <v> to <mte3>, 0
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<22x96xf32, #msnpu.space<ub>> to memref<22x96xf32, strided<[96, 1]>>
+// CHECK-NOT: xf32, #msnpu.space<ub>> to memref<22xf32
+// CHECK: msnpu.per_core [0, 1]
+// CHECK-NOT: msnpu.core_barrier
+// CHECK: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+#cols = affine_map<(d0, d1) -> (d1)>
+func.func @softmax_rows(%x: memref<64x96xf32>, %y: memref<64x96xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %m = memref.alloc() {alignment = 64 : i64} : memref<64xf32>
+  linalg.fill ins(%ninf : f32) outs(%m : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x96xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<64x96xf32>, memref<64xf32>) outs(%y : memref<64x96xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %0 = arith.subf %in, %mx : f32
+    %1 = math.exp %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%m : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<64x96xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %m : memref<64x96xf32>, memref<64xf32>) outs(%y : memref<64x96xf32>) {
+  ^bb0(%in: f32, %s: f32, %out: f32):
+    %0 = arith.divf %in, %s : f32
+    linalg.yield %0 : f32
+  }
+  memref.dealloc %m : memref<64xf32>
+  return
+}
+
+// -----
+
+// A layer norm (mean, centred values, variance, the normalization with a
+// scale and shift by columns): one step; the scale and shift (column
+// vectors) are loaded once per core, [1, cols]; the row-vector ops (divide
+// by the count; add epsilon and the square root, which the last stage
+// computes on row vectors only) run on [rows, 1] or [1, rows] tiles, once
+// per row, not over the tile.
+// CHECK-LABEL: func.func @layer_norm_rows
+// CHECK-NOT: msnpu.core_barrier
+// CHECK: msnpu.dma %arg1, %{{.*}} : memref<96xf32> to memref<96xf32, #msnpu.space<ub>>
+// CHECK: msnpu.dma %arg2, %{{.*}} : memref<96xf32> to memref<96xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vreduce <sum>
+// CHECK: msnpu.vscalar <div> %{{.*}}, 9.600000e+01, %{{.*}} : memref<1x22xf32, #msnpu.space<ub>> to memref<1x22xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vunary <sqrt> %{{.*}}, %{{.*}} : memref<22x1xf32, #msnpu.space<ub>> to memref<22x1xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vbinary <div> %{{.*}}, %{{.*}}, %{{.*}} : memref<22x96xf32, #msnpu.space<ub>>, memref<22x1xf32, #msnpu.space<ub>> to memref<22x96xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vbinary <mul> %{{.*}}, %{{.*}}, %{{.*}} : memref<22x96xf32, #msnpu.space<ub>>, memref<1x96xf32, #msnpu.space<ub>> to memref<22x96xf32, #msnpu.space<ub>>
+// CHECK: msnpu.per_core [0, 1]
+// CHECK-NOT: msnpu.dma %arg1
+// CHECK: msnpu.dma %arg1
+// CHECK-NOT: msnpu.dma %arg1
+// CHECK: return
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+#cols = affine_map<(d0, d1) -> (d1)>
+#vec = affine_map<(d0) -> (d0)>
+func.func @layer_norm_rows(%x: memref<64x96xf32>, %g: memref<96xf32>, %b: memref<96xf32>, %y: memref<64x96xf32>) {
+  %eps = arith.constant 9.99999974E-6 : f32
+  %n = arith.constant 9.600000e+01 : f32
+  %zero = arith.constant 0.0 : f32
+  %mean = memref.alloc() {alignment = 64 : i64} : memref<64xf32>
+  %sum = memref.alloc() {alignment = 64 : i64} : memref<64xf32>
+  linalg.fill ins(%zero : f32) outs(%sum : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x96xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]}
+      ins(%sum : memref<64xf32>) outs(%mean : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.divf %in, %n : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %mean : memref<64x96xf32>, memref<64xf32>) outs(%y : memref<64x96xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %0 = arith.subf %in, %m : f32
+    linalg.yield %0 : f32
+  }
+  linalg.fill ins(%zero : f32) outs(%sum : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<64x96xf32>) outs(%sum : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.mulf %in, %in : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [#vec, #vec], iterator_types = ["parallel"]}
+      ins(%sum : memref<64xf32>) outs(%mean : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.divf %in, %n : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows, #cols, #cols, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%y, %mean, %g, %b : memref<64x96xf32>, memref<64xf32>, memref<96xf32>, memref<96xf32>) outs(%y : memref<64x96xf32>) {
+  ^bb0(%in: f32, %v: f32, %gamma: f32, %beta: f32, %out: f32):
+    %0 = arith.addf %v, %eps : f32
+    %1 = math.sqrt %0 : f32
+    %2 = arith.divf %in, %1 : f32
+    %3 = arith.mulf %2, %gamma : f32
+    %4 = arith.addf %3, %beta : f32
+    linalg.yield %4 : f32
+  }
+  memref.dealloc %mean : memref<64xf32>
+  memref.dealloc %sum : memref<64xf32>
+  return
+}
+
+// -----
+
+// A run that would load and store one buffer (the row maxima subtracted
+// from x in place) runs stage by stage: the next tile's load could
+// overwrite it while its store still reads it.
+// CHECK-LABEL: func.func @in_place_rows
+// CHECK: msnpu.vreduce <max>
+// CHECK: msnpu.core_barrier
+// CHECK: msnpu.vbinary <sub>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+func.func @in_place_rows(%x: memref<64x96xf32>, %m: memref<64xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%ninf : f32) outs(%m : memref<64xf32>)
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<64x96xf32>) outs(%m : memref<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.maximumf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : memref<64x96xf32>, memref<64xf32>) outs(%x : memref<64x96xf32>) {
+  ^bb0(%in: f32, %mx: f32, %out: f32):
+    %0 = arith.subf %in, %mx : f32
+    linalg.yield %0 : f32
+  }
+  return
+}

@@ -58,7 +58,16 @@ def NPULowerKernelsPass : Pass<"ms-npu-lower-kernels", "::mlir::ModuleOp"> {
       weight times that buffer as a contraction (one per group);
     - an elementwise op, or a reduction of the innermost dimension, runs on
       the vector unit over 2-d tiles in UB (MTE2 in, MTE3 out,
-      double-buffered), one vector instruction per op of its body;
+      double-buffered), one vector instruction per op of its body (an op
+      of row or column vectors only on a tile of one column or row);
+    - a run of row-local ops (fills, elementwise ops and reductions of the
+      last dimension over the same rows, with at least one reduction: a
+      softmax, a norm), their buffers matrices `[rows..., C]`, row vectors
+      `[rows...]` or read-only column vectors `[C]`, runs as one step over
+      tiles of whole rows in UB: each tile loaded once, every op run on
+      the UB tiles in turn, only the buffers read after the run stored;
+      when it cannot (a view, an i1 buffer, a buffer loaded and stored,
+      rows too long for UB) its ops run one step each;
     - a `linalg.fill` that initializes a contraction or a reduction with
       its identity is folded into it.
 
