@@ -2871,20 +2871,46 @@ private:
       if (!ok)
         return std::nullopt;
     }
-    if (reduces &&
-        op.getMatchingIndexingMap(op.getDpsInitOperand(0)) != rowsOnly)
+    // (A reduction writes its row vector; an elementwise op all it loops
+    // over.)
+    if (op.getMatchingIndexingMap(op.getDpsInitOperand(0)) !=
+        (reduces ? rowsOnly : all))
       return std::nullopt;
     return reduces;
   }
 
-  /// The kind of buffer `v` (a run's operand) is.
-  Kind kindOf(Value v) const {
-    auto type = cast<MemRefType>(v.getType());
-    if (type.getRank() == int64_t(rowShape.size()) + 1)
-      return Kind::Matrix;
-    if (type.getShape() == ArrayRef<int64_t>(rowShape))
+  /// The kind of buffer `operand` of `stage` is, by how the stage indexes
+  /// it (not by its shape: with as many rows as columns a column vector has
+  /// a row vector's shape).
+  Kind kindOf(linalg::LinalgOp stage, OpOperand &operand) const {
+    unsigned rank = rowShape.size();
+    if (isa<linalg::FillOp>(stage))
+      return cast<MemRefType>(operand.get().getType()).getRank() == rank + 1
+                 ? Kind::Matrix
+                 : Kind::Row;
+    AffineMap map = stage.getMatchingIndexingMap(&operand);
+    if (stage.getNumLoops() == rank)
       return Kind::Row;
-    return Kind::Column;
+    if (map.getNumResults() == rank + 1)
+      return Kind::Matrix;
+    if (map.getNumResults() == 1 &&
+        map.getResult(0) == getAffineDimExpr(rank, map.getContext()))
+      return Kind::Column;
+    return Kind::Row;
+  }
+
+  /// Records `operand` of `stage` among the run's buffers; fails when it
+  /// was used as another kind before.
+  LogicalResult addBuffer(linalg::LinalgOp stage, OpOperand &operand,
+                          Buffer *&buffer) {
+    Kind kind = kindOf(stage, operand);
+    auto [it, added] = buffers.try_emplace(
+        operand.get(),
+        Buffer{kind, getElementTypeOrSelf(operand.get().getType())});
+    buffer = &it->second;
+    if (!added && it->second.kind != kind)
+      return failure();
+    return success();
   }
 
   /// Analyzes every stage's body and which buffers are loaded and stored.
@@ -2915,19 +2941,18 @@ private:
           continue;
         if (getElementTypeOrSelf(operand.get().getType()).isInteger(1))
           return failure();
-        auto [it, added] = buffers.try_emplace(
-            operand.get(),
-            Buffer{kindOf(operand.get()),
-                   getElementTypeOrSelf(operand.get().getType())});
+        bool seen = buffers.contains(operand.get());
+        Buffer *buffer;
+        if (failed(addBuffer(stage, operand, buffer)))
+          return failure();
         // Read before any write in the run: loaded.
-        if (added)
-          it->second.load = true;
+        if (!seen)
+          buffer->load = true;
       }
       Value out = stage.getDpsInitOperand(0)->get();
-      auto [it, added] = buffers.try_emplace(
-          out, Buffer{kindOf(out), getElementTypeOrSelf(out.getType())});
-      (void)added;
-      if (it->second.kind == Kind::Column)
+      Buffer *written;
+      if (failed(addBuffer(stage, *stage.getDpsInitOperand(0), written)) ||
+          written->kind == Kind::Column)
         return failure();
       // Stored when it outlives the run: an argument, or a buffer read
       // after it.
@@ -2936,10 +2961,10 @@ private:
           llvm::any_of(out.getUsers(), [&](Operation *user) {
             return !inRun.contains(user) && !isa<memref::DeallocOp>(user);
           });
-      it->second.store = later;
+      written->store = later;
       // (A buffer loaded and stored both would be overwritten by the next
       // tile's load while its store still reads it.)
-      if (it->second.load && it->second.store)
+      if (written->load && written->store)
         return failure();
     }
     return success();
@@ -3215,8 +3240,10 @@ struct NPULowerKernelsPass
           known.lookup(linalgOp.getDpsInitOperand(0)->get()) == identity;
       known.update(linalgOp);
       // A fill of the identity just before the op that accumulates into it
-      // is that op's initialization: it need not run.
-      if (fill && i + 1 < stages.size()) {
+      // is that op's initialization: it need not run (unless that op starts
+      // a run of rows, which would not see it).
+      if (fill && i + 1 < stages.size() &&
+          RowFusion::findRun(stages, i + 1).empty()) {
         auto next = cast<linalg::LinalgOp>(stages[i + 1]);
         Value filled = fill.getDpsInitOperand(0)->get();
         std::optional<double> starts = getInitIdentity(next);

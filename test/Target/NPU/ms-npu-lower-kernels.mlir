@@ -991,3 +991,37 @@ func.func @in_place_rows(%x: memref<64x96xf32>, %m: memref<64xf32>) {
   }
   return
 }
+
+// -----
+
+// As many rows as columns (32 x 32): a buffer's kind follows how the
+// stages index it, not its shape, so the scale `g` (read by the columns)
+// is a column vector, [1, 32], and the row sums a row vector, [rows, 1].
+// CHECK-LABEL: func.func @square_rows
+// CHECK-NOT: msnpu.core_barrier
+// CHECK: msnpu.vreduce <sum>
+// CHECK: msnpu.vbinary <sub> %{{.*}}, %{{.*}}, %{{.*}} : memref<{{[0-9]+}}x32xf32, #msnpu.space<ub>>, memref<{{[0-9]+}}x1xf32, #msnpu.space<ub>>
+// CHECK: msnpu.vbinary <mul> %{{.*}}, %{{.*}}, %{{.*}} : memref<{{[0-9]+}}x32xf32, #msnpu.space<ub>>, memref<1x32xf32, #msnpu.space<ub>>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#rows = affine_map<(d0, d1) -> (d0)>
+#cols = affine_map<(d0, d1) -> (d1)>
+func.func @square_rows(%x: memref<32x32xf32>, %g: memref<32xf32>, %y: memref<32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %s = memref.alloc() {alignment = 64 : i64} : memref<32xf32>
+  linalg.fill ins(%zero : f32) outs(%s : memref<32xf32>)
+  linalg.generic {indexing_maps = [#id, #rows], iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<32x32xf32>) outs(%s : memref<32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = arith.addf %out, %in : f32
+    linalg.yield %0 : f32
+  }
+  linalg.generic {indexing_maps = [#id, #rows, #cols, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %s, %g : memref<32x32xf32>, memref<32xf32>, memref<32xf32>) outs(%y : memref<32x32xf32>) {
+  ^bb0(%in: f32, %sum: f32, %gamma: f32, %out: f32):
+    %0 = arith.subf %in, %sum : f32
+    %1 = arith.mulf %0, %gamma : f32
+    linalg.yield %1 : f32
+  }
+  memref.dealloc %s : memref<32xf32>
+  return
+}
