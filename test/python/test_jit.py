@@ -87,7 +87,9 @@ def test_bf16_precision_rounds_constant_weights(rng, level):
     """A weight the function closes over is a constant: with precision
     "bf16" its matmul reads both operands rounded to bfloat16 and sums in
     f32, which differs from the f32 result by the rounding (about 2^-8
-    relative) and matches the rounded operands summed in float64."""
+    relative) and matches the rounded operands summed in float64; a weight
+    passed as an argument is rounded as the kernel runs, to the same
+    result."""
     w = rng.standard_normal((64, 96)).astype(np.float32)
     x = rng.standard_normal((5, 64)).astype(np.float32)
 
@@ -99,6 +101,11 @@ def test_bf16_precision_rounds_constant_weights(rng, level):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     f32 = ms.jit(layer, level=level)(x)
     assert np.abs(f32 - got).max() > 1e-3
+    # A weight passed as an argument: both operands rounded as the kernel
+    # runs (the same rounding).
+    got = ms.jit(lambda x, w: ops.relu(x @ w + 0.5), level=level,
+                 precision="bf16")(x, w)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
     with pytest.raises(ValueError, match="unknown precision 'f64'"):
         ms.jit(layer, precision="f64")
     with pytest.raises(ms.CompileError, match="target 'cpu' does not "

@@ -162,8 +162,10 @@ static std::vector<std::string> getCpuRequirements(const CpuTarget &target) {
 //===----------------------------------------------------------------------===//
 
 /// Adds msgraph -> linalg conversion and cleanups; contraction kernels get
-/// `shape`'s register blocks (or their executable's CPU variant's).
-static void buildCpuLinalgPipeline(OpPassManager &pm, CPUKernelShape shape) {
+/// `shape`'s register blocks (or their executable's CPU variant's) and
+/// multiply bf16 with `bf16`.
+static void buildCpuLinalgPipeline(OpPassManager &pm, CPUKernelShape shape,
+                                   bool bf16) {
   // Fused kernels (O1, O2) become as few loop nests as possible, tiled so
   // that each tile's intermediates stay in the per-core caches (16K
   // elements of the result: 64 KiB of f32, within L2).
@@ -179,6 +181,7 @@ static void buildCpuLinalgPipeline(OpPassManager &pm, CPUKernelShape shape) {
   kernels.lanes = shape.lanes;
   kernels.rows = shape.rows;
   kernels.bf16Dot = shape.bf16Dot;
+  kernels.bf16 = bf16;
   pm.addNestedPass<func::FuncOp>(createCPUContractionKernelsPass(kernels));
   pm.addNestedPass<func::FuncOp>(createCPUPoolingKernelsPass());
   pm.addNestedPass<func::FuncOp>(
@@ -641,7 +644,8 @@ public:
       std::string error;
       FailureOr<CPUKernelShape> shape = getCPUKernelShape(cpus.front(), error);
       buildCpuLinalgPipeline(
-          kernels, succeeded(shape) ? *shape : CPUKernelShape{16, 8, false});
+          kernels, succeeded(shape) ? *shape : CPUKernelShape{16, 8, false},
+          options.precision == "bf16");
     } else if (phase == "bufferized") {
       buildKernelBufferizationPipeline(kernels);
     } else if (phase == "llvm") {

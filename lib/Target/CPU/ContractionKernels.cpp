@@ -573,10 +573,11 @@ static Value buildPairRows(
   flat.back() *= 2;
   Value rows =
       buildRows(b, loc, flat, bf16, [&](OpBuilder &b, ArrayRef<Value> ivs) {
+        Value even = readRow(b, ivs, 0);
+        Value odd = readRow(b, ivs, 1);
         return arith::TruncFOp::create(
             b, loc, VectorType::get({2 * width}, bf16),
-            vector::InterleaveOp::create(b, loc, readRow(b, ivs, 0),
-                                         readRow(b, ivs, 1)));
+            vector::InterleaveOp::create(b, loc, even, odd));
       });
   // The last dim split into the row and t.
   return splitIntoPairs(b, loc, rows, flat.size() - 1);
@@ -673,6 +674,58 @@ static Value buildChannelPairs(OpBuilder &b, Location loc, Value input,
                    zero, ArrayRef<bool>{true})
             .getResult();
       });
+}
+
+/// Rewrites `op`, an f32 contraction planned as `plan`, into pair form with
+/// both operands rounded to bf16 (--precision bf16): an operand whose
+/// innermost index is k split into pairs in place (rounded by one
+/// elementwise generic), one that reads k at another index laid out in
+/// pairs of its k rows (buildChannelPairs). Returns the new contraction, or
+/// null (nothing changed) when k is odd, an operand is read through index
+/// expressions, or B's innermost index is k (its pairs would not lie along
+/// the columns).
+static linalg::GenericOp rewriteToPairs(RewriterBase &rewriter,
+                                        linalg::GenericOp op,
+                                        const ContractionPlan &plan) {
+  MLIRContext *ctx = op.getContext();
+  if (op.getStaticLoopRanges()[plan.k] % 2 != 0)
+    return nullptr;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineExpr k = getAffineDimExpr(plan.k, ctx);
+  auto kPosition = [&](AffineMap map) -> std::optional<unsigned> {
+    if (!map.isProjectedPermutation(/*allowZeroInResults=*/false))
+      return std::nullopt;
+    return map.getResultPosition(k);
+  };
+  std::optional<unsigned> aAt = kPosition(maps[plan.a]),
+                          bAt = kPosition(maps[plan.b]);
+  if (!aAt || !bAt || *bAt + 1 == maps[plan.b].getNumResults())
+    return nullptr;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  unsigned loops = op.getNumLoops();
+  SmallVector<Value> pairs(2);
+  SmallVector<AffineMap> pairMaps;
+  for (unsigned i = 0; i < 2; ++i) {
+    Value operand = op.getDpsInputOperand(i)->get();
+    unsigned at = i == plan.a ? *aAt : *bAt;
+    pairs[i] = at + 1 == maps[i].getNumResults()
+                   ? splitIntoPairs(rewriter, loc,
+                                    roundToBF16(rewriter, loc, operand), at)
+                   : buildChannelPairs(rewriter, loc, operand, at);
+    // (The operand's index of k now the pair's; t last.)
+    SmallVector<AffineExpr> exprs(maps[i].getResults());
+    exprs.push_back(getAffineDimExpr(loops, ctx));
+    pairMaps.push_back(AffineMap::get(loops + 1, 0, exprs, ctx));
+  }
+  pairMaps.push_back(AffineMap::get(loops + 1, 0, maps[2].getResults(), ctx));
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  iterators.push_back(utils::IteratorType::reduction);
+  linalg::GenericOp pairOp = createPairContraction(
+      rewriter, loc, pairs[0], pairs[1], op.getDpsInitOperand(0)->get(),
+      pairMaps, iterators);
+  rewriter.replaceOp(op, pairOp->getResults());
+  return pairOp;
 }
 
 /// Returns the output loops (below `parallel`) that `inMap` reads through
@@ -2056,9 +2109,15 @@ struct CPUContractionKernelsPass final
           planContraction(op, shape.lanes, shape.rows, kBlock);
       if (!plan)
         continue;
-      // Matmuls by weights stored in bf16 pairs run in pair form.
-      if (Value pairs = findWeightPairs(op, *plan)) {
-        op = rewriteWeightPairs(rewriter, op, *plan, pairs);
+      // Matmuls by weights stored in bf16 pairs run in pair form; with
+      // bf16, the other contractions too.
+      linalg::GenericOp pairOp;
+      if (Value pairs = findWeightPairs(op, *plan))
+        pairOp = rewriteWeightPairs(rewriter, op, *plan, pairs);
+      else if (bf16 && !plan->pairs)
+        pairOp = rewriteToPairs(rewriter, op, *plan);
+      if (pairOp) {
+        op = pairOp;
         plan = planContraction(op, shape.lanes, shape.rows, kBlock);
         if (!plan)
           continue;

@@ -1,6 +1,7 @@
 // RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-cpu-contraction-kernels))' | FileCheck %s
 // RUN: ms-opt %s -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(msexec.executable(builtin.module(func.func(ms-cpu-contraction-kernels))))' | FileCheck %s --check-prefix=VARIANT
 // RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-cpu-contraction-kernels{bf16-dot=true}))' | FileCheck %s --check-prefix=DOT
+// RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-cpu-contraction-kernels{bf16=true bf16-dot=true}))' | FileCheck %s --check-prefix=BF16
 
 // A matmul from a zero fill: blocks of 32 columns (outer) and 8 rows
 // (inner) in a forall, the 8 rows of the block in registers across k (one
@@ -702,4 +703,53 @@ func.func @conv_pair_rows(%in: tensor<1x2x10x18xf32>, %r: tensor<16x18xbf16> {ms
     linalg.yield %4 : f32
   } -> tensor<1x1x16x8x16xf32>
   return %2 : tensor<1x1x16x8x16xf32>
+}
+
+// -----
+
+// With bf16 (--precision bf16) a matmul of two activations runs in pair
+// form: A rounded to bf16 and split into pairs along k in place, B laid
+// out in pairs of its k rows (each row of pairs two rows of B interleaved
+// and rounded). One whose B has k innermost (no kernel takes it: its
+// columns are not contiguous) is left as it is, f32; every contraction
+// without bf16 stays f32.
+// BF16-LABEL: func.func @activations
+// BF16-SAME: %[[A:[a-z0-9]+]]: tensor<16x64xf32>, %[[B:[a-z0-9]+]]: tensor<64x32xf32>
+// BF16: %[[R:.+]] = linalg.generic {{.*}} ins(%[[A]] : tensor<16x64xf32>) outs(%{{.+}} : tensor<16x64xbf16>)
+// BF16: arith.truncf %{{.+}} : f32 to bf16
+// BF16: %[[AP:.+]] = tensor.expand_shape %[[R]] {{\[}}[0], [1, 2]] output_shape [16, 32, 2]
+// BF16: scf.forall (%{{.+}}) in (32)
+// BF16: vector.transfer_read %[[B]]{{.+}} : tensor<64x32xf32>, vector<32xf32>
+// BF16: vector.transfer_read %[[B]]{{.+}} : tensor<64x32xf32>, vector<32xf32>
+// BF16: vector.interleave %{{.+}}, %{{.+}} : vector<32xf32> -> vector<64xf32>
+// BF16: %[[BP:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2]] output_shape [32, 32, 2]
+// BF16: scf.forall
+// BF16: vector.transfer_read %[[AP]]{{.+}} : tensor<16x32x2xbf16>, vector<2xbf16>
+// BF16: x86vector.avx512.dot
+// BF16-LABEL: func.func @transposed_b
+// BF16-NOT: bf16
+// BF16: linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<16x64xf32>, tensor<32x64xf32>)
+// BF16-NOT: bf16
+// BF16: return
+// CHECK-LABEL: func.func @activations
+// CHECK-NOT: bf16
+// CHECK: vector.fma
+func.func @activations(%a: tensor<16x64xf32>, %b: tensor<64x32xf32>) -> tensor<16x32xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %c = linalg.fill ins(%cst : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x32xf32>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
+func.func @transposed_b(%a: tensor<16x64xf32>, %b: tensor<32x64xf32>) -> tensor<16x32xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %c = linalg.fill ins(%cst : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<16x64xf32>, tensor<32x64xf32>) outs(%c : tensor<16x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
 }

@@ -96,7 +96,13 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
     row holding two channels' rows interleaved) and read in place; with
     rows `[M, C K...]` (a zero appended to each row when C K... is odd),
     an im2col copy in pairs of the merged reduction (`[..., C K... / 2,
-    o..., 2]`, zeros past its end).
+    o..., 2]`, zeros past its end). With `bf16` (`--precision bf16`) every
+    other f32 contraction with an even K runs in pair form too, both
+    operands rounded to bf16 as it runs: an operand whose innermost index
+    is k split into pairs in place, one with k elsewhere laid out in pairs
+    of its k rows (each row of the pairs two rows interleaved); one whose B
+    has k innermost, or whose operands are read through index expressions
+    (a conv's input in place), stays f32.
 
     A convolution (`out[..., o...] += in[..., o * s + w * d] * weight[...,
     r...]`, as msgraph.conv lowers) whose weight has at least `rows / 2`
@@ -143,6 +149,10 @@ def CPUContractionKernelsPass : Pass<"ms-cpu-contraction-kernels",
        Option<"kBlock", "k-block", "int64_t", /*default=*/"512",
               "longest reduction run in one pass over C (longer ones run in "
               "blocks, 0: never)">,
+       Option<"bf16", "bf16", "bool", /*default=*/"false",
+              "contractions multiply bf16 (--precision bf16): each f32 "
+              "contraction whose operands' pairs of k can be laid out runs "
+              "in pair form, both operands rounded">,
        Option<"bf16Dot", "bf16-dot", "bool", /*default=*/"false",
               "contractions in pair form: the CPU's bf16 dot products "
               "(AVX512-BF16) rather than f32 fused multiply-adds of the pairs' "
