@@ -130,9 +130,10 @@ bool hasWindows(AffineMap map) {
   });
 }
 
-/// Whether the vector unit computes on elements of `type`.
+/// Whether the vector unit computes on elements of `type` (bf16 and f16
+/// widened to f32, results rounded back).
 bool isVectorType(Type type) {
-  return type.isF32() || type.isF16() || type.isInteger(32);
+  return type.isF32() || type.isF16() || type.isBF16() || type.isInteger(32);
 }
 
 /// Splits `count` items into `parts` contiguous runs as even as possible;
@@ -1417,8 +1418,9 @@ private:
       // i1 buffers hold one byte per element; their tiles are masks.
       Type type = getElementTypeOrSelf(operand.get().getType());
       if (!isVectorType(type) && !type.isInteger(1))
-        return op.emitError("the npu vector unit computes f32, f16 and i32, "
-                            "found ")
+        return op.emitError(
+                   "the npu vector unit computes f32, f16, bf16 and i32, "
+                   "found ")
                << type;
     }
     return success();
@@ -1521,8 +1523,8 @@ private:
         stored[result] = type;
       }
       if (!isVectorType(type))
-        return bodyOp.emitError("the npu vector unit computes f32, f16 and "
-                                "i32, found ")
+        return bodyOp.emitError("the npu vector unit computes f32, f16, bf16 "
+                                "and i32, found ")
                << type;
       ++temps;
     }
