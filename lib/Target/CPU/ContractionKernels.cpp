@@ -26,6 +26,7 @@
 #include "PairContraction.h"
 #include "WindowIndexing.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -494,13 +495,24 @@ static linalg::GenericOp rewriteWeightPairs(RewriterBase &rewriter,
 // Convolutions as contractions
 //===----------------------------------------------------------------------===//
 
+/// The most columns of a row built as one vector (buildRows): wider rows are
+/// built in chunks, so that no vector grows with the tensor.
+static constexpr int64_t kMaxRowChunk = 256;
+
+/// Builds the columns `[column, column + width)` of the row at `ivs` (a
+/// vector of `step` times `width` elements, see buildRows).
+using RowChunkFn =
+    function_ref<Value(OpBuilder &, ArrayRef<Value>, Value, int64_t)>;
+
 /// Returns a tensor of `shape` and element type `elem` whose row at `ivs`
-/// (its indices but the last) is `row(ivs)`, a vector of shape's last
-/// extent: one scf.forall over the rows, each iteration writing its row.
+/// (its indices but the last) is built by `chunk`, `step` elements for each
+/// of its columns (the row's `shape.back() / step`), at most kMaxRowChunk
+/// columns at a time: one scf.forall over the rows, each iteration writing
+/// its row (an scf.for over the chunks of a wide row, then the rest).
 static Value buildRows(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                       Type elem,
-                       function_ref<Value(OpBuilder &, ArrayRef<Value>)> row) {
-  int64_t width = shape.back();
+                       Type elem, RowChunkFn chunk, int64_t step = 1) {
+  int64_t extent = shape.back();
+  int64_t columns = extent / step;
   Value init = tensor::EmptyOp::create(b, loc, shape, elem);
   SmallVector<OpFoldResult> lbs, ubs, steps;
   for (int64_t size : shape.drop_back()) {
@@ -513,22 +525,47 @@ static Value buildRows(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(forall.getBody());
   SmallVector<Value> ivs = forall.getInductionVars();
-  Value value = row(b, ivs);
   Value dest = forall.getRegionOutArgs()[0];
   SmallVector<OpFoldResult> offsets, sizes, strides;
-  rowSlice(b, ivs, width, offsets, sizes, strides);
+  rowSlice(b, ivs, extent, offsets, sizes, strides);
   // The row's slice keeps its unit dims: rank-reduced to one dim, a row of
   // one element could keep a unit dim other than the contiguous one.
   SmallVector<int64_t> rowShape(shape.size(), 1);
-  rowShape.back() = width;
+  rowShape.back() = extent;
   Value tile = tensor::ExtractSliceOp::create(
       b, loc, RankedTensorType::get(rowShape, elem), dest, offsets, sizes,
       strides);
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
-  tile = vector::TransferWriteOp::create(b, loc, value, tile,
-                                         SmallVector<Value>(shape.size(), c0),
-                                         ArrayRef<bool>{true})
-             .getResult();
+  // Writes the columns from `column` on, `width` of them, into `tile`.
+  auto writeChunk = [&](OpBuilder &b, Value tile, Value column,
+                        int64_t width) -> Value {
+    Value value = chunk(b, ivs, column, width);
+    SmallVector<Value> idx(shape.size() - 1, c0);
+    idx.push_back(step == 1 ? column
+                            : arith::MulIOp::create(
+                                  b, loc, column,
+                                  arith::ConstantIndexOp::create(b, loc, step))
+                                  .getResult());
+    return vector::TransferWriteOp::create(b, loc, value, tile, idx,
+                                           ArrayRef<bool>{true})
+        .getResult();
+  };
+  int64_t width = std::min(columns, kMaxRowChunk);
+  int64_t full = columns / width * width;
+  if (full == width) {
+    tile = writeChunk(b, tile, c0, width);
+  } else {
+    auto loop = scf::ForOp::create(
+        b, loc, c0, arith::ConstantIndexOp::create(b, loc, full),
+        arith::ConstantIndexOp::create(b, loc, width), ValueRange{tile},
+        [&](OpBuilder &b, Location loc, Value column, ValueRange args) {
+          scf::YieldOp::create(b, loc, writeChunk(b, args[0], column, width));
+        });
+    tile = loop.getResult(0);
+  }
+  if (full < columns)
+    tile = writeChunk(b, tile, arith::ConstantIndexOp::create(b, loc, full),
+                      columns - full);
   b.setInsertionPointToEnd(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(b, loc, tile, dest, offsets, sizes,
                                         strides);
@@ -546,39 +583,46 @@ static Value buildIm2Col(OpBuilder &b, Location loc, Value input,
   for (unsigned loop : colLoops)
     shape.push_back(ranges[loop]);
   return buildRows(
-      b, loc, shape, b.getF32Type(), [&](OpBuilder &b, ArrayRef<Value> ivs) {
+      b, loc, shape, b.getF32Type(),
+      [&](OpBuilder &b, ArrayRef<Value> ivs, Value column, int64_t width) {
         SmallVector<Value> loopValues(ranges.size());
         for (auto [i, iv] : llvm::enumerate(ivs))
           loopValues[colLoops[i]] = iv;
+        loopValues[colLoops.back()] = column;
         SmallVector<Value> idx;
         for (AffineExpr expr : inMap.getResults())
           idx.push_back(emitIndex(b, loc, expr, loopValues));
         Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0));
         // The row of positions, which the convolution reads in bounds.
-        return readStridedRow(b, loc, input, idx, shape.back(), stride, zero);
+        return readStridedRow(b, loc, input, idx, width, stride, zero);
       });
 }
 
+/// Reads the f32 columns `[column, column + width)` of the row at `ivs`
+/// of a pair's row `t` (see buildPairRows).
+using PairRowFn =
+    function_ref<Value(OpBuilder &, ArrayRef<Value>, int64_t, Value, int64_t)>;
+
 /// Returns a bf16 tensor of `shape` (the last dim its rows' pairs: `[...,
 /// width, 2]`) whose row at `ivs` (its indices but the last) holds the f32
-/// rows `readRow(ivs, 0)` and `readRow(ivs, 1)` (width long) interleaved
-/// and rounded to bf16 (buildRows).
-static Value buildPairRows(
-    OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-    function_ref<Value(OpBuilder &, ArrayRef<Value>, int64_t)> readRow) {
-  int64_t width = shape[shape.size() - 2];
+/// rows `readRow(ivs, 0, ...)` and `readRow(ivs, 1, ...)` interleaved and
+/// rounded to bf16 (buildRows, in chunks of columns).
+static Value buildPairRows(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                           PairRowFn readRow) {
   Type bf16 = b.getBF16Type();
   // (Built with the rows' pairs flat: `[..., 2 width]`.)
   SmallVector<int64_t> flat(shape.drop_back(1));
   flat.back() *= 2;
-  Value rows =
-      buildRows(b, loc, flat, bf16, [&](OpBuilder &b, ArrayRef<Value> ivs) {
-        Value even = readRow(b, ivs, 0);
-        Value odd = readRow(b, ivs, 1);
+  Value rows = buildRows(
+      b, loc, flat, bf16,
+      [&](OpBuilder &b, ArrayRef<Value> ivs, Value column, int64_t width) {
+        Value even = readRow(b, ivs, 0, column, width);
+        Value odd = readRow(b, ivs, 1, column, width);
         return arith::TruncFOp::create(
             b, loc, VectorType::get({2 * width}, bf16),
             vector::InterleaveOp::create(b, loc, even, odd));
-      });
+      },
+      /*step=*/2);
   // The last dim split into the row and t.
   return splitIntoPairs(b, loc, rows, flat.size() - 1);
 }
@@ -604,15 +648,17 @@ static Value buildPairIm2Col(OpBuilder &b, Location loc, Value input,
   shape.push_back((merged + 1) / 2);
   for (unsigned i = outer + reductions; i < colLoops.size(); ++i)
     shape.push_back(ranges[colLoops[i]]);
-  int64_t width = shape.back();
   shape.push_back(2);
   return buildPairRows(
-      b, loc, shape, [&](OpBuilder &b, ArrayRef<Value> ivs, int64_t t) {
+      b, loc, shape,
+      [&](OpBuilder &b, ArrayRef<Value> ivs, int64_t t, Value column,
+          int64_t width) {
         SmallVector<Value> loopValues(ranges.size());
         for (unsigned i = 0; i < outer; ++i)
           loopValues[colLoops[i]] = ivs[i];
         for (unsigned i = outer + reductions; i + 1 < colLoops.size(); ++i)
           loopValues[colLoops[i]] = ivs[i - reductions + 1];
+        loopValues[colLoops.back()] = column;
         // k = 2 pair + t, split into the reductions' digits. (The last
         // pair's second k of an odd reduction is past its end: the row is
         // read at its last k and replaced by zeros.)
@@ -657,12 +703,13 @@ static Value buildChannelPairs(OpBuilder &b, Location loc, Value input,
   auto type = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape(type.getShape());
   shape[dim] /= 2;
-  int64_t width = shape.back();
   shape.push_back(2);
   return buildPairRows(
-      b, loc, shape, [&](OpBuilder &b, ArrayRef<Value> ivs, int64_t t) {
+      b, loc, shape,
+      [&](OpBuilder &b, ArrayRef<Value> ivs, int64_t t, Value column,
+          int64_t width) {
         SmallVector<Value> idx(ivs);
-        idx.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+        idx.push_back(column);
         idx[dim] = arith::AddIOp::create(
             b, loc,
             arith::MulIOp::create(b, loc, ivs[dim],
@@ -676,19 +723,42 @@ static Value buildChannelPairs(OpBuilder &b, Location loc, Value input,
       });
 }
 
+/// Whether `op` computes on f16 data: an op it depends on in its function
+/// (an im2col copy's reads too) has an f16 operand.
+static bool readsF16(Operation *op) {
+  Operation *func = op->getParentOfType<func::FuncOp>();
+  BackwardSliceOptions options;
+  options.omitBlockArguments = true;
+  options.omitUsesFromAbove = false;
+  options.filter = [&](Operation *other) {
+    return func && func->isProperAncestor(other);
+  };
+  SetVector<Operation *> slice;
+  (void)getBackwardSlice(op, &slice, options);
+  slice.insert(op);
+  return llvm::any_of(slice, [](Operation *other) {
+    return llvm::any_of(other->getOperandTypes(), [](Type type) {
+      return getElementTypeOrSelf(type).isF16();
+    });
+  });
+}
+
 /// Rewrites `op`, an f32 contraction planned as `plan`, into pair form with
 /// both operands rounded to bf16 (--precision bf16): an operand whose
 /// innermost index is k split into pairs in place (rounded by one
 /// elementwise generic), one that reads k at another index laid out in
 /// pairs of its k rows (buildChannelPairs). Returns the new contraction, or
 /// null (nothing changed) when k is odd, an operand is read through index
-/// expressions, or B's innermost index is k (its pairs would not lie along
-/// the columns).
+/// expressions, B's innermost index is k (its pairs would not lie along
+/// the columns), or it computes on f16 data (readsF16: an f16 model keeps
+/// f16's 11 bits of mantissa, not bf16's 8).
 static linalg::GenericOp rewriteToPairs(RewriterBase &rewriter,
                                         linalg::GenericOp op,
                                         const ContractionPlan &plan) {
   MLIRContext *ctx = op.getContext();
   if (op.getStaticLoopRanges()[plan.k] % 2 != 0)
+    return nullptr;
+  if (readsF16(op))
     return nullptr;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   AffineExpr k = getAffineDimExpr(plan.k, ctx);

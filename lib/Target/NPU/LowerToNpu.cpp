@@ -524,7 +524,8 @@ public:
 /// most one batch dimension) to cube code.
 class ContractionLowering {
 public:
-  /// `cubeType`: the type the cube multiplies (f16, bf16 or f32).
+  /// `cubeType`: the type the cube multiplies (f16, bf16 or f32; bf16 for
+  /// a bf16 operand when f16).
   /// `narrowOf`: the narrow weight each widened input buffer holds (see
   /// getNarrowSource), read instead of it.
   ContractionLowering(Emitter &e, linalg::LinalgOp op, bool init, Type cubeType,
@@ -589,6 +590,12 @@ public:
       return op->emitError("the npu target multiplies f32, f16 or bf16 "
                            "matrices on the cube, found ")
              << aType << " x " << bType << " -> " << cType;
+    // A bf16 operand is multiplied in bf16 rather than f16, whose range
+    // (up to 65504) it exceeds; f32 keeps f32.
+    if (cubeType.isF16() && (aType.isBF16() || bType.isBF16())) {
+      cubeType = BFloat16Type::get(op.getContext());
+      fractalK = getFractalK(cubeType);
+    }
     shape.aBytes = elementBytes(aType);
     shape.bBytes = elementBytes(bType);
     shape.cubeBytes = elementBytes(cubeType);

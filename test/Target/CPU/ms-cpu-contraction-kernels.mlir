@@ -731,6 +731,21 @@ func.func @conv_pair_rows(%in: tensor<1x2x10x18xf32>, %r: tensor<16x18xbf16> {ms
 // BF16: linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<16x64xf32>, tensor<32x64xf32>)
 // BF16-NOT: bf16
 // BF16: return
+// A B wider than 256 columns is laid out 256 columns at a time (an scf.for
+// over the full chunks, then the rest), so no vector grows with N.
+// BF16-LABEL: func.func @wide_b
+// BF16: scf.forall (%{{.+}}) in (32)
+// BF16: scf.for %[[COL:.+]] = %c0 to %c512 step %c256
+// BF16: vector.transfer_read %{{.+}}[%{{.+}}, %[[COL]]]{{.+}} : tensor<64x600xf32>, vector<256xf32>
+// BF16: vector.interleave %{{.+}}, %{{.+}} : vector<256xf32> -> vector<512xf32>
+// BF16: vector.transfer_read %{{.+}}[%{{.+}}, %c512{{[_0-9]*}}]{{.+}} : tensor<64x600xf32>, vector<88xf32>
+// BF16: vector.interleave %{{.+}}, %{{.+}} : vector<88xf32> -> vector<176xf32>
+// BF16: x86vector.avx512.dot
+// An f16 matmul (its operands f16 extended to f32) keeps f32: bf16 would
+// drop 3 of f16's mantissa bits.
+// BF16-LABEL: func.func @f16_operands
+// BF16-NOT: bf16
+// BF16: return
 // CHECK-LABEL: func.func @activations
 // CHECK-NOT: bf16
 // CHECK: vector.fma
@@ -751,5 +766,31 @@ func.func @transposed_b(%a: tensor<16x64xf32>, %b: tensor<32x64xf32>) -> tensor<
     %s = arith.addf %acc, %p : f32
     linalg.yield %s : f32
   } -> tensor<16x32xf32>
+  return %r : tensor<16x32xf32>
+}
+func.func @wide_b(%a: tensor<16x64xf32>, %b: tensor<64x600xf32>) -> tensor<16x600xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<16x600xf32>
+  %c = linalg.fill ins(%cst : f32) outs(%e : tensor<16x600xf32>) -> tensor<16x600xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x600xf32>) outs(%c : tensor<16x600xf32>) -> tensor<16x600xf32>
+  return %r : tensor<16x600xf32>
+}
+func.func @f16_operands(%a: tensor<16x64xf16>, %b: tensor<64x32xf16>) -> tensor<16x32xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %ea = tensor.empty() : tensor<16x64xf32>
+  %a32 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<16x64xf16>) outs(%ea : tensor<16x64xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %y = arith.extf %x : f16 to f32
+    linalg.yield %y : f32
+  } -> tensor<16x64xf32>
+  %eb = tensor.empty() : tensor<64x32xf32>
+  %b32 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : tensor<64x32xf16>) outs(%eb : tensor<64x32xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %y = arith.extf %x : f16 to f32
+    linalg.yield %y : f32
+  } -> tensor<64x32xf32>
+  %e = tensor.empty() : tensor<16x32xf32>
+  %c = linalg.fill ins(%cst : f32) outs(%e : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %r = linalg.matmul ins(%a32, %b32 : tensor<16x64xf32>, tensor<64x32xf32>) outs(%c : tensor<16x32xf32>) -> tensor<16x32xf32>
   return %r : tensor<16x32xf32>
 }

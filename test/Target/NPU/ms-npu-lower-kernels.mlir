@@ -68,6 +68,20 @@ func.func @matmul_f16(%a: memref<32x16xf16>, %b: memref<16x32xf16>, %c: memref<3
 
 // -----
 
+// bf16 inputs are multiplied in bf16 with the default precision too (f16
+// holds up to 65504, bf16 up to 3.4e38): MTE2 copies them as they are.
+// CHECK-LABEL: func.func @matmul_bf16
+// CHECK: msnpu.dma %{{.*}}, %{{.*}} : memref<2x1x16x16xbf16, {{.*}}> to memref<2x1x16x16xbf16, {{.*}}, #msnpu.space<l1>>
+// CHECK: msnpu.mmad {{.*}} : memref<{{.*}}xbf16, #msnpu.space<l0a>>, memref<{{.*}}xbf16, #msnpu.space<l0b>>
+func.func @matmul_bf16(%a: memref<32x16xbf16>, %b: memref<16x32xbf16>, %c: memref<32x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<32x32xf32>)
+  linalg.matmul ins(%a, %b : memref<32x16xbf16>, memref<16x32xbf16>) outs(%c : memref<32x32xf32>)
+  return
+}
+
+// -----
+
 // An elementwise op on a matmul's result is its epilogue, fused into its
 // step: per chunk of a result tile, the fixpipe moves the accumulators from
 // L0C to UB (the vector unit frees the slot), MTE2 loads the bias (once per
