@@ -155,6 +155,56 @@ def make_llama_block():
     return LlamaBlock(), (2, 16, 64)
 
 
+class BertLayer(nn.Module):
+    """A BERT encoder layer as Hugging Face's BertLayer writes it: separate
+    query, key and value projections with biases, scaled dot-product
+    attention over 4 heads with an additive padding mask (the last 3
+    positions of the second sequence masked), the output projection, a
+    residual and LayerNorm, then a GELU (erf) feed-forward, a residual and
+    LayerNorm (post-norm): 4x16x64 -> 4x16x64. What tensor parallelism
+    shards as Megatron does: q/k/v and the first feed-forward projection by
+    output features (heads), the two others by input features.
+    """
+
+    def __init__(self, dim=64, heads=4, hidden=256, batch=4, seq=16):
+        super().__init__()
+        self.heads = heads
+        self.query = nn.Linear(dim, dim)
+        self.key = nn.Linear(dim, dim)
+        self.value = nn.Linear(dim, dim)
+        self.attn_out = nn.Linear(dim, dim)
+        self.attn_norm = nn.LayerNorm(dim, eps=1e-12)
+        self.intermediate = nn.Linear(dim, hidden)
+        self.output = nn.Linear(hidden, dim)
+        self.out_norm = nn.LayerNorm(dim, eps=1e-12)
+        for norm in (self.attn_norm, self.out_norm):
+            nn.init.uniform_(norm.weight, 0.5, 1.5)
+            nn.init.uniform_(norm.bias, -0.1, 0.1)
+        mask = torch.zeros(batch, 1, 1, seq)
+        mask[1, :, :, seq - 3:] = -10000.0
+        self.register_buffer("mask", mask)
+
+    def split_heads(self, t):
+        b, s, d = t.shape
+        return t.view(b, s, self.heads, d // self.heads).permute(0, 2, 1, 3)
+
+    def forward(self, x):
+        b, s, d = x.shape
+        q = self.split_heads(self.query(x))
+        k = self.split_heads(self.key(x))
+        v = self.split_heads(self.value(x))
+        scores = q @ k.transpose(-1, -2) / ((d // self.heads) ** 0.5)
+        probs = torch.softmax(scores + self.mask, dim=-1)
+        ctx = (probs @ v).permute(0, 2, 1, 3).reshape(b, s, d)
+        x = self.attn_norm(x + self.attn_out(ctx))
+        h = nn.functional.gelu(self.intermediate(x))
+        return self.out_norm(x + self.output(h))
+
+
+def make_bert_layer():
+    return BertLayer(), (4, 16, 64)
+
+
 class EmbeddingLM(nn.Module):
     """A language model's ends: token embedding, LayerNorm and the output
     projection to vocabulary logits: 2x16 int64 token ids -> 2x16x96. The
@@ -188,6 +238,7 @@ MODELS = {
     "mlp": (make_mlp, None, OPSET),
     "llama_block": (make_llama_block, None, OPSET),
     "embedding_lm": (make_embedding_lm, None, OPSET),
+    "bert_layer": (make_bert_layer, None, OPSET),
 }
 
 

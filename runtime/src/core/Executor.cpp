@@ -16,6 +16,37 @@ using ms::rt::formatTensorType;
 using ms::rt::Status;
 using namespace ms::rt::impl;
 
+namespace {
+/// Rounds `bytes` up to a multiple of 64 (where a staged destination
+/// starts after its source).
+uint64_t alignStaging(uint64_t bytes) { return (bytes + 63) / 64 * 64; }
+
+/// Returns the host bytes a collective on device memory stages through:
+/// its source, then its destination.
+uint64_t stagedBytes(const CollectiveOp &op) {
+  return alignStaging(op.srcBytes) + op.dstBytes;
+}
+
+/// Runs `op` on `device` memory the host cannot read: the source copied to
+/// `staging` (or, when null, to a buffer of this call's own), the
+/// collective run there, its result copied back.
+Status runStagedCollective(Device &device, const CollectiveOp &op,
+                           const void *src, void *dst, CommGroup *group,
+                           uint32_t position, uint8_t *scratch,
+                           uint8_t *staging) {
+  std::vector<uint8_t> own;
+  if (!staging) {
+    own.resize(stagedBytes(op));
+    staging = own.data();
+  }
+  uint8_t *hostSrc = staging, *hostDst = staging + alignStaging(op.srcBytes);
+  MS_RETURN_IF_ERROR(device.copyToHost(hostSrc, src, op.srcBytes));
+  MS_RETURN_IF_ERROR(
+      runCollective(op, hostSrc, hostDst, group, position, scratch));
+  return device.copyToDevice(dst, hostDst, op.dstBytes);
+}
+} // namespace
+
 /// The state one run shares with the work it queues.
 struct ms::rt::impl::RunState {
   /// Records `status` when it is the run's first failure.
@@ -128,6 +159,12 @@ Status Context::create(std::shared_ptr<Module> module,
   for (const auto &collective : meta.collectives)
     scratchBytes = std::max(scratchBytes, collectiveScratchBytes(*collective));
   context->collectiveScratch.resize(scratchBytes);
+  if (!device.hostVisible()) {
+    uint64_t stagingBytes = 0;
+    for (const auto &collective : meta.collectives)
+      stagingBytes = std::max(stagingBytes, stagedBytes(*collective));
+    context->collectiveStaging.resize(stagingBytes);
+  }
   if (!meta.collectives.empty() && meta.queueCount > 1)
     MS_RETURN_IF_ERROR(device.createEvent(context->collectiveOrder));
   MS_RETURN_IF_ERROR(device.allocate(meta.arenaSize, &context->arena));
@@ -350,9 +387,15 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
       CommGroup *group = groups[op->partition].get();
       uint32_t position = groupPositions[op->partition];
       uint8_t *scratchData = collectiveScratch.data();
+      // Device memory the host cannot read: the collective runs on host
+      // copies, an ordered one in the context's staging buffer.
+      bool staged = !device->hostVisible();
+      uint8_t *staging =
+          staged && ordered ? collectiveStaging.data() : nullptr;
       MS_RETURN_IF_ERROR(queue.hostCallback([run, op, at, group, position,
-                                             scratchData, traced, timeline,
-                                             index, traceIndex] {
+                                             scratchData, staged, staging,
+                                             device, traced, timeline, index,
+                                             traceIndex] {
         // After a failure the rank stops meeting the others: they fail
         // (a timeout, or the connection closing) instead of running on
         // inputs this rank never produced.
@@ -360,7 +403,10 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
           return Status();
         int64_t start = traced ? RunTrace::now() : 0;
         Status status =
-            runCollective(*op, at[0], at[1], group, position, scratchData);
+            staged ? runStagedCollective(*device, *op, at[0], at[1], group,
+                                         position, scratchData, staging)
+                   : runCollective(*op, at[0], at[1], group, position,
+                                   scratchData);
         if (traced)
           timeline->record(index, traceIndex, start, RunTrace::now());
         if (!status.ok())

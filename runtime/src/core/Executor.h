@@ -122,6 +122,10 @@ private:
   std::vector<uint32_t> groupPositions;
   /// Host memory the collective steps rearrange blocks in.
   std::vector<uint8_t> collectiveScratch;
+  /// Where the device's memory is not host-visible: host copies of an
+  /// ordered collective's source and destination (they run one at a time);
+  /// an all_slice, which runs out of that order, stages in its own.
+  std::vector<uint8_t> collectiveStaging;
   /// For queued runs of a plan with several queues: `joins[0]` starts plan
   /// queues 1.. after the earlier work of the stream, `joins[q]` makes the
   /// stream wait for plan queue q at the end of the run.

@@ -1307,17 +1307,17 @@ Status Module::load(std::shared_ptr<Device> device, const std::string &path,
                                  path, module->image));
   const ModuleMeta &meta = module->image.meta;
   Device &dev = *module->device;
+  // Collective steps on such memory run on host copies (Executor.cpp).
   if (!dev.hostVisible())
     for (size_t i = 0; i < meta.steps.size(); ++i)
-      if (meta.steps[i].kind == StepKind::Host ||
-          meta.steps[i].kind == StepKind::Collective)
+      if (meta.steps[i].kind == StepKind::Host)
         return Status::error(
             MS_UNIMPLEMENTED,
-            path + ": meta: steps[" + std::to_string(i) + "]: a " +
-                (meta.steps[i].kind == StepKind::Host ? "host" : "collective") +
-                " step needs host-visible memory, but the " + dev.name() +
-                " device's memory is not (staging through host "
-                "copies is not implemented)");
+            path + ": meta: steps[" + std::to_string(i) +
+                "]: a host step needs host-visible memory, but the " +
+                dev.name() +
+                " device's memory is not (staging through host copies is "
+                "not implemented)");
   const SectionView &weights = module->image.weights;
   if (weights.size > 0 && dev.hostVisible()) {
     // Kernels receive `void **`; the weights are mapped read-only and the

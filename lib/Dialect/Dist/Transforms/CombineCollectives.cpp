@@ -7,8 +7,9 @@
 // Upstream partitioning sums a split contraction at once (no partial-sum
 // layout). These patterns carry the partial sums further where that saves
 // communication: a sum moves past reshapes and transposes (the same
-// elements, rearranged), two sums added are one sum of the addition, and a
-// slice of a sum is a reduce_scatter.
+// elements, rearranged), two sums added are one sum of the addition, a
+// slice of a sum is a reduce_scatter, and a slice of a sum plus (minus,
+// times) another value is the other value's slice with that sum's slice.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +77,61 @@ struct LayoutOfAllReduce final : OpRewritePattern<Op> {
         moved->getResult(0), reduce.getReduction());
     rewriter.eraseOp(reduce);
     return success();
+  }
+};
+
+/// all_slice(all_reduce(x) op y) -> all_slice(all_reduce(x)) op y', for an
+/// elementwise addition, subtraction or product with one use: y' is y's
+/// slice, or y itself where it broadcasts along the sliced dim (a bias).
+/// The slice of the sum then becomes a reduce_scatter (a row-parallel
+/// product and its bias, resharded by sequence: Megatron's sequence
+/// parallelism).
+template <typename Op>
+struct SliceOfSumAndOperand final : OpRewritePattern<shard::AllSliceOp> {
+  using OpRewritePattern<shard::AllSliceOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(shard::AllSliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto op = slice.getInput().template getDefiningOp<Op>();
+    if (!op || !op->hasOneUse() || op.getType() != slice.getInput().getType())
+      return rewriter.notifyMatchFailure(slice, "not a slice of an op");
+    auto sliced = cast<RankedTensorType>(slice.getType());
+    int64_t axis = slice.getSliceAxis().getSExtValue();
+    int64_t rank = sliced.getRank();
+    for (int i = 0; i < 2; ++i) {
+      shard::AllReduceOp reduce = getSoleSum(op->getOperand(i));
+      if (!reduce || reduce.getGrid() != slice.getGrid() ||
+          reduce.getGridAxes() != slice.getGridAxes() ||
+          reduce.getType() != op.getType())
+        continue;
+      Value other = op->getOperand(1 - i);
+      auto otherType = dyn_cast<RankedTensorType>(other.getType());
+      if (!otherType || !otherType.hasStaticShape())
+        continue;
+      rewriter.setInsertionPoint(slice);
+      // The other operand's dim aligned (from the right) with the sliced
+      // one, if it has one of more than one element.
+      int64_t otherAxis = axis - (rank - otherType.getRank());
+      if (otherAxis >= 0 && otherType.getDimSize(otherAxis) != 1) {
+        if (otherType.getDimSize(otherAxis) !=
+            cast<RankedTensorType>(op.getType()).getDimSize(axis))
+          continue;
+        SmallVector<int64_t> shape(otherType.getShape());
+        shape[otherAxis] = sliced.getDimSize(axis);
+        other = shard::AllSliceOp::create(
+            rewriter, slice.getLoc(),
+            RankedTensorType::get(shape, otherType.getElementType()), other,
+            slice.getGrid(), slice.getGridAxes(), otherAxis);
+      }
+      Value partial = shard::AllSliceOp::create(
+          rewriter, slice.getLoc(), sliced, reduce.getResult(),
+          slice.getGrid(), slice.getGridAxes(), axis);
+      Value lhs = i == 0 ? partial : other, rhs = i == 0 ? other : partial;
+      rewriter.replaceOpWithNewOp<Op>(slice, sliced, lhs, rhs);
+      rewriter.eraseOp(op);
+      return success();
+    }
+    return rewriter.notifyMatchFailure(slice, "no sum to slice");
   }
 };
 
@@ -158,6 +214,9 @@ struct CombineCollectivesPass final
 void mlir::ms::dist::populateCombineCollectivesPatterns(
     RewritePatternSet &patterns) {
   patterns.add<SliceOfAllReduce, SumOfAllReduces,
+               SliceOfSumAndOperand<graph::AddOp>,
+               SliceOfSumAndOperand<graph::SubOp>,
+               SliceOfSumAndOperand<graph::MulOp>,
                LayoutOfAllReduce<graph::ReshapeOp>,
                LayoutOfAllReduce<graph::TransposeOp>>(patterns.getContext());
 }
