@@ -737,46 +737,6 @@ TEST_F(CollectiveTest, RejectsOperationSpecificErrors) {
   expectRejected(parts, "root.ranks: expected a non-negative integer");
 }
 
-/// Returns whether a cuda device can be created (a GPU, or the driver
-/// stand-in of test/Runtime/cuda-fake-driver.test). Created in a child
-/// process: a test that forks ranks must not have started a device's
-/// threads.
-bool cudaAvailable() {
-  pid_t child = fork();
-  if (child == 0) {
-    Device cuda;
-    _exit(Device::create(MS_DEVICE_CUDA, cuda).ok() ? 0 : 1);
-  }
-  int status = 0;
-  return child > 0 && waitpid(child, &status, 0) == child &&
-         WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
-TEST_F(CollectiveTest, EveryOpOnOneRankOnCudaThroughHostCopies) {
-  // Memory the host cannot read: each collective copies its source to
-  // the host, runs there and copies its result back.
-  Device cuda;
-  if (!Device::create(MS_DEVICE_CUDA, cuda).ok())
-    GTEST_SKIP() << "no cuda device";
-  std::vector<CollectiveSpec> specs = everyOp({{0}}, {3, 5});
-  std::string path = write(collectiveModule(1, specs));
-  Module module;
-  Status status = Module::load(cuda, path, module);
-  ASSERT_TRUE(status.ok()) << status.message();
-  Context context;
-  ASSERT_TRUE(Context::create(module, context).ok());
-  EXPECT_EQ(runAndCheck(context, specs, 0, 0), "");
-  Stream stream;
-  ASSERT_TRUE(Stream::create(cuda, stream).ok());
-  EXPECT_EQ(runAndCheck(context, specs, 0, 5, &stream), "");
-}
-
-TEST_F(CollectiveTest, EveryOpOnTwoCudaRanksThroughHostCopies) {
-  if (!cudaAvailable())
-    GTEST_SKIP() << "no cuda device";
-  runOnRanks(2, everyOp({{0, 1}}, {4, 6}), 2, MS_DEVICE_CUDA);
-}
-
 //===----------------------------------------------------------------------===//
 // One rank
 //===----------------------------------------------------------------------===//
@@ -1475,3 +1435,109 @@ TEST_F(CollectiveTest, EveryOpOverMpi) {
 #endif
 }
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Device memory (cuda: a GPU, or the stand-ins of
+// test/Runtime/cuda-fake-driver.test)
+//===----------------------------------------------------------------------===//
+
+/// Returns whether a cuda device can be created. Tried in a child process:
+/// a test that forks ranks must not have started a device's threads.
+bool cudaAvailable() {
+  pid_t child = fork();
+  if (child == 0) {
+    Device cuda;
+    _exit(Device::create(MS_DEVICE_CUDA, cuda).ok() ? 0 : 1);
+  }
+  int status = 0;
+  return child > 0 && waitpid(child, &status, 0) == child &&
+         WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/// Every dtype through every operation on groups of 2 of 2 ranks; NCCL
+/// reduces neither i16, u16 nor bool (their reductions run on host copies).
+std::vector<CollectiveSpec> everyDtypeOnTwo() {
+  std::vector<CollectiveSpec> specs;
+  for (const char *dtype : {"f16", "bf16", "f32", "f64", "i8", "i16", "i32",
+                            "i64", "u8", "u16", "u32", "u64", "bool"}) {
+    for (const char *reduction : {"sum", "prod", "max", "min"}) {
+      CollectiveSpec spec{"all_reduce", dtype, {2, 4}, {{0, 1}}};
+      spec.reduction = reduction;
+      specs.push_back(spec);
+    }
+    CollectiveSpec scatter{"reduce_scatter", dtype, {2, 4}, {{0, 1}}};
+    scatter.axis = 1;
+    CollectiveSpec gather{"all_gather", dtype, {2, 3}, {{0, 1}}};
+    gather.axis = 1;
+    CollectiveSpec swap{"all_to_all", dtype, {4, 2}, {{0, 1}}};
+    swap.concatAxis = 1;
+    CollectiveSpec broadcast{"broadcast", dtype, {3}, {{0, 1}}};
+    broadcast.root = 1;
+    for (const CollectiveSpec &spec : {scatter, gather, swap, broadcast})
+      specs.push_back(spec);
+  }
+  return specs;
+}
+
+TEST_F(CollectiveTest, EveryOpOnOneCudaRankCopiesOnTheDevice) {
+  // Groups of one: each operation is a copy within device memory (rows
+  // of blocks for all_slice), run by the device.
+  if (!cudaAvailable())
+    GTEST_SKIP() << "no cuda device";
+  Device cuda;
+  ASSERT_TRUE(Device::create(MS_DEVICE_CUDA, cuda).ok());
+  std::vector<CollectiveSpec> specs = everyOp({{0}}, {3, 5});
+  std::string path = write(collectiveModule(1, specs));
+  Module module;
+  Status status = Module::load(cuda, path, module);
+  ASSERT_TRUE(status.ok()) << status.message();
+  Context context;
+  ASSERT_TRUE(Context::create(module, context).ok());
+  EXPECT_EQ(runAndCheck(context, specs, 0, 0), "");
+  Stream stream;
+  ASSERT_TRUE(Stream::create(cuda, stream).ok());
+  EXPECT_EQ(runAndCheck(context, specs, 0, 5, &stream), "");
+}
+
+TEST_F(CollectiveTest, EveryOpOnCudaRanksThroughNccl) {
+  // With NCCL on every rank: collectives on device memory through it.
+  if (!cudaAvailable())
+    GTEST_SKIP() << "no cuda device";
+  runOnRanks(2, everyOp({{0, 1}}, {4, 6}), 2, MS_DEVICE_CUDA);
+  runOnRanks(4, everyOp({{0, 1}, {2, 3}}, {4, 6}), 1, MS_DEVICE_CUDA);
+  runOnRanks(2, everyDtypeOnTwo(), 1, MS_DEVICE_CUDA);
+}
+
+TEST_F(CollectiveTest, EveryOpOnCudaRanksThroughHostCopies) {
+  // MS_NCCL=0: each collective copies its source to the host, runs over
+  // Gloo and copies its result back (NCCL, set to fail, is not called).
+  if (!cudaAvailable())
+    GTEST_SKIP() << "no cuda device";
+  EnvGuard env({{"MS_NCCL", "0"}, {"MS_FAKE_NCCL_INIT_ERROR", "5"}});
+  runOnRanks(2, everyOp({{0, 1}}, {4, 6}), 2, MS_DEVICE_CUDA);
+  runOnRanks(2, everyDtypeOnTwo(), 1, MS_DEVICE_CUDA);
+}
+
+TEST_F(CollectiveTest, NcclFailureIsAStatusOnEveryCudaRank) {
+  if (!cudaAvailable() || glooPlugin().empty())
+    GTEST_SKIP() << "no cuda device or no gloo";
+  EnvGuard env({{"MS_FAKE_NCCL_INIT_ERROR", "5"}});
+  CollectiveSpec spec{"all_reduce", "f32", {4}, {{0, 1}}};
+  std::string path = write(collectiveModule(2, {spec}));
+  std::vector<RankResult> results = runRanks(2, [&](int rank) {
+    Comm comm;
+    Device device;
+    Module module;
+    Context context;
+    return start(rank, 2, path, comm, device, module, context,
+                 MS_DEVICE_CUDA);
+  });
+  for (size_t rank = 0; rank < results.size(); ++rank) {
+    EXPECT_NE(results[rank].exitCode, 0);
+    EXPECT_NE(results[rank].log.find(
+                  "cannot connect the cuda device's groups: "
+                  "ncclCommInitRank failed: invalid usage (code 5)"),
+              std::string::npos)
+        << "rank " << rank << ": " << results[rank].log;
+  }
+}

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "core/Collective.h"
+#include "core/HAL.h"
 #include "core/Util.h"
 
 #include <cstring>
@@ -41,27 +42,81 @@ AxisView viewAround(const std::vector<int64_t> &shape, uint32_t axis,
 /// Copies the `groups` blocks of `chunk` bytes that alternate in each of
 /// `outer` rows of `strided` ([outer][groups][chunk]) into member-order
 /// contiguous blocks of `packed` ([groups][outer][chunk]), or back when
-/// `unpack`.
-void rearrange(const uint8_t *from, uint8_t *to, uint64_t outer,
-               uint64_t groups, uint64_t chunk, bool unpack) {
-  for (uint64_t j = 0; j < groups; ++j)
-    for (uint64_t o = 0; o < outer; ++o) {
-      uint64_t strided = (o * groups + j) * chunk;
-      uint64_t packed = (j * outer + o) * chunk;
-      if (unpack)
-        std::memcpy(to + strided, from + packed, chunk);
-      else
-        std::memcpy(to + packed, from + strided, chunk);
-    }
+/// `unpack`: one copy of `outer` rows per member.
+Status rearrange(const RowCopier &copier, const uint8_t *from, uint8_t *to,
+                 uint64_t outer, uint64_t groups, uint64_t chunk, bool unpack) {
+  for (uint64_t j = 0; j < groups; ++j) {
+    uint64_t strided = j * chunk, packed = j * outer * chunk;
+    if (unpack)
+      MS_RETURN_IF_ERROR(copier.copyRows(to + strided, groups * chunk,
+                                         from + packed, chunk, chunk, outer));
+    else
+      MS_RETURN_IF_ERROR(copier.copyRows(to + packed, chunk, from + strided,
+                                         groups * chunk, chunk, outer));
+  }
+  return Status();
 }
 
 /// Copies `bytes` bytes (the whole operation on a group of one).
-Status copyAll(const void *src, void *dst, uint64_t bytes) {
-  if (src != dst && bytes > 0)
-    std::memmove(dst, src, bytes);
+Status copyAll(const RowCopier &copier, const void *src, void *dst,
+               uint64_t bytes) {
+  if (src == dst || bytes == 0)
+    return Status();
+  return copier.copyRows(dst, bytes, src, bytes, bytes, 1);
+}
+
+/// Copies with memcpy (memmove for one row).
+class HostRowCopier final : public RowCopier {
+public:
+  Status copyRows(void *dst, uint64_t dstPitch, const void *src,
+                  uint64_t srcPitch, uint64_t width,
+                  uint64_t rows) const override {
+    auto *to = static_cast<uint8_t *>(dst);
+    const auto *from = static_cast<const uint8_t *>(src);
+    if (rows == 1 && width > 0) {
+      std::memmove(to, from, width);
+      return Status();
+    }
+    for (uint64_t r = 0; r < rows && width > 0; ++r)
+      std::memcpy(to + r * dstPitch, from + r * srcPitch, width);
+    return Status();
+  }
+};
+} // namespace
+
+const RowCopier &ms::rt::impl::hostRowCopier() {
+  static const HostRowCopier copier;
+  return copier;
+}
+
+Status ms::rt::impl::DeviceRowCopier::copyRows(void *dst, uint64_t dstPitch,
+                                               const void *src,
+                                               uint64_t srcPitch,
+                                               uint64_t width,
+                                               uint64_t rows) const {
+  if (width == 0 || rows == 0)
+    return Status();
+  return device.copyRowsOnDevice(dst, dstPitch, src, srcPitch, width, rows);
+}
+
+Status ms::rt::impl::Device::copyRowsOnDevice(void *dst, uint64_t dstPitch,
+                                              const void *src,
+                                              uint64_t srcPitch,
+                                              uint64_t width, uint64_t rows) {
+  auto *to = static_cast<uint8_t *>(dst);
+  const auto *from = static_cast<const uint8_t *>(src);
+  for (uint64_t r = 0; r < rows; ++r)
+    MS_RETURN_IF_ERROR(
+        copyOnDevice(to + r * dstPitch, from + r * srcPitch, width));
   return Status();
 }
-} // namespace
+
+Status ms::rt::impl::Device::createDeviceGroup(
+    CommGroup &group, std::unique_ptr<DeviceCommGroup> &out) {
+  (void)group;
+  out.reset();
+  return Status();
+}
 
 bool ms::rt::impl::collectiveCommunicates(const CollectiveOp &op) {
   return op.groupSize > 1 && op.kind != CollectiveKind::AllSlice;
@@ -91,7 +146,8 @@ uint64_t ms::rt::impl::collectiveScratchBytes(const CollectiveOp &op) {
 
 Status ms::rt::impl::runCollective(const CollectiveOp &op, const void *src,
                                    void *dst, CommGroup *group,
-                                   uint32_t position, uint8_t *scratch) {
+                                   uint32_t position, uint8_t *scratch,
+                                   const RowCopier &copier) {
   uint64_t elementSize = ms_dtype_size(op.dtype);
   uint64_t groups = op.groupSize;
   const auto *from = static_cast<const uint8_t *>(src);
@@ -100,13 +156,11 @@ Status ms::rt::impl::runCollective(const CollectiveOp &op, const void *src,
     // Block `position` of the source along the axis: no communication.
     AxisView view = viewAround(op.shape, op.axis, elementSize);
     uint64_t chunk = view.extent / groups * view.inner;
-    for (uint64_t o = 0; o < view.outer; ++o)
-      std::memcpy(to + o * chunk, from + (o * groups + position) * chunk,
-                  chunk);
-    return Status();
+    return copier.copyRows(to, chunk, from + position * chunk, groups * chunk,
+                           chunk, view.outer);
   }
   if (!collectiveCommunicates(op))
-    return copyAll(src, dst, op.srcBytes);
+    return copyAll(copier, src, dst, op.srcBytes);
   if (!group)
     return Status::error(MS_INTERNAL, "no communicator for the group");
 
@@ -122,9 +176,8 @@ Status ms::rt::impl::runCollective(const CollectiveOp &op, const void *src,
     if (view.outer == 1)
       return group->allGather(src, dst, op.srcBytes);
     MS_RETURN_IF_ERROR(group->allGather(src, scratch, op.srcBytes));
-    rearrange(scratch, to, view.outer, groups, view.extent * view.inner,
-              /*unpack=*/true);
-    return Status();
+    return rearrange(copier, scratch, to, view.outer, groups,
+                     view.extent * view.inner, /*unpack=*/true);
   }
   case CollectiveKind::ReduceScatter: {
     // Member i gets the reduction of block i of the sources along the axis.
@@ -132,8 +185,9 @@ Status ms::rt::impl::runCollective(const CollectiveOp &op, const void *src,
     uint64_t count = op.dstBytes / elementSize;
     if (view.outer == 1)
       return group->reduceScatter(src, dst, count, op.dtype, op.reduction);
-    rearrange(from, scratch, view.outer, groups,
-              view.extent / groups * view.inner, /*unpack=*/false);
+    MS_RETURN_IF_ERROR(rearrange(copier, from, scratch, view.outer, groups,
+                                 view.extent / groups * view.inner,
+                                 /*unpack=*/false));
     return group->reduceScatter(scratch, dst, count, op.dtype, op.reduction);
   }
   case CollectiveKind::AllToAll: {
@@ -147,15 +201,16 @@ Status ms::rt::impl::runCollective(const CollectiveOp &op, const void *src,
     AxisView concat = viewAround(blockShape, op.concatAxis, elementSize);
     const uint8_t *send = from;
     if (split.outer > 1) {
-      rearrange(from, scratch, split.outer, groups,
-                split.extent / groups * split.inner, /*unpack=*/false);
+      MS_RETURN_IF_ERROR(rearrange(copier, from, scratch, split.outer, groups,
+                                   split.extent / groups * split.inner,
+                                   /*unpack=*/false));
       send = scratch;
     }
     uint8_t *receive = concat.outer > 1 ? scratch + op.srcBytes : to;
     MS_RETURN_IF_ERROR(group->allToAll(send, receive, blockBytes));
     if (concat.outer > 1)
-      rearrange(receive, to, concat.outer, groups, concat.extent * concat.inner,
-                /*unpack=*/true);
+      return rearrange(copier, receive, to, concat.outer, groups,
+                       concat.extent * concat.inner, /*unpack=*/true);
     return Status();
   }
   case CollectiveKind::AllSlice:

@@ -190,8 +190,10 @@ Status readRankAndSize(const char *rankName, const char *sizeName, bool &found,
   return Status();
 }
 
+} // namespace
+
 /// Reads MS_COMM_TIMEOUT (seconds, default 60).
-Status readTimeout(std::chrono::milliseconds &out) {
+Status ms::rt::impl::readCommTimeout(std::chrono::milliseconds &out) {
   out = std::chrono::milliseconds(60000);
   const char *text = std::getenv("MS_COMM_TIMEOUT");
   if (!text)
@@ -209,13 +211,11 @@ Status readTimeout(std::chrono::milliseconds &out) {
       std::max<int64_t>(1, static_cast<int64_t>(seconds * 1000.0)));
   return Status();
 }
-} // namespace
-
 Status
 ms::rt::impl::createCommunicatorFromEnv(std::shared_ptr<Communicator> &out) {
   out.reset();
   CommConfig config;
-  MS_RETURN_IF_ERROR(readTimeout(config.timeout));
+  MS_RETURN_IF_ERROR(readCommTimeout(config.timeout));
   std::string backend;
   bool found = false;
   MS_RETURN_IF_ERROR(readRankAndSize("MS_RANK", "MS_WORLD_SIZE", found,

@@ -140,6 +140,10 @@ constexpr uint32_t kCommPluginAbiVersion = 1;
 /// process. A world of one never loads a plugin.
 Status createCommunicatorFromEnv(std::shared_ptr<Communicator> &out);
 
+/// Reads the limit of the rendezvous and of every collective from
+/// MS_COMM_TIMEOUT (seconds; 60 when unset).
+Status readCommTimeout(std::chrono::milliseconds &out);
+
 /// Returns the world of this process alone.
 std::shared_ptr<Communicator> localCommunicator();
 } // namespace ms::rt::impl

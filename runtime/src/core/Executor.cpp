@@ -90,6 +90,7 @@ Context::~Context() {
   inlineQueue.reset();
   Device &device = *owner->device;
   device.deallocate(arena);
+  device.deallocate(deviceScratch);
   for (void *output : ownedOutputs)
     device.deallocate(output);
 }
@@ -160,6 +161,25 @@ Status Context::create(std::shared_ptr<Module> module,
     scratchBytes = std::max(scratchBytes, collectiveScratchBytes(*collective));
   context->collectiveScratch.resize(scratchBytes);
   if (!device.hostVisible()) {
+    // The device's own communicator for each group, where it has one
+    // (created in plan order on every rank, as the groups are).
+    context->deviceGroups.resize(context->groups.size());
+    bool anyDeviceGroup = false;
+    for (size_t p = 0; p < context->groups.size(); ++p) {
+      if (!context->groups[p])
+        continue;
+      if (Status status = device.createDeviceGroup(*context->groups[p],
+                                                   context->deviceGroups[p]);
+          !status.ok())
+        return Status::error(status.code(),
+                             "module '" + context->owner->path +
+                                 "': cannot connect the " + device.name() +
+                                 " device's groups: " + status.message());
+      anyDeviceGroup |= context->deviceGroups[p] != nullptr;
+    }
+    if (anyDeviceGroup && scratchBytes > 0)
+      MS_RETURN_IF_ERROR(
+          device.allocate(scratchBytes, &context->deviceScratch));
     uint64_t stagingBytes = 0;
     for (const auto &collective : meta.collectives)
       stagingBytes = std::max(stagingBytes, stagedBytes(*collective));
@@ -387,26 +407,45 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
       CommGroup *group = groups[op->partition].get();
       uint32_t position = groupPositions[op->partition];
       uint8_t *scratchData = collectiveScratch.data();
-      // Device memory the host cannot read: the collective runs on host
-      // copies, an ordered one in the context's staging buffer.
-      bool staged = !device->hostVisible();
+      // On device memory the host cannot read, the collective runs on the
+      // device's own communicator when it has one that takes the op, and
+      // copies within the device when it communicates with no one; else it
+      // runs on host copies, an ordered one in the context's staging
+      // buffer.
+      DeviceCommGroup *deviceGroup =
+          deviceGroups.empty() ? nullptr : deviceGroups[op->partition].get();
+      bool onDevice = false, staged = false;
+      if (!device->hostVisible()) {
+        bool reduces = op->kind == CollectiveKind::AllReduce ||
+                       op->kind == CollectiveKind::ReduceScatter;
+        onDevice = !collectiveCommunicates(*op) ||
+                   (deviceGroup && (!reduces || deviceGroup->reduces(op->dtype)));
+        staged = !onDevice;
+      }
       uint8_t *staging =
           staged && ordered ? collectiveStaging.data() : nullptr;
+      auto *onDeviceScratch = static_cast<uint8_t *>(deviceScratch);
       MS_RETURN_IF_ERROR(queue.hostCallback([run, op, at, group, position,
                                              scratchData, staged, staging,
-                                             device, traced, timeline, index,
-                                             traceIndex] {
+                                             onDevice, deviceGroup,
+                                             onDeviceScratch, device, traced,
+                                             timeline, index, traceIndex] {
         // After a failure the rank stops meeting the others: they fail
         // (a timeout, or the connection closing) instead of running on
         // inputs this rank never produced.
         if (run->failed)
           return Status();
         int64_t start = traced ? RunTrace::now() : 0;
-        Status status =
-            staged ? runStagedCollective(*device, *op, at[0], at[1], group,
-                                         position, scratchData, staging)
-                   : runCollective(*op, at[0], at[1], group, position,
-                                   scratchData);
+        Status status;
+        if (onDevice)
+          status = runCollective(*op, at[0], at[1], deviceGroup, position,
+                                 onDeviceScratch, DeviceRowCopier(*device));
+        else if (staged)
+          status = runStagedCollective(*device, *op, at[0], at[1], group,
+                                       position, scratchData, staging);
+        else
+          status = runCollective(*op, at[0], at[1], group, position,
+                                 scratchData);
         if (traced)
           timeline->record(index, traceIndex, start, RunTrace::now());
         if (!status.ok())

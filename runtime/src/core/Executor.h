@@ -7,6 +7,7 @@
 #ifndef MS_RUNTIME_CORE_EXECUTOR_H
 #define MS_RUNTIME_CORE_EXECUTOR_H
 
+#include "core/Collective.h"
 #include "core/Communicator.h"
 #include "core/Module.h"
 #include "core/Trace.h"
@@ -122,6 +123,11 @@ private:
   std::vector<uint32_t> groupPositions;
   /// Host memory the collective steps rearrange blocks in.
   std::vector<uint8_t> collectiveScratch;
+  /// Where the device's memory is not host-visible: the device's own
+  /// communicator of each group (NULL where it has none; empty on a
+  /// host-visible device), and device memory for their scratch blocks.
+  std::vector<std::unique_ptr<DeviceCommGroup>> deviceGroups;
+  void *deviceScratch = nullptr;
   /// Where the device's memory is not host-visible: host copies of an
   /// ordered collective's source and destination (they run one at a time);
   /// an all_slice, which runs out of that order, stages in its own.

@@ -32,6 +32,9 @@
 #include <vector>
 
 namespace ms::rt::impl {
+class CommGroup;
+class DeviceCommGroup;
+
 /// A function of a loaded Executable. The handle means something only to the
 /// backend that resolved it (on the CPU, the `void (*)(void **)` itself).
 struct Function {
@@ -132,6 +135,12 @@ public:
   virtual Status copyToHost(void *dst, const void *src, size_t size) = 0;
   /// Copies device memory to device memory (memmove semantics).
   virtual Status copyOnDevice(void *dst, const void *src, size_t size) = 0;
+  /// Copies `rows` rows of `width` bytes, `srcPitch` bytes apart from
+  /// `src`, to rows `dstPitch` bytes apart at `dst`, in device memory (the
+  /// two do not overlap). The default copies each row with copyOnDevice.
+  virtual Status copyRowsOnDevice(void *dst, uint64_t dstPitch,
+                                  const void *src, uint64_t srcPitch,
+                                  uint64_t width, uint64_t rows);
 
   //===--------------------------------------------------------------------===//
   // Executables
@@ -159,6 +168,18 @@ public:
   virtual Status createQueue(QueueMode mode, std::unique_ptr<Queue> &out) = 0;
   /// Creates an event for this device's queues.
   virtual Status createEvent(std::unique_ptr<Event> &out) = 0;
+
+  //===--------------------------------------------------------------------===//
+  // Collectives
+  //===--------------------------------------------------------------------===//
+
+  /// Creates this device's own communicator over the members of `group`,
+  /// for collective steps on its memory (NCCL on cuda), or leaves `out`
+  /// empty: such steps then run on host copies. Collective over `group`
+  /// (every member calls it, in the same order); the members agree, so
+  /// that all of them get one or none do. The default has none.
+  virtual Status createDeviceGroup(CommGroup &group,
+                                   std::unique_ptr<DeviceCommGroup> &out);
 
   //===--------------------------------------------------------------------===//
   // Host calls (tracing runs)

@@ -23,6 +23,7 @@
 #include "core/Util.h"
 #include "cpu/CpuQueue.h"
 #include "cuda/CudaDriver.h"
+#include "cuda/Nccl.h"
 
 #include <nlohmann/json.hpp>
 
@@ -267,7 +268,40 @@ public:
     MS_CUDA_CALL(*context->driver, cuMemcpyDtoD,
                  reinterpret_cast<CUdeviceptr>(dst),
                  reinterpret_cast<CUdeviceptr>(src), size);
+    // A copy within the device may still run when the call returns.
+    MS_CUDA_CALL(*context->driver, cuCtxSynchronize);
     return Status();
+  }
+
+  Status copyRowsOnDevice(void *dst, uint64_t dstPitch, const void *src,
+                          uint64_t srcPitch, uint64_t width,
+                          uint64_t rows) override {
+    // One 2D copy where the pitches are within the driver's limit.
+    constexpr uint64_t kMaxPitch = (uint64_t(1) << 31) - 1;
+    if (width == 0 || rows == 0)
+      return Status();
+    if (rows == 1 || dstPitch > kMaxPitch || srcPitch > kMaxPitch)
+      return Device::copyRowsOnDevice(dst, dstPitch, src, srcPitch, width,
+                                      rows);
+    MS_RETURN_IF_ERROR(context->makeCurrent());
+    CudaMemcpy2D copy{};
+    copy.srcMemoryType = copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    copy.srcDevice = reinterpret_cast<CUdeviceptr>(src);
+    copy.dstDevice = reinterpret_cast<CUdeviceptr>(dst);
+    copy.srcPitch = srcPitch;
+    copy.dstPitch = dstPitch;
+    copy.WidthInBytes = width;
+    copy.Height = rows;
+    MS_CUDA_CALL(*context->driver, cuMemcpy2D, &copy);
+    MS_CUDA_CALL(*context->driver, cuCtxSynchronize);
+    return Status();
+  }
+
+  Status createDeviceGroup(CommGroup &group,
+                           std::unique_ptr<DeviceCommGroup> &out) override {
+    return createNcclGroup(
+        *context->driver,
+        [context = context] { return context->makeCurrent(); }, group, out);
   }
 
   Status loadExecutable(const std::string &what, const void *code, size_t size,

@@ -58,6 +58,8 @@ const Driver *ms::rt::impl::cuda::openDriver(std::string &error) {
     need("cuMemcpyHtoD_v2", d.cuMemcpyHtoD);
     need("cuMemcpyDtoH_v2", d.cuMemcpyDtoH);
     need("cuMemcpyDtoD_v2", d.cuMemcpyDtoD);
+    need("cuMemcpy2D_v2", d.cuMemcpy2D);
+    need("cuCtxSynchronize", d.cuCtxSynchronize);
     need("cuModuleLoadDataEx", d.cuModuleLoadDataEx);
     need("cuModuleUnload", d.cuModuleUnload);
     need("cuModuleGetFunction", d.cuModuleGetFunction);
@@ -65,6 +67,7 @@ const Driver *ms::rt::impl::cuda::openDriver(std::string &error) {
     need("cuStreamCreate", d.cuStreamCreate);
     need("cuStreamDestroy_v2", d.cuStreamDestroy);
     need("cuStreamSynchronize", d.cuStreamSynchronize);
+    need("cuStreamQuery", d.cuStreamQuery);
     need("cuGetErrorName", d.cuGetErrorName);
     need("cuGetErrorString", d.cuGetErrorString);
     if (missing) {

@@ -35,6 +35,27 @@ inline constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 /// cuStreamCreate flag: no implicit synchronization with stream 0.
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 
+/// cuMemcpy2D's description of a copy of rows (CUDA_MEMCPY2D).
+struct CudaMemcpy2D {
+  size_t srcXInBytes, srcY;
+  int srcMemoryType;
+  const void *srcHost;
+  CUdeviceptr srcDevice;
+  void *srcArray;
+  size_t srcPitch;
+  size_t dstXInBytes, dstY;
+  int dstMemoryType;
+  void *dstHost;
+  CUdeviceptr dstDevice;
+  void *dstArray;
+  size_t dstPitch;
+  size_t WidthInBytes, Height;
+};
+/// CUmemorytype: device memory.
+inline constexpr int CU_MEMORYTYPE_DEVICE = 2;
+/// cuStreamQuery: work still queued on the stream.
+inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+
 /// The driver's entry points (the `_v2` ones where the ABI has them).
 struct Driver {
   CUresult (*cuInit)(unsigned flags);
@@ -52,6 +73,8 @@ struct Driver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t size);
   CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t size);
   CUresult (*cuMemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t size);
+  CUresult (*cuMemcpy2D)(const CudaMemcpy2D *copy);
+  CUresult (*cuCtxSynchronize)();
   CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image,
                                  unsigned count, int *options, void **values);
   CUresult (*cuModuleUnload)(CUmodule module);
@@ -65,6 +88,7 @@ struct Driver {
   CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags);
   CUresult (*cuStreamDestroy)(CUstream stream);
   CUresult (*cuStreamSynchronize)(CUstream stream);
+  CUresult (*cuStreamQuery)(CUstream stream);
   CUresult (*cuGetErrorName)(CUresult error, const char **name);
   CUresult (*cuGetErrorString)(CUresult error, const char **text);
 };

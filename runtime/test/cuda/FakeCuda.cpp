@@ -144,6 +144,21 @@ CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t size) {
   std::memmove(dst, reinterpret_cast<const void *>(src), size);
   return kSuccess;
 }
+CUresult cuMemcpy2D_v2(const CudaMemcpy2D *copy) {
+  if (!copy || copy->srcMemoryType != CU_MEMORYTYPE_DEVICE ||
+      copy->dstMemoryType != CU_MEMORYTYPE_DEVICE ||
+      copy->WidthInBytes > copy->srcPitch ||
+      copy->WidthInBytes > copy->dstPitch)
+    return kInvalidValue;
+  for (size_t row = 0; row < copy->Height; ++row)
+    std::memcpy(reinterpret_cast<uint8_t *>(copy->dstDevice) +
+                    copy->dstXInBytes + (copy->dstY + row) * copy->dstPitch,
+                reinterpret_cast<const uint8_t *>(copy->srcDevice) +
+                    copy->srcXInBytes + (copy->srcY + row) * copy->srcPitch,
+                copy->WidthInBytes);
+  return kSuccess;
+}
+CUresult cuCtxSynchronize() { return kSuccess; }
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t size) {
   std::memmove(reinterpret_cast<void *>(dst),
                reinterpret_cast<const void *>(src), size);
@@ -192,6 +207,7 @@ CUresult cuStreamCreate(CUstream *stream, unsigned) {
 }
 CUresult cuStreamDestroy_v2(CUstream) { return kSuccess; }
 CUresult cuStreamSynchronize(CUstream) { return kSuccess; }
+CUresult cuStreamQuery(CUstream) { return kSuccess; }
 CUresult cuGetErrorName(CUresult error, const char **name) {
   switch (error) {
   case kInvalidValue:

@@ -523,6 +523,13 @@ static LoopStructure structureOf(Operation *op) {
   return replicatedStructure(op);
 }
 
+/// Whether `value` is a weight: a constant, seen through its annotations.
+static bool isWeight(Value value) {
+  while (auto annotation = value.getDefiningOp<shard::ShardOp>())
+    value = annotation.getSrc();
+  return value.getDefiningOp<graph::ConstantOp>() != nullptr;
+}
+
 /// The mesh axes each loop of `s` is split over, from the operands' and
 /// results' shardings (upstream's getGridAxisAssignmentForLoopIterators
 /// assumes every index is a loop, but broadcast dims index 0).
@@ -666,7 +673,10 @@ struct GraphOpShardingModel
             std::vector<Sharding>(resultShardings.size()));
       // Operands that split different loops over one mesh axis (a
       // sequence-split activation times a column-split weight): the
-      // largest keeps its layout, the others are resharded to match.
+      // largest keeps its layout, the others are resharded to match; of
+      // equal sizes a weight keeps it (resharded, it would be gathered on
+      // every run and held whole on every rank, and an activation's
+      // gather serves all the products that read it).
       if (failed(option)) {
         SmallVector<unsigned> order;
         for (unsigned i = 0; i < operandShardings.size(); ++i)
@@ -677,7 +687,8 @@ struct GraphOpShardingModel
           return type && type.hasStaticShape() ? type.getNumElements() : 0;
         };
         llvm::stable_sort(order, [&](unsigned a, unsigned b) {
-          return elements(a) > elements(b);
+          return std::make_pair(elements(a), isWeight(op->getOperand(a))) >
+                 std::make_pair(elements(b), isWeight(op->getOperand(b)));
         });
         for (unsigned i : order) {
           std::vector<Sharding> alone(operandShardings.size());

@@ -274,3 +274,35 @@ func.func @slice_split_dim(%x: tensor<8x12xf32> {msdist.spec = #msdist.spec<[[],
   return %s : tensor<8x4xf32>
 }
 }
+
+// -----
+
+// An activation split by rows times a weight (a constant) of the same size
+// split by columns, over one mesh axis (sequence parallelism into a
+// column-parallel projection): the weight keeps its columns, the
+// activation's rows are gathered. An activation of the same size keeps its
+// rows (the first operand), the other is gathered.
+// CHECK-LABEL: func.func @matmul_weight_keeps_its_split
+// CHECK: shard.all_gather %{{.*}} on @mesh grid_axes = [0] gather_axis = 0 : tensor<4x8xf32> -> tensor<8x8xf32>
+// CHECK: %[[W:.*]] = shard.all_slice %{{.*}} on @mesh grid_axes = [0] slice_axis = 1 : tensor<8x8xf32> -> tensor<8x4xf32>
+// CHECK: msgraph.matmul %{{.*}}, %[[W]] : (tensor<8x8xf32>, tensor<8x4xf32>) -> tensor<8x4xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @matmul_weight_keeps_its_split(%x: tensor<8x8xf32> {msdist.spec = #msdist.spec<[["tp"]]>}) -> tensor<8x8xf32> {
+  %c = msgraph.constant dense<1.0> : tensor<8x8xf32>
+  %w = msdist.constraint %c {spec = #msdist.spec<[[], ["tp"]]>} : tensor<8x8xf32>
+  %y = msgraph.matmul %x, %w : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+}
+}
+
+// -----
+
+// CHECK-LABEL: func.func @matmul_first_activation_keeps_its_split
+// CHECK: shard.all_gather %{{.*}} on @mesh grid_axes = [0] gather_axis = 1 : tensor<8x4xf32> -> tensor<8x8xf32>
+// CHECK: msgraph.matmul %{{.*}}, %{{.*}} : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+module attributes {msdist.mesh = #msdist.mesh<shape = [2], axes = ["tp"]>} {
+func.func @matmul_first_activation_keeps_its_split(%x: tensor<8x8xf32> {msdist.spec = #msdist.spec<[["tp"]]>}, %w: tensor<8x8xf32> {msdist.spec = #msdist.spec<[[], ["tp"]]>}) -> tensor<8x8xf32> {
+  %y = msgraph.matmul %x, %w : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %y : tensor<8x8xf32>
+}
+}
