@@ -1500,12 +1500,73 @@ TEST_F(CollectiveTest, EveryOpOnOneCudaRankCopiesOnTheDevice) {
 }
 
 TEST_F(CollectiveTest, EveryOpOnCudaRanksThroughNccl) {
-  // With NCCL on every rank: collectives on device memory through it.
+  // With NCCL on every rank: collectives on device memory through it
+  // (each waited for by polling its stream, here busy for a few polls).
   if (!cudaAvailable())
     GTEST_SKIP() << "no cuda device";
+  EnvGuard busy({{"MS_FAKE_CUDA_BUSY_QUERIES", "5"}});
   runOnRanks(2, everyOp({{0, 1}}, {4, 6}), 2, MS_DEVICE_CUDA);
   runOnRanks(4, everyOp({{0, 1}, {2, 3}}, {4, 6}), 1, MS_DEVICE_CUDA);
   runOnRanks(2, everyDtypeOnTwo(), 1, MS_DEVICE_CUDA);
+  // An NCCL before 2.10 reduces no bf16: those run on host copies.
+  EnvGuard old({{"MS_FAKE_NCCL_VERSION", "2708"}});
+  runOnRanks(2, everyDtypeOnTwo(), 1, MS_DEVICE_CUDA);
+}
+
+TEST_F(CollectiveTest, CudaRanksAgreeWhenOneLacksNccl) {
+  // Rank 1 without NCCL (MS_NCCL=0): both run every collective on host
+  // copies, rank 0 included, and meet.
+  if (!cudaAvailable() || glooPlugin().empty())
+    GTEST_SKIP() << "no cuda device or no gloo";
+  std::vector<CollectiveSpec> specs = everyOp({{0, 1}}, {4, 6});
+  std::string path = write(collectiveModule(2, specs));
+  expectAllSucceeded(runRanks(2, [&](int rank) {
+    if (rank == 1)
+      setenv("MS_NCCL", "0", 1);
+    Comm comm;
+    Device device;
+    Module module;
+    Context context;
+    std::string problem =
+        start(rank, 2, path, comm, device, module, context, MS_DEVICE_CUDA);
+    return problem.empty() ? runAndCheck(context, specs, rank, 0) : problem;
+  }));
+}
+
+TEST_F(CollectiveTest, NcclOperationThatNeverEndsTimesOut) {
+  // A stream that stays busy: the operation fails after MS_COMM_TIMEOUT
+  // on every rank, naming the call, and the group fails at once after.
+  if (!cudaAvailable() || glooPlugin().empty())
+    GTEST_SKIP() << "no cuda device or no gloo";
+  EnvGuard busy({{"MS_FAKE_CUDA_BUSY_QUERIES", "1000000000000"}});
+  CollectiveSpec spec{"all_reduce", "f32", {4}, {{0, 1}}};
+  std::string path = write(collectiveModule(2, {spec}));
+  std::vector<RankResult> results = runRanks(
+      2,
+      [&](int rank) {
+        Comm comm;
+        Device device;
+        Module module;
+        Context context;
+        std::string problem = start(rank, 2, path, comm, device, module,
+                                    context, MS_DEVICE_CUDA);
+        if (!problem.empty())
+          return problem;
+        problem = runAndCheck(context, {spec}, rank, 0);
+        return problem + " | " + runAndCheck(context, {spec}, rank, 1);
+      },
+      "1");
+  for (size_t rank = 0; rank < results.size(); ++rank) {
+    EXPECT_NE(results[rank].exitCode, 0);
+    EXPECT_NE(results[rank].log.find("ncclAllReduce: timed out after 1000 ms "
+                                     "waiting for a peer"),
+              std::string::npos)
+        << "rank " << rank << ": " << results[rank].log;
+    EXPECT_NE(results[rank].log.find(
+                  "ncclAllReduce: the NCCL communicator failed earlier"),
+              std::string::npos)
+        << "rank " << rank << ": " << results[rank].log;
+  }
 }
 
 TEST_F(CollectiveTest, EveryOpOnCudaRanksThroughHostCopies) {

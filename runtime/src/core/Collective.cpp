@@ -99,25 +99,6 @@ Status ms::rt::impl::DeviceRowCopier::copyRows(void *dst, uint64_t dstPitch,
   return device.copyRowsOnDevice(dst, dstPitch, src, srcPitch, width, rows);
 }
 
-Status ms::rt::impl::Device::copyRowsOnDevice(void *dst, uint64_t dstPitch,
-                                              const void *src,
-                                              uint64_t srcPitch,
-                                              uint64_t width, uint64_t rows) {
-  auto *to = static_cast<uint8_t *>(dst);
-  const auto *from = static_cast<const uint8_t *>(src);
-  for (uint64_t r = 0; r < rows; ++r)
-    MS_RETURN_IF_ERROR(
-        copyOnDevice(to + r * dstPitch, from + r * srcPitch, width));
-  return Status();
-}
-
-Status ms::rt::impl::Device::createDeviceGroup(
-    CommGroup &group, std::unique_ptr<DeviceCommGroup> &out) {
-  (void)group;
-  out.reset();
-  return Status();
-}
-
 bool ms::rt::impl::collectiveCommunicates(const CollectiveOp &op) {
   return op.groupSize > 1 && op.kind != CollectiveKind::AllSlice;
 }

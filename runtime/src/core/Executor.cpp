@@ -28,17 +28,12 @@ uint64_t stagedBytes(const CollectiveOp &op) {
 }
 
 /// Runs `op` on `device` memory the host cannot read: the source copied to
-/// `staging` (or, when null, to a buffer of this call's own), the
-/// collective run there, its result copied back.
+/// `staging` (stagedBytes(op) bytes of host memory), the collective run
+/// there, its result copied back.
 Status runStagedCollective(Device &device, const CollectiveOp &op,
                            const void *src, void *dst, CommGroup *group,
                            uint32_t position, uint8_t *scratch,
                            uint8_t *staging) {
-  std::vector<uint8_t> own;
-  if (!staging) {
-    own.resize(stagedBytes(op));
-    staging = own.data();
-  }
   uint8_t *hostSrc = staging, *hostDst = staging + alignStaging(op.srcBytes);
   MS_RETURN_IF_ERROR(device.copyToHost(hostSrc, src, op.srcBytes));
   MS_RETURN_IF_ERROR(
@@ -88,6 +83,8 @@ Context::~Context() {
   // Queues first: their destructors wait for work that may use the memory.
   asyncQueues.clear();
   inlineQueue.reset();
+  // The device's communicators before the memory their operations use.
+  deviceGroups.clear();
   Device &device = *owner->device;
   device.deallocate(arena);
   device.deallocate(deviceScratch);
@@ -410,8 +407,8 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
       // On device memory the host cannot read, the collective runs on the
       // device's own communicator when it has one that takes the op, and
       // copies within the device when it communicates with no one; else it
-      // runs on host copies, an ordered one in the context's staging
-      // buffer.
+      // runs on host copies in the context's staging buffer (such a
+      // collective communicates, so it is ordered: one at a time).
       DeviceCommGroup *deviceGroup =
           deviceGroups.empty() ? nullptr : deviceGroups[op->partition].get();
       bool onDevice = false, staged = false;
@@ -422,8 +419,7 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
                    (deviceGroup && (!reduces || deviceGroup->reduces(op->dtype)));
         staged = !onDevice;
       }
-      uint8_t *staging =
-          staged && ordered ? collectiveStaging.data() : nullptr;
+      uint8_t *staging = staged ? collectiveStaging.data() : nullptr;
       auto *onDeviceScratch = static_cast<uint8_t *>(deviceScratch);
       MS_RETURN_IF_ERROR(queue.hostCallback([run, op, at, group, position,
                                              scratchData, staged, staging,

@@ -128,9 +128,9 @@ private:
   /// host-visible device), and device memory for their scratch blocks.
   std::vector<std::unique_ptr<DeviceCommGroup>> deviceGroups;
   void *deviceScratch = nullptr;
-  /// Where the device's memory is not host-visible: host copies of an
-  /// ordered collective's source and destination (they run one at a time);
-  /// an all_slice, which runs out of that order, stages in its own.
+  /// Where the device's memory is not host-visible: host copies of the
+  /// source and destination of a collective that runs on host copies (such
+  /// collectives communicate, so they run one at a time, in plan order).
   std::vector<uint8_t> collectiveStaging;
   /// For queued runs of a plan with several queues: `joins[0]` starts plan
   /// queues 1.. after the earlier work of the stream, `joins[q]` makes the

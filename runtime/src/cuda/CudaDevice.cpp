@@ -137,10 +137,12 @@ public:
     if (size == 0)
       return inner.hostCallback([] { return Status(); });
     return inner.hostCallback([this, dst, src, size] {
+      // On the queue's stream, waited for: asynchronous to the host.
       MS_RETURN_IF_ERROR(context->makeCurrent());
-      MS_CUDA_CALL(*context->driver, cuMemcpyDtoD,
+      MS_CUDA_CALL(*context->driver, cuMemcpyDtoDAsync,
                    reinterpret_cast<CUdeviceptr>(dst),
-                   reinterpret_cast<CUdeviceptr>(src), size);
+                   reinterpret_cast<CUdeviceptr>(src), size, stream);
+      MS_CUDA_CALL(*context->driver, cuStreamSynchronize, stream);
       return Status();
     });
   }
@@ -209,6 +211,10 @@ public:
   CudaDevice(std::shared_ptr<CudaContext> context,
              std::unique_ptr<ThreadPool> pool)
       : context(std::move(context)), pool(std::move(pool)) {}
+  ~CudaDevice() override {
+    if (copyStream && context->makeCurrent().ok())
+      context->driver->cuStreamDestroy(copyStream);
+  }
 
   ms_device_kind_t kind() const override { return MS_DEVICE_CUDA; }
   const char *name() const override { return "cuda"; }
@@ -264,13 +270,11 @@ public:
   Status copyOnDevice(void *dst, const void *src, size_t size) override {
     if (size == 0)
       return Status();
-    MS_RETURN_IF_ERROR(context->makeCurrent());
-    MS_CUDA_CALL(*context->driver, cuMemcpyDtoD,
-                 reinterpret_cast<CUdeviceptr>(dst),
-                 reinterpret_cast<CUdeviceptr>(src), size);
-    // A copy within the device may still run when the call returns.
-    MS_CUDA_CALL(*context->driver, cuCtxSynchronize);
-    return Status();
+    return copyAndWait("cuMemcpyDtoDAsync", [&](CUstream stream) {
+      return context->driver->cuMemcpyDtoDAsync(
+          reinterpret_cast<CUdeviceptr>(dst),
+          reinterpret_cast<CUdeviceptr>(src), size, stream);
+    });
   }
 
   Status copyRowsOnDevice(void *dst, uint64_t dstPitch, const void *src,
@@ -283,7 +287,6 @@ public:
     if (rows == 1 || dstPitch > kMaxPitch || srcPitch > kMaxPitch)
       return Device::copyRowsOnDevice(dst, dstPitch, src, srcPitch, width,
                                       rows);
-    MS_RETURN_IF_ERROR(context->makeCurrent());
     CudaMemcpy2D copy{};
     copy.srcMemoryType = copy.dstMemoryType = CU_MEMORYTYPE_DEVICE;
     copy.srcDevice = reinterpret_cast<CUdeviceptr>(src);
@@ -292,9 +295,9 @@ public:
     copy.dstPitch = dstPitch;
     copy.WidthInBytes = width;
     copy.Height = rows;
-    MS_CUDA_CALL(*context->driver, cuMemcpy2D, &copy);
-    MS_CUDA_CALL(*context->driver, cuCtxSynchronize);
-    return Status();
+    return copyAndWait("cuMemcpy2DAsync", [&](CUstream stream) {
+      return context->driver->cuMemcpy2DAsync(&copy, stream);
+    });
   }
 
   Status createDeviceGroup(CommGroup &group,
@@ -322,9 +325,28 @@ public:
   }
 
 private:
+  /// Queues `copy` on the device's copy stream (created on first use) and
+  /// waits for that stream alone: copies within the device are
+  /// asynchronous to the host, and no other work waits with them.
+  Status copyAndWait(const char *call,
+                     const std::function<CUresult(CUstream)> &copy) {
+    std::lock_guard<std::mutex> lock(copyMutex);
+    MS_RETURN_IF_ERROR(context->makeCurrent());
+    const Driver &d = *context->driver;
+    if (!copyStream)
+      MS_CUDA_CALL(d, cuStreamCreate, &copyStream, CU_STREAM_NON_BLOCKING);
+    if (CUresult result = copy(copyStream); result != CUDA_SUCCESS)
+      return cudaError(d, call, result);
+    MS_CUDA_CALL(d, cuStreamSynchronize, copyStream);
+    return Status();
+  }
+
   std::shared_ptr<CudaContext> context;
   /// The workers asynchronous queues run on.
   std::unique_ptr<ThreadPool> pool;
+  /// The stream of copyOnDevice and copyRowsOnDevice, and its lock.
+  CUstream copyStream = nullptr;
+  std::mutex copyMutex;
 };
 
 /// Reads one launch of kernel `name` from the section.

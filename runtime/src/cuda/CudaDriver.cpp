@@ -58,8 +58,8 @@ const Driver *ms::rt::impl::cuda::openDriver(std::string &error) {
     need("cuMemcpyHtoD_v2", d.cuMemcpyHtoD);
     need("cuMemcpyDtoH_v2", d.cuMemcpyDtoH);
     need("cuMemcpyDtoD_v2", d.cuMemcpyDtoD);
-    need("cuMemcpy2D_v2", d.cuMemcpy2D);
-    need("cuCtxSynchronize", d.cuCtxSynchronize);
+    need("cuMemcpyDtoDAsync_v2", d.cuMemcpyDtoDAsync);
+    need("cuMemcpy2DAsync_v2", d.cuMemcpy2DAsync);
     need("cuModuleLoadDataEx", d.cuModuleLoadDataEx);
     need("cuModuleUnload", d.cuModuleUnload);
     need("cuModuleGetFunction", d.cuModuleGetFunction);

@@ -35,7 +35,7 @@ inline constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 /// cuStreamCreate flag: no implicit synchronization with stream 0.
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 
-/// cuMemcpy2D's description of a copy of rows (CUDA_MEMCPY2D).
+/// cuMemcpy2DAsync's description of a copy of rows (CUDA_MEMCPY2D).
 struct CudaMemcpy2D {
   size_t srcXInBytes, srcY;
   int srcMemoryType;
@@ -73,8 +73,9 @@ struct Driver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t size);
   CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t size);
   CUresult (*cuMemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t size);
-  CUresult (*cuMemcpy2D)(const CudaMemcpy2D *copy);
-  CUresult (*cuCtxSynchronize)();
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src, size_t size,
+                                CUstream stream);
+  CUresult (*cuMemcpy2DAsync)(const CudaMemcpy2D *copy, CUstream stream);
   CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image,
                                  unsigned count, int *options, void **values);
   CUresult (*cuModuleUnload)(CUmodule module);

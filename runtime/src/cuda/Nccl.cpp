@@ -16,6 +16,7 @@
 #include "cuda/NcclApi.h"
 #include "core/Util.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -57,6 +58,7 @@ const NcclApi *openNccl(std::string &error) {
     need("ncclCommAbort", nccl.ncclCommAbort);
     need("ncclCommGetAsyncError", nccl.ncclCommGetAsyncError);
     need("ncclGetErrorString", nccl.ncclGetErrorString);
+    need("ncclGetVersion", nccl.ncclGetVersion);
     need("ncclAllReduce", nccl.ncclAllReduce);
     need("ncclBroadcast", nccl.ncclBroadcast);
     need("ncclReduceScatter", nccl.ncclReduceScatter);
@@ -127,9 +129,9 @@ class NcclGroup final : public DeviceCommGroup {
 public:
   NcclGroup(const Driver &driver, const NcclApi &nccl,
             std::function<Status()> makeCurrent, int32_t rank, int32_t size,
-            std::chrono::milliseconds timeout)
+            std::chrono::milliseconds timeout, bool bf16)
       : driver(driver), nccl(nccl), makeCurrent(std::move(makeCurrent)),
-        position(rank), members(size), timeout(timeout) {}
+        position(rank), members(size), timeout(timeout), bf16(bf16) {}
 
   ~NcclGroup() override {
     if (!makeCurrent().ok())
@@ -140,21 +142,40 @@ public:
       driver.cuStreamDestroy(stream);
   }
 
-  /// Joins the communicator whose id member 0 of `group` sends.
+  /// Joins the communicator whose id member 0 of `group` sends. The
+  /// members agree over `group` that each is ready (its stream created, the
+  /// id made) before any joins: ncclCommInitRank blocks until all have.
   Status connect(CommGroup &group) {
-    ncclUniqueId id;
-    std::memset(&id, 0, sizeof(id));
-    if (position == 0)
-      if (ncclResult_t result = nccl.ncclGetUniqueId(&id);
+    // The id, after a word saying whether member 0 made it.
+    struct {
+      int32_t made = 1;
+      ncclUniqueId id;
+    } offer;
+    std::memset(&offer.id, 0, sizeof(offer.id));
+    Status status = makeCurrent();
+    if (status.ok())
+      if (CUresult result =
+              driver.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING);
+          result != CUDA_SUCCESS)
+        status = cudaError(driver, "cuStreamCreate", result);
+    if (position == 0 && status.ok())
+      if (ncclResult_t result = nccl.ncclGetUniqueId(&offer.id);
           result != ncclSuccess)
-        return error("ncclGetUniqueId", result);
-    MS_RETURN_IF_ERROR(group.broadcast(&id, &id, sizeof(id), 0));
-    MS_RETURN_IF_ERROR(makeCurrent());
-    if (CUresult result = driver.cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING);
-        result != CUDA_SUCCESS)
-      return cudaError(driver, "cuStreamCreate", result);
+        status = error("ncclGetUniqueId", result);
+    if (position == 0)
+      offer.made = status.ok() ? 1 : 0;
+    MS_RETURN_IF_ERROR(group.broadcast(&offer, &offer, sizeof(offer), 0));
+    int32_t ready = status.ok() && offer.made ? 1 : 0;
+    MS_RETURN_IF_ERROR(
+        group.allReduce(&ready, &ready, 1, MS_DTYPE_I32, Reduction::Min));
+    if (!status.ok())
+      return status;
+    if (!ready)
+      return Status::error(MS_UNAVAILABLE,
+                           "NCCL: another member of the group could not "
+                           "prepare its communicator");
     if (ncclResult_t result =
-            nccl.ncclCommInitRank(&comm, members, id, position);
+            nccl.ncclCommInitRank(&comm, members, offer.id, position);
         result != ncclSuccess) {
       comm = nullptr;
       return error("ncclCommInitRank", result);
@@ -164,7 +185,9 @@ public:
 
   int32_t rank() const override { return position; }
   int32_t size() const override { return members; }
-  bool reduces(ms_dtype_t dtype) const override { return ncclType(dtype) >= 0; }
+  bool reduces(ms_dtype_t dtype) const override {
+    return ncclType(dtype) >= 0 && (dtype != MS_DTYPE_BF16 || bf16);
+  }
 
   Status allReduce(const void *src, void *dst, size_t count, ms_dtype_t dtype,
                    Reduction reduction) override {
@@ -269,6 +292,8 @@ private:
   std::function<Status()> makeCurrent;
   int32_t position, members;
   std::chrono::milliseconds timeout;
+  /// Whether every member's NCCL reduces bf16.
+  bool bf16;
   ncclComm_t comm = nullptr;
   CUstream stream = nullptr;
   /// Set after a failure: the communicator is aborted, not destroyed.
@@ -280,22 +305,27 @@ Status ms::rt::impl::cuda::createNcclGroup(
     const Driver &driver, std::function<Status()> makeCurrent,
     CommGroup &group, std::unique_ptr<DeviceCommGroup> &out) {
   out.reset();
-  // Every member says whether it can use NCCL; all use it only if all can.
+  // Every member says which NCCL it has (0: none, or MS_NCCL=0); the group
+  // uses NCCL only if every member has it, and reduces bf16 only if every
+  // member's does.
   std::string why;
   const char *disabled = std::getenv("MS_NCCL");
   const NcclApi *nccl = disabled && std::string(disabled) == "0"
-                         ? nullptr
-                         : openNccl(why);
-  int32_t everyone = nccl ? 1 : 0;
+                            ? nullptr
+                            : openNccl(why);
+  int version = 0;
+  if (nccl && nccl->ncclGetVersion(&version) != ncclSuccess)
+    version = 0;
+  int32_t oldest = std::max(version, 0);
   MS_RETURN_IF_ERROR(
-      group.allReduce(&everyone, &everyone, 1, MS_DTYPE_I32, Reduction::Min));
-  if (!everyone)
+      group.allReduce(&oldest, &oldest, 1, MS_DTYPE_I32, Reduction::Min));
+  if (oldest == 0)
     return Status();
   std::chrono::milliseconds timeout;
   MS_RETURN_IF_ERROR(readCommTimeout(timeout));
   auto nccls = std::make_unique<NcclGroup>(
       driver, *nccl, std::move(makeCurrent), group.rank(), group.size(),
-      timeout);
+      timeout, oldest >= kNcclBf16Version);
   MS_RETURN_IF_ERROR(nccls->connect(group));
   out = std::move(nccls);
   return Status();

@@ -8,9 +8,13 @@
 // from libnccl.so.2 with dlopen the first time a cuda context connects a
 // group of several ranks, so that the runtime builds, loads and runs
 // without NCCL. A group's members agree over their host communicator (Gloo
-// or MPI) whether all of them have NCCL; then the first sends the others
-// the NCCL id and each joins the NCCL communicator. Without NCCL on every
-// member (or with MS_NCCL=0) the group's collectives run on host copies.
+// or MPI) whether all of them have NCCL (and whether all of them reduce
+// bf16: NCCL 2.10); then the first sends the others the NCCL id, all agree
+// that they are ready, and each joins the NCCL communicator
+// (ncclCommInitRank blocks until all have joined: a member failing inside
+// it can leave the others waiting on NCCL's own bootstrap timeout). Without
+// NCCL on every member (or with MS_NCCL=0) the group's collectives run on
+// host copies.
 //
 //===----------------------------------------------------------------------===//
 

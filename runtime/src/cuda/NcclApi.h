@@ -27,6 +27,8 @@ struct ncclUniqueId {
   char internal[128];
 };
 inline constexpr ncclResult_t ncclSuccess = 0, ncclInProgress = 7;
+/// The first NCCL version with bf16 (ncclGetVersion's code of 2.10.0).
+inline constexpr int kNcclBf16Version = 21000;
 /// ncclDataType_t.
 enum : int {
   ncclInt8 = 0,
@@ -52,6 +54,7 @@ struct NcclApi {
   ncclResult_t (*ncclCommAbort)(ncclComm_t comm);
   ncclResult_t (*ncclCommGetAsyncError)(ncclComm_t comm, ncclResult_t *error);
   const char *(*ncclGetErrorString)(ncclResult_t result);
+  ncclResult_t (*ncclGetVersion)(int *version);
   ncclResult_t (*ncclAllReduce)(const void *src, void *dst, size_t count,
                                 int dtype, int op, ncclComm_t comm,
                                 CUstream stream);

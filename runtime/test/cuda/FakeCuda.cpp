@@ -16,6 +16,7 @@
 
 #include "cuda/CudaDriver.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -35,7 +36,7 @@ struct ms::rt::impl::cuda::CUmod_st {
 
 namespace {
 constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2,
-                   kInvalidPtx = 218, kNotFound = 500;
+                   kInvalidPtx = 218, kNotFound = 500, kNotReady = 600;
 
 /// A GPU function's stand-in: thread `thread` of a launch with `params`.
 using Body = void (*)(unsigned thread, void **params);
@@ -144,7 +145,7 @@ CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t size) {
   std::memmove(dst, reinterpret_cast<const void *>(src), size);
   return kSuccess;
 }
-CUresult cuMemcpy2D_v2(const CudaMemcpy2D *copy) {
+CUresult cuMemcpy2DAsync_v2(const CudaMemcpy2D *copy, CUstream) {
   if (!copy || copy->srcMemoryType != CU_MEMORYTYPE_DEVICE ||
       copy->dstMemoryType != CU_MEMORYTYPE_DEVICE ||
       copy->WidthInBytes > copy->srcPitch ||
@@ -158,11 +159,14 @@ CUresult cuMemcpy2D_v2(const CudaMemcpy2D *copy) {
                 copy->WidthInBytes);
   return kSuccess;
 }
-CUresult cuCtxSynchronize() { return kSuccess; }
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t size) {
   std::memmove(reinterpret_cast<void *>(dst),
                reinterpret_cast<const void *>(src), size);
   return kSuccess;
+}
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t size,
+                              CUstream) {
+  return cuMemcpyDtoD_v2(dst, src, size);
 }
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned count,
                             int *options, void **values) {
@@ -207,7 +211,15 @@ CUresult cuStreamCreate(CUstream *stream, unsigned) {
 }
 CUresult cuStreamDestroy_v2(CUstream) { return kSuccess; }
 CUresult cuStreamSynchronize(CUstream) { return kSuccess; }
-CUresult cuStreamQuery(CUstream) { return kSuccess; }
+CUresult cuStreamQuery(CUstream) {
+  // MS_FAKE_CUDA_BUSY_QUERIES=<n>: the first n queries of the process find
+  // work still queued.
+  static std::atomic<long long> busy{[] {
+    const char *text = std::getenv("MS_FAKE_CUDA_BUSY_QUERIES");
+    return text ? std::atoll(text) : 0LL;
+  }()};
+  return busy.fetch_sub(1) > 0 ? kNotReady : kSuccess;
+}
 CUresult cuGetErrorName(CUresult error, const char **name) {
   switch (error) {
   case kInvalidValue:

@@ -14,7 +14,8 @@
 // ignored). Reductions combine the members' slots in member order, so every
 // member computes the same result. A barrier gives up after
 // MS_COMM_TIMEOUT seconds (60 when unset) with ncclRemoteError.
-// MS_FAKE_NCCL_INIT_ERROR=<code> makes ncclCommInitRank fail.
+// MS_FAKE_NCCL_INIT_ERROR=<code> makes ncclCommInitRank fail;
+// MS_FAKE_NCCL_VERSION=<code> changes the version it reports.
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,6 +89,18 @@ bool msReduction(int op, Reduction &out) {
     return false;
   out = reductions[op];
   return true;
+}
+
+/// The version reported: MS_FAKE_NCCL_VERSION (2708: NCCL 2.7.8, whose
+/// reductions refuse bf16), else 2.28.0.
+int fakeVersion() {
+  const char *text = std::getenv("MS_FAKE_NCCL_VERSION");
+  return text ? std::atoi(text) : 22800;
+}
+
+/// Whether the reported version reduces `type`.
+bool reducesType(int type) {
+  return type != ncclBfloat16 || fakeVersion() >= kNcclBf16Version;
 }
 
 /// The limit of a barrier.
@@ -177,6 +190,11 @@ ncclResult_t ncclCommInitRank(ncclComm_t *out, int size, ncclUniqueId id,
   return kSuccess;
 }
 
+ncclResult_t ncclGetVersion(int *version) {
+  *version = fakeVersion();
+  return kSuccess;
+}
+
 ncclResult_t ncclCommDestroy(ncclComm_t comm) {
   if (!comm)
     return kInvalidArgument;
@@ -210,8 +228,8 @@ ncclResult_t ncclAllReduce(const void *src, void *dst, size_t count, int type,
                            int op, ncclComm_t comm, CUstream) {
   size_t bytes = count * typeSize(type);
   Reduction reduction;
-  if (!comm || !typeSize(type) || !msReduction(op, reduction) ||
-      bytes > kSlotBytes)
+  if (!comm || !typeSize(type) || !reducesType(type) ||
+      !msReduction(op, reduction) || bytes > kSlotBytes)
     return kInvalidArgument;
   std::memcpy(comm->slot(comm->rank), src, bytes);
   if (ncclResult_t result = comm->barrier(); result != kSuccess)
@@ -241,8 +259,8 @@ ncclResult_t ncclReduceScatter(const void *src, void *dst, size_t count,
                                int type, int op, ncclComm_t comm, CUstream) {
   size_t bytes = count * typeSize(type);
   Reduction reduction;
-  if (!comm || !typeSize(type) || !msReduction(op, reduction) ||
-      bytes * size_t(comm->size) > kSlotBytes)
+  if (!comm || !typeSize(type) || !reducesType(type) ||
+      !msReduction(op, reduction) || bytes * size_t(comm->size) > kSlotBytes)
     return kInvalidArgument;
   std::memcpy(comm->slot(comm->rank), src, bytes * size_t(comm->size));
   if (ncclResult_t result = comm->barrier(); result != kSuccess)

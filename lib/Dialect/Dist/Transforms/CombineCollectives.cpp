@@ -106,7 +106,8 @@ struct SliceOfSumAndOperand final : OpRewritePattern<shard::AllSliceOp> {
         continue;
       Value other = op->getOperand(1 - i);
       auto otherType = dyn_cast<RankedTensorType>(other.getType());
-      if (!otherType || !otherType.hasStaticShape())
+      // Two sums added are one sum (SumOfAllReduces), then one slice.
+      if (!otherType || !otherType.hasStaticShape() || getSoleSum(other))
         continue;
       rewriter.setInsertionPoint(slice);
       // The other operand's dim aligned (from the right) with the sliced
