@@ -91,6 +91,13 @@ bool msReduction(int op, Reduction &out) {
   return true;
 }
 
+/// Copies `bytes` bytes (none: the pointers may be null, as for an empty
+/// tensor).
+void copyBytes(void *dst, const void *src, size_t bytes) {
+  if (bytes > 0)
+    std::memmove(dst, src, bytes);
+}
+
 /// The version reported: MS_FAKE_NCCL_VERSION (2708: NCCL 2.7.8, whose
 /// reductions refuse bf16), else 2.28.0.
 int fakeVersion() {
@@ -144,7 +151,7 @@ struct ms::rt::impl::cuda::ncclComm {
 extern "C" {
 ncclResult_t ncclGetUniqueId(ncclUniqueId *id) {
   static std::atomic<int> counter{0};
-  std::memset(id, 0, sizeof(*id));
+  *id = ncclUniqueId{};
   std::snprintf(id->internal, sizeof(id->internal), "/ms-fake-nccl-%d-%d-%lld",
                 int(getpid()), counter++,
                 static_cast<long long>(
@@ -231,10 +238,10 @@ ncclResult_t ncclAllReduce(const void *src, void *dst, size_t count, int type,
   if (!comm || !typeSize(type) || !reducesType(type) ||
       !msReduction(op, reduction) || bytes > kSlotBytes)
     return kInvalidArgument;
-  std::memcpy(comm->slot(comm->rank), src, bytes);
+  copyBytes(comm->slot(comm->rank), src, bytes);
   if (ncclResult_t result = comm->barrier(); result != kSuccess)
     return result;
-  std::memcpy(dst, comm->slot(0), bytes);
+  copyBytes(dst, comm->slot(0), bytes);
   for (int member = 1; member < comm->size; ++member)
     ms::rt::impl::comm::reduceElements(msType(type), reduction, dst, dst,
                                        comm->slot(member), count);
@@ -246,11 +253,11 @@ ncclResult_t ncclAllGather(const void *src, void *dst, size_t count, int type,
   size_t bytes = count * typeSize(type);
   if (!comm || !typeSize(type) || bytes > kSlotBytes)
     return kInvalidArgument;
-  std::memcpy(comm->slot(comm->rank), src, bytes);
+  copyBytes(comm->slot(comm->rank), src, bytes);
   if (ncclResult_t result = comm->barrier(); result != kSuccess)
     return result;
   for (int member = 0; member < comm->size; ++member)
-    std::memcpy(static_cast<uint8_t *>(dst) + member * bytes,
+    copyBytes(static_cast<uint8_t *>(dst) + member * bytes,
                 comm->slot(member), bytes);
   return comm->barrier();
 }
@@ -262,11 +269,11 @@ ncclResult_t ncclReduceScatter(const void *src, void *dst, size_t count,
   if (!comm || !typeSize(type) || !reducesType(type) ||
       !msReduction(op, reduction) || bytes * size_t(comm->size) > kSlotBytes)
     return kInvalidArgument;
-  std::memcpy(comm->slot(comm->rank), src, bytes * size_t(comm->size));
+  copyBytes(comm->slot(comm->rank), src, bytes * size_t(comm->size));
   if (ncclResult_t result = comm->barrier(); result != kSuccess)
     return result;
   size_t offset = size_t(comm->rank) * bytes;
-  std::memcpy(dst, comm->slot(0) + offset, bytes);
+  copyBytes(dst, comm->slot(0) + offset, bytes);
   for (int member = 1; member < comm->size; ++member)
     ms::rt::impl::comm::reduceElements(msType(type), reduction, dst, dst,
                                        comm->slot(member) + offset, count);
@@ -280,10 +287,10 @@ ncclResult_t ncclBroadcast(const void *src, void *dst, size_t count, int type,
       root >= comm->size)
     return kInvalidArgument;
   if (comm->rank == root)
-    std::memcpy(comm->slot(root), src, bytes);
+    copyBytes(comm->slot(root), src, bytes);
   if (ncclResult_t result = comm->barrier(); result != kSuccess)
     return result;
-  std::memmove(dst, comm->slot(root), bytes);
+  copyBytes(dst, comm->slot(root), bytes);
   return comm->barrier();
 }
 
@@ -326,14 +333,14 @@ ncclResult_t ncclGroupEnd() {
     if (p.comm != comm || p.bytes > part)
       return kInvalidArgument;
     if (p.send)
-      std::memcpy(comm->slot(comm->rank) + size_t(p.peer) * part, p.data,
+      copyBytes(comm->slot(comm->rank) + size_t(p.peer) * part, p.data,
                   p.bytes);
   }
   if (ncclResult_t result = comm->barrier(); result != kSuccess)
     return result;
   for (const PointToPoint &p : work)
     if (!p.send)
-      std::memcpy(p.data, comm->slot(p.peer) + size_t(comm->rank) * part,
+      copyBytes(p.data, comm->slot(p.peer) + size_t(comm->rank) * part,
                   p.bytes);
   return comm->barrier();
 }
