@@ -1307,7 +1307,8 @@ Status Module::load(std::shared_ptr<Device> device, const std::string &path,
                                  path, module->image));
   const ModuleMeta &meta = module->image.meta;
   Device &dev = *module->device;
-  // Collective steps on such memory run on host copies (Executor.cpp).
+  // Collective steps on such memory run through the device's own
+  // communicator or on host copies (Executor.cpp); host steps cannot.
   if (!dev.hostVisible())
     for (size_t i = 0; i < meta.steps.size(); ++i)
       if (meta.steps[i].kind == StepKind::Host)
