@@ -22,9 +22,10 @@ outputs are checked against the reference, and each level after the first
 against the first level's outputs, with the same tolerance. Every message
 names the level it is about.
 
-With --ptxas, every level the cuda target compiles (O0, O1) is also compiled
-for it (`--target cuda`, PTX for sm_90a) and ptxas must accept the PTX; the
-GPU code is not run (that needs a GPU).
+With --ptxas, every level the cuda target compiles (O0, O1, O2) is also
+compiled for it (`--target cuda`, PTX for sm_90a) and ptxas must accept the
+PTX of O0 and O1 (O2 launches O1's kernels: it is compiled to a module, its
+CUDA graphs included); the GPU code is not run (that needs a GPU).
 
 With --npu-xfail FILE, every level the npu target compiles (O0, O1) is also
 compiled for it (`--target npu`) and run on the simulated NPU
@@ -61,7 +62,7 @@ DTYPES = {name: np.dtype(numpy).type for name, numpy in msm.DTYPES.items() if nu
 DTYPES["string"] = np.str_
 LEVELS = ("O0", "O1", "O2")
 # The levels the cuda and npu targets compile.
-CUDA_LEVELS = ("O0", "O1")
+CUDA_LEVELS = ("O0", "O1", "O2")
 NPU_LEVELS = ("O0", "O1")
 
 
@@ -174,6 +175,11 @@ def check_ptx(args, compile_, levels, flags):
         label = "cuda " + level
         ptx = os.path.join(args.work_dir, "test-%s.ptx" % level)
         try:
+            if level == "O2":
+                run(label, [compile_, args.test, "-O2", "--target", "cuda",
+                            "-o", os.path.join(args.work_dir,
+                                               "test-cuda-O2.msm")] + flags)
+                continue
             text = run(label, [compile_, args.test, "-O" + level[1:],
                                "--target", "cuda", "--compile-to=llvmir"] + flags)
             with open(ptx, "w") as f:

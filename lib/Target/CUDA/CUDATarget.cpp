@@ -9,7 +9,7 @@
 // nvvm to PTX (LLVM's NVPTX backend, libdevice linked when used). The
 // `cuda-ptx` section is a JSON document: the PTX and, per kernel the plan
 // launches, its scratch buffers and its launches (function, grid, block,
-// arguments).
+// arguments); per offloaded graph (O2), its kernels and copies in order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -159,7 +159,7 @@ public:
     return failure();
   }
 
-  bool supportsOptLevel(int level) const override { return level <= 1; }
+  bool supportsOptLevel(int level) const override { return level <= 2; }
 
   ArrayRef<StringRef> getCodegenPhases() const override {
     static const StringRef phases[] = {"linalg", "bufferized", "gpu", "nvvm"};
@@ -173,12 +173,13 @@ public:
       return;
     if (phase == "gpu") {
       kernels.addPass(createLowerMemRefCopiesPass());
-      kernels.addPass(createInterchangeReductionsPass());
       kernels.addPass(createConvertLinalgToParallelLoopsPass());
       kernels.addPass(createCanonicalizerPass());
       kernels.addPass(createCUDAMapToGPUPass());
       kernels.addPass(createCanonicalizerPass());
       kernels.addPass(createCSEPass());
+      // O2: each offloaded part of the plan becomes a CUDA graph.
+      pm.addPass(createCUDAEmitGraphsPass());
     } else if (phase == "nvvm") {
       GpuNVVMAttachTargetOptions target;
       target.chip = options.cudaArch;
@@ -255,6 +256,25 @@ public:
         return failure();
       launches[(::ms::format::kKernelPrefix + func.getSymName()).str()] =
           std::move(*described);
+    }
+    // The offloaded graphs (O2) of this executable's kernels.
+    if (auto top = executable->getParentOfType<ModuleOp>()) {
+      for (auto plan : top.getOps<exec::PlanOp>()) {
+        for (auto offload : plan.getBody().getOps<exec::OffloadOp>()) {
+          std::optional<StringRef> entry = offload.getEntry();
+          bool ours = llvm::all_of(
+              offload.getBody().getOps<exec::LaunchOp>(), [&](auto launch) {
+                return launch.getKernel().getRootReference() ==
+                       executable.getSymNameAttr();
+              });
+          if (plan.getTarget() != "cuda" || !entry || !ours)
+            continue;
+          FailureOr<llvm::json::Object> graph = describeCudaGraph(offload);
+          if (failed(graph))
+            return failure();
+          launches[*entry] = std::move(*graph);
+        }
+      }
     }
     llvm::json::Object section{{"version", 1},
                                {"arch", options.cudaArch},

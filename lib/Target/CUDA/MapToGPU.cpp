@@ -5,8 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Each top-level parallel loop of a kernel becomes one launch with one
-// thread per iteration; each run of other effectful top-level ops one launch
-// of one thread. Launched functions take memrefs only: the kernel's
+// thread per iteration, or, when each iteration reduces a row (a loop that
+// accumulates into memory while reading along the innermost dimension), one
+// block per iteration whose threads share the row and combine their partial
+// results with gpu.all_reduce (warp shuffles and shared memory); each run of
+// other effectful top-level ops one launch of one thread. Launched functions take memrefs only: the kernel's
 // arguments and its top-level allocations; everything else they use is
 // cloned in.
 //
@@ -15,6 +18,7 @@
 #include "ms/Target/CUDA/CUDATarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -22,6 +26,8 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::ms {
 #define GEN_PASS_DEF_CUDAMAPTOGPUPASS
@@ -31,8 +37,12 @@ namespace mlir::ms {
 using namespace mlir;
 using namespace mlir::ms;
 
-/// Threads per block of a parallel loop's launch.
+/// Threads per block of a parallel loop's launch, and the most threads
+/// that share one row of a reduction.
 static constexpr int64_t kThreadsPerBlock = 256;
+/// The fewest elements per row for which threads share a reduction's row
+/// (one warp).
+static constexpr int64_t kMinSharedReduction = 32;
 /// The name of the module holding every launched function.
 static constexpr StringLiteral kGpuModuleName = "ms_cuda";
 
@@ -68,11 +78,245 @@ static bool writesBetween(Operation *from, Operation *to) {
 }
 
 namespace {
+/// One accumulator of a row reduction: in the loop body,
+/// `store(combine(load(acc[idx]), contribution), acc[idx])` with `idx`
+/// invariant in the loop.
+struct Accumulator {
+  memref::LoadOp load;
+  Operation *combine = nullptr;
+  memref::StoreOp store;
+  arith::AtomicRMWKind kind;
+  gpu::AllReduceOperation op;
+};
+
+/// A parallel loop each of whose iterations reduces a row: ops without
+/// effects (or loads), then `loop`, a loop whose only writes are
+/// accumulators and whose reads walk the innermost dimension with its
+/// induction variable.
+struct RowReduction {
+  scf::ForOp loop;
+  int64_t trips = 0;
+  SmallVector<Accumulator> accumulators;
+};
+} // namespace
+
+/// The all-reduce and identity of `combine` as an accumulator's combiner,
+/// for f32 and i32 values.
+static std::optional<std::pair<arith::AtomicRMWKind, gpu::AllReduceOperation>>
+getReductionKind(Operation *combine) {
+  using K = arith::AtomicRMWKind;
+  using G = gpu::AllReduceOperation;
+  using Result = std::optional<std::pair<K, G>>;
+  Type type = combine->getNumResults() == 1 ? combine->getResult(0).getType()
+                                            : Type();
+  if (!type || !(type.isF32() || type.isInteger(32)))
+    return std::nullopt;
+  return llvm::TypeSwitch<Operation *, Result>(combine)
+      .Case([](arith::AddFOp) { return std::pair(K::addf, G::ADD); })
+      .Case([](arith::MulFOp) { return std::pair(K::mulf, G::MUL); })
+      .Case([](arith::MaximumFOp) { return std::pair(K::maximumf, G::MAXIMUMF); })
+      .Case([](arith::MinimumFOp) { return std::pair(K::minimumf, G::MINIMUMF); })
+      .Case([](arith::MaxNumFOp) { return std::pair(K::maxnumf, G::MAXNUMF); })
+      .Case([](arith::MinNumFOp) { return std::pair(K::minnumf, G::MINNUMF); })
+      .Case([](arith::AddIOp) { return std::pair(K::addi, G::ADD); })
+      .Case([](arith::MulIOp) { return std::pair(K::muli, G::MUL); })
+      .Case([](arith::MaxSIOp) { return std::pair(K::maxs, G::MAXSI); })
+      .Case([](arith::MinSIOp) { return std::pair(K::mins, G::MINSI); })
+      .Case([](arith::MaxUIOp) { return std::pair(K::maxu, G::MAXUI); })
+      .Case([](arith::MinUIOp) { return std::pair(K::minu, G::MINUI); })
+      .Case([](arith::OrIOp) { return std::pair(K::ori, G::OR); })
+      .Case([](arith::XOrIOp) { return std::pair(K::xori, G::XOR); })
+      .Default([](Operation *) { return Result(); });
+}
+
+/// The memref `value` views (through view-like ops).
+static Value getViewedMemRef(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Matches `loop` as a row reduction whose rows its threads can share: the
+/// loop's reads along a row are then adjacent for adjacent threads.
+static std::optional<RowReduction> matchRowReduction(scf::ParallelOp loop) {
+  Block *body = loop.getBody();
+  auto inner = dyn_cast<scf::ForOp>(body->getTerminator()->getPrevNode());
+  if (!inner || !inner.getInitArgs().empty())
+    return std::nullopt;
+  for (Operation &op : body->without_terminator())
+    if (&op != inner && !isCloneable(&op))
+      return std::nullopt;
+  std::optional<int64_t> lb = getConstantIntValue(inner.getLowerBound());
+  std::optional<int64_t> ub = getConstantIntValue(inner.getUpperBound());
+  std::optional<int64_t> st = getConstantIntValue(inner.getStep());
+  if (!lb || !ub || !st || *st <= 0 || *ub <= *lb)
+    return std::nullopt;
+  RowReduction reduction{inner, (*ub - *lb + *st - 1) / *st, {}};
+  if (reduction.trips < kMinSharedReduction)
+    return std::nullopt;
+
+  Value iv = inner.getInductionVar();
+  auto invariant = [&](Value v) { return inner.isDefinedOutsideOfLoop(v); };
+  DenseSet<Operation *> accumulatorOps;
+  DenseSet<Value> written;
+  for (auto store : inner.getBody()->getOps<memref::StoreOp>()) {
+    Operation *combine = store.getValueToStore().getDefiningOp();
+    if (!combine || !combine->hasOneUse() || combine->getNumOperands() != 2 ||
+        !llvm::all_of(store.getIndices(), invariant))
+      return std::nullopt;
+    std::optional<std::pair<arith::AtomicRMWKind, gpu::AllReduceOperation>>
+        kind = getReductionKind(combine);
+    memref::LoadOp load;
+    for (Value operand : combine->getOperands())
+      if (auto candidate = operand.getDefiningOp<memref::LoadOp>();
+          candidate && candidate.getMemRef() == store.getMemRef() &&
+          candidate.getIndices() == store.getIndices() &&
+          candidate->hasOneUse())
+        load = candidate;
+    if (!kind || !load)
+      return std::nullopt;
+    reduction.accumulators.push_back(
+        {load, combine, store, kind->first, kind->second});
+    accumulatorOps.insert(load);
+    accumulatorOps.insert(combine);
+    accumulatorOps.insert(store);
+    written.insert(getViewedMemRef(store.getMemRef()));
+  }
+  if (reduction.accumulators.empty())
+    return std::nullopt;
+  // The rest reads only: along the innermost dimension with the induction
+  // variable, or at loop-invariant places, never what the loop writes.
+  for (Operation &op : inner.getBody()->without_terminator()) {
+    if (accumulatorOps.contains(&op))
+      continue;
+    if (!isCloneable(&op))
+      return std::nullopt;
+    auto load = dyn_cast<memref::LoadOp>(&op);
+    if (!load)
+      continue;
+    if (written.contains(getViewedMemRef(load.getMemRef())))
+      return std::nullopt;
+    ValueRange indices = load.getIndices();
+    if (indices.empty() || !llvm::all_of(indices.drop_back(), invariant) ||
+        !(invariant(indices.back()) || indices.back() == iv) ||
+        !load.getMemRefType().isLastDimUnitStride())
+      return std::nullopt;
+  }
+  return reduction;
+}
+
+/// The induction variables of iteration `linear` of a loop nest with
+/// `lower` bounds, `step`s and `trips`, the innermost varying fastest.
+static SmallVector<Value> delinearize(OpBuilder &builder, Location loc,
+                                      Value linear, ArrayRef<int64_t> lower,
+                                      ArrayRef<int64_t> step,
+                                      ArrayRef<int64_t> trips) {
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, v);
+  };
+  SmallVector<Value> ivs(trips.size());
+  Value rest = linear;
+  for (int64_t d = trips.size() - 1; d >= 0; --d) {
+    Value position = rest;
+    if (d > 0) {
+      position = arith::RemUIOp::create(builder, loc, rest, index(trips[d]));
+      rest = arith::DivUIOp::create(builder, loc, rest, index(trips[d]));
+    }
+    Value scaled =
+        step[d] == 1
+            ? position
+            : arith::MulIOp::create(builder, loc, position, index(step[d]))
+                  .getResult();
+    ivs[d] = lower[d] == 0
+                 ? scaled
+                 : arith::AddIOp::create(builder, loc, scaled, index(lower[d]))
+                       .getResult();
+  }
+  return ivs;
+}
+
+/// The constant lower bounds, steps and trip counts of a loop nest, or
+/// failure when one is not constant or a step is not positive.
+static LogicalResult getConstantNest(ArrayRef<OpFoldResult> lbs,
+                                     ArrayRef<OpFoldResult> ubs,
+                                     ArrayRef<OpFoldResult> steps,
+                                     SmallVectorImpl<int64_t> &lower,
+                                     SmallVectorImpl<int64_t> &step,
+                                     SmallVectorImpl<int64_t> &trips) {
+  for (auto [lb, ub, st] : llvm::zip(lbs, ubs, steps)) {
+    std::optional<int64_t> l = getConstantIntValue(lb);
+    std::optional<int64_t> u = getConstantIntValue(ub);
+    std::optional<int64_t> s = getConstantIntValue(st);
+    if (!l || !u || !s || *s <= 0)
+      return failure();
+    lower.push_back(*l);
+    step.push_back(*s);
+    trips.push_back(*u > *l ? (*u - *l + *s - 1) / *s : 0);
+  }
+  return success();
+}
+
+/// Bytes of a static memref's elements, rounded up to 64.
+static int64_t getAlignedBytes(MemRefType type) {
+  int64_t bytes = type.getNumElements() *
+                  ((type.getElementTypeBitWidth() + 7) / 8);
+  return (bytes + 63) / 64 * 64;
+}
+
+/// Whether `forall` (a tiled loop, bufferized) can run as a block per
+/// iteration: static bounds, no results, static contiguous allocations,
+/// parallel loops with static bounds and no reductions, no nested forall.
+static bool isBlockProgram(scf::ForallOp forall) {
+  SmallVector<int64_t> lower, step, trips;
+  if (!forall.getOutputs().empty() ||
+      failed(getConstantNest(forall.getMixedLowerBound(),
+                             forall.getMixedUpperBound(),
+                             forall.getMixedStep(), lower, step, trips)))
+    return false;
+  bool anyParallel = false;
+  for (Operation &op : forall.getBody()->without_terminator()) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(&op)) {
+      if (!alloc->getOperands().empty() || !alloc.getType().hasStaticShape() ||
+          !alloc.getType().getLayout().isIdentity() ||
+          alloc.getType().getMemorySpace())
+        return false;
+      continue;
+    }
+    if (auto loop = dyn_cast<scf::ParallelOp>(&op)) {
+      SmallVector<int64_t> l, st, t;
+      if (!loop.getInitVals().empty() ||
+          failed(getConstantNest(getAsOpFoldResult(loop.getLowerBound()),
+                                 getAsOpFoldResult(loop.getUpperBound()),
+                                 getAsOpFoldResult(loop.getStep()), l, st, t)))
+        return false;
+      anyParallel = true;
+    } else if (!isCloneable(&op) && !isa<memref::DeallocOp>(&op) &&
+               !op.use_empty()) {
+      // Run by thread 0 alone: its results would exist there only.
+      return false;
+    }
+    bool nested = false;
+    op.walk([&](Operation *inner) {
+      nested |= isa<scf::ForallOp, memref::AllocaOp>(inner) ||
+                (inner != &op && isa<memref::AllocOp>(inner));
+    });
+    if (nested)
+      return false;
+  }
+  return anyParallel;
+}
+
+namespace {
 /// Top-level ops of a kernel that run as one launch.
 struct LaunchGroup {
-  /// A parallel loop (its only op), else a run of effectful ops.
+  /// A parallel loop (its only op), a tiled loop run as a block per tile
+  /// (its only op), else a run of effectful ops.
   scf::ParallelOp loop;
   SmallVector<Operation *> ops;
+  scf::ForallOp forall;
+
+  /// Whether the group is a run that later effectful ops may join.
+  bool isRun() const { return !loop && !forall; }
 };
 
 /// Maps one kernel function.
@@ -116,16 +360,22 @@ public:
       if (isa<memref::DeallocOp>(&op))
         continue;
       if (isCloneable(&op)) {
-        if (!groups.empty() && !groups.back().loop)
+        if (!groups.empty() && groups.back().isRun())
           pending.push_back(&op);
         continue;
       }
       if (auto loop = dyn_cast<scf::ParallelOp>(&op)) {
         pending.clear();
-        groups.push_back({loop, {loop}});
+        groups.push_back({loop, {loop}, nullptr});
         continue;
       }
-      if (groups.empty() || groups.back().loop)
+      if (auto forall = dyn_cast<scf::ForallOp>(&op);
+          forall && isBlockProgram(forall)) {
+        pending.clear();
+        groups.push_back({nullptr, {forall}, forall});
+        continue;
+      }
+      if (groups.empty() || !groups.back().isRun())
         groups.emplace_back();
       llvm::append_range(groups.back().ops, pending);
       pending.clear();
@@ -154,6 +404,27 @@ private:
     // What the group reads from outside: memrefs become parameters; values
     // of ops without effects are cloned in (with what they read).
     llvm::SetVector<Value> params;
+    // A block program's allocations: one scratch buffer, a slice per block.
+    int64_t blockScratch = 0;
+    SmallVector<int64_t> lower, step, trips;
+    if (scf::ForallOp forall = group.forall) {
+      (void)getConstantNest(forall.getMixedLowerBound(),
+                            forall.getMixedUpperBound(), forall.getMixedStep(),
+                            lower, step, trips);
+      for (auto alloc : forall.getBody()->getOps<memref::AllocOp>())
+        blockScratch += getAlignedBytes(alloc.getType());
+      if (blockScratch) {
+        int64_t tiles = 1;
+        for (int64_t trip : trips)
+          tiles *= trip;
+        OpBuilder at(first);
+        auto scratch = memref::AllocOp::create(
+            at, loc,
+            MemRefType::get({std::max<int64_t>(tiles, 1) * blockScratch},
+                            at.getI8Type()));
+        params.insert(scratch);
+      }
+    }
     llvm::SetVector<Operation *> cloned;
     std::function<LogicalResult(Value, Operation *)> capture =
         [&](Value value, Operation *user) -> LogicalResult {
@@ -199,7 +470,35 @@ private:
 
     // Launch shape: one thread per iteration of a parallel loop.
     int64_t threads = 1, blocks = 1;
-    SmallVector<int64_t> lower, step, trips;
+    std::optional<RowReduction> rows;
+    if (scf::ForallOp forall = group.forall) {
+      // A block per tile, its threads as many as the largest parallel loop
+      // of the tile has iterations (a power of two from 32 to 256).
+      blocks = 1;
+      for (int64_t trip : trips)
+        blocks *= trip;
+      int64_t widest = 1;
+      for (auto inner : forall.getBody()->getOps<scf::ParallelOp>()) {
+        SmallVector<int64_t> l, st, t;
+        (void)getConstantNest(getAsOpFoldResult(inner.getLowerBound()),
+                              getAsOpFoldResult(inner.getUpperBound()),
+                              getAsOpFoldResult(inner.getStep()), l, st, t);
+        int64_t total = 1;
+        for (int64_t trip : t)
+          total *= trip;
+        widest = std::max(widest, total);
+      }
+      threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(widest),
+                                    kMinSharedReduction, kThreadsPerBlock);
+      if (blocks == 0) {
+        forall.erase();
+        return success();
+      }
+      if (blocks > std::numeric_limits<int32_t>::max())
+        return forall.emitError("expected at most 2^31 - 1 tiles, but the "
+                                "loop has ")
+               << blocks;
+    }
     if (scf::ParallelOp loop = group.loop) {
       if (!loop.getInitVals().empty())
         return loop.emitError("cannot map a parallel loop with reductions "
@@ -224,6 +523,13 @@ private:
       }
       threads = std::min(total, kThreadsPerBlock);
       blocks = (total + threads - 1) / threads;
+      // A row per block, its threads a power of two up to the row's length.
+      rows = matchRowReduction(loop);
+      if (rows) {
+        threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(rows->trips),
+                                      kMinSharedReduction, kThreadsPerBlock);
+        blocks = total;
+      }
       if (blocks > std::numeric_limits<int32_t>::max())
         return loop.emitError("expected at most 2^31 - 1 blocks of ")
                << threads << " threads, but the loop needs " << blocks;
@@ -261,41 +567,44 @@ private:
       };
       Value block = gpu::BlockIdOp::create(builder, loc, gpu::Dimension::x);
       Value thread = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-      Value linear = arith::AddIOp::create(
-          builder, loc,
-          arith::MulIOp::create(builder, loc, block, index(threads)), thread);
+      // A shared row's iteration is its block.
+      Value linear =
+          rows ? block
+               : arith::AddIOp::create(
+                     builder, loc,
+                     arith::MulIOp::create(builder, loc, block, index(threads)),
+                     thread)
+                     .getResult();
       int64_t total = 1;
       for (int64_t trip : trips)
         total *= trip;
-      if (blocks * threads != total) {
+      if (blocks * threads != total && !rows) {
         Value inBounds = arith::CmpIOp::create(
             builder, loc, arith::CmpIPredicate::ult, linear, index(total));
         auto guard = scf::IfOp::create(builder, loc, inBounds);
         builder.setInsertionPointToStart(guard.thenBlock());
       }
-      SmallVector<Value> ivs(trips.size());
-      Value rest = linear;
-      for (int64_t d = trips.size() - 1; d >= 0; --d) {
-        Value position = rest;
-        if (d > 0) {
-          position =
-              arith::RemUIOp::create(builder, loc, rest, index(trips[d]));
-          rest = arith::DivUIOp::create(builder, loc, rest, index(trips[d]));
-        }
-        Value scaled =
-            step[d] == 1
-                ? position
-                : arith::MulIOp::create(builder, loc, position, index(step[d]))
-                      .getResult();
-        ivs[d] = lower[d] == 0 ? scaled
-                               : arith::AddIOp::create(builder, loc, scaled,
-                                                       index(lower[d]))
-                                     .getResult();
-      }
+      SmallVector<Value> ivs =
+          delinearize(builder, loc, linear, lower, step, trips);
       for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
         mapping.map(iv, value);
-      for (Operation &op : loop.getBody()->without_terminator())
-        builder.clone(op, mapping);
+      if (rows) {
+        emitSharedRow(builder, loc, *rows, thread, threads, mapping);
+      } else {
+        for (Operation &op : loop.getBody()->without_terminator())
+          builder.clone(op, mapping);
+      }
+    } else if (scf::ForallOp forall = group.forall) {
+      Value block = gpu::BlockIdOp::create(builder, loc, gpu::Dimension::x);
+      Value thread = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
+      SmallVector<Value> ivs =
+          delinearize(builder, loc, block, lower, step, trips);
+      for (auto [iv, value] : llvm::zip(forall.getInductionVars(), ivs))
+        mapping.map(iv, value);
+      Value scratch =
+          blockScratch ? entry.getArgument(0) : Value();
+      emitBlockProgram(builder, loc, forall, block, thread, threads, scratch,
+                       blockScratch, mapping);
     } else {
       for (Operation *op : group.ops)
         builder.clone(*op, mapping);
@@ -326,6 +635,143 @@ private:
         leftovers.push_back(op);
     }
     return success();
+  }
+
+  /// Emits the body of a row reduction's iteration for one of the
+  /// `threads` threads that share the row (`thread`): the ops before the
+  /// loop, then the thread's part of the row (elements thread, thread +
+  /// threads, ...) combined from the identity, the parts combined across
+  /// the block by gpu.all_reduce, and thread 0 combining the total into
+  /// each accumulator.
+  void emitSharedRow(OpBuilder &builder, Location loc, RowReduction &row,
+                     Value thread, int64_t threads, IRMapping &mapping) {
+    scf::ForOp loop = row.loop;
+    for (Operation *op = &loop->getBlock()->front(); op != loop;
+         op = op->getNextNode())
+      builder.clone(*op, mapping);
+    Value lb = mapping.lookupOrDefault(loop.getLowerBound());
+    Value ub = mapping.lookupOrDefault(loop.getUpperBound());
+    Value st = mapping.lookupOrDefault(loop.getStep());
+    Value first = arith::AddIOp::create(
+        builder, loc, lb, arith::MulIOp::create(builder, loc, thread, st));
+    Value stride = arith::MulIOp::create(
+        builder, loc, st, arith::ConstantIndexOp::create(builder, loc, threads));
+    SmallVector<Value> identities;
+    for (Accumulator &acc : row.accumulators)
+      identities.push_back(arith::getIdentityValue(
+          acc.kind, acc.combine->getResult(0).getType(), builder, loc));
+    DenseSet<Operation *> skipped;
+    for (const Accumulator &acc : row.accumulators) {
+      skipped.insert(acc.load);
+      skipped.insert(acc.combine);
+      skipped.insert(acc.store);
+    }
+    auto part = scf::ForOp::create(
+        builder, loc, first, ub, stride, identities,
+        [&](OpBuilder &b, Location, Value iv, ValueRange partials) {
+          IRMapping inner = mapping;
+          inner.map(loop.getInductionVar(), iv);
+          for (Operation &op : loop.getBody()->without_terminator())
+            if (!skipped.contains(&op))
+              b.clone(op, inner);
+          SmallVector<Value> next;
+          for (auto [acc, partial] : llvm::zip(row.accumulators, partials)) {
+            inner.map(acc.load.getResult(), partial);
+            next.push_back(b.clone(*acc.combine, inner)->getResult(0));
+          }
+          scf::YieldOp::create(b, loc, next);
+        });
+    SmallVector<Value> totals;
+    for (auto [acc, partial] :
+         llvm::zip(row.accumulators, part.getResults()))
+      totals.push_back(gpu::AllReduceOp::create(
+          builder, loc, partial,
+          gpu::AllReduceOperationAttr::get(builder.getContext(), acc.op),
+          builder.getUnitAttr()));
+    Value isFirst = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, thread,
+        arith::ConstantIndexOp::create(builder, loc, 0));
+    auto finish = scf::IfOp::create(builder, loc, isFirst);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(finish.thenBlock());
+    for (auto [acc, total] : llvm::zip(row.accumulators, totals)) {
+      IRMapping outer = mapping;
+      Operation *load = builder.clone(*acc.load, outer);
+      outer.map(acc.load.getResult(), load->getResult(0));
+      // The contribution operand of the combiner becomes the total.
+      for (Value operand : acc.combine->getOperands())
+        if (operand != acc.load.getResult())
+          outer.map(operand, total);
+      builder.clone(*acc.combine, outer);
+      builder.clone(*acc.store, outer);
+    }
+  }
+
+  /// Emits the body of tile `block` of `forall` for one of its `threads`
+  /// threads (`thread`): each allocation a slice of `scratch` (`perBlock`
+  /// bytes a block), ops without effects for every thread, each parallel
+  /// loop's iterations taken by the threads in turn, any other op by
+  /// thread 0; a barrier after each step that writes, so that the next
+  /// reads what it wrote.
+  void emitBlockProgram(OpBuilder &builder, Location loc,
+                        scf::ForallOp forall, Value block, Value thread,
+                        int64_t threads, Value scratch, int64_t perBlock,
+                        IRMapping &mapping) {
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, v);
+    };
+    Value base =
+        scratch ? arith::MulIOp::create(builder, loc, block, index(perBlock))
+                      .getResult()
+                : Value();
+    int64_t offset = 0;
+    for (Operation &op : forall.getBody()->without_terminator()) {
+      if (auto alloc = dyn_cast<memref::AllocOp>(&op)) {
+        Value shift =
+            arith::AddIOp::create(builder, loc, base, index(offset));
+        Value view = memref::ViewOp::create(builder, loc, alloc.getType(),
+                                            scratch, shift, ValueRange());
+        mapping.map(alloc.getResult(), view);
+        offset += getAlignedBytes(alloc.getType());
+        continue;
+      }
+      if (isa<memref::DeallocOp>(&op))
+        continue;
+      if (isCloneable(&op)) {
+        builder.clone(op, mapping);
+        continue;
+      }
+      if (auto loop = dyn_cast<scf::ParallelOp>(&op)) {
+        SmallVector<int64_t> lower, step, trips;
+        (void)getConstantNest(getAsOpFoldResult(loop.getLowerBound()),
+                              getAsOpFoldResult(loop.getUpperBound()),
+                              getAsOpFoldResult(loop.getStep()), lower, step,
+                              trips);
+        int64_t total = 1;
+        for (int64_t trip : trips)
+          total *= trip;
+        scf::ForOp::create(
+            builder, loc, thread, index(total), index(threads), ValueRange(),
+            [&](OpBuilder &b, Location, Value linear, ValueRange) {
+              IRMapping inner = mapping;
+              for (auto [iv, value] :
+                   llvm::zip(loop.getInductionVars(),
+                             delinearize(b, loc, linear, lower, step, trips)))
+                inner.map(iv, value);
+              for (Operation &bodyOp : loop.getBody()->without_terminator())
+                b.clone(bodyOp, inner);
+              scf::YieldOp::create(b, loc);
+            });
+      } else {
+        Value isFirst = arith::CmpIOp::create(
+            builder, loc, arith::CmpIPredicate::eq, thread, index(0));
+        auto alone = scf::IfOp::create(builder, loc, isFirst);
+        OpBuilder::InsertionGuard guard(builder);
+        builder.setInsertionPointToStart(alone.thenBlock());
+        builder.clone(op, mapping);
+      }
+      gpu::BarrierOp::create(builder, loc);
+    }
   }
 
   func::FuncOp func;

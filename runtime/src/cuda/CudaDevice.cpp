@@ -10,11 +10,14 @@
 // the PTX is loaded with cuModuleLoadDataEx (the driver compiles it for the
 // GPU), and each kernel the plan names becomes a list of launches; a
 // Function handle points to that list. Running a kernel allocates its
-// scratch buffers on the stream (cuMemAllocAsync), launches each GPU
-// function with pointers to the kernel's buffers and scratch, frees the
-// scratch on the stream and waits for the stream: each launch is complete
-// when its queue operation ends (CUDA graphs at O2 will batch them). Every
-// call sets the device's primary context current on the calling thread.
+// scratch buffers on the stream (cuMemAllocAsync, from the device's default
+// pool, which keeps what it frees), launches each GPU function with
+// pointers to the kernel's buffers and scratch, frees the scratch on the
+// stream and waits for the stream. An offloaded graph (O2) is captured from
+// the stream into a CUDA graph the first time it runs on a set of buffer
+// addresses, with scratch of its own, and replayed with one cuGraphLaunch
+// after that. Every call sets the device's primary context current on the
+// calling thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +31,7 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <map>
 #include <mutex>
 
 using ms::rt::Status;
@@ -46,11 +50,46 @@ struct Launch {
   std::vector<int> params;
 };
 
-/// A kernel the plan launches.
+struct Kernel;
+
+/// A buffer a node of an offloaded graph uses: argument `argument` of the
+/// graph step plus `offset` bytes.
+struct GraphRef {
+  size_t argument = 0;
+  uint64_t offset = 0;
+};
+
+/// A node of an offloaded graph: a kernel's launches, or a copy.
+struct GraphNode {
+  /// The kernel, or null for a copy of `copyBytes` from args[0] to args[1].
+  const Kernel *kernel = nullptr;
+  uint64_t copyBytes = 0;
+  std::vector<GraphRef> args;
+};
+
+/// Graphs of one offloaded graph instantiated for a set of buffer addresses.
+struct GraphCache;
+
+/// A kernel the plan launches, or an offloaded graph (O2).
 struct Kernel {
   std::vector<size_t> scratch;
   std::vector<Launch> launches;
+  /// An offloaded graph: its nodes, in order, and the scratch bytes the
+  /// largest node needs (the nodes run one after another and share it).
+  bool isGraph = false;
+  std::vector<GraphNode> nodes;
+  uint64_t graphScratch = 0;
+  std::unique_ptr<GraphCache> graphs;
 };
+
+/// Byte offsets of `kernel`'s scratch buffers in one block, each aligned
+/// like the driver's allocations; the last entry is the block's size.
+std::vector<uint64_t> scratchOffsets(const Kernel &kernel) {
+  std::vector<uint64_t> offsets{0};
+  for (size_t bytes : kernel.scratch)
+    offsets.push_back(offsets.back() + (bytes + 255) / 256 * 256);
+  return offsets;
+}
 
 /// The primary context of one device, current on the calling thread.
 struct CudaContext {
@@ -79,6 +118,53 @@ struct CudaContext {
       return cudaError((driver), #name, result_);                              \
   } while (false)
 
+/// A CUDA graph instantiated for one set of buffer addresses, with the
+/// scratch its kernels share.
+struct GraphInstance {
+  std::shared_ptr<CudaContext> context;
+  std::vector<void *> buffers;
+  CUgraphExec exec = nullptr;
+  CUdeviceptr scratch = 0;
+
+  ~GraphInstance() {
+    if (!context->makeCurrent().ok())
+      return;
+    if (exec)
+      context->driver->cuGraphExecDestroy(exec);
+    if (scratch)
+      context->driver->cuMemFree(scratch);
+  }
+};
+
+/// The graphs of one offloaded graph, most recently used last. Callers
+/// rarely alternate between more than a few sets of input and output
+/// buffers; the oldest graph goes when a new set exceeds the limit.
+struct GraphCache {
+  static constexpr size_t kLimit = 8;
+  std::mutex mutex;
+  std::vector<std::shared_ptr<GraphInstance>> instances;
+
+  std::shared_ptr<GraphInstance> find(const std::vector<void *> &buffers) {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (size_t i = 0; i < instances.size(); ++i) {
+      if (instances[i]->buffers != buffers)
+        continue;
+      std::shared_ptr<GraphInstance> found = instances[i];
+      instances.erase(instances.begin() + i);
+      instances.push_back(found);
+      return found;
+    }
+    return nullptr;
+  }
+
+  void add(std::shared_ptr<GraphInstance> instance) {
+    std::lock_guard<std::mutex> lock(mutex);
+    instances.push_back(std::move(instance));
+    if (instances.size() > kLimit)
+      instances.erase(instances.begin());
+  }
+};
+
 class CudaExecutable final : public Executable {
 public:
   explicit CudaExecutable(std::shared_ptr<CudaContext> context)
@@ -90,11 +176,13 @@ public:
 
   std::shared_ptr<CudaContext> context;
   CUmodule module = nullptr;
-  std::vector<Kernel> kernels;
+  /// The section's kernels and graphs that were read, by name.
+  std::map<std::string, Kernel> kernels;
 
-  void resolveAll() {
-    for (Kernel &kernel : kernels)
-      resolved.push_back(Function{&kernel});
+  /// Resolves the functions the plan names, in order.
+  void resolve(const std::vector<const Kernel *> &named) {
+    for (const Kernel *kernel : named)
+      resolved.push_back(Function{const_cast<Kernel *>(kernel)});
   }
 };
 
@@ -125,7 +213,8 @@ public:
     return inner.hostCallback(
         [this, kernel, buffers = std::vector<void *>(args, args + argCount)] {
           MS_RETURN_IF_ERROR(context->makeCurrent());
-          Status status = run(*kernel, buffers);
+          Status status =
+              kernel->isGraph ? runGraph(*kernel, buffers) : run(*kernel, buffers);
           if (CUresult result = context->driver->cuStreamSynchronize(stream);
               result != CUDA_SUCCESS && status.ok())
             status = cudaError(*context->driver, "cuStreamSynchronize", result);
@@ -167,37 +256,118 @@ private:
               &scratch[i], kernel.scratch[i] ? kernel.scratch[i] : 1, stream);
           result != CUDA_SUCCESS)
         status = cudaError(d, "cuMemAllocAsync", result);
-    for (const Launch &launch : kernel.launches) {
-      if (!status.ok())
-        break;
-      // Each parameter is a device pointer; the driver copies the values
-      // when the launch is queued.
-      std::vector<CUdeviceptr> values(launch.params.size());
-      std::vector<void *> params(launch.params.size());
-      for (size_t p = 0; p < launch.params.size() && status.ok(); ++p) {
-        int ref = launch.params[p];
-        if (ref >= 0 && static_cast<size_t>(ref) >= buffers.size())
-          status = Status::error(
-              MS_INVALID_ARGUMENT,
-              "a cuda kernel reads buffer " + std::to_string(ref) +
-                  " but the step passes " + std::to_string(buffers.size()));
-        else
-          values[p] = ref >= 0 ? reinterpret_cast<CUdeviceptr>(buffers[ref])
-                               : scratch[~ref];
-        params[p] = &values[p];
-      }
-      if (!status.ok())
-        break;
-      if (CUresult result = d.cuLaunchKernel(
-              launch.function, launch.grid[0], launch.grid[1], launch.grid[2],
-              launch.block[0], launch.block[1], launch.block[2], 0, stream,
-              params.data(), nullptr);
-          result != CUDA_SUCCESS)
-        status = cudaError(d, "cuLaunchKernel", result);
+    if (status.ok()) {
+      std::vector<CUdeviceptr> pointers;
+      for (void *buffer : buffers)
+        pointers.push_back(reinterpret_cast<CUdeviceptr>(buffer));
+      status = queueLaunches(kernel, pointers, scratch);
     }
     for (CUdeviceptr ptr : scratch)
       if (ptr)
         d.cuMemFreeAsync(ptr, stream);
+    return status;
+  }
+
+  /// Queues each launch of `kernel` on the stream, its parameters the
+  /// kernel's buffers `pointers` and scratch buffers `scratch`.
+  Status queueLaunches(const Kernel &kernel,
+                       const std::vector<CUdeviceptr> &pointers,
+                       const std::vector<CUdeviceptr> &scratch) {
+    const Driver &d = *context->driver;
+    for (const Launch &launch : kernel.launches) {
+      // Each parameter is a device pointer; the driver copies the values
+      // when the launch is queued (or captured).
+      std::vector<CUdeviceptr> values(launch.params.size());
+      std::vector<void *> params(launch.params.size());
+      for (size_t p = 0; p < launch.params.size(); ++p) {
+        int ref = launch.params[p];
+        if (ref >= 0 && static_cast<size_t>(ref) >= pointers.size())
+          return Status::error(
+              MS_INVALID_ARGUMENT,
+              "a cuda kernel reads buffer " + std::to_string(ref) +
+                  " but the step passes " + std::to_string(pointers.size()));
+        values[p] = ref >= 0 ? pointers[ref] : scratch[~ref];
+        params[p] = &values[p];
+      }
+      MS_CUDA_CALL(d, cuLaunchKernel, launch.function, launch.grid[0],
+                   launch.grid[1], launch.grid[2], launch.block[0],
+                   launch.block[1], launch.block[2], 0, stream, params.data(),
+                   nullptr);
+    }
+    return Status();
+  }
+
+  /// Launches offloaded graph `graph` on `buffers` as one CUDA graph,
+  /// captured on the first run with these addresses.
+  Status runGraph(const Kernel &graph, const std::vector<void *> &buffers) {
+    std::shared_ptr<GraphInstance> instance = graph.graphs->find(buffers);
+    if (!instance) {
+      MS_RETURN_IF_ERROR(capture(graph, buffers, instance));
+      graph.graphs->add(instance);
+    }
+    MS_CUDA_CALL(*context->driver, cuGraphLaunch, instance->exec, stream);
+    return Status();
+  }
+
+  /// Captures `graph`'s nodes on `buffers` from the stream and instantiates
+  /// them, with scratch of the graph's own.
+  Status capture(const Kernel &graph, const std::vector<void *> &buffers,
+                 std::shared_ptr<GraphInstance> &out) {
+    const Driver &d = *context->driver;
+    auto instance = std::make_shared<GraphInstance>();
+    instance->context = context;
+    instance->buffers = buffers;
+    if (graph.graphScratch)
+      MS_CUDA_CALL(d, cuMemAlloc, &instance->scratch, graph.graphScratch);
+    // Every node's buffers first: nothing can fail while capturing but the
+    // driver.
+    std::vector<std::vector<CUdeviceptr>> pointers;
+    for (const GraphNode &node : graph.nodes) {
+      pointers.emplace_back();
+      for (const GraphRef &ref : node.args) {
+        if (ref.argument >= buffers.size())
+          return Status::error(MS_INVALID_ARGUMENT,
+                               "a cuda graph reads argument " +
+                                   std::to_string(ref.argument) +
+                                   " but the step passes " +
+                                   std::to_string(buffers.size()));
+        pointers.back().push_back(
+            reinterpret_cast<CUdeviceptr>(buffers[ref.argument]) + ref.offset);
+      }
+    }
+    MS_CUDA_CALL(d, cuStreamBeginCapture, stream,
+                 CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+    Status status;
+    for (size_t n = 0; n < graph.nodes.size() && status.ok(); ++n) {
+      const GraphNode &node = graph.nodes[n];
+      if (!node.kernel) {
+        if (!node.copyBytes)
+          continue;
+        if (CUresult result = d.cuMemcpyDtoDAsync(
+                pointers[n][1], pointers[n][0], node.copyBytes, stream);
+            result != CUDA_SUCCESS)
+          status = cudaError(d, "cuMemcpyDtoDAsync", result);
+        continue;
+      }
+      std::vector<CUdeviceptr> scratch;
+      std::vector<uint64_t> offsets = scratchOffsets(*node.kernel);
+      for (size_t i = 0; i + 1 < offsets.size(); ++i)
+        scratch.push_back(instance->scratch + offsets[i]);
+      status = queueLaunches(*node.kernel, pointers[n], scratch);
+    }
+    // The capture ends whatever happened, or the stream stays in it.
+    CUgraph captured = nullptr;
+    if (CUresult result = d.cuStreamEndCapture(stream, &captured);
+        result != CUDA_SUCCESS && status.ok())
+      status = cudaError(d, "cuStreamEndCapture", result);
+    if (status.ok())
+      if (CUresult result = d.cuGraphInstantiate(&instance->exec, captured, 0);
+          result != CUDA_SUCCESS)
+        status = cudaError(d, "cuGraphInstantiate", result);
+    if (captured)
+      d.cuGraphDestroy(captured);
+    if (status.ok())
+      out = std::move(instance);
     return status;
   }
 
@@ -396,6 +566,132 @@ Status parseLaunch(const std::string &where, const Json &json,
   }
   return Status();
 }
+Status readGraph(const std::string &what, const std::string &where,
+                 const Json &kernels, const std::string &name,
+                 CudaExecutable &executable, const Kernel *&out);
+
+/// Reads kernel or offloaded graph `name` of the section's `kernels` into
+/// `executable` (once), with the kernels a graph runs; `inGraph` when a
+/// graph names it (graphs do not nest).
+Status readKernel(const std::string &what, const std::string &where,
+                  const Json &kernels, const std::string &name, bool inGraph,
+                  CudaExecutable &executable, const Kernel *&out) {
+  if (auto it = executable.kernels.find(name);
+      it != executable.kernels.end()) {
+    out = &it->second;
+  } else {
+    if (!kernels.contains(name))
+      return Status::error(MS_NOT_FOUND, what + ": kernel '" + name +
+                                             "' not found in the cuda-ptx "
+                                             "section");
+    const Json &kernelJson = kernels[name];
+    std::string kernelWhere = where + ": kernel '" + name + "'";
+    if (kernelJson.is_object() && kernelJson.contains("graph")) {
+      if (inGraph)
+        return Status::error(MS_INVALID_ARGUMENT,
+                             where + ": graph '" + name +
+                                 "' is a node of a graph");
+      return readGraph(what, where, kernels, name, executable, out);
+    }
+    if (!kernelJson.is_object() || !kernelJson.contains("launches") ||
+        !kernelJson["launches"].is_array())
+      return Status::error(MS_INVALID_ARGUMENT,
+                           kernelWhere + ": expected 'launches'");
+    Kernel kernel;
+    if (kernelJson.contains("scratch")) {
+      const Json &scratch = kernelJson["scratch"];
+      if (!scratch.is_array())
+        return Status::error(MS_INVALID_ARGUMENT,
+                             kernelWhere + ": expected 'scratch' sizes");
+      for (const Json &bytes : scratch) {
+        if (!bytes.is_number_unsigned() ||
+            bytes.get<uint64_t>() > (uint64_t(1) << 48))
+          return Status::error(MS_INVALID_ARGUMENT,
+                               kernelWhere + ": expected 'scratch' sizes");
+        kernel.scratch.push_back(bytes.get<size_t>());
+      }
+    }
+    const Driver &d = *executable.context->driver;
+    for (const Json &launchJson : kernelJson["launches"]) {
+      Launch launch;
+      std::string function;
+      MS_RETURN_IF_ERROR(parseLaunch(kernelWhere, launchJson,
+                                     kernel.scratch.size(), launch, function));
+      if (!executable.module)
+        return Status::error(MS_INVALID_ARGUMENT,
+                             kernelWhere + ": launches '" + function +
+                                 "' but the section has no PTX");
+      if (CUresult result = d.cuModuleGetFunction(
+              &launch.function, executable.module, function.c_str());
+          result != CUDA_SUCCESS)
+        return Status::error(
+            MS_NOT_FOUND,
+            kernelWhere + ": GPU function '" + function +
+                "' not found in the PTX: " +
+                cudaError(d, "cuModuleGetFunction", result).message());
+      kernel.launches.push_back(std::move(launch));
+    }
+    out = &executable.kernels.emplace(name, std::move(kernel)).first->second;
+  }
+  if (inGraph && out->isGraph)
+    return Status::error(MS_INVALID_ARGUMENT,
+                         where + ": graph '" + name + "' is a node of a graph");
+  return Status();
+}
+
+/// Reads offloaded graph `name`: `{"graph": [nodes]}`, each node
+/// `{"kernel": name, "args": [[argument, offset], ...]}` or `{"copy":
+/// bytes, "args": [source, destination]}`.
+Status readGraph(const std::string &what, const std::string &where,
+                 const Json &kernels, const std::string &name,
+                 CudaExecutable &executable, const Kernel *&out) {
+  std::string graphWhere = where + ": graph '" + name + "'";
+  const Json &nodes = kernels[name]["graph"];
+  if (!nodes.is_array())
+    return Status::error(MS_INVALID_ARGUMENT,
+                         graphWhere + ": expected 'graph' to be a list");
+  Kernel graph;
+  graph.isGraph = true;
+  graph.graphs = std::make_unique<GraphCache>();
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const Json &json = nodes[n];
+    std::string nodeWhere = graphWhere + ": node " + std::to_string(n);
+    GraphNode node;
+    const Json &args = json.is_object() && json.contains("args")
+                           ? json["args"]
+                           : Json();
+    if (!args.is_array())
+      return Status::error(MS_INVALID_ARGUMENT, nodeWhere + ": expected 'args'");
+    for (const Json &arg : args) {
+      if (!arg.is_array() || arg.size() != 2 || !arg[0].is_number_unsigned() ||
+          arg[0].get<uint64_t>() > 0xffff || !arg[1].is_number_unsigned())
+        return Status::error(MS_INVALID_ARGUMENT,
+                             nodeWhere + ": expected each argument to be "
+                                         "[argument, byte offset]");
+      node.args.push_back({arg[0].get<size_t>(), arg[1].get<uint64_t>()});
+    }
+    if (json.contains("copy")) {
+      if (!json["copy"].is_number_unsigned() || node.args.size() != 2)
+        return Status::error(MS_INVALID_ARGUMENT,
+                             nodeWhere + ": expected a copy of a number of "
+                                         "bytes between 2 buffers");
+      node.copyBytes = json["copy"].get<uint64_t>();
+    } else {
+      if (!json.contains("kernel") || !json["kernel"].is_string())
+        return Status::error(MS_INVALID_ARGUMENT,
+                             nodeWhere + ": expected 'kernel' or 'copy'");
+      MS_RETURN_IF_ERROR(readKernel(what, where, kernels,
+                                    json["kernel"].get<std::string>(),
+                                    /*inGraph=*/true, executable, node.kernel));
+      graph.graphScratch =
+          std::max(graph.graphScratch, scratchOffsets(*node.kernel).back());
+    }
+    graph.nodes.push_back(std::move(node));
+  }
+  out = &executable.kernels.emplace(name, std::move(graph)).first->second;
+  return Status();
+}
+
 } // namespace
 
 Status CudaDevice::loadExecutable(const std::string &what, const void *code,
@@ -437,53 +733,14 @@ Status CudaDevice::loadExecutable(const std::string &what, const void *code,
               (log[0] ? std::string("\n") + log : std::string()));
   }
   const Json &kernels = section["kernels"];
-  executable->kernels.resize(functionNames.size());
-  for (size_t k = 0; k < functionNames.size(); ++k) {
-    const std::string &name = functionNames[k];
-    if (!kernels.contains(name))
-      return Status::error(MS_NOT_FOUND, what + ": kernel '" + name +
-                                             "' not found in the cuda-ptx "
-                                             "section");
-    const Json &kernelJson = kernels[name];
-    std::string kernelWhere = where + ": kernel '" + name + "'";
-    if (!kernelJson.is_object() || !kernelJson.contains("launches") ||
-        !kernelJson["launches"].is_array())
-      return Status::error(MS_INVALID_ARGUMENT,
-                           kernelWhere + ": expected 'launches'");
-    Kernel &kernel = executable->kernels[k];
-    if (kernelJson.contains("scratch")) {
-      const Json &scratch = kernelJson["scratch"];
-      if (!scratch.is_array())
-        return Status::error(MS_INVALID_ARGUMENT,
-                             kernelWhere + ": expected 'scratch' sizes");
-      for (const Json &bytes : scratch) {
-        if (!bytes.is_number_unsigned())
-          return Status::error(MS_INVALID_ARGUMENT,
-                               kernelWhere + ": expected 'scratch' sizes");
-        kernel.scratch.push_back(bytes.get<size_t>());
-      }
-    }
-    for (const Json &launchJson : kernelJson["launches"]) {
-      Launch launch;
-      std::string function;
-      MS_RETURN_IF_ERROR(parseLaunch(kernelWhere, launchJson,
-                                     kernel.scratch.size(), launch, function));
-      if (!executable->module)
-        return Status::error(MS_INVALID_ARGUMENT,
-                             kernelWhere + ": launches '" + function +
-                                 "' but the section has no PTX");
-      if (CUresult result = d.cuModuleGetFunction(
-              &launch.function, executable->module, function.c_str());
-          result != CUDA_SUCCESS)
-        return Status::error(
-            MS_NOT_FOUND,
-            kernelWhere + ": GPU function '" + function +
-                "' not found in the PTX: " +
-                cudaError(d, "cuModuleGetFunction", result).message());
-      kernel.launches.push_back(std::move(launch));
-    }
+  std::vector<const Kernel *> named;
+  for (const std::string &name : functionNames) {
+    const Kernel *kernel = nullptr;
+    MS_RETURN_IF_ERROR(readKernel(what, where, kernels, name, /*inGraph=*/false,
+                                  *executable, kernel));
+    named.push_back(kernel);
   }
-  executable->resolveAll();
+  executable->resolve(named);
   out = std::move(executable);
   return Status();
 }
@@ -506,6 +763,16 @@ Status ms::rt::impl::createCudaDevice(std::shared_ptr<Device> &out) {
   MS_CUDA_CALL(*driver, cuDeviceGet, &context->device, 0);
   MS_CUDA_CALL(*driver, cuDevicePrimaryCtxRetain, &context->context,
                context->device);
+  // Scratch comes from the device's default pool (cuMemAllocAsync), which
+  // then keeps what is freed instead of giving it back at every
+  // synchronization: after the first run a kernel's scratch costs no
+  // driver allocation. (Without the setting the pool only works slower.)
+  CUmemoryPool memoryPool = nullptr;
+  uint64_t keep = UINT64_MAX;
+  if (driver->cuDeviceGetDefaultMemPool(&memoryPool, context->device) ==
+      CUDA_SUCCESS)
+    driver->cuMemPoolSetAttribute(memoryPool,
+                                  CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep);
   std::unique_ptr<ThreadPool> pool;
   MS_RETURN_IF_ERROR(ThreadPool::create(ThreadPool::defaultThreads(), pool));
   out = std::make_shared<CudaDevice>(std::move(context), std::move(pool));

@@ -68,11 +68,19 @@ const Driver *ms::rt::impl::cuda::openDriver(std::string &error) {
     need("cuStreamDestroy_v2", d.cuStreamDestroy);
     need("cuStreamSynchronize", d.cuStreamSynchronize);
     need("cuStreamQuery", d.cuStreamQuery);
+    need("cuStreamBeginCapture_v2", d.cuStreamBeginCapture);
+    need("cuStreamEndCapture", d.cuStreamEndCapture);
+    need("cuGraphInstantiateWithFlags", d.cuGraphInstantiate);
+    need("cuGraphLaunch", d.cuGraphLaunch);
+    need("cuGraphExecDestroy", d.cuGraphExecDestroy);
+    need("cuGraphDestroy", d.cuGraphDestroy);
+    need("cuDeviceGetDefaultMemPool", d.cuDeviceGetDefaultMemPool);
+    need("cuMemPoolSetAttribute", d.cuMemPoolSetAttribute);
     need("cuGetErrorName", d.cuGetErrorName);
     need("cuGetErrorString", d.cuGetErrorString);
     if (missing) {
       failure = std::string("libcuda.so.1 lacks ") + missing +
-                " (a driver for CUDA 11.2 or newer is needed)";
+                " (a driver for CUDA 11.4 or newer is needed)";
       return;
     }
     if (CUresult result = d.cuInit(0); result != CUDA_SUCCESS) {

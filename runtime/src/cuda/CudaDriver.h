@@ -27,6 +27,9 @@ using CUcontext = struct CUctx_st *;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
+using CUgraph = struct CUgraph_st *;
+using CUgraphExec = struct CUgraphExec_st *;
+using CUmemoryPool = struct CUmemPoolHandle_st *;
 
 inline constexpr CUresult CUDA_SUCCESS = 0;
 /// cuModuleLoadDataEx options: the JIT's error log and its size.
@@ -55,6 +58,10 @@ struct CudaMemcpy2D {
 inline constexpr int CU_MEMORYTYPE_DEVICE = 2;
 /// cuStreamQuery: work still queued on the stream.
 inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+/// cuStreamBeginCapture mode: only the capturing thread is restricted.
+inline constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
+/// cuMemPoolSetAttribute: bytes a pool keeps when synchronized (cuuint64_t).
+inline constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
 
 /// The driver's entry points (the `_v2` ones where the ABI has them).
 struct Driver {
@@ -90,6 +97,16 @@ struct Driver {
   CUresult (*cuStreamDestroy)(CUstream stream);
   CUresult (*cuStreamSynchronize)(CUstream stream);
   CUresult (*cuStreamQuery)(CUstream stream);
+  CUresult (*cuStreamBeginCapture)(CUstream stream, int mode);
+  CUresult (*cuStreamEndCapture)(CUstream stream, CUgraph *graph);
+  CUresult (*cuGraphInstantiate)(CUgraphExec *exec, CUgraph graph,
+                                 unsigned long long flags);
+  CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
+  CUresult (*cuGraphDestroy)(CUgraph graph);
+  CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *pool, CUdevice device);
+  CUresult (*cuMemPoolSetAttribute)(CUmemoryPool pool, int attribute,
+                                    void *value);
   CUresult (*cuGetErrorName)(CUresult error, const char **name);
   CUresult (*cuGetErrorString)(CUresult error, const char **text);
 };

@@ -240,3 +240,218 @@ func.func @too_many_blocks(%a: memref<?xf32>) {
   }
   return
 }
+
+// -----
+
+// A row reduction (the loop accumulates into memory, reading along the
+// innermost dimension): a block per row, 256 threads sharing the row of
+// 300, each combining its elements from the identity (here the maximum's
+// -inf), then gpu.all_reduce across the block; thread 0 combines the total
+// into the accumulator. The ops before the loop are cloned for every thread.
+// CHECK-LABEL: func.func @row_max(
+// CHECK: gpu.launch_func @ms_cuda::@row_max_0 blocks in (%c6, %[[ONE:.*]], %[[ONE]]) threads in (%c256, %[[ONE]], %[[ONE]])
+// CHECK: gpu.func @row_max_0(%[[A:.*]]: memref<2x3x300xf32>, %[[M:.*]]: memref<2x3xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 6, 1, 1>}
+// CHECK: %[[BLOCK:.*]] = gpu.block_id x
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[J:.*]] = arith.remui %[[BLOCK]], %c3
+// CHECK: %[[I:.*]] = arith.divui %[[BLOCK]], %c3
+// CHECK: %[[T1:.*]] = arith.muli %[[T]], %c1
+// CHECK: %[[FROM:.*]] = arith.addi %c0, %[[T1]]
+// CHECK: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: %[[STRIDE:.*]] = arith.muli %c1, %[[C256]]
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[PART:.*]] = scf.for %[[K:.*]] = %[[FROM]] to %c300 step %[[STRIDE]] iter_args(%[[P:.*]] = %[[NEGINF]]) -> (f32)
+// CHECK: %[[X:.*]] = memref.load %[[A]][%[[I]], %[[J]], %[[K]]]
+// CHECK: %[[NEXT:.*]] = arith.maximumf %[[P]], %[[X]]
+// CHECK: scf.yield %[[NEXT]]
+// CHECK: %[[TOTAL:.*]] = gpu.all_reduce maximumf %[[PART]] uniform
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[T]], %c0
+// CHECK: scf.if %[[FIRST]]
+// CHECK: %[[OLD:.*]] = memref.load %[[M]][%[[I]], %[[J]]]
+// CHECK: %[[NEW:.*]] = arith.maximumf %[[OLD]], %[[TOTAL]]
+// CHECK: memref.store %[[NEW]], %[[M]][%[[I]], %[[J]]]
+func.func @row_max(%a: memref<2x3x300xf32>, %m: memref<2x3xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c300 = arith.constant 300 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c2, %c3) step (%c1, %c1) {
+    scf.for %k = %c0 to %c300 step %c1 {
+      %x = memref.load %a[%i, %j, %k] : memref<2x3x300xf32>
+      %acc = memref.load %m[%i, %j] : memref<2x3xf32>
+      %r = arith.maximumf %acc, %x : f32
+      memref.store %r, %m[%i, %j] : memref<2x3xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Two accumulators in one loop (a sum and a sum of squares, as a variance
+// needs), over 40 elements: 64 threads a row (the power of two above the
+// row's length), one all_reduce each.
+// CHECK-LABEL: gpu.func @moments_0(
+// CHECK-SAME: known_block_size = array<i32: 64, 1, 1>, known_grid_size = array<i32: 8, 1, 1>
+// CHECK: %[[PARTS:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %c40 step %{{.*}} iter_args(%[[S:.*]] = %cst, %[[Q:.*]] = %cst_0) -> (f32, f32)
+// CHECK: %[[X:.*]] = memref.load
+// CHECK: %[[SQ:.*]] = arith.mulf %[[X]], %[[X]]
+// CHECK: %[[S2:.*]] = arith.addf %[[S]], %[[X]]
+// CHECK: %[[Q2:.*]] = arith.addf %[[Q]], %[[SQ]]
+// CHECK: scf.yield %[[S2]], %[[Q2]]
+// CHECK: gpu.all_reduce add %[[PARTS]]#0 uniform
+// CHECK: gpu.all_reduce add %[[PARTS]]#1 uniform
+func.func @moments(%a: memref<8x40xf32>, %s: memref<8xf32>, %q: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c40 = arith.constant 40 : index
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    scf.for %k = %c0 to %c40 step %c1 {
+      %x = memref.load %a[%i, %k] : memref<8x40xf32>
+      %sq = arith.mulf %x, %x : f32
+      %s0 = memref.load %s[%i] : memref<8xf32>
+      %s1 = arith.addf %s0, %x : f32
+      memref.store %s1, %s[%i] : memref<8xf32>
+      %q0 = memref.load %q[%i] : memref<8xf32>
+      %q1 = arith.addf %q0, %sq : f32
+      memref.store %q1, %q[%i] : memref<8xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Kept one thread per iteration: a matmul (the loop reads b down a column,
+// which adjacent threads of one output row read side by side), a row too
+// short to share (16 < 32) and a reduction of f64 values.
+// CHECK-LABEL: gpu.func @matmul_0(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 4, 1, 1>
+// CHECK-NOT: gpu.all_reduce
+// CHECK-LABEL: gpu.func @short_row_0(
+// CHECK-SAME: known_block_size = array<i32: 8, 1, 1>
+// CHECK-NOT: gpu.all_reduce
+// CHECK-LABEL: gpu.func @f64_row_0(
+// CHECK-SAME: known_block_size = array<i32: 8, 1, 1>
+// CHECK-NOT: gpu.all_reduce
+func.func @matmul(%a: memref<8x64xf32>, %b: memref<64x128xf32>, %c: memref<8x128xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c128) step (%c1, %c1) {
+    scf.for %k = %c0 to %c64 step %c1 {
+      %x = memref.load %a[%i, %k] : memref<8x64xf32>
+      %y = memref.load %b[%k, %j] : memref<64x128xf32>
+      %p = arith.mulf %x, %y : f32
+      %acc = memref.load %c[%i, %j] : memref<8x128xf32>
+      %r = arith.addf %acc, %p : f32
+      memref.store %r, %c[%i, %j] : memref<8x128xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+func.func @short_row(%a: memref<8x16xf32>, %s: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    scf.for %k = %c0 to %c16 step %c1 {
+      %x = memref.load %a[%i, %k] : memref<8x16xf32>
+      %acc = memref.load %s[%i] : memref<8xf32>
+      %r = arith.addf %acc, %x : f32
+      memref.store %r, %s[%i] : memref<8xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+func.func @f64_row(%a: memref<8x64xf64>, %s: memref<8xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    scf.for %k = %c0 to %c64 step %c1 {
+      %x = memref.load %a[%i, %k] : memref<8x64xf64>
+      %acc = memref.load %s[%i] : memref<8xf64>
+      %r = arith.addf %acc, %x : f64
+      memref.store %r, %s[%i] : memref<8xf64>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A tiled loop (scf.forall, as fused attention is tiled by batch and head)
+// runs a block per tile: its allocation is a slice of one scratch buffer
+// (a memref.view at the block's offset), each parallel loop's iterations
+// are taken by the block's threads in turn (64: the power of two above the
+// widest loop's 48), any other effectful op by thread 0, and a barrier
+// follows each of them.
+// CHECK-LABEL: func.func @tiles(
+// CHECK: %[[SCRATCH:.*]] = memref.alloc() : memref<576xi8>
+// CHECK: gpu.launch_func @ms_cuda::@tiles_0 blocks in (%c3, %{{.*}}, %{{.*}}) threads in (%c64, %{{.*}}, %{{.*}}) args(%[[SCRATCH]] : memref<576xi8>,
+// CHECK: gpu.func @tiles_0(%[[S:.*]]: memref<576xi8>, %[[A:.*]]: memref<3x48xf32>, %[[N:.*]]: memref<3xf32>, %[[B:.*]]: memref<3x48xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, known_grid_size = array<i32: 3, 1, 1>}
+// CHECK: %[[BLOCK:.*]] = gpu.block_id x
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[BASE:.*]] = arith.muli %[[BLOCK]], %c192
+// CHECK: %[[AT:.*]] = arith.addi %[[BASE]], %c0
+// CHECK: %[[TILE:.*]] = memref.view %[[S]][%[[AT]]][] : memref<576xi8> to memref<48xf32>
+// CHECK: scf.for %[[I:.*]] = %[[T]] to %{{.*}} step %c64
+// CHECK: memref.load %[[A]][%[[BLOCK]], %[[I]]]
+// CHECK: memref.store %{{.*}}, %[[TILE]][%[[I]]]
+// CHECK: gpu.barrier
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[T]], %{{.*}}
+// CHECK: scf.if %[[FIRST]]
+// CHECK-NEXT: memref.store %{{.*}}, %[[N]][%[[BLOCK]]]
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK-NEXT: scf.for
+// CHECK: gpu.barrier
+// CHECK: scf.for %[[J:.*]] = %[[T]] to %{{.*}} step %{{.*}}
+// CHECK: memref.load %[[TILE]][%[[J]]]
+// CHECK: memref.load %[[N]][%[[BLOCK]]]
+// CHECK: memref.store %{{.*}}, %[[B]][%[[BLOCK]], %[[J]]]
+// CHECK: gpu.barrier
+// CHECK-NEXT: gpu.return
+func.func @tiles(%a: memref<3x48xf32>, %b: memref<3x48xf32>, %n: memref<3xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c48 = arith.constant 48 : index
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%t) in (3) {
+    %tile = memref.alloc() : memref<48xf32>
+    scf.parallel (%i) = (%c0) to (%c48) step (%c1) {
+      %x = memref.load %a[%t, %i] : memref<3x48xf32>
+      %y = arith.mulf %x, %x : f32
+      memref.store %y, %tile[%i] : memref<48xf32>
+      scf.reduce
+    }
+    memref.store %zero, %n[%t] : memref<3xf32>
+    scf.for %k = %c0 to %c48 step %c1 {
+      %y = memref.load %tile[%k] : memref<48xf32>
+      %s = memref.load %n[%t] : memref<3xf32>
+      %s1 = arith.addf %s, %y : f32
+      memref.store %s1, %n[%t] : memref<3xf32>
+    }
+    scf.parallel (%j) = (%c0) to (%c48) step (%c1) {
+      %y = memref.load %tile[%j] : memref<48xf32>
+      %s = memref.load %n[%t] : memref<3xf32>
+      %z = arith.divf %y, %s : f32
+      memref.store %z, %b[%t, %j] : memref<3x48xf32>
+      scf.reduce
+    }
+    memref.dealloc %tile : memref<48xf32>
+  }
+  return
+}

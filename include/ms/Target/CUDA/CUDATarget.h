@@ -15,6 +15,7 @@
 #include "ms/Target/TargetBackend.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/Support/JSON.h"
 
 namespace mlir::ms {
 /// Registers the `cuda` target backend.
@@ -24,6 +25,13 @@ void registerCUDATargetBackend();
 /// sm_90a), or an empty string for an architecture ms does not generate
 /// code for.
 StringRef getCudaPtxFeatures(StringRef arch);
+
+/// The nodes of `offload` (an offloaded graph of cuda launches) for the
+/// cuda-ptx section: `{"graph": [{"kernel": "ms_<kernel>", "args": [[a, o],
+/// ...]} | {"copy": bytes, "args": [src, dst]}]}`, where each buffer is
+/// argument `a` of the graph step (0 the weights, 1 the arena, then the
+/// caller's buffers) plus `o` bytes.
+FailureOr<llvm::json::Object> describeCudaGraph(exec::OffloadOp offload);
 
 #define GEN_PASS_DECL
 #include "ms/Target/CUDA/Passes.h.inc"

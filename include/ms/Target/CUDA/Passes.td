@@ -22,6 +22,27 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       iterations are linearized, 256 per block, one per thread (the
       innermost loop dimension on adjacent threads, so that neighbouring
       threads touch neighbouring elements), with a bounds check;
+    - a top-level `scf.parallel` each of whose iterations reduces a row is
+      one launch of a block per iteration: its body is side-effect-free ops
+      and then an `scf.for` (at least 32 iterations) whose writes are all
+      accumulators (`store(combine(load(acc[idx]), x), acc[idx])`, `idx`
+      invariant, f32 or i32, combined by add, mul, min, max, and, or or
+      xor) and whose other reads index their innermost dimension with the
+      loop's induction variable or are invariant. The block's threads (a
+      power of two from 32 to 256) take the row's elements in turn, combine
+      their parts from the identity, then `gpu.all_reduce` (warp shuffles
+      and shared memory once lowered) gives the row's total, which thread 0
+      combines into the accumulator. Sums thus add in another order than on
+      the CPU. A matmul (reads down a column) keeps one thread per
+      output;
+    - a top-level `scf.forall` (a tiled loop: fused attention is tiled by
+      batch and head) with static bounds, static allocations and parallel
+      loops inside is one launch of a block per tile: its allocations are
+      slices of one scratch buffer (`memref.view` at the block's offset),
+      each inner parallel loop's iterations are taken by the block's
+      threads in turn (a power of two from 32 to 256, for the widest loop),
+      any other op with effects runs on thread 0, and `gpu.barrier` follows
+      each such step;
     - a run of other top-level ops with effects (sequential loops, stores)
       is one launch of one thread;
     - side-effect-free ops (constants, index arithmetic, views such as
@@ -51,6 +72,34 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect"];
+}
+
+def CUDAEmitGraphsPass : Pass<"ms-cuda-emit-graphs", "::mlir::ModuleOp"> {
+  let summary = "names the offloaded graphs (O2) of cuda executables";
+  let description = [{
+    Runs on the top-level module once the plan is placed
+    (`msexec-plan-memory`, `msexec-offload-graph`). Each `msexec.offload`
+    region whose launches are all of `msexec.executable`s with target
+    `cuda` gets the entry `ms_graph_<i>`, numbered in plan order. The
+    target's serialization writes each such region into the `cuda-ptx`
+    section as a CUDA graph: its launches and copies in order, every buffer
+    as an argument of the graph step and a constant byte offset (the
+    weights section and the arena are arguments 0 and 1, then the caller's
+    buffers). The runtime captures the graph once per set of argument
+    addresses and replays it.
+
+    Errors: a region that launches another target's kernels, and a buffer
+    that is not placed (no offset in the weights or the arena).
+
+    ```mlir
+    msexec.offload {
+      msexec.launch @cuda::@kernel_0(%x, %t) : ...
+      msexec.launch @cuda::@kernel_1(%t, %y) : ...
+    }
+    // becomes
+    msexec.offload attributes {entry = "ms_graph_0"} { ... }
+    ```
+  }];
 }
 
 #endif // MS_TARGET_CUDA_PASSES_TD
