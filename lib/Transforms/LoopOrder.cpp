@@ -52,6 +52,19 @@ reductionsInwardPermutation(ArrayRef<utils::IteratorType> iterators) {
   return perm;
 }
 
+FailureOr<linalg::GenericOp>
+mlir::ms::interchangeLinalgLoops(RewriterBase &rewriter, linalg::LinalgOp op,
+                                 ArrayRef<unsigned> permutation) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic) {
+    FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rewriter, op);
+    if (failed(g))
+      return failure();
+    generic = *g;
+  }
+  return linalg::interchangeGenericOp(rewriter, generic, permutation);
+}
+
 namespace {
 /// Named contractions -> generic, then reductions before the last parallel
 /// loop.
@@ -66,15 +79,8 @@ struct InterchangeReductions final
     auto perm = reductionsInwardPermutation(op.getIteratorTypesArray());
     if (!perm)
       return rewriter.notifyMatchFailure(op, "not (parallel..., reduction...)");
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic) {
-      FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rewriter, op);
-      if (failed(g))
-        return failure();
-      generic = *g;
-    }
     FailureOr<linalg::GenericOp> result =
-        linalg::interchangeGenericOp(rewriter, generic, *perm);
+        ms::interchangeLinalgLoops(rewriter, op, *perm);
     if (failed(result))
       return failure();
     (*result)->setAttr("ms.interchanged", rewriter.getUnitAttr());

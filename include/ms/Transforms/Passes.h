@@ -8,6 +8,7 @@
 #define MS_TRANSFORMS_PASSES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -27,6 +28,12 @@ inline constexpr char kFusedOpsAttrName[] = "msfusion.ops";
 /// the only public function. Emits an error and returns null otherwise, or
 /// when the function has other than one block.
 func::FuncOp findEntryFunction(ModuleOp module, StringRef name);
+
+/// Reorders the loops of `op` (a named op is generalized first): loop `i`
+/// of the result is loop `permutation[i]` of `op`.
+FailureOr<linalg::GenericOp>
+interchangeLinalgLoops(RewriterBase &rewriter, linalg::LinalgOp op,
+                       ArrayRef<unsigned> permutation);
 
 #define GEN_PASS_REGISTRATION
 #include "ms/Transforms/Passes.h.inc"

@@ -173,6 +173,7 @@ public:
       return;
     if (phase == "gpu") {
       kernels.addPass(createLowerMemRefCopiesPass());
+      kernels.addPass(createCUDAOrderLoopsPass());
       kernels.addPass(createConvertLinalgToParallelLoopsPass());
       kernels.addPass(createCanonicalizerPass());
       kernels.addPass(createCUDAMapToGPUPass());
@@ -261,12 +262,17 @@ public:
     if (auto top = executable->getParentOfType<ModuleOp>()) {
       for (auto plan : top.getOps<exec::PlanOp>()) {
         for (auto offload : plan.getBody().getOps<exec::OffloadOp>()) {
+          // Described where its kernels are; a graph of copies alone in
+          // the module's first cuda executable.
           std::optional<StringRef> entry = offload.getEntry();
-          bool ours = llvm::all_of(
-              offload.getBody().getOps<exec::LaunchOp>(), [&](auto launch) {
-                return launch.getKernel().getRootReference() ==
-                       executable.getSymNameAttr();
-              });
+          auto launched = offload.getBody().getOps<exec::LaunchOp>();
+          exec::ExecutableOp home = *llvm::find_if(
+              top.getOps<exec::ExecutableOp>(),
+              [](exec::ExecutableOp each) { return each.getTarget() == "cuda"; });
+          bool ours = launched.empty()
+                          ? home == executable
+                          : (*launched.begin()).getKernel().getRootReference() ==
+                                executable.getSymNameAttr();
           if (plan.getTarget() != "cuda" || !entry || !ours)
             continue;
           FailureOr<llvm::json::Object> graph = describeCudaGraph(offload);

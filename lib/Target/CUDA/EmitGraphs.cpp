@@ -29,6 +29,7 @@ using namespace mlir::ms::exec;
 static FailureOr<bool> isCudaGraph(PlanOp plan, OffloadOp offload) {
   if (plan.getTarget() != "cuda")
     return false;
+  ExecutableOp first;
   for (auto launch : offload.getBody().getOps<LaunchOp>()) {
     ExecutableOp executable = SymbolTable::lookupNearestSymbolFrom<
         ExecutableOp>(launch, launch.getKernel().getRootReference());
@@ -37,6 +38,12 @@ static FailureOr<bool> isCudaGraph(PlanOp plan, OffloadOp offload) {
                               "of a cuda plan to be of cuda kernels, but "
                               "found one of target '")
              << (executable ? executable.getTarget() : "?") << "'";
+    // The graph is described in one executable's section.
+    if (first && executable != first)
+      return launch.emitError("expected the launches of an offloaded graph "
+                              "to be of one executable, but found @")
+             << first.getSymName() << " and @" << executable.getSymName();
+    first = executable;
   }
   return true;
 }

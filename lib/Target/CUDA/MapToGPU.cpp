@@ -124,6 +124,7 @@ getReductionKind(Operation *combine) {
       .Case([](arith::MinSIOp) { return std::pair(K::mins, G::MINSI); })
       .Case([](arith::MaxUIOp) { return std::pair(K::maxu, G::MAXUI); })
       .Case([](arith::MinUIOp) { return std::pair(K::minu, G::MINUI); })
+      .Case([](arith::AndIOp) { return std::pair(K::andi, G::AND); })
       .Case([](arith::OrIOp) { return std::pair(K::ori, G::OR); })
       .Case([](arith::XOrIOp) { return std::pair(K::xori, G::XOR); })
       .Default([](Operation *) { return Result(); });
@@ -140,7 +141,8 @@ static Value getViewedMemRef(Value value) {
 /// loop's reads along a row are then adjacent for adjacent threads.
 static std::optional<RowReduction> matchRowReduction(scf::ParallelOp loop) {
   Block *body = loop.getBody();
-  auto inner = dyn_cast<scf::ForOp>(body->getTerminator()->getPrevNode());
+  auto inner =
+      dyn_cast_or_null<scf::ForOp>(body->getTerminator()->getPrevNode());
   if (!inner || !inner.getInitArgs().empty())
     return std::nullopt;
   for (Operation &op : body->without_terminator())
@@ -175,12 +177,15 @@ static std::optional<RowReduction> matchRowReduction(scf::ParallelOp loop) {
         load = candidate;
     if (!kind || !load)
       return std::nullopt;
+    // Accumulators in one memref could be one location combined twice an
+    // iteration, which shared parts would reorder.
+    if (!written.insert(getViewedMemRef(store.getMemRef())).second)
+      return std::nullopt;
     reduction.accumulators.push_back(
         {load, combine, store, kind->first, kind->second});
     accumulatorOps.insert(load);
     accumulatorOps.insert(combine);
     accumulatorOps.insert(store);
-    written.insert(getViewedMemRef(store.getMemRef()));
   }
   if (reduction.accumulators.empty())
     return std::nullopt;
@@ -192,8 +197,12 @@ static std::optional<RowReduction> matchRowReduction(scf::ParallelOp loop) {
     if (!isCloneable(&op))
       return std::nullopt;
     auto load = dyn_cast<memref::LoadOp>(&op);
-    if (!load)
+    if (!load) {
+      // Other reads (vector or affine loads) are not checked: refused.
+      if (!isMemoryEffectFree(&op))
+        return std::nullopt;
       continue;
+    }
     if (written.contains(getViewedMemRef(load.getMemRef())))
       return std::nullopt;
     ValueRange indices = load.getIndices();
@@ -263,22 +272,34 @@ static int64_t getAlignedBytes(MemRefType type) {
   return (bytes + 63) / 64 * 64;
 }
 
-/// Whether `forall` (a tiled loop, bufferized) can run as a block per
-/// iteration: static bounds, no results, static contiguous allocations,
-/// parallel loops with static bounds and no reductions, no nested forall.
-static bool isBlockProgram(scf::ForallOp forall) {
-  SmallVector<int64_t> lower, step, trips;
-  if (!forall.getOutputs().empty() ||
-      failed(getConstantNest(forall.getMixedLowerBound(),
-                             forall.getMixedUpperBound(),
-                             forall.getMixedStep(), lower, step, trips)))
+/// Whether `loop` is a sequential loop every thread of a block runs
+/// (uniformly): no results, and a parallel loop inside, directly or in such
+/// a loop.
+static bool isUniformLoop(Operation *op) {
+  auto loop = dyn_cast<scf::ForOp>(op);
+  if (!loop || loop->getNumResults() != 0)
     return false;
-  bool anyParallel = false;
-  for (Operation &op : forall.getBody()->without_terminator()) {
+  return llvm::any_of(loop.getBody()->without_terminator(), [](Operation &op) {
+    return isa<scf::ParallelOp>(op) || isUniformLoop(&op);
+  });
+}
+
+/// Whether the steps of `body` (a tile's, or a uniform loop's) can run as
+/// a block program: static contiguous allocations, parallel loops with
+/// static bounds and no reductions, uniform loops of such steps, other ops
+/// without results used later (thread 0 runs them), no nested forall and
+/// no allocation elsewhere.
+static bool isBlockProgramBody(Block *body) {
+  for (Operation &op : body->without_terminator()) {
     if (auto alloc = dyn_cast<memref::AllocOp>(&op)) {
       if (!alloc->getOperands().empty() || !alloc.getType().hasStaticShape() ||
           !alloc.getType().getLayout().isIdentity() ||
           alloc.getType().getMemorySpace())
+        return false;
+      continue;
+    }
+    if (isUniformLoop(&op)) {
+      if (!isBlockProgramBody(cast<scf::ForOp>(op).getBody()))
         return false;
       continue;
     }
@@ -289,7 +310,6 @@ static bool isBlockProgram(scf::ForallOp forall) {
                                  getAsOpFoldResult(loop.getUpperBound()),
                                  getAsOpFoldResult(loop.getStep()), l, st, t)))
         return false;
-      anyParallel = true;
     } else if (!isCloneable(&op) && !isa<memref::DeallocOp>(&op) &&
                !op.use_empty()) {
       // Run by thread 0 alone: its results would exist there only.
@@ -303,7 +323,22 @@ static bool isBlockProgram(scf::ForallOp forall) {
     if (nested)
       return false;
   }
-  return anyParallel;
+  return true;
+}
+
+/// Whether `forall` (a tiled loop, bufferized) can run as a block per
+/// iteration: static bounds, no results, a block program body with at
+/// least one parallel loop.
+static bool isBlockProgram(scf::ForallOp forall) {
+  SmallVector<int64_t> lower, step, trips;
+  if (!forall.getOutputs().empty() ||
+      failed(getConstantNest(forall.getMixedLowerBound(),
+                             forall.getMixedUpperBound(),
+                             forall.getMixedStep(), lower, step, trips)))
+    return false;
+  bool anyParallel = false;
+  forall.getBody()->walk([&](scf::ParallelOp) { anyParallel = true; });
+  return anyParallel && isBlockProgramBody(forall.getBody());
 }
 
 namespace {
@@ -411,16 +446,21 @@ private:
       (void)getConstantNest(forall.getMixedLowerBound(),
                             forall.getMixedUpperBound(), forall.getMixedStep(),
                             lower, step, trips);
-      for (auto alloc : forall.getBody()->getOps<memref::AllocOp>())
+      forall.getBody()->walk([&](memref::AllocOp alloc) {
         blockScratch += getAlignedBytes(alloc.getType());
+      });
+      int64_t tiles = 1;
+      for (int64_t trip : trips)
+        tiles *= trip;
+      if (tiles == 0) {
+        forall.erase();
+        return success();
+      }
       if (blockScratch) {
-        int64_t tiles = 1;
-        for (int64_t trip : trips)
-          tiles *= trip;
         OpBuilder at(first);
         auto scratch = memref::AllocOp::create(
             at, loc,
-            MemRefType::get({std::max<int64_t>(tiles, 1) * blockScratch},
+            MemRefType::get({tiles * blockScratch},
                             at.getI8Type()));
         params.insert(scratch);
       }
@@ -478,7 +518,13 @@ private:
       for (int64_t trip : trips)
         blocks *= trip;
       int64_t widest = 1;
-      for (auto inner : forall.getBody()->getOps<scf::ParallelOp>()) {
+      SmallVector<scf::ParallelOp> inners;
+      forall.getBody()->walk([&](scf::ParallelOp inner) {
+        // Loops nested in another run inside its threads.
+        if (!inner->getParentOfType<scf::ParallelOp>())
+          inners.push_back(inner);
+      });
+      for (scf::ParallelOp inner : inners) {
         SmallVector<int64_t> l, st, t;
         (void)getConstantNest(getAsOpFoldResult(inner.getLowerBound()),
                               getAsOpFoldResult(inner.getUpperBound()),
@@ -490,10 +536,6 @@ private:
       }
       threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(widest),
                                     kMinSharedReduction, kThreadsPerBlock);
-      if (blocks == 0) {
-        forall.erase();
-        return success();
-      }
       if (blocks > std::numeric_limits<int32_t>::max())
         return forall.emitError("expected at most 2^31 - 1 tiles, but the "
                                 "loop has ")
@@ -710,22 +752,37 @@ private:
   /// Emits the body of tile `block` of `forall` for one of its `threads`
   /// threads (`thread`): each allocation a slice of `scratch` (`perBlock`
   /// bytes a block), ops without effects for every thread, each parallel
-  /// loop's iterations taken by the threads in turn, any other op by
+  /// loop's iterations taken by the threads in turn, a uniform loop run by
+  /// every thread with its steps emitted the same way, any other op by
   /// thread 0; a barrier after each step that writes, so that the next
-  /// reads what it wrote.
+  /// reads what it wrote, and before one that follows reads.
   void emitBlockProgram(OpBuilder &builder, Location loc,
                         scf::ForallOp forall, Value block, Value thread,
                         int64_t threads, Value scratch, int64_t perBlock,
                         IRMapping &mapping) {
-    auto index = [&](int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(builder, loc, v);
-    };
     Value base =
-        scratch ? arith::MulIOp::create(builder, loc, block, index(perBlock))
+        scratch ? arith::MulIOp::create(
+                      builder, loc, block,
+                      arith::ConstantIndexOp::create(builder, loc, perBlock))
                       .getResult()
                 : Value();
     int64_t offset = 0;
-    for (Operation &op : forall.getBody()->without_terminator()) {
+    emitBlockSteps(builder, loc, forall.getBody(), thread, threads, scratch,
+                   base, offset, mapping);
+  }
+
+  /// Emits the steps of `body` (see emitBlockProgram); allocations take
+  /// the slices from `offset` on.
+  void emitBlockSteps(OpBuilder &builder, Location loc, Block *body,
+                      Value thread, int64_t threads, Value scratch, Value base,
+                      int64_t &offset, IRMapping &mapping) {
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, v);
+    };
+    // Whether threads read memory since the last barrier: a step that
+    // writes waits for them first.
+    bool readSinceBarrier = false;
+    for (Operation &op : body->without_terminator()) {
       if (auto alloc = dyn_cast<memref::AllocOp>(&op)) {
         Value shift =
             arith::AddIOp::create(builder, loc, base, index(offset));
@@ -739,9 +796,28 @@ private:
         continue;
       if (isCloneable(&op)) {
         builder.clone(op, mapping);
+        readSinceBarrier |= !isMemoryEffectFree(&op);
         continue;
       }
-      if (auto loop = dyn_cast<scf::ParallelOp>(&op)) {
+      if (readSinceBarrier)
+        gpu::BarrierOp::create(builder, loc);
+      readSinceBarrier = false;
+      if (isUniformLoop(&op)) {
+        auto loop = cast<scf::ForOp>(op);
+        scf::ForOp::create(
+            builder, loc, mapping.lookupOrDefault(loop.getLowerBound()),
+            mapping.lookupOrDefault(loop.getUpperBound()),
+            mapping.lookupOrDefault(loop.getStep()), ValueRange(),
+            [&](OpBuilder &b, Location, Value iv, ValueRange) {
+              mapping.map(loop.getInductionVar(), iv);
+              OpBuilder::InsertionGuard guard(builder);
+              builder.setInsertionPoint(b.getInsertionBlock(),
+                                        b.getInsertionPoint());
+              emitBlockSteps(builder, loc, loop.getBody(), thread, threads,
+                             scratch, base, offset, mapping);
+              scf::YieldOp::create(builder, loc);
+            });
+      } else if (auto loop = dyn_cast<scf::ParallelOp>(&op)) {
         SmallVector<int64_t> lower, step, trips;
         (void)getConstantNest(getAsOpFoldResult(loop.getLowerBound()),
                               getAsOpFoldResult(loop.getUpperBound()),
@@ -772,6 +848,10 @@ private:
       }
       gpu::BarrierOp::create(builder, loc);
     }
+    // Reads at the end of a uniform loop's body meet the next iteration's
+    // writes.
+    if (readSinceBarrier)
+      gpu::BarrierOp::create(builder, loc);
   }
 
   func::FuncOp func;

@@ -96,6 +96,8 @@ struct CudaContext {
   const Driver *driver = nullptr;
   CUdevice device = 0;
   CUcontext context = nullptr;
+  /// The device's default memory pool (scratch), or null.
+  CUmemoryPool memoryPool = nullptr;
 
   ~CudaContext() {
     if (context)
@@ -170,6 +172,8 @@ public:
   explicit CudaExecutable(std::shared_ptr<CudaContext> context)
       : context(std::move(context)) {}
   ~CudaExecutable() override {
+    // The graphs launch the module's functions: they go first.
+    kernels.clear();
     if (module && context->makeCurrent().ok())
       context->driver->cuModuleUnload(module);
   }
@@ -305,7 +309,10 @@ private:
       MS_RETURN_IF_ERROR(capture(graph, buffers, instance));
       graph.graphs->add(instance);
     }
+    // Waited for while `instance` is held: another queue may evict it from
+    // the cache meanwhile, and its scratch must outlive the run.
     MS_CUDA_CALL(*context->driver, cuGraphLaunch, instance->exec, stream);
+    MS_CUDA_CALL(*context->driver, cuStreamSynchronize, stream);
     return Status();
   }
 
@@ -398,7 +405,12 @@ public:
     const Driver &d = *context->driver;
     size_t rounded = format::alignUp(size == 0 ? 1 : size);
     CUdeviceptr ptr = 0;
-    if (CUresult result = d.cuMemAlloc(&ptr, rounded); result != CUDA_SUCCESS)
+    CUresult result = d.cuMemAlloc(&ptr, rounded);
+    // The pool keeps freed scratch: out of memory, it gives it back first.
+    if (result == CUDA_ERROR_OUT_OF_MEMORY && context->memoryPool &&
+        d.cuMemPoolTrimTo(context->memoryPool, 0) == CUDA_SUCCESS)
+      result = d.cuMemAlloc(&ptr, rounded);
+    if (result != CUDA_SUCCESS)
       return Status::error(MS_INTERNAL,
                            "cannot allocate " + std::to_string(size) +
                                " bytes of cuda memory: " +
@@ -767,12 +779,14 @@ Status ms::rt::impl::createCudaDevice(std::shared_ptr<Device> &out) {
   // then keeps what is freed instead of giving it back at every
   // synchronization: after the first run a kernel's scratch costs no
   // driver allocation. (Without the setting the pool only works slower.)
-  CUmemoryPool memoryPool = nullptr;
+  // (allocate() trims the pool when device memory runs out.)
   uint64_t keep = UINT64_MAX;
-  if (driver->cuDeviceGetDefaultMemPool(&memoryPool, context->device) ==
-      CUDA_SUCCESS)
-    driver->cuMemPoolSetAttribute(memoryPool,
+  if (driver->cuDeviceGetDefaultMemPool(&context->memoryPool,
+                                        context->device) == CUDA_SUCCESS)
+    driver->cuMemPoolSetAttribute(context->memoryPool,
                                   CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep);
+  else
+    context->memoryPool = nullptr;
   std::unique_ptr<ThreadPool> pool;
   MS_RETURN_IF_ERROR(ThreadPool::create(ThreadPool::defaultThreads(), pool));
   out = std::make_shared<CudaDevice>(std::move(context), std::move(pool));

@@ -76,6 +76,7 @@ const Driver *ms::rt::impl::cuda::openDriver(std::string &error) {
     need("cuGraphDestroy", d.cuGraphDestroy);
     need("cuDeviceGetDefaultMemPool", d.cuDeviceGetDefaultMemPool);
     need("cuMemPoolSetAttribute", d.cuMemPoolSetAttribute);
+    need("cuMemPoolTrimTo", d.cuMemPoolTrimTo);
     need("cuGetErrorName", d.cuGetErrorName);
     need("cuGetErrorString", d.cuGetErrorString);
     if (missing) {

@@ -58,6 +58,8 @@ struct CudaMemcpy2D {
 inline constexpr int CU_MEMORYTYPE_DEVICE = 2;
 /// cuStreamQuery: work still queued on the stream.
 inline constexpr CUresult CUDA_ERROR_NOT_READY = 600;
+/// An allocation found no memory.
+inline constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 /// cuStreamBeginCapture mode: only the capturing thread is restricted.
 inline constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
 /// cuMemPoolSetAttribute: bytes a pool keeps when synchronized (cuuint64_t).
@@ -107,6 +109,7 @@ struct Driver {
   CUresult (*cuDeviceGetDefaultMemPool)(CUmemoryPool *pool, CUdevice device);
   CUresult (*cuMemPoolSetAttribute)(CUmemoryPool pool, int attribute,
                                     void *value);
+  CUresult (*cuMemPoolTrimTo)(CUmemoryPool pool, size_t keepBytes);
   CUresult (*cuGetErrorName)(CUresult error, const char **name);
   CUresult (*cuGetErrorString)(CUresult error, const char **text);
 };

@@ -317,6 +317,10 @@ CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice device) {
   *pool = reinterpret_cast<CUmemoryPool>(&poolToken);
   return kSuccess;
 }
+CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t) {
+  return pool == reinterpret_cast<CUmemoryPool>(&poolToken) ? kSuccess
+                                                           : kInvalidValue;
+}
 CUresult cuMemPoolSetAttribute(CUmemoryPool pool, int, void *value) {
   return pool == reinterpret_cast<CUmemoryPool>(&poolToken) && value
              ? kSuccess

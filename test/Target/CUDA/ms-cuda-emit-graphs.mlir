@@ -84,3 +84,29 @@ msexec.plan @main target("cuda") opt_level(2) {
     msexec.launch @cuda::@kernel_0(%x, %t) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
   }
 }
+
+// -----
+
+msexec.executable @cuda target("cuda") {
+  builtin.module {
+    func.func @kernel_0(%a: memref<4xf32>, %b: memref<4xf32>) {
+      return
+    }
+  }
+}
+msexec.executable @cuda_1 target("cuda") {
+  builtin.module {
+    func.func @kernel_0(%a: memref<4xf32>, %b: memref<4xf32>) {
+      return
+    }
+  }
+}
+msexec.plan @main target("cuda") opt_level(2) attributes {arena_size = 0 : i64} {
+  %x = msexec.input 0 "x" : !msexec.buffer<tensor<4xf32>>
+  %y = msexec.output 0 "y" : !msexec.buffer<tensor<4xf32>>
+  msexec.offload {
+    msexec.launch @cuda::@kernel_0(%x, %y) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+    // expected-error @below {{expected the launches of an offloaded graph to be of one executable, but found @cuda and @cuda_1}}
+    msexec.launch @cuda_1::@kernel_0(%y, %x) : !msexec.buffer<tensor<4xf32>>, !msexec.buffer<tensor<4xf32>>
+  }
+}

@@ -455,3 +455,102 @@ func.func @tiles(%a: memref<3x48xf32>, %b: memref<3x48xf32>, %n: memref<3xf32>) 
   }
   return
 }
+
+// -----
+
+// Kept one thread per row: two accumulators in one memref (the same
+// location combined twice an iteration would be reordered by shared parts).
+// CHECK-LABEL: gpu.func @same_memref_0(
+// CHECK-SAME: known_block_size = array<i32: 8, 1, 1>
+// CHECK-NOT: gpu.all_reduce
+func.func @same_memref(%a: memref<8x64xf32>, %s: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    scf.for %k = %c0 to %c64 step %c1 {
+      %x = memref.load %a[%i, %k] : memref<8x64xf32>
+      %s0 = memref.load %s[%i] : memref<8xf32>
+      %s1 = arith.addf %s0, %x : f32
+      memref.store %s1, %s[%i] : memref<8xf32>
+      %t0 = memref.load %s[%i] : memref<8xf32>
+      %t1 = arith.mulf %t0, %x : f32
+      memref.store %t1, %s[%i] : memref<8xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// In a tile, a value every thread loads is read before the step that
+// overwrites it: a barrier in between.
+// CHECK-LABEL: gpu.func @read_then_write_0(
+// CHECK: %[[OLD:.*]] = memref.load %{{.*}}[%{{.*}}] : memref<3xf32>
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.for
+// CHECK: arith.mulf %{{.*}}, %[[OLD]]
+// CHECK: gpu.barrier
+func.func @read_then_write(%a: memref<3x48xf32>, %n: memref<3xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c48 = arith.constant 48 : index
+  scf.forall (%t) in (3) {
+    %old = memref.load %n[%t] : memref<3xf32>
+    scf.parallel (%i) = (%c0) to (%c48) step (%c1) {
+      %x = memref.load %a[%t, %i] : memref<3x48xf32>
+      %y = arith.mulf %x, %old : f32
+      memref.store %y, %a[%t, %i] : memref<3x48xf32>
+      memref.store %y, %n[%t] : memref<3xf32>
+      scf.reduce
+    }
+  }
+  return
+}
+
+// -----
+
+// A sequential loop of parallel steps in a tile (flash attention's loop
+// over key blocks) runs on every thread of the block, its steps shared and
+// separated by barriers like the tile's; its allocation reuses one slice
+// per iteration.
+// CHECK-LABEL: gpu.func @key_blocks_0(
+// CHECK-SAME: known_block_size = array<i32: 32, 1, 1>, known_grid_size = array<i32: 2, 1, 1>
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1 {
+// CHECK: memref.view
+// CHECK: scf.for %{{.*}} = %[[T]] to %{{.*}} step %{{.*}} {
+// CHECK: gpu.barrier
+// CHECK: scf.for %{{.*}} = %[[T]] to %{{.*}} step %{{.*}} {
+// CHECK: gpu.barrier
+// CHECK-NEXT: }
+// CHECK: gpu.barrier
+// CHECK-NEXT: gpu.return
+func.func @key_blocks(%k: memref<2x4x16xf32>, %o: memref<2x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  scf.forall (%t) in (2) {
+    scf.for %b = %c0 to %c4 step %c1 {
+      %s = memref.alloc() : memref<16xf32>
+      scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+        %x = memref.load %k[%t, %b, %i] : memref<2x4x16xf32>
+        %y = arith.mulf %x, %x : f32
+        memref.store %y, %s[%i] : memref<16xf32>
+        scf.reduce
+      }
+      scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+        %y = memref.load %s[%i] : memref<16xf32>
+        %acc = memref.load %o[%t, %i] : memref<2x16xf32>
+        %z = arith.addf %acc, %y : f32
+        memref.store %z, %o[%t, %i] : memref<2x16xf32>
+        scf.reduce
+      }
+      memref.dealloc %s : memref<16xf32>
+    }
+  }
+  return
+}

@@ -41,8 +41,10 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       slices of one scratch buffer (`memref.view` at the block's offset),
       each inner parallel loop's iterations are taken by the block's
       threads in turn (a power of two from 32 to 256, for the widest loop),
+      a sequential loop holding parallel loops (flash attention's loop over
+      key blocks) runs on every thread with its steps mapped the same way,
       any other op with effects runs on thread 0, and `gpu.barrier` follows
-      each such step;
+      each such step (and precedes one that follows reads);
     - a run of other top-level ops with effects (sequential loops, stores)
       is one launch of one thread;
     - side-effect-free ops (constants, index arithmetic, views such as
@@ -100,6 +102,28 @@ def CUDAEmitGraphsPass : Pass<"ms-cuda-emit-graphs", "::mlir::ModuleOp"> {
     msexec.offload attributes {entry = "ms_graph_0"} { ... }
     ```
   }];
+}
+
+def CUDAOrderLoopsPass : Pass<"ms-cuda-order-loops"> {
+  let summary = "moves the parallel loops of linalg ops outside their "
+                "reductions";
+  let description = [{
+    Reorders each linalg op's loops as its parallel loops, then its
+    reductions, each group in its order (a named op is generalized first;
+    an op already in that order is left alone). `ms-cuda-map-to-gpu`
+    launches a thread per iteration of a kernel's top-level parallel loop
+    (or a block per row of a row reduction); a sum over a leading axis,
+    `(reduction, parallel)`, would otherwise become a top-level sequential
+    loop run by one thread. Each output still combines its terms in the
+    same order.
+
+    ```mlir
+    linalg.generic {iterator_types = ["reduction", "parallel", "reduction"]}
+    // becomes
+    linalg.generic {iterator_types = ["parallel", "reduction", "reduction"]}
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
 #endif // MS_TARGET_CUDA_PASSES_TD
