@@ -272,16 +272,20 @@ static int64_t getAlignedBytes(MemRefType type) {
   return (bytes + 63) / 64 * 64;
 }
 
+static bool isBlockProgramBody(Block *body);
+
 /// Whether `loop` is a sequential loop every thread of a block runs
-/// (uniformly): no results, and a parallel loop inside, directly or in such
-/// a loop.
+/// (uniformly): no results, a parallel loop inside (directly or in such a
+/// loop) and a body of block program steps. Another loop runs on thread 0.
 static bool isUniformLoop(Operation *op) {
   auto loop = dyn_cast<scf::ForOp>(op);
   if (!loop || loop->getNumResults() != 0)
     return false;
-  return llvm::any_of(loop.getBody()->without_terminator(), [](Operation &op) {
-    return isa<scf::ParallelOp>(op) || isUniformLoop(&op);
-  });
+  bool steps =
+      llvm::any_of(loop.getBody()->without_terminator(), [](Operation &op) {
+        return isa<scf::ParallelOp>(op) || isUniformLoop(&op);
+      });
+  return steps && isBlockProgramBody(loop.getBody());
 }
 
 /// Whether the steps of `body` (a tile's, or a uniform loop's) can run as
@@ -294,15 +298,13 @@ static bool isBlockProgramBody(Block *body) {
     if (auto alloc = dyn_cast<memref::AllocOp>(&op)) {
       if (!alloc->getOperands().empty() || !alloc.getType().hasStaticShape() ||
           !alloc.getType().getLayout().isIdentity() ||
-          alloc.getType().getMemorySpace())
+          alloc.getType().getMemorySpace() ||
+          !alloc.getType().getElementType().isIntOrFloat())
         return false;
       continue;
     }
-    if (isUniformLoop(&op)) {
-      if (!isBlockProgramBody(cast<scf::ForOp>(op).getBody()))
-        return false;
+    if (isUniformLoop(&op))
       continue;
-    }
     if (auto loop = dyn_cast<scf::ParallelOp>(&op)) {
       SmallVector<int64_t> l, st, t;
       if (!loop.getInitVals().empty() ||
@@ -804,7 +806,7 @@ private:
       readSinceBarrier = false;
       if (isUniformLoop(&op)) {
         auto loop = cast<scf::ForOp>(op);
-        scf::ForOp::create(
+        auto copy = scf::ForOp::create(
             builder, loc, mapping.lookupOrDefault(loop.getLowerBound()),
             mapping.lookupOrDefault(loop.getUpperBound()),
             mapping.lookupOrDefault(loop.getStep()), ValueRange(),
@@ -817,6 +819,7 @@ private:
                              scratch, base, offset, mapping);
               scf::YieldOp::create(builder, loc);
             });
+        copy.setUnsignedCmp(loop.getUnsignedCmp());
       } else if (auto loop = dyn_cast<scf::ParallelOp>(&op)) {
         SmallVector<int64_t> lower, step, trips;
         (void)getConstantNest(getAsOpFoldResult(loop.getLowerBound()),

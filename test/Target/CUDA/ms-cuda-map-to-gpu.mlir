@@ -554,3 +554,45 @@ func.func @key_blocks(%k: memref<2x4x16xf32>, %o: memref<2x16xf32>) {
   }
   return
 }
+
+// -----
+
+// A sequential loop in a tile whose parallel loop cannot be shared (it has
+// reductions) runs on thread 0; the tile is still a block.
+// CHECK-LABEL: gpu.func @serial_in_tile_0(
+// CHECK-SAME: known_block_size = array<i32: 32, 1, 1>, known_grid_size = array<i32: 2, 1, 1>
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: scf.for %{{.*}} = %[[T]] to
+// CHECK: gpu.barrier
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[T]]
+// CHECK: scf.if %[[FIRST]] {
+// CHECK-NEXT: scf.for
+// CHECK: scf.parallel
+// CHECK: gpu.barrier
+func.func @serial_in_tile(%a: memref<2x16xf32>, %o: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%t) in (2) {
+    scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+      %x = memref.load %a[%t, %i] : memref<2x16xf32>
+      %y = arith.mulf %x, %x : f32
+      memref.store %y, %a[%t, %i] : memref<2x16xf32>
+      scf.reduce
+    }
+    scf.for %b = %c0 to %c4 step %c1 {
+      %sum = scf.parallel (%i) = (%c0) to (%c16) step (%c1) init (%zero) -> f32 {
+        %x = memref.load %a[%t, %i] : memref<2x16xf32>
+        scf.reduce(%x : f32) {
+        ^bb0(%l: f32, %r: f32):
+          %s = arith.addf %l, %r : f32
+          scf.reduce.return %s : f32
+        }
+      }
+      memref.store %sum, %o[%t] : memref<2xf32>
+    }
+  }
+  return
+}

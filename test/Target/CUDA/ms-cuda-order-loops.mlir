@@ -35,3 +35,4 @@ func.func @in_order(%a: memref<8x16xf32>, %b: memref<16x4xf32>, %c: memref<8x4xf
   }
   return
 }
+
