@@ -73,6 +73,7 @@ def prepare_op_test(args, check, msm, path, case_dir):
     """Writes one op test's case; returns its record, or a reason to skip."""
     text = open(path).read()
     refs, input_exprs, (rtol, atol), flags, skips, _ = check.directives(text)
+    f32_only = check.sets_precision(flags)
     flags = [f for f in flags if not f.startswith(check.CPU_FLAGS)]
     levels = [l for l in LEVELS if l not in skips]
     modules = {}
@@ -102,6 +103,9 @@ def prepare_op_test(args, check, msm, path, case_dir):
     ref = check.ref
     scope = {"np": np, **{k: getattr(ref, k) for k in dir(ref) if not k.startswith("_")}}
     scope.update({"a%d" % i: a for i, a in enumerate(inputs)})
+    if f32_only:
+        # cuda computes in f32 what the cpu rounds with --precision.
+        scope = check.f32_scope(scope)
     if len(refs) != len(plan["outputs"]):
         return "expected %d REFERENCE lines, found %d" % (len(plan["outputs"]), len(refs))
     outputs = []

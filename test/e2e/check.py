@@ -24,8 +24,15 @@ names the level it is about.
 
 With --ptxas, every level the cuda target compiles (O0, O1, O2) is also
 compiled for it (`--target cuda`, PTX for sm_90a) and ptxas must accept the
-PTX of O0 and O1 (O2 launches O1's kernels: it is compiled to a module, its
-CUDA graphs included); the GPU code is not run (that needs a GPU).
+PTX of its module. With --fake-cuda DIR (the directory of the runtime's CUDA
+driver stand-in, runtime/test/cuda/FakeCuda.cpp), each such module also runs
+with `ms-run --device cuda` on the stand-in, which interprets the PTX on the
+CPU, and its outputs are compared with the reference (the file's TOLERANCE;
+the cuda target computes in f32, so where the file's COMPILE-FLAGS set the
+cpu's --precision, the reference is evaluated with bf16() as the identity and
+winograd_bf16() as conv()).
+A test named in --cuda-xfail FILE (lines `NAME [LEVEL...] # reason`) must
+compile and pass ptxas but fail to run on the stand-in.
 
 With --npu-xfail FILE, every level the npu target compiles (O0, O1) is also
 compiled for it (`--target npu`) and run on the simulated NPU
@@ -39,9 +46,11 @@ compile for the npu target; one that compiles when listed is an error too.
 
 Usage: check.py TEST.mlir --bin-dir DIR --work-dir DIR [--levels O0,O2]
                 [--compile-flags "FLAGS"]   (after the file's COMPILE-FLAGS)
-                [--ptxas PATH]
+                [--ptxas PATH] [--fake-cuda DIR] [--cuda-xfail FILE]
+                [--npu-xfail FILE]
 """
 import argparse
+import json
 import os
 import re
 import shlex
@@ -110,8 +119,8 @@ def default_input(rng, shape, dtype):
     return rng.uniform(-1, 1, shape).astype(dtype)
 
 
-def run(level, cmd):
-    p = subprocess.run(cmd, capture_output=True, text=True)
+def run(level, cmd, env=None):
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if p.returncode != 0:
         raise Failure("[%s] command failed (exit %d): %s\n%s%s"
                       % (level, p.returncode, " ".join(cmd), p.stdout, p.stderr))
@@ -164,37 +173,79 @@ def compare(got, want, want_dtype, rtol, atol, label):
 CPU_FLAGS = ("--target-cpu", "--precision")
 
 
-def check_ptx(args, compile_, levels, flags):
+def sets_precision(flags):
+    """Whether ms-compile `flags` set the cpu's --precision (which the cuda
+    and npu targets do not take)."""
+    return any(f.startswith("--precision") for f in flags)
+
+
+def f32_scope(scope):
+    """A reference scope for a target that computes in f32 what the cpu
+    computes with --precision bf16: bf16() rounds nothing, and the bf16
+    Winograd convolution is a direct one."""
+    return dict(scope, bf16=lambda x: np.asarray(x, dtype=np.float32),
+                winograd_bf16=ref.conv)
+
+
+def check_cuda(args, compile_, levels, flags, bind, plan, wants, dtypes, tol):
     """Compiles the test for cuda at each level it supports; ptxas checks
-    the PTX (none when no kernel runs on the device)."""
+    the PTX of the module's cuda-ptx section (none when no kernel runs on the
+    device); with the driver stand-in, the module runs on it (its PTX
+    interpreted) and the outputs are compared with the reference."""
     ok = True
     flags = [f for f in flags if not f.startswith(CPU_FLAGS)]
+    env = dict(os.environ, LD_LIBRARY_PATH=args.fake_cuda) if args.fake_cuda else None
+    name = os.path.splitext(os.path.basename(args.test))[0]
+    listed = expected_failures(args.cuda_xfail) if args.cuda_xfail else {}
     for level in levels:
         if level not in CUDA_LEVELS:
             continue
         label = "cuda " + level
-        ptx = os.path.join(args.work_dir, "test-%s.ptx" % level)
+        xfail = name in listed and (not listed[name] or level in listed[name])
+        module = os.path.join(args.work_dir, "test-cuda-%s.msm" % level)
         try:
-            if level == "O2":
-                run(label, [compile_, args.test, "-O2", "--target", "cuda",
-                            "-o", os.path.join(args.work_dir,
-                                               "test-cuda-O2.msm")] + flags)
-                continue
-            text = run(label, [compile_, args.test, "-O" + level[1:],
-                               "--target", "cuda", "--compile-to=llvmir"] + flags)
-            with open(ptx, "w") as f:
-                f.write(text)
-            if text.strip():
+            run(label, [compile_, args.test, "-O" + level[1:], "--target", "cuda",
+                        "-o", module] + flags)
+            sections = [data for kind, data, _ in msm.read_sections(module)
+                        if kind == "cuda-ptx"]
+            text = json.loads(sections[0])["ptx"] if sections else ""
+            if args.ptxas and ".entry" in text:
+                ptx = os.path.join(args.work_dir, "test-%s.ptx" % level)
+                with open(ptx, "w") as f:
+                    f.write(text)
                 run(label, [args.ptxas, "-arch=sm_90a", ptx, "-o", os.devnull])
+            if not env:
+                continue
+            out = os.path.join(args.work_dir, "out-cuda-%s" % level)
+            cmd = [os.path.join(args.bin_dir, "ms-run"), module, "--device", "cuda",
+                   "--output-dir", out] + bind
+            if xfail:
+                p = subprocess.run(cmd, capture_output=True, text=True, env=env)
+                if p.returncode == 0:
+                    print("[%s] runs, but %s lists it as an expected failure"
+                          % (label, os.path.basename(args.cuda_xfail)))
+                    ok = False
+                else:
+                    print("[%s] fails to run, as %s expects: %s"
+                          % (label, os.path.basename(args.cuda_xfail),
+                             p.stderr.strip().splitlines()[-1] if p.stderr.strip() else ""))
+                continue
+            run(label, cmd, env=env)
         except Failure as e:
             print(e)
             ok = False
+            continue
+        for desc, want, dtype in zip(plan["outputs"], wants, dtypes):
+            got = np.load(os.path.join(out, desc["name"] + ".npy"))
+            ok = compare(got, want, dtype, tol[0], tol[1],
+                         "[%s] %s" % (label, desc["name"])) and ok
     return ok
 
 
-def npu_expected_failures(path):
-    """{test name: the levels expected to fail (all when empty)} from the
-    npu expected-failure file: lines `NAME [LEVEL...] # reason`."""
+def expected_failures(path):
+    """{test name: the levels expected to fail (all when empty)} from an
+    expected-failure file (npu-xfail.txt, cuda-xfail.txt): lines
+    `NAME [LEVEL...] # reason`."""
     names = {}
     for line in open(path):
         words = line.split("#", 1)[0].split()
@@ -207,7 +258,7 @@ def check_npu(args, compile_, levels, flags, bind, plan, wants, dtypes, tol):
     """Compiles the test for the npu at each level it supports, runs it on
     the simulated NPU and compares with the reference."""
     name = os.path.splitext(os.path.basename(args.test))[0]
-    listed = npu_expected_failures(args.npu_xfail)
+    listed = expected_failures(args.npu_xfail)
     flags = [f for f in flags if not f.startswith(CPU_FLAGS)]
     ok = True
     for level in levels:
@@ -259,6 +310,12 @@ def main():
                     help="more ms-compile flags, e.g. --target-cpu=x86-64-v3")
     ap.add_argument("--ptxas", default="",
                     help="also compile for cuda and check the PTX with ptxas")
+    ap.add_argument("--fake-cuda", default="",
+                    help="also run the cuda modules on the CUDA driver stand-in "
+                         "in this directory (it interprets their PTX)")
+    ap.add_argument("--cuda-xfail", default="",
+                    help="with --fake-cuda: the file listing the tests expected "
+                         "to fail to run on the cuda device")
     ap.add_argument("--npu-xfail", default="",
                     help="also compile for the npu and run on its simulator; "
                          "the file lists the tests expected not to compile")
@@ -297,8 +354,6 @@ def main():
         except ValueError as e:
             print("[%s] cannot read the module's signature: %s" % (level, e))
             ok = False
-    if args.ptxas:
-        ok = check_ptx(args, compile_, levels, flags) and ok
     if not plans:
         return 1
     first = next(l for l in levels if l in plans)
@@ -349,6 +404,15 @@ def main():
         results[level] = got
         for desc, g, want, dtype in zip(plan["outputs"], got, wants, dtypes):
             ok = compare(g, want, dtype, rtol, atol, "[%s] %s" % (level, desc["name"])) and ok
+    if args.ptxas or args.fake_cuda:
+        # The cuda target computes in f32 (the cpu's --precision is not
+        # passed): its reference rounds nothing to bf16, and convolves
+        # directly where the cpu's bf16 Winograd rounds its transforms.
+        cuda_wants = wants
+        if sets_precision(flags):
+            cuda_wants = [np.asarray(eval(expr, f32_scope(scope))) for expr in refs]
+        ok = check_cuda(args, compile_, levels, flags, bind, plan, cuda_wants,
+                        dtypes, (rtol, atol)) and ok
     if args.npu_xfail:
         ok = check_npu(args, compile_, levels, flags, bind, plan, wants, dtypes,
                        npu_tol) and ok

@@ -173,6 +173,7 @@ public:
       return;
     if (phase == "gpu") {
       kernels.addPass(createLowerMemRefCopiesPass());
+      kernels.addPass(createCUDATileMatmulPass());
       kernels.addPass(createCUDAOrderLoopsPass());
       kernels.addPass(createConvertLinalgToParallelLoopsPass());
       kernels.addPass(createCanonicalizerPass());

@@ -8,10 +8,11 @@
 // thread per iteration, or, when each iteration reduces a row (a loop that
 // accumulates into memory while reading along the innermost dimension), one
 // block per iteration whose threads share the row and combine their partial
-// results with gpu.all_reduce (warp shuffles and shared memory); each run of
-// other effectful top-level ops one launch of one thread. Launched functions take memrefs only: the kernel's
-// arguments and its top-level allocations; everything else they use is
-// cloned in.
+// results with gpu.all_reduce (warp shuffles and shared memory); a top-level
+// gpu.launch (a tiled matrix product) one launch as written; each run of
+// other effectful top-level ops one launch of one thread. Launched functions
+// take memrefs only: the kernel's arguments and its top-level allocations;
+// everything else they use is cloned in.
 //
 //===----------------------------------------------------------------------===//
 
@@ -347,13 +348,15 @@ namespace {
 /// Top-level ops of a kernel that run as one launch.
 struct LaunchGroup {
   /// A parallel loop (its only op), a tiled loop run as a block per tile
-  /// (its only op), else a run of effectful ops.
+  /// (its only op), a launch already written (its only op), else a run of
+  /// effectful ops.
   scf::ParallelOp loop;
   SmallVector<Operation *> ops;
   scf::ForallOp forall;
+  gpu::LaunchOp launch;
 
   /// Whether the group is a run that later effectful ops may join.
-  bool isRun() const { return !loop && !forall; }
+  bool isRun() const { return !loop && !forall && !launch; }
 };
 
 /// Maps one kernel function.
@@ -403,13 +406,18 @@ public:
       }
       if (auto loop = dyn_cast<scf::ParallelOp>(&op)) {
         pending.clear();
-        groups.push_back({loop, {loop}, nullptr});
+        groups.push_back({loop, {loop}, nullptr, nullptr});
         continue;
       }
       if (auto forall = dyn_cast<scf::ForallOp>(&op);
           forall && isBlockProgram(forall)) {
         pending.clear();
-        groups.push_back({nullptr, {forall}, forall});
+        groups.push_back({nullptr, {forall}, forall, nullptr});
+        continue;
+      }
+      if (auto launch = dyn_cast<gpu::LaunchOp>(&op)) {
+        pending.clear();
+        groups.push_back({nullptr, {launch}, nullptr, launch});
         continue;
       }
       if (groups.empty() || !groups.back().isRun())
@@ -437,6 +445,25 @@ private:
     Operation *first = group.ops.front();
     Location loc = first->getLoc();
     DenseSet<Operation *> inGroup(group.ops.begin(), group.ops.end());
+
+    // A launch as written: one-dimensional, of constant shape.
+    std::pair<int64_t, int64_t> writtenShape;
+    if (gpu::LaunchOp launch = group.launch) {
+      gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+      gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+      std::optional<int64_t> gx = getConstantIntValue(grid.x),
+                             bx = getConstantIntValue(block.x);
+      if (!gx || !bx || getConstantIntValue(grid.y) != 1 ||
+          getConstantIntValue(grid.z) != 1 ||
+          getConstantIntValue(block.y) != 1 ||
+          getConstantIntValue(block.z) != 1 || launch.getAsyncToken() ||
+          launch.getDynamicSharedMemorySize() || launch.hasClusterSize() ||
+          launch.getNumPrivateAttributions() != 0 ||
+          !launch.getBody().hasOneBlock())
+        return launch.emitError("expected a synchronous launch of constant "
+                                "x-only grid and block sizes in one block");
+      writtenShape = {*gx, *bx};
+    }
 
     // What the group reads from outside: memrefs become parameters; values
     // of ops without effects are cloned in (with what they read).
@@ -579,14 +606,21 @@ private:
                << threads << " threads, but the loop needs " << blocks;
     }
 
+    if (group.launch)
+      std::tie(blocks, threads) = writtenShape;
+
     // The function, in the module every kernel's launches share.
     OpBuilder builder(gpuModule.getBodyRegion());
     builder.setInsertionPointToEnd(gpuModule.getBody());
     SmallVector<Type> types =
         llvm::map_to_vector(params, [](Value v) { return v.getType(); });
     std::string name = (func.getSymName() + "_" + Twine(index)).str();
-    auto gpuFunc = gpu::GPUFuncOp::create(builder, loc, name,
-                                          builder.getFunctionType(types, {}));
+    SmallVector<Type> shared;
+    if (group.launch)
+      for (BlockArgument buffer : group.launch.getWorkgroupAttributions())
+        shared.push_back(buffer.getType());
+    auto gpuFunc = gpu::GPUFuncOp::create(
+        builder, loc, name, builder.getFunctionType(types, {}), shared);
     gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                      builder.getUnitAttr());
     gpuFunc.setKnownBlockSizeAttr(
@@ -649,6 +683,30 @@ private:
           blockScratch ? entry.getArgument(0) : Value();
       emitBlockProgram(builder, loc, forall, block, thread, threads, scratch,
                        blockScratch, mapping);
+    } else if (gpu::LaunchOp launch = group.launch) {
+      gpu::KernelDim3 blockIds = launch.getBlockIds();
+      gpu::KernelDim3 threadIds = launch.getThreadIds();
+      gpu::KernelDim3 gridSize = launch.getGridSize();
+      gpu::KernelDim3 blockSize = launch.getBlockSize();
+      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      Value one = arith::ConstantIndexOp::create(builder, loc, 1);
+      mapping.map(blockIds.x,
+                  gpu::BlockIdOp::create(builder, loc, gpu::Dimension::x));
+      mapping.map(threadIds.x,
+                  gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x));
+      mapping.map(gridSize.x,
+                  arith::ConstantIndexOp::create(builder, loc, blocks));
+      mapping.map(blockSize.x,
+                  arith::ConstantIndexOp::create(builder, loc, threads));
+      for (Value id : {blockIds.y, blockIds.z, threadIds.y, threadIds.z})
+        mapping.map(id, zero);
+      for (Value size : {gridSize.y, gridSize.z, blockSize.y, blockSize.z})
+        mapping.map(size, one);
+      for (auto [from, to] : llvm::zip(launch.getWorkgroupAttributions(),
+                                       gpuFunc.getWorkgroupAttributions()))
+        mapping.map(from, to);
+      for (Operation &op : launch.getBody().front().without_terminator())
+        builder.clone(op, mapping);
     } else {
       for (Operation *op : group.ops)
         builder.clone(*op, mapping);

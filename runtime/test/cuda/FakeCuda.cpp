@@ -6,18 +6,22 @@
 //
 // Built as libcuda.so.1 in its own directory; the cuda backend tests load it
 // through LD_LIBRARY_PATH on machines without a GPU. It implements the
-// driver calls the backend makes on host memory, synchronously, and "runs"
-// the test kernels' GPU functions (TestBackends.cpp's PTX) with CPU code of
-// the same meaning, one call per thread of the launch grid. Streams can be
-// captured into graphs: a captured launch or copy is recorded instead of
-// run, and cuGraphLaunch runs the records; msFakeCudaCounts tells a test
-// how many captures, graph launches and kernel launches there were.
-// Everything else is checked as a driver would: unknown functions, PTX
-// without a header, memory freed twice, a synchronization or an allocation
-// on a capturing stream. MS_FAKE_CUDA_INIT_ERROR=<code> makes cuInit fail.
+// driver calls the backend makes on host memory, synchronously, and runs
+// the GPU functions of loaded PTX with an interpreter (PtxInterpreter.h):
+// the test kernels' and those ms generates, so that their results are
+// checked without a GPU. A kernel touching memory outside every allocation
+// fails its launch. Streams can be captured into graphs: a captured launch
+// or copy is recorded instead of run, and cuGraphLaunch runs the records;
+// msFakeCudaCounts tells a test how many captures, graph launches and kernel
+// launches there were. Everything else is checked as a driver would: unknown
+// functions, PTX without a header (or that the interpreter cannot run),
+// memory freed twice, a synchronization or an allocation on a capturing
+// stream. MS_FAKE_CUDA_INIT_ERROR=<code> makes cuInit fail;
+// MS_FAKE_CUDA_HOST_POINTERS=1 lets kernels touch host memory.
 //
 //===----------------------------------------------------------------------===//
 
+#include "PtxInterpreter.h"
 #include "cuda/CudaDriver.h"
 
 #include <atomic>
@@ -35,17 +39,25 @@
 // which -fsanitize=function checks on every call through a pointer.
 using namespace ms::rt::impl::cuda;
 
-/// A loaded module: its PTX text.
+/// A GPU function of a loaded module.
+struct ms::rt::impl::cuda::CUfunc_st {
+  const ms::fakecuda::PtxModule *module;
+  std::string name;
+  size_t params;
+};
+
+/// A loaded module: its parsed PTX and the functions looked up in it.
 struct ms::rt::impl::cuda::CUmod_st {
-  std::string ptx;
+  std::unique_ptr<ms::fakecuda::PtxModule> program;
+  std::vector<std::unique_ptr<CUfunc_st>> functions;
 };
 
 /// Work recorded by a capture: launches and copies, in order.
 struct ms::rt::impl::cuda::CUgraph_st {
-  std::vector<std::function<void()>> work;
+  std::vector<std::function<CUresult()>> work;
 };
 struct ms::rt::impl::cuda::CUgraphExec_st {
-  std::vector<std::function<void()>> work;
+  std::vector<std::function<CUresult()>> work;
 };
 
 /// A stream; while capturing, its work goes to `capture`.
@@ -56,65 +68,43 @@ struct ms::rt::impl::cuda::CUstream_st {
 namespace {
 constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2,
                    kInvalidPtx = 218, kNotFound = 500, kNotReady = 600,
+                   kIllegalAddress = 700,
                    kCaptureUnsupported = 900, kCaptureInvalidated = 901;
 
-/// A GPU function's stand-in: thread `thread` of a launch with `params`.
-using Body = void (*)(unsigned thread, void **params);
-
-float *f32(void **params, int i) {
-  return reinterpret_cast<float *>(*static_cast<CUdeviceptr *>(params[i]));
-}
-
-void add(unsigned t, void **p) {
-  if (t < 4)
-    f32(p, 2)[t] = f32(p, 0)[t] + f32(p, 1)[t];
-}
-void sub(unsigned t, void **p) {
-  if (t < 4)
-    f32(p, 2)[t] = f32(p, 0)[t] - f32(p, 1)[t];
-}
-void mul(unsigned t, void **p) {
-  if (t < 4)
-    f32(p, 2)[t] = f32(p, 0)[t] * f32(p, 1)[t];
-}
-void copy(unsigned t, void **p) {
-  if (t < 4)
-    f32(p, 1)[t] = f32(p, 0)[t];
-}
-void relu(unsigned t, void **p) {
-  if (t < 4)
-    f32(p, 1)[t] = f32(p, 0)[t] > 0 ? f32(p, 0)[t] : 0.0f;
-}
-
-/// The GPU functions the stand-in runs, by name, and their numbers of
-/// parameters.
-struct Function {
-  Body body;
-  size_t params;
-};
-const std::map<std::string, Function> &functions() {
-  static const std::map<std::string, Function> table = {
-      {"ms_test_add", {add, 3}},   {"ms_test_sub", {sub, 3}},
-      {"ms_test_mul", {mul, 3}},   {"ms_test_copy", {copy, 2}},
-      {"ms_test_relu", {relu, 2}},
-  };
-  return table;
-}
-
 std::mutex mutex;
-std::set<void *> allocations;
+/// Live allocations: address to size.
+std::map<uint64_t, size_t> allocations;
+
+/// Whether a kernel may touch [address, address + size): it lies in one live
+/// allocation. With MS_FAKE_CUDA_HOST_POINTERS=1 (for suites that pass host
+/// arrays as device memory, which only a device with host-visible memory
+/// allows) an address outside every allocation is taken as host memory;
+/// an access that starts in an allocation must still end in it.
+bool isAllocated(uint64_t address, size_t size) {
+  static const bool hostPointers = [] {
+    const char *text = std::getenv("MS_FAKE_CUDA_HOST_POINTERS");
+    return text && std::string(text) == "1";
+  }();
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = allocations.upper_bound(address);
+  if (it == allocations.begin())
+    return hostPointers;
+  --it;
+  if (address >= it->first + it->second)
+    return hostPointers;
+  return address + size <= it->first + it->second;
+}
 int contextToken, poolToken;
 /// What msFakeCudaCounts reports.
 std::atomic<long long> captures{0}, graphLaunches{0}, kernelLaunches{0};
 
 /// Runs `work` now, or records it when `stream` is capturing.
-CUresult runOrRecord(CUstream stream, std::function<void()> work) {
+CUresult runOrRecord(CUstream stream, std::function<CUresult()> work) {
   if (stream && stream->capture) {
     stream->capture->work.push_back(std::move(work));
     return kSuccess;
   }
-  work();
-  return kSuccess;
+  return work();
 }
 
 /// Whether `stream` is capturing (where synchronous work is not allowed).
@@ -154,14 +144,14 @@ CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t size) {
   // Fresh device memory is not zeroed: the backend must clear it.
   std::memset(memory, 0xAB, size);
   std::lock_guard<std::mutex> lock(mutex);
-  allocations.insert(memory);
+  allocations[reinterpret_cast<uint64_t>(memory)] = size;
   *ptr = reinterpret_cast<CUdeviceptr>(memory);
   return kSuccess;
 }
 CUresult cuMemFree_v2(CUdeviceptr ptr) {
   void *memory = reinterpret_cast<void *>(ptr);
   std::lock_guard<std::mutex> lock(mutex);
-  if (!allocations.erase(memory))
+  if (!allocations.erase(reinterpret_cast<uint64_t>(memory)))
     return kInvalidValue;
   std::free(memory);
   return kSuccess;
@@ -211,19 +201,31 @@ CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t size) {
 }
 CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t size,
                               CUstream stream) {
-  return runOrRecord(stream, [=] { cuMemcpyDtoD_v2(dst, src, size); });
+  return runOrRecord(stream, [=] { return cuMemcpyDtoD_v2(dst, src, size); });
 }
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned count,
                             int *options, void **values) {
   std::string ptx = static_cast<const char *>(image);
-  if (ptx.find(".version") == std::string::npos) {
+  std::string error;
+  std::unique_ptr<ms::fakecuda::PtxModule> program;
+  if (ptx.find(".version") == std::string::npos)
+    error = "ptxas fatal: missing .version directive";
+  else
+    program = ms::fakecuda::PtxModule::parse(ptx, error);
+  if (!program) {
     for (unsigned i = 0; i < count; ++i)
-      if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
-        std::strcpy(static_cast<char *>(values[i]),
-                    "ptxas fatal: missing .version directive");
+      if (options[i] == CU_JIT_ERROR_LOG_BUFFER) {
+        size_t room = 0;
+        for (unsigned j = 0; j < count; ++j)
+          if (options[j] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+            room = reinterpret_cast<size_t>(values[j]);
+        if (room)
+          std::snprintf(static_cast<char *>(values[i]), room, "%s",
+                        error.c_str());
+      }
     return kInvalidPtx;
   }
-  *module = new CUmod_st{ptx};
+  *module = new CUmod_st{std::move(program), {}};
   return kSuccess;
 }
 CUresult cuModuleUnload(CUmodule module) {
@@ -232,33 +234,38 @@ CUresult cuModuleUnload(CUmodule module) {
 }
 CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
                              const char *name) {
-  auto it = functions().find(name);
-  if (it == functions().end() ||
-      module->ptx.find(std::string(".entry ") + name + "(") ==
-          std::string::npos)
+  if (!module->program->hasEntry(name))
     return kNotFound;
-  *function = reinterpret_cast<CUfunction>(const_cast<Function *>(&it->second));
+  module->functions.push_back(std::make_unique<CUfunc_st>(
+      CUfunc_st{module->program.get(), name,
+                module->program->getNumParams(name)}));
+  *function = module->functions.back().get();
   return kSuccess;
 }
 CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
                         unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned, CUstream stream, void **params, void **) {
-  if (!function || gy != 1 || gz != 1 || by != 1 || bz != 1)
+  if (!function || gy != 1 || gz != 1 || by != 1 || bz != 1 || bx == 0 ||
+      bx > 1024)
     return kInvalidValue;
-  const Function &called = *reinterpret_cast<Function *>(function);
-  Body body = called.body;
-  // The parameters' values are copied now, as a driver does; each is a
-  // device pointer (all the test kernels take).
-  std::vector<CUdeviceptr> values;
-  for (size_t i = 0; i < called.params; ++i)
-    values.push_back(*static_cast<CUdeviceptr *>(params[i]));
+  // The parameters' values are copied now, as a driver does (each at most
+  // 8 bytes: pointers and scalars).
+  std::vector<uint64_t> values(function->params);
+  for (size_t i = 0; i < function->params; ++i)
+    std::memcpy(&values[i], params[i], sizeof(uint64_t));
+  CUfunction called = function;
   return runOrRecord(stream, [=]() mutable {
     std::vector<void *> pointers;
-    for (CUdeviceptr &value : values)
+    for (uint64_t &value : values)
       pointers.push_back(&value);
     ++kernelLaunches;
-    for (unsigned thread = 0; thread < gx * bx; ++thread)
-      body(thread, pointers.data());
+    std::string error = called->module->launch(
+        called->name, gx, bx, pointers.data(), isAllocated);
+    if (error.empty())
+      return kSuccess;
+    // Where a device would fault.
+    std::fprintf(stderr, "fake cuda: %s\n", error.c_str());
+    return kIllegalAddress;
   });
 }
 CUresult cuStreamCreate(CUstream *stream, unsigned) {
@@ -299,8 +306,9 @@ CUresult cuGraphLaunch(CUgraphExec exec, CUstream stream) {
   if (!exec || capturing(stream))
     return kInvalidValue;
   ++graphLaunches;
-  for (const std::function<void()> &work : exec->work)
-    work();
+  for (const std::function<CUresult()> &work : exec->work)
+    if (CUresult result = work())
+      return result;
   return kSuccess;
 }
 CUresult cuGraphExecDestroy(CUgraphExec exec) {
@@ -348,6 +356,9 @@ CUresult cuGetErrorName(CUresult error, const char **name) {
     return kSuccess;
   case kNotFound:
     *name = "CUDA_ERROR_NOT_FOUND";
+    return kSuccess;
+  case kIllegalAddress:
+    *name = "CUDA_ERROR_ILLEGAL_ADDRESS";
     return kSuccess;
   case kCaptureUnsupported:
     *name = "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED";

@@ -596,3 +596,78 @@ func.func @serial_in_tile(%a: memref<2x16xf32>, %o: memref<2xf32>) {
   }
   return
 }
+
+// -----
+
+// A launch already written (ms-cuda-tile-matmul's) is one launch as it is:
+// its ids become the function's, its workgroup buffers the function's, what
+// it uses from the kernel is passed (memrefs) or cloned in (constants).
+// CHECK-LABEL: func.func @written(
+// CHECK-SAME: %[[A:.*]]: memref<512xf32>
+// CHECK: gpu.launch_func @ms_cuda::@written_0 blocks in (%[[TWO_BLOCKS:.*]], %[[ONE:.*]], %[[ONE]]) threads in (%[[THREADS:.*]], %[[ONE]], %[[ONE]]) args(%[[A]] : memref<512xf32>)
+// CHECK-NOT: gpu.launch
+// CHECK-LABEL: gpu.func @written_0(
+// CHECK-SAME: %[[P:.*]]: memref<512xf32>) workgroup(%[[S:.*]] : memref<256xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 2, 1, 1>
+// CHECK-DAG: %[[B:.*]] = gpu.block_id x
+// CHECK-DAG: %[[T:.*]] = gpu.thread_id x
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.0
+// CHECK: %[[OFF:.*]] = arith.muli %[[B]], %{{.*}}
+// CHECK: %[[I:.*]] = arith.addi %[[OFF]], %[[T]]
+// CHECK: %[[X:.*]] = memref.load %[[P]][%[[I]]]
+// CHECK: memref.store %{{.*}}, %[[S]][%[[T]]]
+// CHECK: gpu.barrier
+// CHECK: memref.load %[[S]]
+// CHECK: arith.mulf %{{.*}}, %[[TWO]]
+// CHECK: gpu.return
+func.func @written(%a: memref<512xf32>) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c255 = arith.constant 255 : index
+  %c256 = arith.constant 256 : index
+  %two = arith.constant 2.0 : f32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1)
+             workgroup(%s : memref<256xf32, #gpu.address_space<workgroup>>) {
+    %off = arith.muli %bx, %sx : index
+    %i = arith.addi %off, %tx : index
+    %x = memref.load %a[%i] : memref<512xf32>
+    memref.store %x, %s[%tx] : memref<256xf32, #gpu.address_space<workgroup>>
+    gpu.barrier
+    %j = arith.subi %c255, %tx : index
+    %y = memref.load %s[%j] : memref<256xf32, #gpu.address_space<workgroup>>
+    %z = arith.mulf %y, %two : f32
+    memref.store %z, %a[%i] : memref<512xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @written_dynamic(%a: memref<512xf32>, %n: index) {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{expected a synchronous launch of constant x-only grid and block sizes in one block}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @too_many_tiles(%a: memref<2147483648x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  // expected-error @+1 {{expected at most 2^31 - 1 tiles, but the loop has 2147483648}}
+  scf.forall (%t) in (2147483648) {
+    scf.parallel (%i) = (%c0) to (%c32) step (%c1) {
+      %x = memref.load %a[%t, %i] : memref<2147483648x32xf32>
+      memref.store %x, %a[%t, %i] : memref<2147483648x32xf32>
+      scf.reduce
+    }
+  }
+  return
+}

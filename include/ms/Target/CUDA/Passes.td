@@ -45,6 +45,9 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       key blocks) runs on every thread with its steps mapped the same way,
       any other op with effects runs on thread 0, and `gpu.barrier` follows
       each such step (and precedes one that follows reads);
+    - a top-level `gpu.launch` (`ms-cuda-tile-matmul`'s products; x-only
+      constant grid and block, synchronous, one block) is one launch as
+      written: its workgroup buffers become the function's;
     - a run of other top-level ops with effects (sequential loops, stores)
       is one launch of one thread;
     - side-effect-free ops (constants, index arithmetic, views such as
@@ -102,6 +105,51 @@ def CUDAEmitGraphsPass : Pass<"ms-cuda-emit-graphs", "::mlir::ModuleOp"> {
     msexec.offload attributes {entry = "ms_graph_0"} { ... }
     ```
   }];
+}
+
+def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
+  let summary = "runs f32 matrix products as shared-memory tiled launches";
+  let description = [{
+    Runs on the module of an `msexec.executable` with target `cuda`, once
+    its kernels are bufferized. Each top-level linalg op of a kernel that
+    computes `out += lhs * rhs` in f32 over one reduction loop, with static
+    shapes, projected-permutation maps, the output's last two dimensions an
+    M dimension of `lhs` and an N dimension of `rhs`, M and N at least 16
+    and K at least 8 (`linalg.matmul`, `linalg.batch_matmul`, a broadcast
+    batch product as a generic) becomes one `gpu.launch` of 256 threads per
+    block:
+
+    - a block per tile of the output (128 x 128 when that gives at least
+      264 blocks, two per multiprocessor of an H100; else 64 x 64) and per
+      index of the output's other (batch) dimensions;
+    - each step of K (8 for large tiles, 16 for small) the block's threads
+      copy the tile's rows of `lhs` and columns of `rhs` into shared memory
+      (`[k][row]`, rows padded by 4), numbering elements along each
+      operand's innermost dimension so that neighbouring threads read
+      neighbouring addresses; elements past the end read as zero; a
+      barrier, then thread `(ty, tx)` of the 16 x 16 grid accumulates
+      rows `ty + 16 i` and columns `tx + 16 j` of the tile in registers,
+      and another barrier;
+    - at the end each thread adds its sums to its outputs (bounds-checked
+      when the tile overruns the matrix). A `linalg.fill` of the output
+      just before the product is folded in: its value is added instead of
+      reading the output.
+
+    Each thread sums its outputs' terms in order of K from zero (multiplies
+    and adds may contract to fused multiply-adds), then adds the fill value
+    or the output's contents: where those are not zero, rounding may differ
+    from the CPU's `((c + t0) + t1) + ...`. Every loop of the op must be one
+    of the output's or K (an op with a second reduction, with a loop only an
+    operand indexes, or with K in the output is left alone), and an empty
+    batch is left to the loops, which run nothing. Smaller products
+    (a matrix-vector product) and other element types are left to
+    `ms-cuda-map-to-gpu`'s thread per output; `ms-cuda-map-to-gpu` outlines
+    the launches as they are.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def CUDAOrderLoopsPass : Pass<"ms-cuda-order-loops"> {

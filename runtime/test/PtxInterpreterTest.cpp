@@ -1,0 +1,314 @@
+//===- PtxInterpreterTest.cpp - the driver stand-in's PTX interpreter -----===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The fake driver's interpreter (cuda/PtxInterpreter.h) checks generated
+// kernels for results without a GPU; these tests check the interpreter on
+// hand-written PTX: arithmetic, memory spaces, barriers and shuffles as a
+// GPU runs them, and the failures it must report (an access outside every
+// allocation, a barrier not every thread reaches, what it cannot run).
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/PtxInterpreter.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+using namespace ms::fakecuda;
+
+namespace {
+constexpr const char *kHeader = ".version 8.0\n.target sm_90a\n"
+                                ".address_size 64\n";
+
+/// Accepts any address (the tests' buffers are host vectors).
+bool anywhere(uint64_t, size_t) { return true; }
+
+std::unique_ptr<PtxModule> parse(const std::string &body) {
+  std::string error;
+  std::unique_ptr<PtxModule> module =
+      PtxModule::parse(std::string(kHeader) + body, error);
+  EXPECT_TRUE(module) << error;
+  return module;
+}
+
+/// Runs `name` with pointer parameters.
+std::string launch(const PtxModule &module, const char *name, unsigned grid,
+                   unsigned block, std::vector<void *> pointers,
+                   const GlobalCheck &check = anywhere) {
+  std::vector<uint64_t> values;
+  for (void *p : pointers)
+    values.push_back(reinterpret_cast<uint64_t>(p));
+  std::vector<void *> params;
+  for (uint64_t &v : values)
+    params.push_back(&v);
+  return module.launch(name, grid, block, params.data(), check);
+}
+} // namespace
+
+// out[i] = a[i] * 2 + 1 over two blocks of 4 threads, guarded past 6.
+TEST(PtxInterpreterTest, RunsThreadsOfEveryBlock) {
+  auto module = parse(R"(
+.visible .entry k(.param .u64 k_a, .param .u64 k_out)
+{
+  .reg .pred %p<2>; .reg .b32 %r<6>; .reg .f32 %f<3>; .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [k_a];
+  ld.param.u64 %rd2, [k_out];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %tid.x;
+  mad.lo.s32 %r4, %r1, %r2, %r3;
+  setp.ge.u32 %p1, %r4, 6;
+  @%p1 bra $done;
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  fma.rn.f32 %f2, %f1, 0f40000000, 0f3F800000;
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.f32 [%rd5], %f2;
+$done:
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(module->hasEntry("k"));
+  EXPECT_EQ(module->getNumParams("k"), 2u);
+  std::vector<float> a = {1, 2, 3, 4, 5, 6, 7, 8}, out(8, -1);
+  EXPECT_EQ(launch(*module, "k", 2, 4, {a.data(), out.data()}), "");
+  EXPECT_EQ(out, (std::vector<float>{3, 5, 7, 9, 11, 13, -1, -1}));
+}
+
+// A block reverses 64 floats through shared memory: every thread's store
+// must land before any thread reads (bar.sync).
+TEST(PtxInterpreterTest, BarrierOrdersSharedMemory) {
+  auto module = parse(R"(
+.visible .entry reverse(.param .u64 p)
+{
+  .reg .b32 %r<8>; .reg .f32 %f<2>; .reg .b64 %rd<8>;
+  .shared .align 4 .b8 tile[256];
+  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.f32 %f1, [%rd3];
+  mov.u32 %r2, tile;
+  shl.b32 %r3, %r1, 2;
+  add.s32 %r4, %r2, %r3;
+  st.shared.f32 [%r4], %f1;
+  bar.sync 0;
+  sub.s32 %r5, 63, %r1;
+  shl.b32 %r6, %r5, 2;
+  add.s32 %r7, %r2, %r6;
+  ld.shared.f32 %f1, [%r7];
+  st.global.f32 [%rd3], %f1;
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  std::vector<float> data(64);
+  for (int i = 0; i < 64; ++i)
+    data[i] = static_cast<float>(i);
+  EXPECT_EQ(launch(*module, "reverse", 1, 64, {data.data()}), "");
+  for (int i = 0; i < 64; ++i)
+    EXPECT_EQ(data[i], 63 - i);
+}
+
+// A butterfly sum over the 8 lanes of a member mask while the warp's other
+// lanes wait at a barrier (as gpu.all_reduce's second stage does), and a
+// full-warp shuffle down.
+TEST(PtxInterpreterTest, ShufflesWithinMemberMask) {
+  auto module = parse(R"(
+.visible .entry sum8(.param .u64 p)
+{
+  .reg .pred %p<3>; .reg .b32 %r<12>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r2, [%rd3];
+  setp.ge.u32 %p1, %r1, 8;
+  @%p1 bra $wait;
+  shfl.sync.bfly.b32 %r3|%p2, %r2, 1, 7, 255;
+  add.s32 %r2, %r2, %r3;
+  shfl.sync.bfly.b32 %r3|%p2, %r2, 2, 7, 255;
+  add.s32 %r2, %r2, %r3;
+  shfl.sync.bfly.b32 %r3|%p2, %r2, 4, 7, 255;
+  add.s32 %r2, %r2, %r3;
+$wait:
+  bar.sync 0;
+  shfl.sync.down.b32 %r4|%p2, %r2, 1, 31, -1;
+  selp.b32 %r5, 1, 0, %p2;
+  st.global.u32 [%rd3], %r2;
+  st.global.u32 [%rd3+128], %r4;
+  st.global.u32 [%rd3+256], %r5;
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  std::vector<uint32_t> data(96, 0);
+  for (uint32_t i = 0; i < 32; ++i)
+    data[i] = i + 1;
+  EXPECT_EQ(launch(*module, "sum8", 1, 32, {data.data()}), "");
+  for (uint32_t i = 0; i < 32; ++i) {
+    uint32_t mine = i < 8 ? 36 : i + 1;
+    EXPECT_EQ(data[i], mine) << i;
+    // Lane 31 has no lane below it: it keeps its value, predicate false.
+    uint32_t next = i == 31 ? mine : (i + 1 < 8 ? 36 : i + 2);
+    EXPECT_EQ(data[32 + i], next) << i;
+    EXPECT_EQ(data[64 + i], i == 31 ? 0u : 1u) << i;
+  }
+}
+
+// Integer and float details: a 64-bit product from 32-bit halves through
+// the carry chain, conversions with rounding and saturation, f16, NaN-aware
+// max, bit-field extraction.
+TEST(PtxInterpreterTest, ComputesAsPtxDefines) {
+  auto module = parse(R"(
+.visible .entry ops(.param .u64 p)
+{
+  .reg .pred %p<2>; .reg .b16 %rs<2>; .reg .b32 %r<16>; .reg .f32 %f<8>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  mov.b32 %r1, -1;
+  mov.b32 %r2, 3;
+  mul.lo.u32 %r3, %r1, %r2;
+  mul.hi.u32 %r4, %r1, %r2;
+  add.cc.u32 %r5, %r1, 2;
+  addc.u32 %r6, 0, 0;
+  cvt.rni.s32.f32 %r7, 0f40200000;
+  cvt.rzi.s32.f32 %r8, 0fC0600000;
+  cvt.sat.f32.f32 %f1, 0f40000000;
+  cvt.rn.f16.f32 %rs1, 0f3FC00000;
+  cvt.f32.f16 %f2, %rs1;
+  max.NaN.f32 %f3, 0f7FC00000, 0f3F800000;
+  max.f32 %f4, 0f7FC00000, 0f3F800000;
+  bfe.s32 %r9, 240, 4, 4;
+  cvt.rzi.s32.f32 %r10, 0f7FC00000;
+  st.global.u32 [%rd1], %r3;
+  st.global.u32 [%rd1+4], %r4;
+  st.global.u32 [%rd1+8], %r5;
+  st.global.u32 [%rd1+12], %r6;
+  st.global.u32 [%rd1+16], %r7;
+  st.global.u32 [%rd1+20], %r8;
+  st.global.f32 [%rd1+24], %f1;
+  st.global.f32 [%rd1+28], %f2;
+  st.global.f32 [%rd1+32], %f3;
+  st.global.f32 [%rd1+36], %f4;
+  st.global.u32 [%rd1+40], %r9;
+  st.global.u32 [%rd1+44], %r10;
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  uint32_t out[12] = {};
+  EXPECT_EQ(launch(*module, "ops", 1, 1, {out}), "");
+  EXPECT_EQ(out[0], 0xFFFFFFFDu); // (2^32 - 1) * 3, low half
+  EXPECT_EQ(out[1], 2u);          // high half
+  EXPECT_EQ(out[2], 1u);          // 2^32 - 1 + 2 wraps...
+  EXPECT_EQ(out[3], 1u);          // ...and carries
+  EXPECT_EQ(static_cast<int32_t>(out[4]), 2);  // 2.5 to nearest even
+  EXPECT_EQ(static_cast<int32_t>(out[5]), -3); // -3.5 toward zero
+  float f[4];
+  std::memcpy(f, out + 6, sizeof(f));
+  EXPECT_EQ(f[0], 1.0f); // saturated
+  EXPECT_EQ(f[1], 1.5f); // through f16
+  EXPECT_TRUE(std::isnan(f[2]));
+  EXPECT_EQ(f[3], 1.0f);
+  EXPECT_EQ(static_cast<int32_t>(out[10]), -1); // 0b1111 sign-extended
+  EXPECT_EQ(out[11], 0u);                       // NaN converts to 0
+}
+
+// What a GPU would fault or hang on fails the launch, naming the kernel and
+// the instruction.
+TEST(PtxInterpreterTest, ReportsFaults) {
+  auto module = parse(R"(
+.visible .entry store(.param .u64 p)
+{
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  st.global.u32 [%rd1+4], 7;
+  ret;
+}
+.visible .entry shared(.param .u64 p)
+{
+  .reg .b32 %r<2>;
+  .shared .align 4 .b8 s[16];
+  st.shared.u32 [s+16], 1;
+  ret;
+}
+.visible .entry hang(.param .u64 p)
+{
+  .reg .pred %p<2>; .reg .b32 %r<3>;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra $barrier;
+  shfl.sync.bfly.b32 %r2, %r1, 1, 31, -1;
+  ret;
+$barrier:
+  bar.sync 0;
+  ret;
+}
+.visible .entry divergent(.param .u64 p)
+{
+  .reg .pred %p<2>; .reg .b32 %r<2>;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra $skip;
+  bar.sync 0;
+$skip:
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  uint32_t word[2] = {};
+  // The check allows the first word only.
+  GlobalCheck firstWord = [&](uint64_t address, size_t size) {
+    return address >= reinterpret_cast<uint64_t>(word) &&
+           address + size <= reinterpret_cast<uint64_t>(word) + 4;
+  };
+  std::string error = launch(*module, "store", 1, 1, {word}, firstWord);
+  EXPECT_NE(error.find("kernel store, line"), std::string::npos) << error;
+  EXPECT_NE(error.find("st.global.u32 [%rd1+4], 7;"), std::string::npos)
+      << error;
+  EXPECT_NE(error.find("outside every allocation"), std::string::npos)
+      << error;
+  EXPECT_EQ(word[1], 0u);
+  error = launch(*module, "shared", 1, 1, {word});
+  EXPECT_NE(error.find("outside the 16-byte buffer"), std::string::npos)
+      << error;
+  // Thread 0 waits at a barrier, the others at a shuffle that needs it.
+  error = launch(*module, "hang", 1, 32, {word});
+  EXPECT_NE(error.find("kernel hang: threads wait forever"), std::string::npos)
+      << error;
+  // Threads 1-3 wait at a barrier thread 0 never reaches, but thread 0 has
+  // ended, which counts as arrived: no hang.
+  EXPECT_EQ(launch(*module, "divergent", 1, 4, {word}), "");
+}
+
+TEST(PtxInterpreterTest, RefusesWhatItCannotRun) {
+  std::string error;
+  EXPECT_FALSE(PtxModule::parse(std::string(kHeader) + R"(
+.visible .entry k(.param .u64 p)
+{
+  .reg .b32 %r<2>;
+  atom.global.add.u32 %r1, [p], 1;
+  ret;
+}
+)",
+                                error));
+  EXPECT_NE(error.find("unsupported instruction 'atom.global.add.u32'"),
+            std::string::npos)
+      << error;
+  EXPECT_FALSE(PtxModule::parse(std::string(kHeader) + R"(
+.visible .entry k()
+{
+  bra $nowhere;
+}
+)",
+                                error));
+  EXPECT_NE(error.find("unknown branch target"), std::string::npos) << error;
+}

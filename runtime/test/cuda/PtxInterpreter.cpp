@@ -1,0 +1,1356 @@
+//===- PtxInterpreter.cpp - runs generated PTX on the CPU for tests -------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PtxInterpreter.h"
+#include "npu/Float16.h"
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <sstream>
+#include <vector>
+
+using namespace ms::fakecuda;
+namespace npu = ms::rt::impl::npu;
+
+namespace {
+/// Where a memory instruction or a variable is.
+enum class Space { Generic, Global, Shared, Local, Param };
+/// How an operand's bits are read: b (bits), u, s, f, bf (bfloat16), pred.
+enum class Kind { B, U, S, F, BF, Pred };
+struct Type {
+  Kind kind = Kind::B;
+  unsigned bits = 0;
+};
+
+enum class Opcode {
+  Ld, St, Mov, Cvta, Add, Sub, Mul, Mad, Div, Rem, Min, Max, Neg, Abs, And,
+  Or, Xor, Not, Shl, Shr, Bfe, Shf, Copysign, Fma, Rcp, Sqrt, Rsqrt, Ex2,
+  Lg2, Sin, Cos, Tanh, Setp, Selp, Cvt, Bra, Ret, Bar, Shfl, Addc, Madc,
+};
+
+enum class OperandKind { Reg, Imm, Mem, Symbol, Vector };
+struct Operand {
+  OperandKind kind = OperandKind::Imm;
+  /// A register, a memory operand's base register (or -1), the first of a
+  /// `d|p` pair.
+  int reg = -1;
+  /// The predicate of a `d|p` pair, or -1.
+  int pred = -1;
+  /// An immediate's bits, a memory operand's byte offset.
+  int64_t imm = 0;
+  /// A symbol, a memory operand's base symbol (or -1).
+  int symbol = -1;
+  std::vector<int> regs;
+};
+
+/// A variable: a parameter, a shared or local buffer, a global.
+struct Symbol {
+  std::string name;
+  Space space = Space::Global;
+  /// The offset in its window (param, shared, local) or the address.
+  uint64_t address = 0;
+  uint64_t size = 0;
+  /// Whether it is declared outside every entry.
+  bool moduleScope = false;
+};
+
+struct Instr {
+  std::string text;
+  int line = 0;
+  Opcode op = Opcode::Mov;
+  std::vector<std::string> mods;
+  Space space = Space::Generic;
+  /// The operation's type (the last type modifier) and, for cvt, the
+  /// source's.
+  Type type, from;
+  unsigned vector = 1;
+  /// Rounding: "", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi".
+  std::string rounding;
+  bool has(const char *mod) const {
+    for (const std::string &m : mods)
+      if (m == mod)
+        return true;
+    return false;
+  }
+  int guard = -1;
+  bool guardNegated = false;
+  std::vector<Operand> operands;
+  /// A branch's label and target instruction.
+  std::string label;
+  long target = -1;
+};
+
+struct Kernel {
+  std::string name;
+  std::vector<int> params;
+  uint64_t paramBytes = 0;
+  uint64_t sharedBytes = 0;
+  uint64_t localBytes = 0;
+  std::vector<Instr> code;
+  std::map<std::string, int> registers;
+  /// The special registers' numbers (-1 where unused).
+  int tid = -1, ntid = -1, ctaid = -1, nctaid = -1, laneid = -1;
+  std::map<std::string, int> symbols;
+};
+
+uint64_t maskTo(uint64_t v, unsigned bits) {
+  return bits >= 64 ? v : v & ((uint64_t(1) << bits) - 1);
+}
+int64_t signExtend(uint64_t v, unsigned bits) {
+  if (bits >= 64)
+    return static_cast<int64_t>(v);
+  uint64_t sign = uint64_t(1) << (bits - 1);
+  v = maskTo(v, bits);
+  return static_cast<int64_t>((v ^ sign) - sign);
+}
+float asF32(uint64_t v) {
+  return npu::bitsFloat(static_cast<uint32_t>(v));
+}
+double asF64(uint64_t v) {
+  double d;
+  std::memcpy(&d, &v, 8);
+  return d;
+}
+uint64_t bitsOf(float f) { return npu::floatBits(f); }
+uint64_t bitsOf(double d) {
+  uint64_t b;
+  std::memcpy(&b, &d, 8);
+  return b;
+}
+// f16 and bf16 (through f32: a result computed in double and rounded twice
+// is off only on a tie of the second rounding).
+float halfToFloat(uint16_t h) { return npu::halfToFloat(h); }
+uint16_t floatToHalf(double f) {
+  return npu::floatToHalf(static_cast<float>(f));
+}
+float bf16ToFloat(uint16_t b) { return npu::bf16ToFloat(b); }
+uint16_t floatToBf16(float f) { return npu::floatToBf16(f); }
+
+/// `exact` rounded to f32 in `mode` (rn, rz, rm, rp).
+float roundTo(double exact, const std::string &mode) {
+  float f = static_cast<float>(exact);
+  if (mode == "rz" && std::fabs(static_cast<double>(f)) > std::fabs(exact))
+    f = std::nextafter(f, 0.0f);
+  else if (mode == "rm" && static_cast<double>(f) > exact)
+    f = std::nextafter(f, -INFINITY);
+  else if (mode == "rp" && static_cast<double>(f) < exact)
+    f = std::nextafter(f, INFINITY);
+  return f;
+}
+
+double roundIntegral(double v, const std::string &mode) {
+  if (mode == "rzi")
+    return std::trunc(v);
+  if (mode == "rmi")
+    return std::floor(v);
+  if (mode == "rpi")
+    return std::ceil(v);
+  return std::nearbyint(v);
+}
+
+std::string trim(const std::string &s) {
+  size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos)
+    return "";
+  size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+std::vector<std::string> splitTopLevel(const std::string &s, char sep) {
+  std::vector<std::string> parts;
+  int depth = 0;
+  std::string current;
+  for (char c : s) {
+    if (c == '[' || c == '{')
+      ++depth;
+    if (c == ']' || c == '}')
+      --depth;
+    if (c == sep && depth == 0) {
+      parts.push_back(trim(current));
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  if (!trim(current).empty())
+    parts.push_back(trim(current));
+  return parts;
+}
+
+bool parseType(const std::string &mod, Type &type) {
+  static const std::map<std::string, Type> types = {
+      {"b8", {Kind::B, 8}},    {"b16", {Kind::B, 16}},  {"b32", {Kind::B, 32}},
+      {"b64", {Kind::B, 64}},  {"u8", {Kind::U, 8}},    {"u16", {Kind::U, 16}},
+      {"u32", {Kind::U, 32}},  {"u64", {Kind::U, 64}},  {"s8", {Kind::S, 8}},
+      {"s16", {Kind::S, 16}},  {"s32", {Kind::S, 32}},  {"s64", {Kind::S, 64}},
+      {"f16", {Kind::F, 16}},  {"f32", {Kind::F, 32}},  {"f64", {Kind::F, 64}},
+      {"bf16", {Kind::BF, 16}},
+      {"pred", {Kind::Pred, 1}},
+  };
+  auto it = types.find(mod);
+  if (it == types.end())
+    return false;
+  type = it->second;
+  return true;
+}
+} // namespace
+
+namespace ms::fakecuda {
+class PtxModuleImpl {
+public:
+  std::vector<Kernel> kernels;
+  /// Module-scope symbols (globals, shared variables).
+  std::vector<Symbol> symbols;
+  std::vector<std::unique_ptr<uint8_t[]>> globalMemory;
+  uint64_t moduleShared = 0;
+
+  const Kernel *find(const std::string &name) const {
+    for (const Kernel &k : kernels)
+      if (k.name == name)
+        return &k;
+    return nullptr;
+  }
+
+  bool parse(const std::string &ptx, std::string &error);
+  std::string run(const Kernel &k, unsigned grid, unsigned block,
+                  void **params, const GlobalCheck &isGlobal) const;
+
+private:
+  bool parseInstr(Kernel &k, const std::string &text, int line, Instr &in,
+                  std::string &error);
+  bool parseOperand(Kernel &k, const std::string &text, Operand &op,
+                    std::string &error);
+  int reg(Kernel &k, const std::string &name) {
+    auto it = k.registers.find(name);
+    if (it != k.registers.end())
+      return it->second;
+    int index = static_cast<int>(k.registers.size());
+    k.registers[name] = index;
+    if (name == "%tid.x")
+      k.tid = index;
+    else if (name == "%ntid.x")
+      k.ntid = index;
+    else if (name == "%ctaid.x")
+      k.ctaid = index;
+    else if (name == "%nctaid.x")
+      k.nctaid = index;
+    else if (name == "%laneid")
+      k.laneid = index;
+    return index;
+  }
+};
+} // namespace ms::fakecuda
+
+bool PtxModuleImpl::parseOperand(Kernel &k, const std::string &text,
+                                 Operand &op, std::string &error) {
+  if (text.empty()) {
+    error = "empty operand";
+    return false;
+  }
+  auto symbolOf = [&](const std::string &name) -> int {
+    auto it = k.symbols.find(name);
+    if (it != k.symbols.end())
+      return it->second;
+    for (size_t i = 0; i < symbols.size(); ++i)
+      if (symbols[i].moduleScope && symbols[i].name == name)
+        return static_cast<int>(i);
+    return -1;
+  };
+  if (text.front() == '[') {
+    op.kind = OperandKind::Mem;
+    std::string inner = trim(text.substr(1, text.size() - 2));
+    std::string base = inner, offset;
+    size_t plus = inner.find('+');
+    if (plus != std::string::npos) {
+      base = trim(inner.substr(0, plus));
+      offset = trim(inner.substr(plus + 1));
+    }
+    if (!base.empty() && (std::isdigit(base[0]) || base[0] == '-')) {
+      offset = base;
+      base.clear();
+    }
+    if (!offset.empty())
+      op.imm = std::stoll(offset, nullptr, 0);
+    if (!base.empty()) {
+      if (base[0] == '%') {
+        op.reg = reg(k, base);
+      } else {
+        op.symbol = symbolOf(base);
+        if (op.symbol == -1) {
+          error = "unknown symbol '" + base + "'";
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+  if (text.front() == '{') {
+    op.kind = OperandKind::Vector;
+    for (const std::string &r :
+         splitTopLevel(text.substr(1, text.size() - 2), ','))
+      op.regs.push_back(reg(k, r));
+    return true;
+  }
+  if (text.front() == '%') {
+    op.kind = OperandKind::Reg;
+    size_t bar = text.find('|');
+    op.reg = reg(k, text.substr(0, bar));
+    if (bar != std::string::npos)
+      op.pred = reg(k, text.substr(bar + 1));
+    return true;
+  }
+  if (std::isdigit(text[0]) || text[0] == '-') {
+    op.kind = OperandKind::Imm;
+    if (text.size() > 2 && text[0] == '0' && (text[1] == 'f' || text[1] == 'F'))
+      op.imm = static_cast<int64_t>(std::stoull(text.substr(2), nullptr, 16));
+    else if (text.size() > 2 && text[0] == '0' &&
+             (text[1] == 'd' || text[1] == 'D'))
+      op.imm = static_cast<int64_t>(std::stoull(text.substr(2), nullptr, 16));
+    else if (text[0] == '-')
+      op.imm = std::stoll(text, nullptr, 0);
+    else
+      op.imm = static_cast<int64_t>(std::stoull(text, nullptr, 0));
+    return true;
+  }
+  // A variable, or a label (-1: branches resolve theirs after the body).
+  op.kind = OperandKind::Symbol;
+  op.symbol = symbolOf(text);
+  return true;
+}
+
+bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
+                               int line, Instr &in, std::string &error) {
+  static const std::map<std::string, Opcode> opcodes = {
+      {"ld", Opcode::Ld},         {"st", Opcode::St},
+      {"mov", Opcode::Mov},       {"cvta", Opcode::Cvta},
+      {"add", Opcode::Add},       {"sub", Opcode::Sub},
+      {"mul", Opcode::Mul},       {"mad", Opcode::Mad},
+      {"div", Opcode::Div},       {"rem", Opcode::Rem},
+      {"min", Opcode::Min},       {"max", Opcode::Max},
+      {"neg", Opcode::Neg},       {"abs", Opcode::Abs},
+      {"and", Opcode::And},       {"or", Opcode::Or},
+      {"xor", Opcode::Xor},       {"not", Opcode::Not},
+      {"shl", Opcode::Shl},       {"shr", Opcode::Shr},
+      {"bfe", Opcode::Bfe},       {"shf", Opcode::Shf},
+      {"copysign", Opcode::Copysign}, {"fma", Opcode::Fma},
+      {"rcp", Opcode::Rcp},       {"sqrt", Opcode::Sqrt},
+      {"rsqrt", Opcode::Rsqrt},   {"ex2", Opcode::Ex2},
+      {"lg2", Opcode::Lg2},       {"sin", Opcode::Sin},
+      {"cos", Opcode::Cos},       {"tanh", Opcode::Tanh},
+      {"setp", Opcode::Setp},     {"selp", Opcode::Selp},
+      {"cvt", Opcode::Cvt},       {"bra", Opcode::Bra},
+      {"ret", Opcode::Ret},       {"exit", Opcode::Ret},
+      {"bar", Opcode::Bar},       {"barrier", Opcode::Bar},
+      {"shfl", Opcode::Shfl},     {"addc", Opcode::Addc},
+      {"madc", Opcode::Madc},
+  };
+  in.text = statement;
+  in.line = line;
+  std::string s = trim(statement.substr(0, statement.size() - 1)); // ';'
+  if (s[0] == '@') {
+    size_t space = s.find_first_of(" \t");
+    std::string guard = s.substr(1, space - 1);
+    in.guardNegated = guard[0] == '!';
+    in.guard = reg(k, in.guardNegated ? guard.substr(1) : guard);
+    s = trim(s.substr(space));
+  }
+  size_t space = s.find_first_of(" \t");
+  std::string opcode = s.substr(0, space);
+  std::string rest = space == std::string::npos ? "" : trim(s.substr(space));
+  std::stringstream parts(opcode);
+  std::string part, base;
+  std::getline(parts, base, '.');
+  auto it = opcodes.find(base);
+  if (it == opcodes.end()) {
+    error = "unsupported instruction '" + opcode + "'";
+    return false;
+  }
+  in.op = it->second;
+  std::vector<Type> types;
+  while (std::getline(parts, part, '.')) {
+    in.mods.push_back(part);
+    Type t;
+    if (parseType(part, t))
+      types.push_back(t);
+    else if (part == "global")
+      in.space = Space::Global;
+    else if (part == "shared")
+      in.space = Space::Shared;
+    else if (part == "local")
+      in.space = Space::Local;
+    else if (part == "param")
+      in.space = Space::Param;
+    else if (part == "v2")
+      in.vector = 2;
+    else if (part == "v4")
+      in.vector = 4;
+    else if (part == "rn" || part == "rz" || part == "rm" || part == "rp" ||
+             part == "rni" || part == "rzi" || part == "rmi" || part == "rpi")
+      in.rounding = part;
+  }
+  if (!types.empty()) {
+    in.type = in.op == Opcode::Cvt ? types.front() : types.back();
+    in.from = types.back();
+  }
+  if (in.op == Opcode::Cvta && in.has("to"))
+    in.rounding = "to";
+  for (const std::string &text : splitTopLevel(rest, ',')) {
+    Operand op;
+    if (!parseOperand(k, text, op, error))
+      return false;
+    in.operands.push_back(op);
+  }
+  if (in.op == Opcode::Bra) {
+    if (in.operands.size() != 1) {
+      error = "expected one branch target";
+      return false;
+    }
+    // Resolved to an instruction after the body is read.
+    in.label = trim(rest);
+  }
+  return true;
+}
+
+bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
+  std::istringstream stream(ptx);
+  std::string raw;
+  int line = 0;
+  Kernel *kernel = nullptr;
+  int depth = 0;
+  bool inHeader = false;
+  std::map<std::string, long> labels;
+  auto fail = [&](const std::string &message) {
+    error = "line " + std::to_string(line) + ": " + message + ": " + trim(raw);
+    return false;
+  };
+  auto declare = [&](const std::string &text, Space space,
+                     uint64_t &offset) -> bool {
+    // .shared/.local/.global [.align N] .b8 name[size] [= {...}];
+    std::istringstream words(text);
+    std::string word, name;
+    uint64_t align = 1, elementBytes = 1;
+    while (words >> word) {
+      if (word == ".align") {
+        words >> align;
+        continue;
+      }
+      Type t;
+      if (word[0] == '.' && parseType(word.substr(1), t)) {
+        elementBytes = t.bits / 8;
+        continue;
+      }
+      if (word[0] != '.') {
+        name = word;
+        break;
+      }
+    }
+    uint64_t count = 1;
+    size_t open = name.find('[');
+    if (open != std::string::npos) {
+      count = std::stoull(name.substr(open + 1));
+      name = name.substr(0, open);
+    }
+    while (!name.empty() && (name.back() == ';'))
+      name.pop_back();
+    Symbol symbol;
+    symbol.name = name;
+    symbol.space = space;
+    symbol.size = count * elementBytes;
+    symbol.moduleScope = kernel == nullptr;
+    if (space == Space::Global) {
+      globalMemory.emplace_back(new uint8_t[symbol.size + 1]());
+      uint8_t *memory = globalMemory.back().get();
+      symbol.address = reinterpret_cast<uint64_t>(memory);
+      size_t eq = text.find('=');
+      if (eq != std::string::npos) {
+        std::string init = text.substr(eq + 1);
+        size_t b = init.find('{'), e = init.find('}');
+        if (b == std::string::npos || e == std::string::npos ||
+            elementBytes != 1)
+          return fail("expected a byte array initializer");
+        uint64_t i = 0;
+        for (const std::string &v : splitTopLevel(init.substr(b + 1, e - b - 1), ','))
+          if (i < symbol.size)
+            memory[i++] = static_cast<uint8_t>(std::stoul(v, nullptr, 0));
+      }
+      symbols.push_back(symbol);
+      return true;
+    }
+    offset = (offset + align - 1) / align * align;
+    symbol.address = offset;
+    offset += symbol.size;
+    if (kernel) {
+      kernel->symbols[name] = static_cast<int>(symbols.size());
+    }
+    symbols.push_back(symbol);
+    return true;
+  };
+  std::string header;
+  // A parameter: `.param .u64 [.ptr] [.align N] name`.
+  auto declareParam = [&](const std::string &text) -> bool {
+    std::istringstream words(text);
+    std::string word, name;
+    uint64_t bytes = 0, align = 1;
+    while (words >> word) {
+      if (word == ".align") {
+        words >> align;
+        continue;
+      }
+      Type t;
+      if (word[0] == '.' && parseType(word.substr(1), t))
+        bytes = t.bits / 8;
+      else if (word[0] != '.')
+        name = word;
+    }
+    if (!bytes || bytes > 8 || name.empty())
+      return fail("expected scalar parameters");
+    Symbol symbol;
+    symbol.name = name;
+    symbol.space = Space::Param;
+    kernel->paramBytes = (kernel->paramBytes + bytes - 1) / bytes * bytes;
+    symbol.address = kernel->paramBytes;
+    symbol.size = bytes;
+    kernel->paramBytes += bytes;
+    kernel->symbols[name] = static_cast<int>(symbols.size());
+    kernel->params.push_back(static_cast<int>(symbols.size()));
+    symbols.push_back(symbol);
+    return true;
+  };
+  while (std::getline(stream, raw)) {
+    ++line;
+    std::string text = raw;
+    size_t comment = text.find("//");
+    if (comment != std::string::npos)
+      text = text.substr(0, comment);
+    text = trim(text);
+    if (text.empty())
+      continue;
+    if (!kernel) {
+      if (text.rfind(".version", 0) == 0 || text.rfind(".target", 0) == 0 ||
+          text.rfind(".address_size", 0) == 0)
+        continue;
+      if (text.rfind(".global", 0) == 0) {
+        uint64_t unused = 0;
+        if (!declare(text, Space::Global, unused))
+          return false;
+        continue;
+      }
+      if (text.rfind(".shared", 0) == 0) {
+        if (!declare(text, Space::Shared, moduleShared))
+          return false;
+        continue;
+      }
+      size_t entry = text.find(".entry ");
+      if (entry != std::string::npos) {
+        kernels.emplace_back();
+        kernel = &kernels.back();
+        std::string name = trim(text.substr(entry + 7));
+        kernel->name = trim(name.substr(0, name.find('(')));
+        kernel->sharedBytes = moduleShared;
+        inHeader = true;
+        labels.clear();
+        // The parameters, on this line or the next ones up to ')'.
+        header = name.find('(') == std::string::npos
+                     ? ""
+                     : name.substr(name.find('(') + 1);
+        while (header.find(')') == std::string::npos &&
+               std::getline(stream, raw)) {
+          ++line;
+          std::string more = raw;
+          size_t comment = more.find("//");
+          if (comment != std::string::npos)
+            more = more.substr(0, comment);
+          header += " " + more;
+        }
+        header = header.substr(0, header.find(')'));
+        for (const std::string &param : splitTopLevel(header, ','))
+          if (!declareParam(param))
+            return false;
+        continue;
+      }
+      return fail("unsupported directive");
+    }
+    if (inHeader) {
+      if (text.rfind(".maxntid", 0) == 0 ||
+          text.rfind(".reqntid", 0) == 0 || text.rfind(".minnctapersm", 0) == 0 ||
+          text.rfind(".maxnreg", 0) == 0 || text.rfind(".noreturn", 0) == 0)
+        continue;
+      if (text == "{") {
+        inHeader = false;
+        depth = 1;
+        continue;
+      }
+      return fail("unsupported entry directive");
+    }
+    if (text == "{") {
+      ++depth;
+      continue;
+    }
+    if (text.size() > 2 && text.front() == '{' && text.back() == '}') {
+      // A scope on one line: its declarations and instructions.
+      for (std::string statement :
+           splitTopLevel(text.substr(1, text.size() - 2), ';')) {
+        if (statement.empty() || statement[0] == '.')
+          continue;
+        Instr in;
+        std::string message;
+        if (!parseInstr(*kernel, statement + ";", line, in, message))
+          return fail(message);
+        kernel->code.push_back(std::move(in));
+      }
+      continue;
+    }
+    if (text == "}") {
+      if (--depth == 0) {
+        for (Instr &in : kernel->code) {
+          if (in.op != Opcode::Bra)
+            continue;
+          auto it = labels.find(in.label);
+          if (it == labels.end()) {
+            line = in.line;
+            raw = in.text;
+            return fail("unknown branch target");
+          }
+          in.target = it->second;
+        }
+        kernel = nullptr;
+      }
+      continue;
+    }
+    if (text.back() == ':') {
+      labels[text.substr(0, text.size() - 1)] =
+          static_cast<long>(kernel->code.size());
+      continue;
+    }
+    if (text.rfind(".reg", 0) == 0 || text.rfind(".pragma", 0) == 0)
+      continue;
+    if (text.rfind(".shared", 0) == 0) {
+      if (!declare(text, Space::Shared, kernel->sharedBytes))
+        return false;
+      continue;
+    }
+    if (text.rfind(".local", 0) == 0) {
+      if (!declare(text, Space::Local, kernel->localBytes))
+        return false;
+      continue;
+    }
+    if (text[0] == '.' || text.back() != ';')
+      return fail("unsupported statement");
+    Instr in;
+    std::string message;
+    if (!parseInstr(*kernel, text, line, in, message))
+      return fail(message);
+    kernel->code.push_back(std::move(in));
+  }
+  if (kernel)
+    return fail("unterminated entry");
+  return true;
+}
+
+namespace {
+/// A thread's state.
+struct Thread {
+  std::vector<uint64_t> regs;
+  std::vector<uint8_t> local;
+  long pc = 0;
+  bool carry = false;
+  enum { Running, AtBarrier, AtShuffle, Done } state = Running;
+};
+} // namespace
+
+std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
+                               unsigned block, void **params,
+                               const GlobalCheck &isGlobal) const {
+  std::vector<uint8_t> paramBuffer(k.paramBytes + 8);
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    const Symbol &p = symbols[k.params[i]];
+    std::memcpy(paramBuffer.data() + p.address, params[i], p.size);
+  }
+  std::vector<uint8_t> shared(k.sharedBytes + 1);
+  std::vector<Thread> threads(block);
+  std::string error;
+  auto symbolAt = [&](int index) -> const Symbol & {
+    return symbols[static_cast<size_t>(index)];
+  };
+  auto fail = [&](const Instr &in, const std::string &message) {
+    if (error.empty())
+      error = "kernel " + k.name + ", line " + std::to_string(in.line) +
+              " (" + in.text + "): " + message;
+  };
+  for (unsigned b = 0; b < grid && error.empty(); ++b) {
+    std::fill(shared.begin(), shared.end(), 0xCD);
+    for (unsigned t = 0; t < block; ++t) {
+      Thread &th = threads[t];
+      th.regs.assign(k.registers.size(), 0);
+      th.local.assign(k.localBytes + 1, 0xCD);
+      th.pc = 0;
+      th.state = Thread::Running;
+      th.carry = false;
+      if (k.tid >= 0)
+        th.regs[k.tid] = t;
+      if (k.ntid >= 0)
+        th.regs[k.ntid] = block;
+      if (k.ctaid >= 0)
+        th.regs[k.ctaid] = b;
+      if (k.nctaid >= 0)
+        th.regs[k.nctaid] = grid;
+      if (k.laneid >= 0)
+        th.regs[k.laneid] = t % 32;
+    }
+    // Resolves an address of `space` to host memory of `size` bytes.
+    auto resolve = [&](Thread &th, const Instr &in, Space space, uint64_t addr,
+                       size_t size) -> uint8_t * {
+      auto inside = [&](std::vector<uint8_t> &buffer, uint64_t offset,
+                        uint64_t limit) -> uint8_t * {
+        if (offset + size > limit || offset > limit) {
+          fail(in, "access of " + std::to_string(size) + " bytes at offset " +
+                       std::to_string(offset) + " outside the " +
+                       std::to_string(limit) + "-byte buffer");
+          return nullptr;
+        }
+        return buffer.data() + offset;
+      };
+      switch (space) {
+      case Space::Shared:
+        return inside(shared, addr, k.sharedBytes);
+      case Space::Local:
+        return inside(th.local, addr, k.localBytes);
+      case Space::Param:
+        return inside(paramBuffer, addr, k.paramBytes);
+      case Space::Global:
+      case Space::Generic: {
+        uint64_t s = reinterpret_cast<uint64_t>(shared.data());
+        uint64_t l = reinterpret_cast<uint64_t>(th.local.data());
+        if (space == Space::Generic && addr >= s && addr < s + k.sharedBytes)
+          return inside(shared, addr - s, k.sharedBytes);
+        if (space == Space::Generic && addr >= l && addr < l + k.localBytes)
+          return inside(th.local, addr - l, k.localBytes);
+        bool ok = isGlobal(addr, size);
+        if (!ok)
+          for (const Symbol &symbol : symbols)
+            if (symbol.space == Space::Global && addr >= symbol.address &&
+                addr + size <= symbol.address + symbol.size)
+              ok = true;
+        if (!ok) {
+          fail(in, "access of " + std::to_string(size) +
+                       " bytes at an address outside every allocation");
+          return nullptr;
+        }
+        return reinterpret_cast<uint8_t *>(addr);
+      }
+      }
+      return nullptr;
+    };
+    auto value = [&](Thread &th, const Operand &op) -> uint64_t {
+      switch (op.kind) {
+      case OperandKind::Reg:
+        return th.regs[op.reg];
+      case OperandKind::Imm:
+        return static_cast<uint64_t>(op.imm);
+      case OperandKind::Symbol:
+        return op.symbol == -1 ? 0 : symbolAt(op.symbol).address;
+      default:
+        return 0;
+      }
+    };
+    auto address = [&](Thread &th, const Operand &op) -> uint64_t {
+      uint64_t base = 0;
+      if (op.reg >= 0)
+        base = th.regs[op.reg];
+      else if (op.symbol != -1)
+        base = symbolAt(op.symbol).address;
+      return base + static_cast<uint64_t>(op.imm);
+    };
+
+    // Runs thread `th` until it waits or ends.
+    auto step = [&](Thread &th) {
+      while (th.state == Thread::Running && error.empty()) {
+        if (th.pc < 0 || th.pc >= static_cast<long>(k.code.size())) {
+          error = "kernel " + k.name + " ran past its end";
+          return;
+        }
+        const Instr &in = k.code[th.pc];
+        if (in.guard >= 0 && (th.regs[in.guard] != 0) == in.guardNegated) {
+          ++th.pc;
+          continue;
+        }
+        const std::vector<Operand> &ops = in.operands;
+        auto src = [&](size_t i) { return value(th, ops[i]); };
+        auto set = [&](size_t i, uint64_t v) {
+          th.regs[ops[i].reg] = maskTo(v, in.type.bits ? in.type.bits : 64);
+        };
+        unsigned bits = in.type.bits;
+        bool isFloat = in.type.kind == Kind::F || in.type.kind == Kind::BF;
+        bool isSigned = in.type.kind == Kind::S;
+        auto f = [&](size_t i) { return asF32(src(i)); };
+        auto sv = [&](size_t i) { return signExtend(src(i), bits); };
+        auto uv = [&](size_t i) { return maskTo(src(i), bits); };
+        // A float operand of the instruction's type, as a double.
+        auto fv = [&](size_t i) -> double {
+          uint64_t raw = src(i);
+          if (bits == 64)
+            return asF64(raw);
+          if (bits == 32)
+            return asF32(raw);
+          return in.type.kind == Kind::BF
+                     ? bf16ToFloat(static_cast<uint16_t>(raw))
+                     : halfToFloat(static_cast<uint16_t>(raw));
+        };
+        // Rounds `v` to the instruction's float type.
+        auto setFloat = [&](size_t i, double v) {
+          if (bits == 64)
+            set(i, bitsOf(v));
+          else if (bits == 32)
+            set(i, bitsOf(roundTo(v, in.rounding.size() == 2 ? in.rounding : "rn")));
+          else if (in.type.kind == Kind::BF)
+            set(i, floatToBf16(static_cast<float>(v)));
+          else
+            set(i, floatToHalf(v));
+        };
+        switch (in.op) {
+        case Opcode::Ld:
+        case Opcode::St: {
+          const Operand &mem = in.op == Opcode::Ld ? ops[1] : ops[0];
+          const Operand &reg = in.op == Opcode::Ld ? ops[0] : ops[1];
+          size_t size = bits / 8;
+          uint8_t *p = resolve(th, in, in.space, address(th, mem),
+                               size * in.vector);
+          if (!p)
+            return;
+          for (unsigned i = 0; i < in.vector; ++i) {
+            if (in.op == Opcode::Ld) {
+              uint64_t v = 0;
+              std::memcpy(&v, p + i * size, size);
+              if (isSigned)
+                v = static_cast<uint64_t>(signExtend(v, bits));
+              th.regs[reg.kind == OperandKind::Vector ? reg.regs[i] : reg.reg] = v;
+            } else {
+              uint64_t v = reg.kind == OperandKind::Vector
+                               ? th.regs[reg.regs[i]]
+                               : value(th, reg);
+              std::memcpy(p + i * size, &v, size);
+            }
+          }
+          break;
+        }
+        case Opcode::Mov:
+          if (ops[0].kind == OperandKind::Vector) {
+            uint64_t v = src(1);
+            unsigned part = bits / static_cast<unsigned>(ops[0].regs.size());
+            for (size_t i = 0; i < ops[0].regs.size(); ++i)
+              th.regs[ops[0].regs[i]] = maskTo(v >> (part * i), part);
+          } else if (ops[1].kind == OperandKind::Vector) {
+            unsigned part = bits / static_cast<unsigned>(ops[1].regs.size());
+            uint64_t v = 0;
+            for (size_t i = 0; i < ops[1].regs.size(); ++i)
+              v |= maskTo(th.regs[ops[1].regs[i]], part) << (part * i);
+            set(0, v);
+          } else {
+            set(0, src(1));
+          }
+          break;
+        case Opcode::Cvta: {
+          uint64_t v = src(1);
+          uint64_t base = 0;
+          if (in.has("shared"))
+            base = reinterpret_cast<uint64_t>(shared.data());
+          else if (in.has("local"))
+            base = reinterpret_cast<uint64_t>(th.local.data());
+          set(0, in.rounding == "to" ? v - base : v + base);
+          break;
+        }
+        case Opcode::Add:
+          if (isFloat)
+            setFloat(0, fv(1) + fv(2));
+          else if (in.has("cc")) {
+            uint64_t r = uv(1) + uv(2);
+            th.carry = maskTo(r, bits) < uv(1);
+            set(0, r);
+          } else
+            set(0, src(1) + src(2));
+          break;
+        case Opcode::Addc: {
+          uint64_t r = uv(1) + uv(2) + (th.carry ? 1 : 0);
+          if (in.has("cc"))
+            th.carry = maskTo(r, bits) < uv(1) ||
+                       (th.carry && maskTo(r, bits) == uv(1));
+          set(0, r);
+          break;
+        }
+        case Opcode::Sub:
+          if (isFloat)
+            setFloat(0, fv(1) - fv(2));
+          else
+            set(0, src(1) - src(2));
+          break;
+        case Opcode::Mul:
+        case Opcode::Mad:
+        case Opcode::Madc: {
+          if (isFloat) {
+            double r = fv(1) * fv(2);
+            if (in.op == Opcode::Mad)
+              r = bits == 64 ? std::fma(fv(1), fv(2), fv(3)) : r + fv(3);
+            setFloat(0, r);
+            break;
+          }
+          // The full product, then the half the instruction keeps.
+          unsigned __int128 product;
+          if (isSigned)
+            product = static_cast<unsigned __int128>(
+                static_cast<__int128>(sv(1)) * static_cast<__int128>(sv(2)));
+          else
+            product = static_cast<unsigned __int128>(uv(1)) * uv(2);
+          uint64_t r;
+          unsigned width = bits;
+          if (in.has("hi"))
+            r = static_cast<uint64_t>(product >> bits);
+          else if (in.has("wide")) {
+            r = static_cast<uint64_t>(product);
+            width = bits * 2;
+          } else
+            r = static_cast<uint64_t>(product);
+          if (in.op != Opcode::Mul) {
+            uint64_t c = maskTo(src(3), width);
+            uint64_t sum = maskTo(r, width) + c +
+                           (in.op == Opcode::Madc && th.carry ? 1 : 0);
+            if (in.has("cc"))
+              th.carry = maskTo(sum, width) < c ||
+                         (maskTo(sum, width) == c && maskTo(r, width) != 0);
+            r = sum;
+          }
+          th.regs[ops[0].reg] = maskTo(r, width);
+          break;
+        }
+        case Opcode::Div:
+          if (isFloat) {
+            setFloat(0, bits == 32 ? static_cast<double>(f(1) / f(2))
+                                   : fv(1) / fv(2));
+          } else if (uv(2) == 0) {
+            set(0, ~uint64_t(0));
+          } else {
+            set(0, isSigned ? static_cast<uint64_t>(sv(1) / sv(2))
+                            : uv(1) / uv(2));
+          }
+          break;
+        case Opcode::Rem:
+          if (uv(2) == 0)
+            set(0, src(1));
+          else
+            set(0, isSigned ? static_cast<uint64_t>(sv(1) % sv(2))
+                            : uv(1) % uv(2));
+          break;
+        case Opcode::Min:
+        case Opcode::Max: {
+          bool isMax = in.op == Opcode::Max;
+          if (isFloat) {
+            double a = fv(1), c = fv(2);
+            double r;
+            if (std::isnan(a) || std::isnan(c))
+              r = in.has("NaN") ? NAN : (std::isnan(a) ? c : a);
+            else if (a == c)
+              // -0 < +0 for min and max.
+              r = isMax ? (std::signbit(a) ? c : a) : (std::signbit(a) ? a : c);
+            else
+              r = isMax ? std::max(a, c) : std::min(a, c);
+            setFloat(0, r);
+          } else if (isSigned) {
+            set(0, static_cast<uint64_t>(isMax ? std::max(sv(1), sv(2))
+                                               : std::min(sv(1), sv(2))));
+          } else {
+            set(0, isMax ? std::max(uv(1), uv(2)) : std::min(uv(1), uv(2)));
+          }
+          break;
+        }
+        case Opcode::Neg:
+          if (isFloat)
+            set(0, src(1) ^ (uint64_t(1) << (bits - 1)));
+          else
+            set(0, 0 - src(1));
+          break;
+        case Opcode::Abs:
+          if (isFloat)
+            set(0, src(1) & ~(uint64_t(1) << (bits - 1)));
+          else
+            set(0, static_cast<uint64_t>(std::llabs(sv(1))));
+          break;
+        case Opcode::And:
+          set(0, src(1) & src(2));
+          break;
+        case Opcode::Or:
+          set(0, src(1) | src(2));
+          break;
+        case Opcode::Xor:
+          set(0, src(1) ^ src(2));
+          break;
+        case Opcode::Not:
+          set(0, in.type.kind == Kind::Pred ? !src(1) : ~src(1));
+          break;
+        case Opcode::Shl: {
+          uint64_t n = maskTo(src(2), 32);
+          set(0, n >= bits ? 0 : src(1) << n);
+          break;
+        }
+        case Opcode::Shr: {
+          uint64_t n = maskTo(src(2), 32);
+          if (isSigned)
+            set(0, static_cast<uint64_t>(sv(1) >> std::min<uint64_t>(n, bits - 1)));
+          else
+            set(0, n >= bits ? 0 : uv(1) >> n);
+          break;
+        }
+        case Opcode::Bfe: {
+          uint64_t pos = maskTo(src(2), 8), len = maskTo(src(3), 8);
+          uint64_t field = len == 0 || pos >= bits ? 0 : uv(1) >> pos;
+          if (len < 64)
+            field = maskTo(field, static_cast<unsigned>(len));
+          if (isSigned && len > 0 && len < 64) {
+            uint64_t signBit = pos + len - 1 >= bits
+                                   ? (uv(1) >> (bits - 1)) & 1
+                                   : (uv(1) >> (pos + len - 1)) & 1;
+            if (signBit)
+              field |= ~uint64_t(0) << len;
+          }
+          set(0, field);
+          break;
+        }
+        case Opcode::Shf: {
+          uint64_t n = maskTo(src(3), 32);
+          n = in.has("wrap") ? n & 31 : std::min<uint64_t>(n, 32);
+          uint64_t both = (maskTo(src(2), 32) << 32) | maskTo(src(1), 32);
+          if (in.has("l"))
+            set(0, (both << n) >> 32);
+          else
+            set(0, both >> n);
+          break;
+        }
+        case Opcode::Copysign:
+          setFloat(0, std::copysign(fv(2), fv(1)));
+          break;
+        case Opcode::Fma:
+          if (bits != 32) {
+            setFloat(0, std::fma(fv(1), fv(2), fv(3)));
+          } else {
+            // The product of two floats is exact in double.
+            double exact = static_cast<double>(f(1)) * f(2) + f(3);
+            if (in.rounding == "rn" || in.rounding.empty())
+              set(0, bitsOf(std::fma(f(1), f(2), f(3))));
+            else
+              set(0, bitsOf(roundTo(exact, in.rounding)));
+          }
+          break;
+        case Opcode::Rcp:
+          setFloat(0, bits == 32 ? static_cast<double>(1.0f / f(1)) : 1.0 / fv(1));
+          break;
+        case Opcode::Sqrt:
+          setFloat(0, bits == 32 ? static_cast<double>(std::sqrt(f(1)))
+                                 : std::sqrt(fv(1)));
+          break;
+        case Opcode::Rsqrt:
+          setFloat(0, bits == 32 ? static_cast<double>(1.0f / std::sqrt(f(1)))
+                                 : 1.0 / std::sqrt(fv(1)));
+          break;
+        case Opcode::Ex2:
+          setFloat(0, std::exp2(fv(1)));
+          break;
+        case Opcode::Lg2:
+          setFloat(0, std::log2(fv(1)));
+          break;
+        case Opcode::Sin:
+          setFloat(0, std::sin(fv(1)));
+          break;
+        case Opcode::Cos:
+          setFloat(0, std::cos(fv(1)));
+          break;
+        case Opcode::Tanh:
+          setFloat(0, std::tanh(fv(1)));
+          break;
+        case Opcode::Setp: {
+          std::string cmp = in.mods.front();
+          bool r;
+          if (isFloat) {
+            double a = fv(1), c = fv(2);
+            bool nan = std::isnan(a) || std::isnan(c);
+            bool unordered = cmp.size() == 3 && cmp.back() == 'u';
+            std::string base = unordered ? cmp.substr(0, 2) : cmp;
+            if (cmp == "num")
+              r = !nan;
+            else if (cmp == "nan")
+              r = nan;
+            else if (nan)
+              r = unordered;
+            else if (base == "eq")
+              r = a == c;
+            else if (base == "ne")
+              r = a != c;
+            else if (base == "lt")
+              r = a < c;
+            else if (base == "le")
+              r = a <= c;
+            else if (base == "gt")
+              r = a > c;
+            else
+              r = a >= c;
+          } else {
+            bool useSigned = isSigned;
+            int cmpResult;
+            if (useSigned)
+              cmpResult = sv(1) < sv(2) ? -1 : sv(1) > sv(2) ? 1 : 0;
+            else
+              cmpResult = uv(1) < uv(2) ? -1 : uv(1) > uv(2) ? 1 : 0;
+            if (cmp == "eq")
+              r = cmpResult == 0;
+            else if (cmp == "ne")
+              r = cmpResult != 0;
+            else if (cmp == "lt" || cmp == "lo")
+              r = cmpResult < 0;
+            else if (cmp == "le" || cmp == "ls")
+              r = cmpResult <= 0;
+            else if (cmp == "gt" || cmp == "hi")
+              r = cmpResult > 0;
+            else
+              r = cmpResult >= 0;
+          }
+          if (ops.size() > 3) {
+            bool c = src(3) != 0;
+            if (in.has("and"))
+              r = r && c;
+            else if (in.has("or"))
+              r = r || c;
+            else if (in.has("xor"))
+              r = r != c;
+          }
+          th.regs[ops[0].reg] = r;
+          if (ops[0].pred >= 0)
+            th.regs[ops[0].pred] = !r;
+          break;
+        }
+        case Opcode::Selp:
+          set(0, src(3) ? src(1) : src(2));
+          break;
+        case Opcode::Cvt: {
+          Type to = in.type, from = in.from;
+          uint64_t raw = src(1);
+          bool sat = in.has("sat");
+          bool fromFloat = from.kind == Kind::F || from.kind == Kind::BF;
+          bool toFloat = to.kind == Kind::F || to.kind == Kind::BF;
+          uint64_t &dst = th.regs[ops[0].reg];
+          // A value rounded to the destination's float type.
+          auto toFloatBits = [&](double v) -> uint64_t {
+            if (to.bits == 64)
+              return bitsOf(v);
+            if (to.bits == 32)
+              return bitsOf(roundTo(v, in.rounding.size() == 2 ? in.rounding : "rn"));
+            if (to.kind == Kind::BF)
+              return floatToBf16(static_cast<float>(v));
+            return floatToHalf(v);
+          };
+          if (fromFloat) {
+            double v = from.bits == 64   ? asF64(raw)
+                       : from.bits == 32 ? asF32(raw)
+                       : from.kind == Kind::BF
+                           ? bf16ToFloat(static_cast<uint16_t>(raw))
+                           : halfToFloat(static_cast<uint16_t>(raw));
+            if (toFloat) {
+              if (in.rounding.size() == 3)
+                v = roundIntegral(v, in.rounding);
+              if (sat)
+                v = std::isnan(v) ? 0.0 : std::min(1.0, std::max(0.0, v));
+              dst = toFloatBits(v);
+            } else {
+              // To an integer: rounded, clamped to the type, NaN as 0.
+              v = std::isnan(v) ? 0.0 : roundIntegral(v, in.rounding);
+              if (to.kind == Kind::S) {
+                double lo = std::ldexp(-1.0, to.bits - 1);
+                double hi = -lo - 1;
+                v = std::min(hi, std::max(lo, v));
+                dst = maskTo(static_cast<uint64_t>(static_cast<int64_t>(v)),
+                             to.bits);
+              } else {
+                double hi = std::ldexp(1.0, to.bits) - 1;
+                v = std::min(hi, std::max(0.0, v));
+                dst = maskTo(v >= 9.2e18
+                                 ? static_cast<uint64_t>(v)
+                                 : static_cast<uint64_t>(static_cast<int64_t>(v)),
+                             to.bits);
+              }
+            }
+          } else {
+            int64_t si = from.kind == Kind::S
+                             ? signExtend(raw, from.bits)
+                             : static_cast<int64_t>(maskTo(raw, from.bits));
+            uint64_t ui = maskTo(raw, from.bits);
+            if (toFloat) {
+              // Integers convert exactly to double up to 2^53; f32 rounds
+              // once from the integer itself.
+              if (to.bits == 32 && in.rounding.size() != 2)
+                dst = bitsOf(from.kind == Kind::S ? static_cast<float>(si)
+                                                  : static_cast<float>(ui));
+              else
+                dst = toFloatBits(from.kind == Kind::S ? static_cast<double>(si)
+                                                       : static_cast<double>(ui));
+            } else {
+              uint64_t v = from.kind == Kind::S ? static_cast<uint64_t>(si) : ui;
+              dst = maskTo(to.kind == Kind::S
+                               ? static_cast<uint64_t>(signExtend(v, to.bits))
+                               : v,
+                           to.bits);
+            }
+          }
+          break;
+        }
+        case Opcode::Bra:
+          th.pc = in.target;
+          continue;
+        case Opcode::Ret:
+          th.state = Thread::Done;
+          return;
+        case Opcode::Bar:
+          th.state = Thread::AtBarrier;
+          return;
+        case Opcode::Shfl:
+          th.state = Thread::AtShuffle;
+          return;
+        }
+        ++th.pc;
+      }
+    };
+
+    // Runs every thread until all end; releases barriers and shuffles.
+    while (error.empty()) {
+      for (Thread &th : threads)
+        step(th);
+      if (!error.empty())
+        break;
+      bool allDone = true, allAtBarrier = true;
+      for (Thread &th : threads) {
+        allDone &= th.state == Thread::Done;
+        allAtBarrier &= th.state == Thread::Done || th.state == Thread::AtBarrier;
+      }
+      if (allDone)
+        break;
+      bool released = false;
+      // The lanes of a warp at a shuffle exchange once every lane of its
+      // member mask that has not ended is there.
+      for (unsigned w = 0; w * 32 < block && error.empty(); ++w) {
+        unsigned first = w * 32, last = std::min(block, first + 32);
+        long pc = -1;
+        for (unsigned t = first; t < last && pc == -1; ++t)
+          if (threads[t].state == Thread::AtShuffle)
+            pc = threads[t].pc;
+        if (pc == -1)
+          continue;
+        const Instr &in = k.code[pc];
+        uint32_t members = 0;
+        bool ready = true;
+        for (unsigned t = first; t < last; ++t)
+          if (threads[t].state == Thread::AtShuffle && threads[t].pc == pc)
+            members = static_cast<uint32_t>(value(threads[t], in.operands[4]));
+        for (unsigned t = first; t < last; ++t) {
+          Thread &th = threads[t];
+          bool member = (members >> (t - first)) & 1;
+          if (member && th.state != Thread::Done &&
+              !(th.state == Thread::AtShuffle && th.pc == pc))
+            ready = false;
+        }
+        if (!ready)
+          continue;
+        std::vector<uint64_t> inputs(32, 0);
+        std::vector<bool> present(32, false);
+        for (unsigned t = first; t < last; ++t)
+          if (threads[t].state == Thread::AtShuffle && threads[t].pc == pc) {
+            inputs[t - first] = value(threads[t], in.operands[1]);
+            present[t - first] = true;
+          }
+        for (unsigned t = first; t < last; ++t) {
+          Thread &th = threads[t];
+          if (!present[t - first])
+            continue;
+          uint32_t lane = t - first;
+          uint32_t b = static_cast<uint32_t>(value(th, in.operands[2])) & 31;
+          uint32_t c = static_cast<uint32_t>(value(th, in.operands[3]));
+          uint32_t segmask = (c >> 8) & 31, clamp = c & 31;
+          uint32_t maxLane = (lane & segmask) | (clamp & ~segmask);
+          uint32_t minLane = lane & segmask;
+          uint32_t j;
+          bool ok;
+          if (in.has("bfly")) {
+            j = lane ^ b;
+            ok = j <= maxLane;
+          } else if (in.has("down")) {
+            j = lane + b;
+            ok = j <= maxLane;
+          } else if (in.has("up")) {
+            j = lane - b;
+            ok = static_cast<int32_t>(j) >= static_cast<int32_t>(minLane);
+          } else {
+            j = minLane | (b & ~segmask);
+            ok = j <= maxLane;
+          }
+          if (!ok || j >= 32 || !present[j])
+            j = lane;
+          th.regs[in.operands[0].reg] = maskTo(inputs[j], 32);
+          if (in.operands[0].pred >= 0)
+            th.regs[in.operands[0].pred] = ok;
+          th.state = Thread::Running;
+          ++th.pc;
+        }
+        released = true;
+      }
+      if (!released && allAtBarrier) {
+        for (Thread &th : threads)
+          if (th.state == Thread::AtBarrier) {
+            th.state = Thread::Running;
+            ++th.pc;
+          }
+        released = true;
+      }
+      if (!released && error.empty()) {
+        error = "kernel " + k.name +
+                ": threads wait forever (a barrier or shuffle not reached "
+                "by every thread)";
+      }
+    }
+  }
+  return error;
+}
+
+PtxModule::PtxModule() : impl(new PtxModuleImpl) {}
+PtxModule::~PtxModule() = default;
+
+std::unique_ptr<PtxModule> PtxModule::parse(const std::string &ptx,
+                                            std::string &error) {
+  std::unique_ptr<PtxModule> module(new PtxModule);
+  if (!module->impl->parse(ptx, error))
+    return nullptr;
+  return module;
+}
+
+bool PtxModule::hasEntry(const std::string &name) const {
+  return impl->find(name) != nullptr;
+}
+
+size_t PtxModule::getNumParams(const std::string &name) const {
+  const Kernel *k = impl->find(name);
+  return k ? k->params.size() : 0;
+}
+
+std::string PtxModule::launch(const std::string &name, unsigned grid,
+                              unsigned block, void **params,
+                              const GlobalCheck &isGlobal) const {
+  const Kernel *k = impl->find(name);
+  if (!k)
+    return "no entry " + name;
+  return impl->run(*k, grid, block, params, isGlobal);
+}
+
+bool PtxModule::ownsGlobal(uint64_t address, size_t size) const {
+  for (const Symbol &symbol : impl->symbols)
+    if (symbol.space == Space::Global && address >= symbol.address &&
+        address + size <= symbol.address + symbol.size)
+      return true;
+  return false;
+}

@@ -1,0 +1,64 @@
+//===- PtxInterpreter.h - runs generated PTX on the CPU for tests ---------===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The driver stand-in (FakeCuda.cpp) runs the PTX that ms generates with this
+// interpreter, so that kernels are checked for results on machines without a
+// GPU. It takes the subset of PTX that LLVM's NVPTX backend emits for ms's
+// kernels (integer, float and predicate arithmetic, conversions, global,
+// shared, local and parameter memory, branches, bar.sync, shfl.sync); a
+// module with anything else fails to load, naming the line. A block's
+// threads run one at a time up to each barrier or shuffle (all of a warp's
+// lanes exchange at once); a shared, local or global access outside its
+// buffer fails the launch, naming the kernel and instruction.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MS_RUNTIME_TEST_CUDA_PTXINTERPRETER_H
+#define MS_RUNTIME_TEST_CUDA_PTXINTERPRETER_H
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace ms::fakecuda {
+
+class PtxModuleImpl;
+
+/// Whether [address, address + size) lies in memory a kernel may touch (a
+/// live allocation of the driver).
+using GlobalCheck = std::function<bool(uint64_t address, size_t size)>;
+
+/// A parsed PTX module and the memory of its `.global` variables.
+class PtxModule {
+public:
+  /// Parses `ptx`; null with `error` set when it is malformed or uses what
+  /// the interpreter does not implement.
+  static std::unique_ptr<PtxModule> parse(const std::string &ptx,
+                                          std::string &error);
+  ~PtxModule();
+
+  /// Whether the module defines entry `name`.
+  bool hasEntry(const std::string &name) const;
+  /// The number of parameters of entry `name`.
+  size_t getNumParams(const std::string &name) const;
+  /// Runs entry `name` on a grid of `grid` x 1 x 1 blocks of `block` x 1 x 1
+  /// threads with `params` (as cuLaunchKernel takes them); returns an error
+  /// message, or an empty string.
+  std::string launch(const std::string &name, unsigned grid, unsigned block,
+                     void **params, const GlobalCheck &isGlobal) const;
+  /// Whether [address, address + size) lies in a `.global` variable.
+  bool ownsGlobal(uint64_t address, size_t size) const;
+
+private:
+  PtxModule();
+  std::unique_ptr<PtxModuleImpl> impl;
+};
+
+} // namespace ms::fakecuda
+
+#endif // MS_RUNTIME_TEST_CUDA_PTXINTERPRETER_H

@@ -1,0 +1,240 @@
+// RUN: ms-opt %s --ms-cuda-tile-matmul --split-input-file --verify-diagnostics | FileCheck %s
+
+// A 256x512 by 512x128 product after a fill: one launch of 2 x 4 blocks of
+// 64 x 64 (too few for 128 x 128 tiles) and 256 threads, two shared tiles
+// of 16 steps of K by 64 (+4) rows, the fill folded into the final sums. No
+// bounds checks: the tiles divide the matrix.
+// CHECK-LABEL: func.func @matmul(
+// CHECK-SAME: %[[A:.*]]: memref<256x512xf32>, %[[B:.*]]: memref<512x128xf32>, %[[C:.*]]: memref<256x128xf32>
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-DAG: %[[INIT:.*]] = arith.constant 2.500000e+00 : f32
+// CHECK-NOT: linalg.fill
+// CHECK: gpu.launch blocks(%[[BX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C8]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads(%[[TX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) workgroup(%[[AS:[^ ]*]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<16x68xf32, #gpu.address_space<workgroup>>)
+// Block: column tile bx % 2, row tile bx / 2; thread (tx / 16, tx % 16).
+// CHECK: %[[TN:.*]] = arith.remui %[[BX]], %{{.*}} : index
+// CHECK: %[[R:.*]] = arith.divui %[[BX]], %{{.*}} : index
+// CHECK: %[[TM:.*]] = arith.remui %[[R]], %{{.*}} : index
+// CHECK: %[[M0:.*]] = arith.muli %[[TM]], %{{.*}} : index
+// CHECK: %[[N0:.*]] = arith.muli %[[TN]], %{{.*}} : index
+// CHECK: %[[TY:.*]] = arith.divui %[[TX]], %{{.*}} : index
+// CHECK: %[[TXX:.*]] = arith.remui %[[TX]], %{{.*}} : index
+// CHECK: %[[SUMS:.*]]:16 = scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// A's elements along K (its innermost dimension): step k = e % 16, row e / 16.
+// CHECK: %[[KA:.*]] = arith.remui %[[TX]], %{{.*}} : index
+// CHECK: %[[RA:.*]] = arith.divui %[[TX]], %{{.*}} : index
+// CHECK: %[[GM:.*]] = arith.addi %[[M0]], %[[RA]] : index
+// CHECK: %[[GK:.*]] = arith.addi %[[K0]], %[[KA]] : index
+// CHECK: %[[VA:.*]] = memref.load %[[A]][%[[GM]], %[[GK]]]
+// CHECK: memref.store %[[VA]], %[[AS]][%[[KA]], %[[RA]]]
+// B's along N (its innermost dimension): column e % 64, step e / 64.
+// CHECK: %[[CB:.*]] = arith.remui %[[TX]], %{{.*}} : index
+// CHECK: %[[KB:.*]] = arith.divui %[[TX]], %{{.*}} : index
+// CHECK: %[[GN:.*]] = arith.addi %[[N0]], %[[CB]] : index
+// CHECK: %[[GKB:.*]] = arith.addi %[[K0]], %[[KB]] : index
+// CHECK: %[[VB:.*]] = memref.load %[[B]][%[[GKB]], %[[GN]]]
+// CHECK: memref.store %[[VB]], %[[BS]][%[[KB]], %[[CB]]]
+// CHECK: gpu.barrier
+// CHECK: %[[X:.*]] = memref.load %[[AS]][%{{.*}}, %[[TY]]]
+// CHECK: %[[Y:.*]] = memref.load %[[BS]][%{{.*}}, %[[TXX]]]
+// CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] fastmath<contract> : f32
+// CHECK: arith.addf %{{.*}}, %[[P]] fastmath<contract> : f32
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
+// CHECK: %[[ROW:.*]] = arith.addi %[[M0]], %[[TY]] : index
+// CHECK: %[[COL:.*]] = arith.addi %[[N0]], %[[TXX]] : index
+// CHECK: %[[OUT:.*]] = arith.addf %[[INIT]], %[[SUMS]]#0 : f32
+// CHECK: memref.store %[[OUT]], %[[C]][%[[ROW]], %[[COL]]]
+// CHECK-NOT: arith.cmpi
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.matmul
+func.func @matmul(%a: memref<256x512xf32>, %b: memref<512x128xf32>, %c: memref<256x128xf32>) {
+  %cst = arith.constant 2.5 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<256x128xf32>)
+  linalg.matmul ins(%a, %b : memref<256x512xf32>, memref<512x128xf32>) outs(%c : memref<256x128xf32>)
+  return
+}
+
+// -----
+
+// Enough 128 x 128 tiles (16 x 32 = 512 blocks): 8 steps of K by 128 (+4),
+// 8 x 8 sums a thread. Without a fill the sums are added to the output.
+// CHECK-LABEL: func.func @large(
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%{{.*}} : memref<8x132xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x132xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[SUMS:.*]]:64 = scf.for
+// CHECK: %[[OLD:.*]] = memref.load %{{.*}} : memref<2048x4096xf32>
+// CHECK: arith.addf %[[OLD]], %[[SUMS]]#0 : f32
+func.func @large(%a: memref<2048x64xf32>, %b: memref<64x4096xf32>, %c: memref<2048x4096xf32>) {
+  linalg.matmul ins(%a, %b : memref<2048x64xf32>, memref<64x4096xf32>) outs(%c : memref<2048x4096xf32>)
+  return
+}
+
+// -----
+
+// Three 50x37 matrices times one 37x70 (a linear layer as a generic): the
+// batch and row loops index A but not B, so they are the product's rows,
+// linearized (150 rows: 3 x 2 = 6 blocks). Rows, columns and the last step
+// of K overrun the tiles and are checked: outside elements read as zero,
+// outside outputs are not written.
+// CHECK-LABEL: func.func @broadcast_batch(
+// CHECK-SAME: %[[A:.*]]: memref<3x50x37xf32>, %[[B:.*]]: memref<37x70xf32>, %[[C:.*]]: memref<3x50x70xf32>
+// CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c6
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c37 step %c16
+// CHECK: %[[ROW:.*]] = arith.addi
+// CHECK: %[[R:.*]] = arith.remui %[[ROW]], %c50
+// CHECK: %[[BATCH:.*]] = arith.divui %[[ROW]], %c50
+// CHECK: %[[K:.*]] = arith.addi
+// CHECK: %[[IN_M:.*]] = arith.cmpi ult, %[[ROW]], %c150
+// CHECK: %[[IN_K:.*]] = arith.cmpi ult, %[[K]], %c37
+// CHECK: %[[IN:.*]] = arith.andi %[[IN_M]], %[[IN_K]]
+// CHECK: scf.if %[[IN]] -> (f32) {
+// CHECK: memref.load %[[A]][%[[BATCH]], %[[R]], %[[K]]] : memref<3x50x37xf32>
+// CHECK: } else {
+// CHECK: scf.yield %cst
+// CHECK: gpu.barrier
+// CHECK: %[[OK:.*]] = arith.andi
+// CHECK: scf.if %[[OK]] {
+// CHECK: memref.store %{{.*}}, %[[C]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<3x50x70xf32>
+func.func @broadcast_batch(%a: memref<3x50x37xf32>, %b: memref<37x70xf32>, %c: memref<3x50x70xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<3x50x70xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<3x50x37xf32>, memref<37x70xf32>) outs(%c : memref<3x50x70xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A batched product: the batch loop indexes both operands, so each batch
+// index has its blocks (batch outermost: 5 x 2 x 1 = 10).
+// CHECK-LABEL: func.func @batch(
+// CHECK-SAME: %[[A:.*]]: memref<5x128x32xf32>, %[[B:.*]]: memref<5x32x64xf32>
+// CHECK: gpu.launch blocks(%[[BX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c10
+// CHECK: %[[R:.*]] = arith.divui %[[BX]], %c1
+// CHECK: %[[G:.*]] = arith.divui %[[R]], %c2
+// CHECK: memref.load %[[A]][%[[G]], %{{.*}}, %{{.*}}]
+// CHECK: memref.load %[[B]][%[[G]], %{{.*}}, %{{.*}}]
+func.func @batch(%a: memref<5x128x32xf32>, %b: memref<5x32x64xf32>, %c: memref<5x128x64xf32>) {
+  linalg.batch_matmul ins(%a, %b : memref<5x128x32xf32>, memref<5x32x64xf32>) outs(%c : memref<5x128x64xf32>)
+  return
+}
+
+// -----
+
+// A product with B transposed (K innermost in both, as in attention's
+// query times keys): B's elements are numbered along K too.
+// CHECK-LABEL: func.func @transposed_b(
+// CHECK-SAME: %{{.*}}: memref<64x32xf32>, %[[B:.*]]: memref<64x32xf32>
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%[[AS:[^ ]*]] : memref<16x68xf32
+// CHECK: scf.for
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[AS]]
+// CHECK: %[[K:.*]] = arith.remui %{{.*}}, %c16
+// CHECK: %[[COL:.*]] = arith.divui %{{.*}}, %c16
+// CHECK: %[[GN:.*]] = arith.addi %{{.*}}, %[[COL]]
+// CHECK: %[[GK:.*]] = arith.addi %{{.*}}, %[[K]]
+// CHECK: memref.load %[[B]][%[[GN]], %[[GK]]]
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[K]], %[[COL]]]
+func.func @transposed_b(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %c: memref<64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x32xf32>, memref<64x32xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %y, %x : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// Left alone: a matrix-vector product (M = 1), f64, a body that is not a
+// multiply-add, too few terms (K = 4), the output also an operand; a fill of
+// another buffer stays.
+// CHECK-LABEL: func.func @kept(
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.fill
+// CHECK: linalg.matmul {{.*}} memref<1x64xf32>
+// CHECK: linalg.matmul {{.*}} memref<64x64xf64>
+// CHECK: linalg.generic
+// CHECK: arith.subf
+// CHECK: linalg.matmul {{.*}} memref<64x4xf32>
+// CHECK: linalg.matmul ins(%{{.*}}, %[[SQ:.*]] : memref<64x64xf32>, memref<64x64xf32>) outs(%[[SQ]] : memref<64x64xf32>)
+// CHECK-NOT: gpu.launch
+func.func @kept(%v: memref<1x64xf32>, %w: memref<64x64xf32>, %o: memref<1x64xf32>,
+                %d: memref<64x64xf64>, %e: memref<64x64xf64>,
+                %a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>,
+                %k: memref<64x4xf32>, %l: memref<4x64xf32>, %sq: memref<64x64xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%v, %w : memref<1x64xf32>, memref<64x64xf32>) outs(%o : memref<1x64xf32>)
+  linalg.matmul ins(%d, %d : memref<64x64xf64>, memref<64x64xf64>) outs(%e : memref<64x64xf64>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<64x32xf32>, memref<32x64xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.subf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.matmul ins(%k, %l : memref<64x4xf32>, memref<4x64xf32>) outs(%sq : memref<64x64xf32>)
+  linalg.matmul ins(%w, %sq : memref<64x64xf32>, memref<64x64xf32>) outs(%sq : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// Left alone: loops the launch would not set. A second reduction only A
+// reads; a parallel loop only A reads; K in the output; an empty batch.
+// CHECK-LABEL: func.func @other_loops(
+// CHECK-NOT: gpu.launch
+// CHECK-COUNT-3: linalg.generic
+// CHECK: linalg.batch_matmul
+// CHECK-NOT: gpu.launch
+func.func @other_loops(%a3: memref<32x16x4xf32>, %b: memref<16x32xf32>, %c: memref<32x32xf32>,
+                       %k3: memref<16x32x32xf32>, %ae: memref<0x32x16xf32>, %be: memref<0x16x32xf32>,
+                       %ce: memref<0x32x32xf32>, %a: memref<32x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%a3, %b : memref<32x16x4xf32>, memref<16x32xf32>) outs(%c : memref<32x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%a3, %b : memref<32x16x4xf32>, memref<16x32xf32>) outs(%c : memref<32x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d2, d0, d1)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : memref<32x16xf32>, memref<16x32xf32>) outs(%k3 : memref<16x32x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.batch_matmul ins(%ae, %be : memref<0x32x16xf32>, memref<0x16x32xf32>) outs(%ce : memref<0x32x32xf32>)
+  return
+}
+
+// -----
+
+func.func @too_many_tiles(%a: memref<2147483648x16x8xf32>, %b: memref<2147483648x8x16xf32>, %c: memref<2147483648x16x16xf32>) {
+  // expected-error @+1 {{expected at most 2^31 - 1 tiles of the matrix product, but found 2147483648}}
+  linalg.batch_matmul ins(%a, %b : memref<2147483648x16x8xf32>, memref<2147483648x8x16xf32>) outs(%c : memref<2147483648x16x16xf32>)
+  return
+}
