@@ -47,7 +47,8 @@ std::string launch(const PtxModule &module, const char *name, unsigned grid,
   std::vector<void *> params;
   for (uint64_t &v : values)
     params.push_back(&v);
-  return module.launch(name, grid, block, params.data(), check);
+  return module.launch(name, grid, block, params.data(), check,
+                       /*maxSteps=*/100000000);
 }
 } // namespace
 
@@ -77,7 +78,7 @@ $done:
 )");
   ASSERT_TRUE(module);
   EXPECT_TRUE(module->hasEntry("k"));
-  EXPECT_EQ(module->getNumParams("k"), 2u);
+  EXPECT_EQ(module->getParamSizes("k"), (std::vector<size_t>{8, 8}));
   std::vector<float> a = {1, 2, 3, 4, 5, 6, 7, 8}, out(8, -1);
   EXPECT_EQ(launch(*module, "k", 2, 4, {a.data(), out.data()}), "");
   EXPECT_EQ(out, (std::vector<float>{3, 5, 7, 9, 11, 13, -1, -1}));
@@ -311,4 +312,122 @@ TEST(PtxInterpreterTest, RefusesWhatItCannotRun) {
 )",
                                 error));
   EXPECT_NE(error.find("unknown branch target"), std::string::npos) << error;
+  // Packed halves, saturating arithmetic, named barriers, too few operands,
+  // malformed declarations: refused, not run wrongly or crashed on.
+  for (const char *statement :
+       {"cvt.rn.f16x2.f32 %r1, 0f40000000, 0f3F800000;",
+        "add.sat.s32 %r1, %r1, 1;", "bar.sync 1;", "add.s32 %r1, %r2;",
+        "mov.b32 %r1, 0fXYZ;", "@%p1;", "ld.global.v4.f32 {%f1, %f2}, [p];",
+        "mov.b32 3, %r1;", "st.global.u32 [p+foo], 1;",
+        "mov.u64 %rd1, nowhere;"}) {
+    error.clear();
+    EXPECT_FALSE(PtxModule::parse(std::string(kHeader) +
+                                      ".visible .entry k(.param .u64 p)\n{\n" +
+                                      statement + "\nret;\n}\n",
+                                  error))
+        << statement;
+    EXPECT_FALSE(error.empty()) << statement;
+  }
+}
+
+// A kernel that never ends fails at its instruction budget.
+TEST(PtxInterpreterTest, StopsAtTheInstructionBudget) {
+  auto module = parse(R"(
+.visible .entry spin(.param .u64 p)
+{
+$top:
+  bra.uni $top;
+}
+)");
+  ASSERT_TRUE(module);
+  uint64_t value = 0;
+  void *params[] = {&value};
+  std::string error =
+      module->launch("spin", 1, 32, params, anywhere, /*maxSteps=*/10000);
+  EXPECT_NE(error.find("kernel spin: more than 10000 instructions run"),
+            std::string::npos)
+      << error;
+}
+
+// Edge cases of the ISA: bfe's sign fill past the top bit, saturating
+// conversions to 64-bit and narrow integers, one rounding for u64 to f32,
+// fused multiply-adds in f32 and f16, a negated predicate operand, a vector
+// store with an immediate, a negative memory offset, a clamped shuffle up,
+// the most negative integer divided by -1.
+TEST(PtxInterpreterTest, FollowsTheIsaAtTheEdges) {
+  auto module = parse(R"(
+.visible .entry edges(.param .u64 p)
+{
+  .reg .pred %p<3>; .reg .b16 %rs<4>; .reg .b32 %r<20>; .reg .f32 %f<4>; .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [p];
+  bfe.s32 %r1, 0x80000000, 28, 8;
+  bfe.s32 %r2, 0x80000000, 4, 32;
+  cvt.sat.s8.s32 %r3, 300;
+  mov.b64 %rd2, 0x1000001000000001;
+  cvt.rn.f32.u64 %f1, %rd2;
+  mad.rn.f32 %f2, 0f3F800001, 0f427FFFFE, 0f4E800001;
+  mov.b16 %rs1, 0x1001;
+  mov.b16 %rs2, 0x3BFE;
+  mov.b16 %rs3, 0x3C01;
+  fma.rn.f16 %rs1, %rs1, %rs2, %rs3;
+  cvt.u32.u16 %r4, %rs1;
+  setp.eq.u32 %p1, 1, 2;
+  setp.lt.and.s32 %p2, 1, 2, !%p1;
+  selp.b32 %r5, 1, 0, %p2;
+  div.s32 %r6, -2147483648, -1;
+  st.global.u32 [%rd1], %r1;
+  st.global.u32 [%rd1+4], %r2;
+  st.global.u32 [%rd1+8], %r3;
+  st.global.f32 [%rd1+12], %f1;
+  st.global.f32 [%rd1+16], %f2;
+  st.global.u32 [%rd1+20], %r4;
+  st.global.u32 [%rd1+24], %r5;
+  st.global.u32 [%rd1+28], %r6;
+  add.s64 %rd3, %rd1, 40;
+  st.global.v2.f32 [%rd3-8], {%f1, 0f3F800000};
+  cvt.rzi.s64.f64 %rd4, 0d46293E5939A08CEA;
+  st.global.u64 [%rd1+40], %rd4;
+  cvt.rzi.u64.f32 %rd5, 0f7149F2CA;
+  st.global.u64 [%rd1+48], %rd5;
+  ret;
+}
+.visible .entry up(.param .u64 p)
+{
+  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, %tid.x;
+  shfl.sync.up.b32 %r2|%p1, %r1, 1, 16, -1;
+  selp.b32 %r3, 1, 0, %p1;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  st.global.u32 [%rd3+128], %r3;
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  uint32_t out[14] = {};
+  EXPECT_EQ(launch(*module, "edges", 1, 1, {out}), "");
+  EXPECT_EQ(out[0], 0xFFFFFFF8u);
+  EXPECT_EQ(out[1], 0xF8000000u);
+  EXPECT_EQ(out[2], 127u);
+  EXPECT_EQ(out[3], 0x5D800001u);
+  EXPECT_EQ(out[4], 0x4E800001u);
+  EXPECT_EQ(out[5], 0x3C01u);
+  EXPECT_EQ(out[6], 1u);
+  EXPECT_EQ(out[7], 0x80000000u);
+  EXPECT_EQ(out[8], 0x5D800001u); // the vector store at +32
+  EXPECT_EQ(out[9], 0x3F800000u);
+  uint64_t wide[2];
+  std::memcpy(wide, out + 10, sizeof(wide));
+  EXPECT_EQ(wide[0], 0x7FFFFFFFFFFFFFFFull); // 1e30 saturates
+  EXPECT_EQ(wide[1], ~0ull);
+  // Shuffle up by 1 with c = 16: a source lane below 16 is out of range,
+  // so lanes 0-16 keep their value with p false.
+  std::vector<uint32_t> lanes(64, 0);
+  EXPECT_EQ(launch(*module, "up", 1, 32, {lanes.data()}), "");
+  for (uint32_t i = 0; i < 32; ++i) {
+    EXPECT_EQ(lanes[i], i <= 16 ? i : i - 1) << i;
+    EXPECT_EQ(lanes[32 + i], i <= 16 ? 0u : 1u) << i;
+  }
 }

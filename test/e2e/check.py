@@ -184,7 +184,7 @@ def f32_scope(scope):
     computes with --precision bf16: bf16() rounds nothing, and the bf16
     Winograd convolution is a direct one."""
     return dict(scope, bf16=lambda x: np.asarray(x, dtype=np.float32),
-                winograd_bf16=ref.conv)
+                winograd_bf16=lambda x, w, b=None, pads=None: ref.conv(x, w, b, pads=pads))
 
 
 def check_cuda(args, compile_, levels, flags, bind, plan, wants, dtypes, tol):
@@ -194,7 +194,10 @@ def check_cuda(args, compile_, levels, flags, bind, plan, wants, dtypes, tol):
     interpreted) and the outputs are compared with the reference."""
     ok = True
     flags = [f for f in flags if not f.startswith(CPU_FLAGS)]
-    env = dict(os.environ, LD_LIBRARY_PATH=args.fake_cuda) if args.fake_cuda else None
+    env = None
+    if args.fake_cuda:
+        env = dict(os.environ, LD_LIBRARY_PATH=os.pathsep.join(
+            p for p in (args.fake_cuda, os.environ.get("LD_LIBRARY_PATH")) if p))
     name = os.path.splitext(os.path.basename(args.test))[0]
     listed = expected_failures(args.cuda_xfail) if args.cuda_xfail else {}
     for level in levels:

@@ -17,7 +17,8 @@
 // functions, PTX without a header (or that the interpreter cannot run),
 // memory freed twice, a synchronization or an allocation on a capturing
 // stream. MS_FAKE_CUDA_INIT_ERROR=<code> makes cuInit fail;
-// MS_FAKE_CUDA_HOST_POINTERS=1 lets kernels touch host memory.
+// MS_FAKE_CUDA_HOST_POINTERS=1 lets kernels touch host memory;
+// MS_FAKE_CUDA_MAX_STEPS=<n> bounds the instructions of a launch (2e10).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,7 +44,8 @@ using namespace ms::rt::impl::cuda;
 struct ms::rt::impl::cuda::CUfunc_st {
   const ms::fakecuda::PtxModule *module;
   std::string name;
-  size_t params;
+  /// Its parameters' byte sizes.
+  std::vector<size_t> params;
 };
 
 /// A loaded module: its parsed PTX and the functions looked up in it.
@@ -238,7 +240,7 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
     return kNotFound;
   module->functions.push_back(std::make_unique<CUfunc_st>(
       CUfunc_st{module->program.get(), name,
-                module->program->getNumParams(name)}));
+                module->program->getParamSizes(name)}));
   *function = module->functions.back().get();
   return kSuccess;
 }
@@ -250,17 +252,23 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
     return kInvalidValue;
   // The parameters' values are copied now, as a driver does (each at most
   // 8 bytes: pointers and scalars).
-  std::vector<uint64_t> values(function->params);
-  for (size_t i = 0; i < function->params; ++i)
-    std::memcpy(&values[i], params[i], sizeof(uint64_t));
+  std::vector<uint64_t> values(function->params.size(), 0);
+  for (size_t i = 0; i < values.size(); ++i)
+    std::memcpy(&values[i], params[i], function->params[i]);
   CUfunction called = function;
   return runOrRecord(stream, [=]() mutable {
     std::vector<void *> pointers;
     for (uint64_t &value : values)
       pointers.push_back(&value);
     ++kernelLaunches;
+    // MS_FAKE_CUDA_MAX_STEPS: the most instructions a launch runs (a
+    // kernel that loops forever fails instead of hanging the test).
+    static const uint64_t maxSteps = [] {
+      const char *text = std::getenv("MS_FAKE_CUDA_MAX_STEPS");
+      return text ? std::strtoull(text, nullptr, 10) : 20000000000ull;
+    }();
     std::string error = called->module->launch(
-        called->name, gx, bx, pointers.data(), isAllocated);
+        called->name, gx, bx, pointers.data(), isAllocated, maxSteps);
     if (error.empty())
       return kSuccess;
     // Where a device would fault.

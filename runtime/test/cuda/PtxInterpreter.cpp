@@ -8,9 +8,13 @@
 #include "npu/Float16.h"
 
 #include <cmath>
+#include <limits>
+#include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 using namespace ms::fakecuda;
@@ -44,7 +48,10 @@ struct Operand {
   int64_t imm = 0;
   /// A symbol, a memory operand's base symbol (or -1).
   int symbol = -1;
-  std::vector<int> regs;
+  /// A predicate read negated (`!%p`).
+  bool negated = false;
+  /// A vector's elements (registers or immediates).
+  std::vector<Operand> elements;
 };
 
 /// A variable: a parameter, a shared or local buffer, a global.
@@ -94,6 +101,8 @@ struct Kernel {
   std::map<std::string, int> registers;
   /// The special registers' numbers (-1 where unused).
   int tid = -1, ntid = -1, ctaid = -1, nctaid = -1, laneid = -1;
+  /// The registers that read 1 (the grid and block's y and z sizes).
+  std::vector<int> ones;
   std::map<std::string, int> symbols;
 };
 
@@ -124,11 +133,19 @@ uint64_t bitsOf(double d) {
 // f16 and bf16 (through f32: a result computed in double and rounded twice
 // is off only on a tie of the second rounding).
 float halfToFloat(uint16_t h) { return npu::halfToFloat(h); }
-uint16_t floatToHalf(double f) {
-  return npu::floatToHalf(static_cast<float>(f));
+/// `v` as a float rounded to odd: narrowing that to f16 or bf16 (13 or 16
+/// fewer bits) then rounds as narrowing `v` directly would.
+float roundToOdd(double v) {
+  float f = static_cast<float>(v);
+  if (std::isnan(v) || std::isinf(v) || static_cast<double>(f) == v)
+    return f;
+  if (std::fabs(static_cast<double>(f)) > std::fabs(v))
+    f = std::nextafter(f, 0.0f);
+  return npu::bitsFloat(npu::floatBits(f) | 1);
 }
+uint16_t floatToHalf(double f) { return npu::floatToHalf(roundToOdd(f)); }
 float bf16ToFloat(uint16_t b) { return npu::bf16ToFloat(b); }
-uint16_t floatToBf16(float f) { return npu::floatToBf16(f); }
+uint16_t floatToBf16(double f) { return npu::floatToBf16(roundToOdd(f)); }
 
 /// `exact` rounded to f32 in `mode` (rn, rz, rm, rp).
 float roundTo(double exact, const std::string &mode) {
@@ -150,6 +167,21 @@ double roundIntegral(double v, const std::string &mode) {
   if (mode == "rpi")
     return std::ceil(v);
   return std::nearbyint(v);
+}
+
+/// Whether `mod` is an instruction modifier the interpreter implements
+/// (besides types, state spaces, vectors and rounding modes).
+bool isKnownModifier(const std::string &mod) {
+  static const char *const known[] = {
+      "lo",  "hi",  "wide", "cc",  "approx", "full", "ftz",  "NaN", "uni",
+      "sync", "aligned", "bfly", "down", "up", "idx", "nc",  "to",  "wrap",
+      "clamp", "l",  "r",   "and", "or",  "xor",  "eq",   "ne",  "lt",
+      "le",  "gt",  "ge",   "ls",  "hs",  "equ",  "neu",  "ltu", "leu",
+      "gtu", "geu", "num",  "nan", "sat", "ptr"};
+  for (const char *k : known)
+    if (mod == k)
+      return true;
+  return false;
 }
 
 std::string trim(const std::string &s) {
@@ -217,7 +249,8 @@ public:
 
   bool parse(const std::string &ptx, std::string &error);
   std::string run(const Kernel &k, unsigned grid, unsigned block,
-                  void **params, const GlobalCheck &isGlobal) const;
+                  void **params, const GlobalCheck &isGlobal,
+                  uint64_t maxSteps) const;
 
 private:
   bool parseInstr(Kernel &k, const std::string &text, int line, Instr &in,
@@ -240,6 +273,9 @@ private:
       k.nctaid = index;
     else if (name == "%laneid")
       k.laneid = index;
+    else if (name == "%ntid.y" || name == "%ntid.z" || name == "%nctaid.y" ||
+             name == "%nctaid.z")
+      k.ones.push_back(index);
     return index;
   }
 };
@@ -262,12 +298,16 @@ bool PtxModuleImpl::parseOperand(Kernel &k, const std::string &text,
   };
   if (text.front() == '[') {
     op.kind = OperandKind::Mem;
+    if (text.back() != ']') {
+      error = "expected ']' in '" + text + "'";
+      return false;
+    }
     std::string inner = trim(text.substr(1, text.size() - 2));
     std::string base = inner, offset;
-    size_t plus = inner.find('+');
-    if (plus != std::string::npos) {
-      base = trim(inner.substr(0, plus));
-      offset = trim(inner.substr(plus + 1));
+    size_t sign = inner.find_first_of("+-", 1);
+    if (sign != std::string::npos) {
+      base = trim(inner.substr(0, sign));
+      offset = trim(inner.substr(inner[sign] == '+' ? sign + 1 : sign));
     }
     if (!base.empty() && (std::isdigit(base[0]) || base[0] == '-')) {
       offset = base;
@@ -290,9 +330,28 @@ bool PtxModuleImpl::parseOperand(Kernel &k, const std::string &text,
   }
   if (text.front() == '{') {
     op.kind = OperandKind::Vector;
-    for (const std::string &r :
-         splitTopLevel(text.substr(1, text.size() - 2), ','))
-      op.regs.push_back(reg(k, r));
+    for (const std::string &element :
+         splitTopLevel(text.substr(1, text.size() - 2), ',')) {
+      Operand part;
+      // Scratch registers of a one-line scope may lack the '%'.
+      if (std::isalpha(static_cast<unsigned char>(element[0]))) {
+        part.kind = OperandKind::Reg;
+        part.reg = reg(k, element);
+      } else if (!parseOperand(k, element, part, error)) {
+        return false;
+      }
+      if (part.kind != OperandKind::Reg && part.kind != OperandKind::Imm) {
+        error = "expected registers or immediates in '" + text + "'";
+        return false;
+      }
+      op.elements.push_back(part);
+    }
+    return true;
+  }
+  if (text.front() == '!' && text.size() > 1 && text[1] == '%') {
+    if (!parseOperand(k, text.substr(1), op, error))
+      return false;
+    op.negated = true;
     return true;
   }
   if (text.front() == '%') {
@@ -353,6 +412,10 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
   std::string s = trim(statement.substr(0, statement.size() - 1)); // ';'
   if (s[0] == '@') {
     size_t space = s.find_first_of(" \t");
+    if (space == std::string::npos || space < 3) {
+      error = "expected a guarded instruction";
+      return false;
+    }
     std::string guard = s.substr(1, space - 1);
     in.guardNegated = guard[0] == '!';
     in.guard = reg(k, in.guardNegated ? guard.substr(1) : guard);
@@ -391,6 +454,18 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     else if (part == "rn" || part == "rz" || part == "rm" || part == "rp" ||
              part == "rni" || part == "rzi" || part == "rmi" || part == "rpi")
       in.rounding = part;
+    else if (!isKnownModifier(part)) {
+      // Packed types (f16x2), saturating integer arithmetic, ...: not run
+      // rather than run wrongly.
+      error = "unsupported instruction '" + opcode + "'";
+      return false;
+    }
+  }
+  if ((in.op == Opcode::Sub && in.has("cc")) ||
+      (in.has("sat") && in.op != Opcode::Cvt) ||
+      (in.op == Opcode::Bar && !in.has("sync"))) {
+    error = "unsupported instruction '" + opcode + "'";
+    return false;
   }
   if (!types.empty()) {
     in.type = in.op == Opcode::Cvt ? types.front() : types.back();
@@ -402,7 +477,69 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     Operand op;
     if (!parseOperand(k, text, op, error))
       return false;
+    if (op.kind == OperandKind::Symbol && op.symbol == -1 &&
+        in.op != Opcode::Bra) {
+      error = "unknown symbol '" + text + "'";
+      return false;
+    }
     in.operands.push_back(op);
+  }
+  // Operand counts and destinations, so that running never reads past them.
+  size_t want = 0;
+  switch (in.op) {
+  case Opcode::Ret: want = 0; break;
+  case Opcode::Bra: case Opcode::Bar: want = 1; break;
+  case Opcode::Mov: case Opcode::Cvta: case Opcode::Neg: case Opcode::Abs:
+  case Opcode::Not: case Opcode::Rcp: case Opcode::Sqrt: case Opcode::Rsqrt:
+  case Opcode::Ex2: case Opcode::Lg2: case Opcode::Sin: case Opcode::Cos:
+  case Opcode::Tanh: case Opcode::Cvt: case Opcode::Ld: case Opcode::St:
+    want = 2; break;
+  case Opcode::Mad: case Opcode::Madc: case Opcode::Fma: case Opcode::Selp:
+  case Opcode::Bfe: case Opcode::Shf: want = 4; break;
+  case Opcode::Shfl: want = 5; break;
+  case Opcode::Setp:
+    want = in.operands.size() == 4 ? 4 : 3; break;
+  default: want = 3; break;
+  }
+  if (in.operands.size() != want) {
+    error = "expected " + std::to_string(want) + " operands";
+    return false;
+  }
+  if (in.op == Opcode::Bar && (in.operands[0].kind != OperandKind::Imm ||
+                               in.operands[0].imm != 0)) {
+    error = "unsupported barrier (only barrier 0 of the whole block)";
+    return false;
+  }
+  bool writes = in.op != Opcode::St && in.op != Opcode::Bra &&
+                in.op != Opcode::Bar && in.op != Opcode::Ret;
+  if (writes) {
+    const Operand &d = in.operands[0];
+    bool ok = d.kind == OperandKind::Reg ||
+              (d.kind == OperandKind::Vector && (in.op == Opcode::Ld || in.op == Opcode::Mov));
+    for (const Operand &e : d.elements)
+      ok &= e.kind == OperandKind::Reg;
+    if (!ok || d.negated) {
+      error = "expected a register destination";
+      return false;
+    }
+  }
+  const Operand &mem = in.operands[in.op == Opcode::Ld ? 1 : 0];
+  if ((in.op == Opcode::Ld || in.op == Opcode::St) &&
+      mem.kind != OperandKind::Mem) {
+    error = "expected a memory operand";
+    return false;
+  }
+  if ((in.op == Opcode::Ld || in.op == Opcode::St) && in.vector > 1) {
+    const Operand &v = in.operands[in.op == Opcode::Ld ? 0 : 1];
+    if (v.kind != OperandKind::Vector || v.elements.size() != in.vector) {
+      error = "expected " + std::to_string(in.vector) + " vector elements";
+      return false;
+    }
+  }
+  if (in.type.bits == 0 && in.op != Opcode::Bra && in.op != Opcode::Ret &&
+      in.op != Opcode::Bar) {
+    error = "expected a type";
+    return false;
   }
   if (in.op == Opcode::Bra) {
     if (in.operands.size() != 1) {
@@ -506,7 +643,8 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
       else if (word[0] != '.')
         name = word;
     }
-    if (!bytes || bytes > 8 || name.empty())
+    if (!bytes || bytes > 8 || name.empty() ||
+        name.find('[') != std::string::npos)
       return fail("expected scalar parameters");
     Symbol symbol;
     symbol.name = name;
@@ -664,7 +802,8 @@ struct Thread {
 
 std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
                                unsigned block, void **params,
-                               const GlobalCheck &isGlobal) const {
+                               const GlobalCheck &isGlobal,
+                               uint64_t maxSteps) const {
   std::vector<uint8_t> paramBuffer(k.paramBytes + 8);
   for (size_t i = 0; i < k.params.size(); ++i) {
     const Symbol &p = symbols[k.params[i]];
@@ -673,6 +812,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
   std::vector<uint8_t> shared(k.sharedBytes + 1);
   std::vector<Thread> threads(block);
   std::string error;
+  uint64_t steps = 0;
   auto symbolAt = [&](int index) -> const Symbol & {
     return symbols[static_cast<size_t>(index)];
   };
@@ -700,6 +840,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         th.regs[k.nctaid] = grid;
       if (k.laneid >= 0)
         th.regs[k.laneid] = t % 32;
+      for (int one : k.ones)
+        th.regs[one] = 1;
     }
     // Resolves an address of `space` to host memory of `size` bytes.
     auto resolve = [&](Thread &th, const Instr &in, Space space, uint64_t addr,
@@ -748,7 +890,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
     auto value = [&](Thread &th, const Operand &op) -> uint64_t {
       switch (op.kind) {
       case OperandKind::Reg:
-        return th.regs[op.reg];
+        return op.negated ? th.regs[op.reg] == 0 : th.regs[op.reg];
       case OperandKind::Imm:
         return static_cast<uint64_t>(op.imm);
       case OperandKind::Symbol:
@@ -769,6 +911,12 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
     // Runs thread `th` until it waits or ends.
     auto step = [&](Thread &th) {
       while (th.state == Thread::Running && error.empty()) {
+        if (++steps > maxSteps) {
+          error = "kernel " + k.name + ": more than " +
+                  std::to_string(maxSteps) +
+                  " instructions run (a loop that does not end?)";
+          return;
+        }
         if (th.pc < 0 || th.pc >= static_cast<long>(k.code.size())) {
           error = "kernel " + k.name + " ran past its end";
           return;
@@ -807,7 +955,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           else if (bits == 32)
             set(i, bitsOf(roundTo(v, in.rounding.size() == 2 ? in.rounding : "rn")));
           else if (in.type.kind == Kind::BF)
-            set(i, floatToBf16(static_cast<float>(v)));
+            set(i, floatToBf16(v));
           else
             set(i, floatToHalf(v));
         };
@@ -819,19 +967,21 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           size_t size = bits / 8;
           uint8_t *p = resolve(th, in, in.space, address(th, mem),
                                size * in.vector);
-          if (!p)
+          if (!p) {
+            fail(in, "access of a null address");
             return;
+          }
           for (unsigned i = 0; i < in.vector; ++i) {
+            const Operand &element =
+                reg.kind == OperandKind::Vector ? reg.elements[i] : reg;
             if (in.op == Opcode::Ld) {
               uint64_t v = 0;
               std::memcpy(&v, p + i * size, size);
               if (isSigned)
                 v = static_cast<uint64_t>(signExtend(v, bits));
-              th.regs[reg.kind == OperandKind::Vector ? reg.regs[i] : reg.reg] = v;
+              th.regs[element.reg] = v;
             } else {
-              uint64_t v = reg.kind == OperandKind::Vector
-                               ? th.regs[reg.regs[i]]
-                               : value(th, reg);
+              uint64_t v = value(th, element);
               std::memcpy(p + i * size, &v, size);
             }
           }
@@ -840,14 +990,16 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         case Opcode::Mov:
           if (ops[0].kind == OperandKind::Vector) {
             uint64_t v = src(1);
-            unsigned part = bits / static_cast<unsigned>(ops[0].regs.size());
-            for (size_t i = 0; i < ops[0].regs.size(); ++i)
-              th.regs[ops[0].regs[i]] = maskTo(v >> (part * i), part);
+            const std::vector<Operand> &parts = ops[0].elements;
+            unsigned part = bits / static_cast<unsigned>(parts.size());
+            for (size_t i = 0; i < parts.size(); ++i)
+              th.regs[parts[i].reg] = maskTo(v >> (part * i), part);
           } else if (ops[1].kind == OperandKind::Vector) {
-            unsigned part = bits / static_cast<unsigned>(ops[1].regs.size());
+            const std::vector<Operand> &parts = ops[1].elements;
+            unsigned part = bits / static_cast<unsigned>(parts.size());
             uint64_t v = 0;
-            for (size_t i = 0; i < ops[1].regs.size(); ++i)
-              v |= maskTo(th.regs[ops[1].regs[i]], part) << (part * i);
+            for (size_t i = 0; i < parts.size(); ++i)
+              v |= maskTo(value(th, parts[i]), part) << (part * i);
             set(0, v);
           } else {
             set(0, src(1));
@@ -891,10 +1043,12 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         case Opcode::Mad:
         case Opcode::Madc: {
           if (isFloat) {
-            double r = fv(1) * fv(2);
-            if (in.op == Opcode::Mad)
-              r = bits == 64 ? std::fma(fv(1), fv(2), fv(3)) : r + fv(3);
-            setFloat(0, r);
+            if (in.op == Opcode::Mad && bits == 32)
+              set(0, bitsOf(std::fma(f(1), f(2), f(3))));
+            else if (in.op == Opcode::Mad)
+              setFloat(0, std::fma(fv(1), fv(2), fv(3)));
+            else
+              setFloat(0, fv(1) * fv(2));
             break;
           }
           // The full product, then the half the instruction keeps.
@@ -931,6 +1085,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
                                    : fv(1) / fv(2));
           } else if (uv(2) == 0) {
             set(0, ~uint64_t(0));
+          } else if (isSigned && sv(2) == -1) {
+            set(0, 0 - src(1)); // (the most negative value stays itself)
           } else {
             set(0, isSigned ? static_cast<uint64_t>(sv(1) / sv(2))
                             : uv(1) / uv(2));
@@ -939,6 +1095,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         case Opcode::Rem:
           if (uv(2) == 0)
             set(0, src(1));
+          else if (isSigned && sv(2) == -1)
+            set(0, 0);
           else
             set(0, isSigned ? static_cast<uint64_t>(sv(1) % sv(2))
                             : uv(1) % uv(2));
@@ -1003,16 +1161,17 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           break;
         }
         case Opcode::Bfe: {
+          // d[i] = a[pos + i] for i < len with pos + i <= msb, else the
+          // sign bit (bfe.s: a[min(pos + len - 1, msb)]; bfe.u: 0).
           uint64_t pos = maskTo(src(2), 8), len = maskTo(src(3), 8);
-          uint64_t field = len == 0 || pos >= bits ? 0 : uv(1) >> pos;
-          if (len < 64)
-            field = maskTo(field, static_cast<unsigned>(len));
-          if (isSigned && len > 0 && len < 64) {
-            uint64_t signBit = pos + len - 1 >= bits
-                                   ? (uv(1) >> (bits - 1)) & 1
-                                   : (uv(1) >> (pos + len - 1)) & 1;
-            if (signBit)
-              field |= ~uint64_t(0) << len;
+          uint64_t a = uv(1), field = 0;
+          uint64_t msb = bits - 1;
+          uint64_t sign = 0;
+          if (isSigned && len > 0)
+            sign = (a >> std::min(pos + len - 1, msb)) & 1;
+          for (uint64_t i = 0; i < bits; ++i) {
+            uint64_t bit = i < len && pos + i <= msb ? (a >> (pos + i)) & 1 : sign;
+            field |= bit << i;
           }
           set(0, field);
           break;
@@ -1145,7 +1304,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
             if (to.bits == 32)
               return bitsOf(roundTo(v, in.rounding.size() == 2 ? in.rounding : "rn"));
             if (to.kind == Kind::BF)
-              return floatToBf16(static_cast<float>(v));
+              return floatToBf16(v);
             return floatToHalf(v);
           };
           if (fromFloat) {
@@ -1163,19 +1322,19 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
             } else {
               // To an integer: rounded, clamped to the type, NaN as 0.
               v = std::isnan(v) ? 0.0 : roundIntegral(v, in.rounding);
+              // Out of range saturates to the type's bounds.
               if (to.kind == Kind::S) {
-                double lo = std::ldexp(-1.0, to.bits - 1);
-                double hi = -lo - 1;
-                v = std::min(hi, std::max(lo, v));
-                dst = maskTo(static_cast<uint64_t>(static_cast<int64_t>(v)),
-                             to.bits);
+                double bound = std::ldexp(1.0, to.bits - 1);
+                int64_t lo = std::numeric_limits<int64_t>::min() >> (64 - to.bits);
+                int64_t r = v >= bound ? -(lo + 1) : v < -bound ? lo
+                                                                : static_cast<int64_t>(v);
+                dst = maskTo(static_cast<uint64_t>(r), to.bits);
               } else {
-                double hi = std::ldexp(1.0, to.bits) - 1;
-                v = std::min(hi, std::max(0.0, v));
-                dst = maskTo(v >= 9.2e18
-                                 ? static_cast<uint64_t>(v)
-                                 : static_cast<uint64_t>(static_cast<int64_t>(v)),
-                             to.bits);
+                double bound = std::ldexp(1.0, to.bits);
+                uint64_t r = v >= bound ? ~uint64_t(0)
+                             : v <= 0   ? 0
+                                        : static_cast<uint64_t>(v);
+                dst = maskTo(r, to.bits);
               }
             }
           } else {
@@ -1186,7 +1345,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
             if (toFloat) {
               // Integers convert exactly to double up to 2^53; f32 rounds
               // once from the integer itself.
-              if (to.bits == 32 && in.rounding.size() != 2)
+              if (to.bits == 32 && (in.rounding.empty() || in.rounding == "rn"))
                 dst = bitsOf(from.kind == Kind::S ? static_cast<float>(si)
                                                   : static_cast<float>(ui));
               else
@@ -1194,6 +1353,23 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
                                                        : static_cast<double>(ui));
             } else {
               uint64_t v = from.kind == Kind::S ? static_cast<uint64_t>(si) : ui;
+              if (sat) {
+                // Clamped to the destination's range.
+                bool negative = from.kind == Kind::S && si < 0;
+                if (to.kind == Kind::S) {
+                  int64_t hi = static_cast<int64_t>((uint64_t(1) << (to.bits - 1)) - 1);
+                  int64_t lo = -hi - 1;
+                  if (negative)
+                    v = static_cast<uint64_t>(std::max(si, lo));
+                  else
+                    v = from.kind == Kind::S
+                            ? static_cast<uint64_t>(std::min(si, hi))
+                            : std::min<uint64_t>(ui, static_cast<uint64_t>(hi));
+                } else {
+                  uint64_t hi = maskTo(~uint64_t(0), to.bits);
+                  v = negative ? 0 : std::min(v, hi);
+                }
+              }
               dst = maskTo(to.kind == Kind::S
                                ? static_cast<uint64_t>(signExtend(v, to.bits))
                                : v,
@@ -1220,9 +1396,11 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
     };
 
     // Runs every thread until all end; releases barriers and shuffles.
-    while (error.empty()) {
-      for (Thread &th : threads)
-        step(th);
+    // Rounds alternate the threads' order, so that a read of what another
+    // thread writes without a barrier between shows in one of them.
+    for (unsigned round = 0; error.empty(); ++round) {
+      for (unsigned t = 0; t < block; ++t)
+        step(threads[round % 2 ? block - 1 - t : t]);
       if (!error.empty())
         break;
       bool allDone = true, allAtBarrier = true;
@@ -1237,12 +1415,13 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       // member mask that has not ended is there.
       for (unsigned w = 0; w * 32 < block && error.empty(); ++w) {
         unsigned first = w * 32, last = std::min(block, first + 32);
-        long pc = -1;
-        for (unsigned t = first; t < last && pc == -1; ++t)
-          if (threads[t].state == Thread::AtShuffle)
-            pc = threads[t].pc;
-        if (pc == -1)
-          continue;
+        // Each shuffle some lane waits at, in turn.
+        std::vector<long> pcs;
+        for (unsigned t = first; t < last; ++t)
+          if (threads[t].state == Thread::AtShuffle &&
+              std::find(pcs.begin(), pcs.end(), threads[t].pc) == pcs.end())
+            pcs.push_back(threads[t].pc);
+        for (long pc : pcs) {
         const Instr &in = k.code[pc];
         uint32_t members = 0;
         bool ready = true;
@@ -1285,7 +1464,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
             ok = j <= maxLane;
           } else if (in.has("up")) {
             j = lane - b;
-            ok = static_cast<int32_t>(j) >= static_cast<int32_t>(minLane);
+            ok = static_cast<int32_t>(j) >= static_cast<int32_t>(maxLane);
           } else {
             j = minLane | (b & ~segmask);
             ok = j <= maxLane;
@@ -1299,6 +1478,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           ++th.pc;
         }
         released = true;
+        }
       }
       if (!released && allAtBarrier) {
         for (Thread &th : threads)
@@ -1324,8 +1504,14 @@ PtxModule::~PtxModule() = default;
 std::unique_ptr<PtxModule> PtxModule::parse(const std::string &ptx,
                                             std::string &error) {
   std::unique_ptr<PtxModule> module(new PtxModule);
-  if (!module->impl->parse(ptx, error))
+  try {
+    if (!module->impl->parse(ptx, error))
+      return nullptr;
+  } catch (const std::exception &e) {
+    // A malformed number or name (std::stoull and the like).
+    error = std::string("malformed PTX: ") + e.what();
     return nullptr;
+  }
   return module;
 }
 
@@ -1333,18 +1519,22 @@ bool PtxModule::hasEntry(const std::string &name) const {
   return impl->find(name) != nullptr;
 }
 
-size_t PtxModule::getNumParams(const std::string &name) const {
-  const Kernel *k = impl->find(name);
-  return k ? k->params.size() : 0;
+std::vector<size_t> PtxModule::getParamSizes(const std::string &name) const {
+  std::vector<size_t> sizes;
+  if (const Kernel *k = impl->find(name))
+    for (int param : k->params)
+      sizes.push_back(impl->symbols[param].size);
+  return sizes;
 }
 
 std::string PtxModule::launch(const std::string &name, unsigned grid,
                               unsigned block, void **params,
-                              const GlobalCheck &isGlobal) const {
+                              const GlobalCheck &isGlobal,
+                              uint64_t maxSteps) const {
   const Kernel *k = impl->find(name);
   if (!k)
     return "no entry " + name;
-  return impl->run(*k, grid, block, params, isGlobal);
+  return impl->run(*k, grid, block, params, isGlobal, maxSteps);
 }
 
 bool PtxModule::ownsGlobal(uint64_t address, size_t size) const {

@@ -11,8 +11,11 @@
 // shared, local and parameter memory, branches, bar.sync, shfl.sync); a
 // module with anything else fails to load, naming the line. A block's
 // threads run one at a time up to each barrier or shuffle (all of a warp's
-// lanes exchange at once); a shared, local or global access outside its
-// buffer fails the launch, naming the kernel and instruction.
+// lanes exchange at once), the order of the threads reversed every other
+// round; a shared, local or global access outside its buffer, a barrier or
+// shuffle some thread never reaches, or more instructions than the
+// launch's budget fails it, naming the kernel (and the instruction). Approximate instructions (ex2.approx, ...) compute exactly
+// and .ftz is not applied: results are at least as accurate as a GPU's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace ms::fakecuda {
 
@@ -44,13 +48,15 @@ public:
 
   /// Whether the module defines entry `name`.
   bool hasEntry(const std::string &name) const;
-  /// The number of parameters of entry `name`.
-  size_t getNumParams(const std::string &name) const;
+  /// The byte sizes of entry `name`'s parameters (at most 8 each).
+  std::vector<size_t> getParamSizes(const std::string &name) const;
   /// Runs entry `name` on a grid of `grid` x 1 x 1 blocks of `block` x 1 x 1
-  /// threads with `params` (as cuLaunchKernel takes them); returns an error
-  /// message, or an empty string.
+  /// threads with `params` (as cuLaunchKernel takes them), at most
+  /// `maxSteps` instructions in all; returns an error message, or an empty
+  /// string.
   std::string launch(const std::string &name, unsigned grid, unsigned block,
-                     void **params, const GlobalCheck &isGlobal) const;
+                     void **params, const GlobalCheck &isGlobal,
+                     uint64_t maxSteps) const;
   /// Whether [address, address + size) lies in a `.global` variable.
   bool ownsGlobal(uint64_t address, size_t size) const;
 
