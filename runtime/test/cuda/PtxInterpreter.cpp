@@ -133,10 +133,24 @@ uint64_t bitsOf(double d) {
 // f16 and bf16 (through f32: a result computed in double and rounded twice
 // is off only on a tie of the second rounding).
 float halfToFloat(uint16_t h) { return npu::halfToFloat(h); }
+/// `v` rounded to the nearest float (to nearest even; beyond the largest
+/// float, infinity), without the undefined behaviour of an out-of-range cast.
+float narrow(double v) {
+  // The largest float plus half its ulp: at or beyond it, infinity.
+  constexpr double limit = 3.4028235677973366e38;
+  if (v >= limit)
+    return INFINITY;
+  if (v <= -limit)
+    return -INFINITY;
+  if (std::fabs(v) > 3.4028234663852886e38)
+    return std::copysign(3.4028234663852886e38f, static_cast<float>(v > 0 ? 1 : -1));
+  return static_cast<float>(v);
+}
+
 /// `v` as a float rounded to odd: narrowing that to f16 or bf16 (13 or 16
 /// fewer bits) then rounds as narrowing `v` directly would.
 float roundToOdd(double v) {
-  float f = static_cast<float>(v);
+  float f = narrow(v);
   if (std::isnan(v) || std::isinf(v) || static_cast<double>(f) == v)
     return f;
   if (std::fabs(static_cast<double>(f)) > std::fabs(v))
@@ -149,7 +163,7 @@ uint16_t floatToBf16(double f) { return npu::floatToBf16(roundToOdd(f)); }
 
 /// `exact` rounded to f32 in `mode` (rn, rz, rm, rp).
 float roundTo(double exact, const std::string &mode) {
-  float f = static_cast<float>(exact);
+  float f = narrow(exact);
   if (mode == "rz" && std::fabs(static_cast<double>(f)) > std::fabs(exact))
     f = std::nextafter(f, 0.0f);
   else if (mode == "rm" && static_cast<double>(f) > exact)
@@ -523,9 +537,8 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
       return false;
     }
   }
-  const Operand &mem = in.operands[in.op == Opcode::Ld ? 1 : 0];
   if ((in.op == Opcode::Ld || in.op == Opcode::St) &&
-      mem.kind != OperandKind::Mem) {
+      in.operands[in.op == Opcode::Ld ? 1 : 0].kind != OperandKind::Mem) {
     error = "expected a memory operand";
     return false;
   }
@@ -1133,7 +1146,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           if (isFloat)
             set(0, src(1) & ~(uint64_t(1) << (bits - 1)));
           else
-            set(0, static_cast<uint64_t>(std::llabs(sv(1))));
+            set(0, sv(1) < 0 ? 0 - static_cast<uint64_t>(sv(1))
+                             : static_cast<uint64_t>(sv(1)));
           break;
         case Opcode::And:
           set(0, src(1) & src(2));
