@@ -22,7 +22,8 @@ nothing to fetch, but has Python with NumPy).
       failed. With --bench N, also times the models at O1 and O2 (ms-run
       --bench N: the median of N runs after warm-up) and prints the
       milliseconds and O1/O2, and runs the benchmarks of bench/cuda (a
-      fused elementwise chain, a 4096^3 GEMM, softmax, layer norm): each
+      fused elementwise chain, 4096^3 GEMMs in f32 and on tensor cores
+      in bf16 (compiled with the file's COMPILE-FLAGS), softmax, layer norm): each
       against PyTorch's result (when PyTorch is there) and timed at O1 and
       O2 beside PyTorch eager and torch.compile, with bandwidth as a share
       of the device's copy bandwidth and GEMM throughput. --report FILE
@@ -73,8 +74,8 @@ def prepare_op_test(args, check, msm, path, case_dir):
     """Writes one op test's case; returns its record, or a reason to skip."""
     text = open(path).read()
     refs, input_exprs, (rtol, atol), flags, skips, _ = check.directives(text)
-    f32_only = check.sets_precision(flags)
-    flags = [f for f in flags if not f.startswith(check.CPU_FLAGS)]
+    rounded = check.sets_precision(flags)
+    flags = [f for f in flags if not f.startswith(check.CPU_FLAGS[0])]
     levels = [l for l in LEVELS if l not in skips]
     modules = {}
     for level in levels:
@@ -103,9 +104,10 @@ def prepare_op_test(args, check, msm, path, case_dir):
     ref = check.ref
     scope = {"np": np, **{k: getattr(ref, k) for k in dir(ref) if not k.startswith("_")}}
     scope.update({"a%d" % i: a for i, a in enumerate(inputs)})
-    if f32_only:
-        # cuda computes in f32 what the cpu rounds with --precision.
-        scope = check.f32_scope(scope)
+    if rounded and args.target == "cuda":
+        # cuda rounds every product's operands with --precision, and
+        # convolves directly.
+        scope = check.cuda_scope(scope)
     if len(refs) != len(plan["outputs"]):
         return "expected %d REFERENCE lines, found %d" % (len(plan["outputs"]), len(refs))
     outputs = []
@@ -155,9 +157,11 @@ def prepare_bench(args, msm, path, case_dir):
         m = re.search(pattern, text)
         if m:
             bench[key] = m.group(1).strip() if key == "torch" else int(m.group(1))
+    m = re.search(r"//\s*COMPILE-FLAGS:\s*(.*)", text)
+    flags = m.group(1).split() if m else []
     modules = {}
     for level in ("O1", "O2"):
-        error = compile_case(args, path, level, [], os.path.join(case_dir, level + ".msm"))
+        error = compile_case(args, path, level, flags, os.path.join(case_dir, level + ".msm"))
         if error:
             return "does not compile at %s: %s" % (level, error.splitlines()[0])
         modules[level] = level + ".msm"

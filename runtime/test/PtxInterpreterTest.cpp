@@ -6,9 +6,10 @@
 //
 // The fake driver's interpreter (cuda/PtxInterpreter.h) checks generated
 // kernels for results without a GPU; these tests check the interpreter on
-// hand-written PTX: arithmetic, memory spaces, barriers and shuffles as a
-// GPU runs them, and the failures it must report (an access outside every
-// allocation, a barrier not every thread reaches, what it cannot run).
+// hand-written PTX: arithmetic, memory spaces, barriers, shuffles and
+// tensor-core products as a GPU runs them, and the failures it must report (an
+// access outside every allocation, a barrier not every thread reaches, what it
+// cannot run).
 //
 //===----------------------------------------------------------------------===//
 
@@ -319,7 +320,11 @@ TEST(PtxInterpreterTest, RefusesWhatItCannotRun) {
         "add.sat.s32 %r1, %r1, 1;", "bar.sync 1;", "add.s32 %r1, %r2;",
         "mov.b32 %r1, 0fXYZ;", "@%p1;", "ld.global.v4.f32 {%f1, %f2}, [p];",
         "mov.b32 3, %r1;", "st.global.u32 [p+foo], 1;",
-        "mov.u64 %rd1, nowhere;"}) {
+        "mov.u64 %rd1, nowhere;",
+        "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, "
+        "%f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4};",
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1, %f2}, "
+        "{%r1, %r2, %r3, %r4}, {%r1, %r2}, {%f1, %f2, %f3, %f4};"}) {
     error.clear();
     EXPECT_FALSE(PtxModule::parse(std::string(kHeader) +
                                       ".visible .entry k(.param .u64 p)\n{\n" +
@@ -430,4 +435,130 @@ TEST(PtxInterpreterTest, FollowsTheIsaAtTheEdges) {
     EXPECT_EQ(lanes[i], i <= 16 ? i : i - 1) << i;
     EXPECT_EQ(lanes[32 + i], i <= 16 ? 0u : 1u) << i;
   }
+}
+
+namespace {
+/// The bits of `v`, a small value exact in both, as bf16 or as IEEE half.
+uint16_t halfBits(float v, bool bf16) {
+  if (bf16) {
+    uint32_t bits;
+    std::memcpy(&bits, &v, 4);
+    return static_cast<uint16_t>(bits >> 16);
+  }
+  if (v == 0)
+    return 0;
+  uint16_t sign = v < 0 ? 0x8000 : 0;
+  int e;
+  float m = std::frexp(std::fabs(v), &e); // |v| = m 2^e, m in [0.5, 1)
+  return sign | static_cast<uint16_t>((e - 1 + 15) << 10) |
+         static_cast<uint16_t>((2 * m - 1) * 1024);
+}
+
+/// A warp's mma.sync: each lane loads its 4 words of A, 2 of B and 4
+/// floats of C (lane-major), multiplies, stores its 4 floats of D. The
+/// instruction spans lines, as LLVM prints it.
+std::string mmaKernel(const char *type) {
+  return std::string(R"(
+.visible .entry k(.param .u64 k_a, .param .u64 k_b, .param .u64 k_c, .param .u64 k_d)
+{
+  .reg .b32 %r<16>; .reg .f32 %f<9>; .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [k_a];
+  ld.param.u64 %rd2, [k_b];
+  ld.param.u64 %rd3, [k_c];
+  ld.param.u64 %rd4, [k_d];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd5, %r1, 16;
+  mul.wide.u32 %rd6, %r1, 8;
+  add.s64 %rd7, %rd1, %rd5;
+  add.s64 %rd8, %rd2, %rd6;
+  add.s64 %rd9, %rd3, %rd5;
+  add.s64 %rd10, %rd4, %rd5;
+  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd7];
+  ld.global.v2.u32 {%r6, %r7}, [%rd8];
+  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd9];
+  mma.sync.aligned.m16n8k16.row.col.f32.)") +
+         type + "." + type + R"(.f32
+		{%f5, %f6, %f7, %f8},
+		{%r2, %r3, %r4, %r5},
+		{%r6, %r7},
+		{%f1, %f2, %f3, %f4};
+  st.global.v4.f32 [%rd10], {%f5, %f6, %f7, %f8};
+  ret;
+}
+)";
+}
+} // namespace
+
+// D = A B + C for a warp, its fragments spread over the lanes as the PTX
+// ISA lays them out for m16n8k16 (groupID = lane / 4, t = lane % 4): A's
+// element i of a lane at row groupID (i in 0-1, 4-5) or groupID + 8, column
+// 2t + i % 2 (+ 8 for i >= 4); B's at row 2t + i % 2 (+ 8 for i >= 2),
+// column groupID; C's and D's at row groupID (+ 8 for i >= 2), column
+// 2t + i % 2. Small values, so that every sum is exact.
+TEST(PtxInterpreterTest, MultipliesOnTensorCoresAsThePtxIsaLaysOut) {
+  for (bool bf16 : {true, false}) {
+    auto module = parse(mmaKernel(bf16 ? "bf16" : "f16"));
+    ASSERT_TRUE(module);
+    float a[16][16], b[16][8], c[16][8];
+    for (int m = 0; m < 16; ++m)
+      for (int k = 0; k < 16; ++k)
+        a[m][k] = static_cast<float>((m * 7 + k * 3) % 9 - 4) * 0.5f;
+    for (int k = 0; k < 16; ++k)
+      for (int n = 0; n < 8; ++n)
+        b[k][n] = static_cast<float>((k * 5 + n * 11) % 7 - 3);
+    for (int m = 0; m < 16; ++m)
+      for (int n = 0; n < 8; ++n)
+        c[m][n] = static_cast<float>(m - n) * 0.25f;
+    std::vector<uint32_t> aw(32 * 4), bw(32 * 2);
+    std::vector<float> cw(32 * 4), dw(32 * 4, -1.0f);
+    for (int lane = 0; lane < 32; ++lane) {
+      int g = lane / 4, t = lane % 4;
+      for (int i = 0; i < 8; ++i) {
+        int row = (i < 2 || (i >= 4 && i < 6)) ? g : g + 8;
+        int col = t * 2 + (i & 1) + (i >= 4 ? 8 : 0);
+        aw[lane * 4 + i / 2] |= uint32_t(halfBits(a[row][col], bf16))
+                                << (16 * (i % 2));
+      }
+      for (int i = 0; i < 4; ++i) {
+        int row = t * 2 + (i & 1) + (i >= 2 ? 8 : 0);
+        bw[lane * 2 + i / 2] |= uint32_t(halfBits(b[row][g], bf16))
+                                << (16 * (i % 2));
+        cw[lane * 4 + i] = c[g + (i >= 2 ? 8 : 0)][t * 2 + (i & 1)];
+      }
+    }
+    EXPECT_EQ(launch(*module, "k", 1, 32,
+                     {aw.data(), bw.data(), cw.data(), dw.data()}),
+              "");
+    for (int lane = 0; lane < 32; ++lane)
+      for (int i = 0; i < 4; ++i) {
+        int row = lane / 4 + (i >= 2 ? 8 : 0), col = lane % 4 * 2 + (i & 1);
+        float want = c[row][col];
+        for (int k = 0; k < 16; ++k)
+          want += a[row][k] * b[k][col];
+        EXPECT_EQ(dw[lane * 4 + i], want)
+            << (bf16 ? "bf16" : "f16") << " lane " << lane << " element " << i;
+      }
+    // A warp of fewer than 32 threads, or one whose lanes do not all reach
+    // the product, has no value to compute.
+    EXPECT_NE(launch(*module, "k", 1, 16,
+                     {aw.data(), bw.data(), cw.data(), dw.data()})
+                  .find("mma.sync in a warp of fewer than 32 threads"),
+              std::string::npos);
+  }
+  auto partial = parse(R"(
+.visible .entry k()
+{
+  .reg .pred %p<2>; .reg .b32 %r<8>; .reg .f32 %f<5>;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 5;
+  @%p1 bra $done;
+  mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, %f4}, {%r2, %r3, %r4, %r5}, {%r6, %r7}, {%f1, %f2, %f3, %f4};
+$done:
+  ret;
+}
+)");
+  ASSERT_TRUE(partial);
+  EXPECT_NE(launch(*partial, "k", 1, 32, {})
+                .find("mma.sync not reached by every lane of the warp"),
+            std::string::npos);
 }

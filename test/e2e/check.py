@@ -28,9 +28,10 @@ PTX of its module. With --fake-cuda DIR (the directory of the runtime's CUDA
 driver stand-in, runtime/test/cuda/FakeCuda.cpp), each such module also runs
 with `ms-run --device cuda` on the stand-in, which interprets the PTX on the
 CPU, and its outputs are compared with the reference (the file's TOLERANCE;
-the cuda target computes in f32, so where the file's COMPILE-FLAGS set the
-cpu's --precision, the reference is evaluated with bf16() as the identity and
-winograd_bf16() as conv()).
+the file's COMPILE-FLAGS apply but --target-cpu, and where they set
+--precision, the reference is evaluated with winograd_bf16() as conv() of
+bf16-rounded operands, since the cuda target rounds every product's operands
+and convolves directly).
 A test named in --cuda-xfail FILE (lines `NAME [LEVEL...] # reason`) must
 compile and pass ptxas but fail to run on the stand-in.
 
@@ -167,24 +168,23 @@ def compare(got, want, want_dtype, rtol, atol, label):
     return False
 
 
-# ms-compile flags of the cpu target alone: the cuda and npu checks drop them
-# (the npu compiles at its default precision, f16, and compares with its own
-# NPU-TOLERANCE).
+# ms-compile flags the npu check drops (it compiles at its default precision,
+# f16, and compares with its own NPU-TOLERANCE); the cuda check drops the
+# first alone and compiles with the file's --precision.
 CPU_FLAGS = ("--target-cpu", "--precision")
 
 
 def sets_precision(flags):
-    """Whether ms-compile `flags` set the cpu's --precision (which the cuda
-    and npu targets do not take)."""
+    """Whether ms-compile `flags` set --precision."""
     return any(f.startswith("--precision") for f in flags)
 
 
-def f32_scope(scope):
-    """A reference scope for a target that computes in f32 what the cpu
-    computes with --precision bf16: bf16() rounds nothing, and the bf16
-    Winograd convolution is a direct one."""
-    return dict(scope, bf16=lambda x: np.asarray(x, dtype=np.float32),
-                winograd_bf16=lambda x, w, b=None, pads=None: ref.conv(x, w, b, pads=pads))
+def cuda_scope(scope):
+    """The reference scope of the cuda target with --precision bf16: every
+    product rounds its operands to bfloat16 (on tensor cores or not), and
+    convolutions are direct (no Winograd transforms to round)."""
+    return dict(scope, winograd_bf16=lambda x, w, b=None, pads=None: ref.conv(
+        ref.bf16(x), ref.bf16(w), b, pads=pads))
 
 
 def check_cuda(args, compile_, levels, flags, bind, plan, wants, dtypes, tol):
@@ -193,7 +193,7 @@ def check_cuda(args, compile_, levels, flags, bind, plan, wants, dtypes, tol):
     device); with the driver stand-in, the module runs on it (its PTX
     interpreted) and the outputs are compared with the reference."""
     ok = True
-    flags = [f for f in flags if not f.startswith(CPU_FLAGS)]
+    flags = [f for f in flags if not f.startswith(CPU_FLAGS[0])]
     env = None
     if args.fake_cuda:
         env = dict(os.environ, LD_LIBRARY_PATH=os.pathsep.join(
@@ -408,12 +408,12 @@ def main():
         for desc, g, want, dtype in zip(plan["outputs"], got, wants, dtypes):
             ok = compare(g, want, dtype, rtol, atol, "[%s] %s" % (level, desc["name"])) and ok
     if args.ptxas or args.fake_cuda:
-        # The cuda target computes in f32 (the cpu's --precision is not
-        # passed): its reference rounds nothing to bf16, and convolves
-        # directly where the cpu's bf16 Winograd rounds its transforms.
+        # With --precision the cuda target rounds every product's operands
+        # and convolves directly where the cpu's bf16 Winograd rounds its
+        # transforms.
         cuda_wants = wants
         if sets_precision(flags):
-            cuda_wants = [np.asarray(eval(expr, f32_scope(scope))) for expr in refs]
+            cuda_wants = [np.asarray(eval(expr, cuda_scope(scope))) for expr in refs]
         ok = check_cuda(args, compile_, levels, flags, bind, plan, cuda_wants,
                         dtypes, (rtol, atol)) and ok
     if args.npu_xfail:

@@ -27,6 +27,16 @@ def cuda_available():
         return False
 
 
+def run_on_the_stand_in(script, tmp_path):
+    """Runs the Python `script` in a process whose libcuda is the driver
+    stand-in; it must print 'matches'."""
+    env = dict(os.environ, LD_LIBRARY_PATH=FAKE_CUDA,
+               MS_CACHE_DIR=str(tmp_path / "cache"))
+    p = subprocess.run([sys.executable, "-c", script], env=env,
+                       capture_output=True, text=True)
+    assert p.returncode == 0 and "matches" in p.stdout, p.stdout + p.stderr
+
+
 def exp_add(x, y):
     return ops.exp(x) + y
 
@@ -62,11 +72,7 @@ def test_jit_runs_on_the_driver_stand_in(level, tmp_path):
         % level +
         "np.testing.assert_allclose(f(x, y), np.exp(x) + y, rtol=1e-5, atol=1e-6)\n"
         "print('matches')\n")
-    env = dict(os.environ, LD_LIBRARY_PATH=FAKE_CUDA,
-               MS_CACHE_DIR=str(tmp_path / "cache"))
-    p = subprocess.run([sys.executable, "-c", script], env=env,
-                       capture_output=True, text=True)
-    assert p.returncode == 0 and "matches" in p.stdout, p.stdout + p.stderr
+    run_on_the_stand_in(script, tmp_path)
 
 
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA device")
@@ -76,3 +82,36 @@ def test_jit_on_the_gpu_matches_numpy(level, rng):
     y = rng.standard_normal((257,)).astype(np.float32)
     f = ms.jit(exp_add, target="cuda", level=level)
     np.testing.assert_allclose(f(x, y), np.exp(x) + y, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(FAKE_CUDA, "libcuda.so.1")),
+                    reason="the driver stand-in is not built")
+@pytest.mark.parametrize("precision", ["bf16", "f16"])
+def test_tensor_core_matmuls_on_the_driver_stand_in(precision, tmp_path):
+    # precision= runs the matmuls on tensor cores (mma.sync, interpreted by
+    # the stand-in): a linear layer on 3-D input with tails in M (140 rows),
+    # N (90) and K (100, in steps of 32), and a product by a transposed
+    # matrix. The reference rounds the operands to the precision and sums
+    # in float64; the device sums in f32.
+    script = (
+        "import numpy as np, ms, sys\n"
+        "sys.path.insert(0, %r)\n" % os.path.join(ROOT, "test", "e2e") +
+        "from ref import bf16\n"
+        "from ms import ops\n"
+        "rng = np.random.default_rng(0)\n"
+        "x = rng.standard_normal((2, 70, 100)).astype(np.float32)\n"
+        "w = rng.standard_normal((100, 90)).astype(np.float32)\n"
+        "v = rng.standard_normal((48, 100)).astype(np.float32)\n"
+        "u = rng.standard_normal((60, 100)).astype(np.float32)\n"
+        "f = ms.jit(lambda x, w, v, u: (ops.matmul(x, w), ops.matmul(v, ops.transpose(u))),\n"
+        "           target='cuda', level='O1', precision=%r)\n" % precision +
+        "r = bf16 if %r == 'bf16' else (lambda a: a.astype(np.float16).astype(np.float32))\n"
+        % precision +
+        "y, z = f(x, w, v, u)\n"
+        "want_y = r(x).astype(np.float64) @ r(w).astype(np.float64)\n"
+        "want_z = r(v).astype(np.float64) @ r(u).astype(np.float64).T\n"
+        "np.testing.assert_allclose(y, want_y, rtol=1e-4, atol=1e-4)\n"
+        "np.testing.assert_allclose(z, want_z, rtol=1e-4, atol=1e-4)\n"
+        "assert np.abs(y - x.astype(np.float64) @ w).max() > 1e-3  # rounded\n"
+        "print('matches')\n")
+    run_on_the_stand_in(script, tmp_path)

@@ -161,6 +161,13 @@ public:
 
   bool supportsOptLevel(int level) const override { return level <= 2; }
 
+  /// f32 by default; bf16 and f16 run the tiled matrix products on tensor
+  /// cores (ms-cuda-tile-matmul).
+  ArrayRef<StringRef> getPrecisions() const override {
+    static const StringRef precisions[] = {"f32", "bf16", "f16"};
+    return precisions;
+  }
+
   ArrayRef<StringRef> getCodegenPhases() const override {
     static const StringRef phases[] = {"linalg", "bufferized", "gpu", "nvvm"};
     return phases;
@@ -173,7 +180,8 @@ public:
       return;
     if (phase == "gpu") {
       kernels.addPass(createLowerMemRefCopiesPass());
-      kernels.addPass(createCUDATileMatmulPass());
+      kernels.addPass(createCUDATileMatmulPass(
+          CUDATileMatmulPassOptions{options.precision}));
       kernels.addPass(createCUDAOrderLoopsPass());
       kernels.addPass(createConvertLinalgToParallelLoopsPass());
       kernels.addPass(createCanonicalizerPass());

@@ -11,7 +11,10 @@
 // output, whose threads stage A and B through shared memory a slice of K at
 // a time and each accumulate a piece of the tile in registers, so that an
 // element loaded from global memory is used by a whole row or column of the
-// tile. ms-cuda-map-to-gpu outlines the launch as written.
+// tile. With --precision bf16 or f16 the products run on tensor cores: the
+// staged operands are rounded to the precision's type and each warp of the
+// block updates its piece of the tile with mma.sync. ms-cuda-map-to-gpu
+// outlines the launch as written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,9 +22,16 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::ms {
@@ -68,6 +78,30 @@ static constexpr int64_t kPad = 4;
 /// output (a matrix-vector product would idle most of a tile).
 static constexpr int64_t kMinRows = 16, kMinTerms = 8;
 
+/// Tensor-core tiles (--precision bf16 or f16): 32 of K a step, two
+/// mma.sync steps of 16.
+static constexpr TileShape kLargeMmaTile{128, 128, 32};
+static constexpr TileShape kSmallMmaTile{64, 64, 32};
+/// The block's 8 warps as a kWarpRows x kWarpCols grid, each owning a
+/// (bm / kWarpRows) x (bn / kWarpCols) piece of the tile.
+static constexpr int64_t kWarp = 32, kWarpRows = 2, kWarpCols = 4;
+static_assert(kWarpRows * kWarpCols * kWarp == kThreads,
+              "the warps of a block cover its tile");
+/// The shape of one mma.sync (m16n8k16): a warp's 16 x 16 piece of A, 16 x
+/// 8 of B, and its 16 x 8 accumulator fragment.
+static constexpr int64_t kFragM = 16, kFragN = 8, kFragK = 16;
+static_assert(kLargeMmaTile.bm % (kWarpRows * kFragM) == 0 &&
+                  kLargeMmaTile.bn % (kWarpCols * kFragN) == 0 &&
+                  kSmallMmaTile.bm % (kWarpRows * kFragM) == 0 &&
+                  kSmallMmaTile.bn % (kWarpCols * kFragN) == 0 &&
+                  kLargeMmaTile.bk % kFragK == 0 &&
+                  kSmallMmaTile.bk % kFragK == 0,
+              "each warp owns whole fragments");
+/// Shared rows of the tensor-core tiles (K innermost) are padded by this
+/// many elements (16 bytes): the 8 rows a fragment load reads then start in
+/// distinct banks, and rows stay 16-byte aligned.
+static constexpr int64_t kMmaPad = 8;
+
 namespace {
 /// A contraction `out[...] += lhs[...] * rhs[...]` in f32 with static
 /// shapes, and the loops the launch maps: the product's rows are the
@@ -85,6 +119,12 @@ struct Contraction {
   /// The output's other dimensions, outermost first.
   SmallVector<unsigned> gridDims;
   SmallVector<int64_t> ranges;
+  /// The elementwise ops right after the product that the launch applies
+  /// to each output before storing it (bias, activation, residual, cast),
+  /// and the buffers it then need not store (kernel-local, read by nothing
+  /// else).
+  SmallVector<linalg::GenericOp> epilogue;
+  SmallVector<Value> unstored;
 
   /// The iterations of `loops` together.
   int64_t extent(ArrayRef<unsigned> loops) const {
@@ -188,8 +228,10 @@ namespace {
 /// Emits a contraction's launch.
 class GemmEmitter {
 public:
-  GemmEmitter(Contraction c, OpBuilder &builder)
-      : c(c), b(builder), loc(c.op.getLoc()) {}
+  /// `mmaType` is the type products multiply in on tensor cores (bf16 or
+  /// f16), or null for f32 on the threads' FMA units.
+  GemmEmitter(Contraction c, Type mmaType, OpBuilder &builder)
+      : c(c), mmaType(mmaType), b(builder), loc(c.op.getLoc()) {}
 
   /// Replaces the contraction by its launch; `init` is the value the output
   /// was filled with just before (the fill is then dropped), or null to add
@@ -200,21 +242,25 @@ public:
     auto blocksOf = [&](TileShape t) {
       return grid * llvm::divideCeil(m, t.bm) * llvm::divideCeil(n, t.bn);
     };
-    tile = kSmallTile;
-    if (m >= kLargeTile.bm && n >= kLargeTile.bn &&
-        blocksOf(kLargeTile) >= kMinLargeBlocks)
-      tile = kLargeTile;
+    TileShape large = mmaType ? kLargeMmaTile : kLargeTile;
+    tile = mmaType ? kSmallMmaTile : kSmallTile;
+    if (m >= large.bm && n >= large.bn && blocksOf(large) >= kMinLargeBlocks)
+      tile = large;
     int64_t blocks = blocksOf(tile);
     if (blocks > std::numeric_limits<int32_t>::max())
       return c.op.emitError("expected at most 2^31 - 1 tiles of the matrix "
                             "product, but found ")
              << blocks;
 
-    Type f32 = b.getF32Type();
+    // SIMT tiles are [k][row] in f32; tensor-core tiles [row][k] in the
+    // precision's type.
     auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
                                                 gpu::AddressSpace::Workgroup);
     auto sharedType = [&](int64_t width) {
-      return MemRefType::get({tile.bk, width + kPad}, f32,
+      SmallVector<int64_t> shape =
+          mmaType ? SmallVector<int64_t>{width, tile.bk + kMmaPad}
+                  : SmallVector<int64_t>{tile.bk, width + kPad};
+      return MemRefType::get(shape, mmaType ? mmaType : b.getF32Type(),
                              MemRefLayoutAttrInterface(), workgroup);
     };
     b.setInsertionPoint(c.op);
@@ -230,7 +276,7 @@ public:
     aTile = launch.getWorkgroupAttributions()[0];
     bTile = launch.getWorkgroupAttributions()[1];
     Value block = launch.getBlockIds().x;
-    Value thread = launch.getThreadIds().x;
+    thread = launch.getThreadIds().x;
 
     // block = (g * tilesM + tm) * tilesN + tn: neighbouring blocks share
     // the rows of A they read.
@@ -244,21 +290,24 @@ public:
     setIndex(c.gridDims, g);
     m0 = mul(tm, tile.bm);
     n0 = mul(tn, tile.bn);
-    ty = arith::DivUIOp::create(b, loc, thread, index(kSide));
-    tx = arith::RemUIOp::create(b, loc, thread, index(kSide));
-    this->thread = thread;
+    if (mmaType)
+      emitMma(init);
+    else
+      emitSimt(init);
+    gpu::TerminatorOp::create(b, loc);
+    return success();
+  }
 
+private:
+  /// Thread (ty, tx) of the 16 x 16 grid accumulates rows ty + 16 i and
+  /// columns tx + 16 j of the tile from f32 tiles staged as [k][row].
+  void emitSimt(Value init) {
+    Value ty = arith::DivUIOp::create(b, loc, thread, index(kSide));
+    Value tx = arith::RemUIOp::create(b, loc, thread, index(kSide));
     // The accumulators, one per owned output, carried over the K steps.
     int64_t rows = tile.bm / kSide, cols = tile.bn / kSide;
-    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
-    SmallVector<Value> inits(rows * cols, zero);
-    auto steps = scf::ForOp::create(
-        b, loc, index(0), index(c.ranges[c.kDim]), index(tile.bk), inits,
-        [&](OpBuilder &, Location, Value k0, ValueRange accs) {
-          stage(c.lhs, c.lhsMap, c.rowDims, tile.bm, m0, k0, aTile);
-          stage(c.rhs, c.rhsMap, c.nDim, tile.bn, n0, k0, bTile);
-          gpu::BarrierOp::create(b, loc);
-          SmallVector<Value> next(accs.begin(), accs.end());
+    scf::ForOp steps =
+        stepK(rows * cols, [&](SmallVector<Value> &next) {
           auto contract = arith::FastMathFlags::contract;
           for (int64_t kk = 0; kk < tile.bk; ++kk) {
             SmallVector<Value> as, bs;
@@ -278,41 +327,194 @@ public:
                     b, loc, next[i * cols + j], product, contract);
               }
           }
-          // The next step's stores wait for every thread's reads.
-          gpu::BarrierOp::create(b, loc);
-          scf::YieldOp::create(b, loc, next);
         });
 
     // Each thread adds its sums to the outputs it owns.
     for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < cols; ++j) {
-        Value row = arith::AddIOp::create(b, loc, m0, add(ty, kSide * i));
-        setIndex(c.rowDims, row);
-        ivs[c.nDim] = arith::AddIOp::create(b, loc, n0, add(tx, kSide * j));
-        SmallVector<std::pair<Value, int64_t>> checks;
-        if (m % tile.bm)
-          checks.push_back({row, m});
-        if (n % tile.bn)
-          checks.push_back({ivs[c.nDim], n});
-        Value inside = inBounds(checks);
-        OpBuilder::InsertionGuard guard(b);
-        if (inside) {
-          auto owned = scf::IfOp::create(b, loc, inside);
-          b.setInsertionPointToStart(owned.thenBlock());
-        }
-        SmallVector<Value> at = indices(c.outMap);
-        Value base = init;
-        if (!base)
-          base = memref::LoadOp::create(b, loc, c.out, at);
-        Value sum = arith::AddFOp::create(b, loc, base,
-                                          steps.getResult(i * cols + j));
-        memref::StoreOp::create(b, loc, sum, c.out, at);
-      }
-    gpu::TerminatorOp::create(b, loc);
-    return success();
+      for (int64_t j = 0; j < cols; ++j)
+        addToOutput(add(ty, kSide * i), add(tx, kSide * j),
+                    steps.getResult(i * cols + j), init);
   }
 
-private:
+  /// Warp (wr, wc) of the block's kWarpRows x kWarpCols grid owns rows
+  /// wr * wm + [0, wm) and columns wc * wn + [0, wn) of the tile as
+  /// 16 x 8 fragments, which mma.sync updates from tiles staged as [row][k]
+  /// and [column][k]. Lane l holds, of each fragment of A (16 x 16), B
+  /// (16 x 8) and the accumulators (16 x 8), with g = l / 4 and t = l % 4:
+  /// A's rows g and g + 8 at columns 2t, 2t + 1 and 2t + 8, 2t + 9 (as
+  /// pairs, A[g][2t..], A[g + 8][2t..], A[g][2t + 8..], A[g + 8][2t + 8..]);
+  /// B's column g at rows 2t, 2t + 1 and 2t + 8, 2t + 9; the accumulators'
+  /// rows g and g + 8 at columns 2t and 2t + 1.
+  void emitMma(Value init) {
+    MLIRContext *ctx = b.getContext();
+    Type f32 = b.getF32Type();
+    Value warp = arith::DivUIOp::create(b, loc, thread, index(kWarp));
+    Value lane = arith::RemUIOp::create(b, loc, thread, index(kWarp));
+    int64_t wm = tile.bm / kWarpRows, wn = tile.bn / kWarpCols;
+    int64_t fragsM = wm / kFragM, fragsN = wn / kFragN;
+    Value warpRow =
+        mul(arith::DivUIOp::create(b, loc, warp, index(kWarpCols)), wm);
+    Value warpCol =
+        mul(arith::RemUIOp::create(b, loc, warp, index(kWarpCols)), wn);
+    Value group = arith::DivUIOp::create(b, loc, lane, index(4));
+    Value pair = mul(arith::RemUIOp::create(b, loc, lane, index(4)), 2);
+    Value rowBase = arith::AddIOp::create(b, loc, warpRow, group);
+    Value colBase = arith::AddIOp::create(b, loc, warpCol, group);
+
+    bool isBf16 = mmaType.isBF16();
+    auto pairType = VectorType::get({2}, mmaType);
+    // A pair of the precision's type at (row, k) of a tile, as mma.sync's
+    // operand: an i32 (bf16) or a vector of two halves (f16).
+    auto loadPair = [&](Value shared, Value row, Value k) -> Value {
+      Value v =
+          vector::LoadOp::create(b, loc, pairType, shared, ValueRange{row, k},
+                                 /*nontemporal=*/false, llvm::MaybeAlign(4));
+      if (!isBf16)
+        return v;
+      Value word = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), v);
+      return vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
+    };
+    auto fragType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
+    NVVM::MMATypes ptxType =
+        isBf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+
+    scf::ForOp steps =
+        stepK(fragsM * fragsN * 4, [&](SmallVector<Value> &next) {
+          for (int64_t ks = 0; ks < tile.bk; ks += kFragK) {
+            Value k = add(pair, ks);
+            Value kHigh = add(pair, ks + 8);
+            SmallVector<SmallVector<Value>> as, bs;
+            for (int64_t i = 0; i < fragsM; ++i) {
+              Value row = add(rowBase, kFragM * i);
+              Value rowHigh = add(rowBase, kFragM * i + 8);
+              as.push_back({loadPair(aTile, row, k),
+                            loadPair(aTile, rowHigh, k),
+                            loadPair(aTile, row, kHigh),
+                            loadPair(aTile, rowHigh, kHigh)});
+            }
+            for (int64_t j = 0; j < fragsN; ++j) {
+              Value col = add(colBase, kFragN * j);
+              bs.push_back(
+                  {loadPair(bTile, col, k), loadPair(bTile, col, kHigh)});
+            }
+            for (int64_t i = 0; i < fragsM; ++i)
+              for (int64_t j = 0; j < fragsN; ++j) {
+                int64_t at = (i * fragsN + j) * 4;
+                auto mma = NVVM::MmaOp::create(
+                    b, loc, fragType, as[i], bs[j],
+                    ArrayRef<Value>(next).slice(at, 4),
+                    ArrayRef<int64_t>{kFragM, kFragN, kFragK},
+                    /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+                    std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                    std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                                   NVVM::MMALayout::col});
+                for (int64_t e = 0; e < 4; ++e)
+                  next[at + e] = LLVM::ExtractValueOp::create(
+                      b, loc, mma, ArrayRef<int64_t>{e});
+              }
+          }
+        });
+
+    // Each lane adds its fragments' elements to their outputs.
+    Value colPair = arith::AddIOp::create(b, loc, warpCol, pair);
+    for (int64_t i = 0; i < fragsM; ++i)
+      for (int64_t j = 0; j < fragsN; ++j)
+        for (int64_t e = 0; e < 4; ++e)
+          addToOutput(add(rowBase, kFragM * i + (e / 2) * 8),
+                      add(colPair, kFragN * j + e % 2),
+                      steps.getResult((i * fragsN + j) * 4 + e), init);
+  }
+
+  /// The loop over K in steps of the tile's: `count` f32 accumulators from
+  /// zero, each step staging A and B in shared memory and, between
+  /// barriers, updating the accumulators with `compute`.
+  scf::ForOp stepK(int64_t count,
+                   function_ref<void(SmallVector<Value> &)> compute) {
+    Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
+    SmallVector<Value> inits(count, zero);
+    return scf::ForOp::create(
+        b, loc, index(0), index(c.ranges[c.kDim]), index(tile.bk), inits,
+        [&](OpBuilder &, Location, Value k0, ValueRange accs) {
+          stage(c.lhs, c.lhsMap, c.rowDims, tile.bm, m0, k0, aTile);
+          stage(c.rhs, c.rhsMap, c.nDim, tile.bn, n0, k0, bTile);
+          gpu::BarrierOp::create(b, loc);
+          SmallVector<Value> next(accs.begin(), accs.end());
+          compute(next);
+          // The next step's stores wait for every thread's reads.
+          gpu::BarrierOp::create(b, loc);
+          scf::YieldOp::create(b, loc, next);
+        });
+  }
+
+  /// Adds `sum` to the output at row `row` and column `col` of the tile
+  /// (bounds-checked when the tiles overrun the matrix), or stores `init` +
+  /// `sum` when the output was filled with `init`.
+  void addToOutput(Value row, Value col, Value sum, Value init) {
+    int64_t m = c.extent(c.rowDims), n = c.ranges[c.nDim];
+    row = arith::AddIOp::create(b, loc, m0, row);
+    setIndex(c.rowDims, row);
+    ivs[c.nDim] = arith::AddIOp::create(b, loc, n0, col);
+    SmallVector<std::pair<Value, int64_t>> checks;
+    if (m % tile.bm)
+      checks.push_back({row, m});
+    if (n % tile.bn)
+      checks.push_back({ivs[c.nDim], n});
+    Value inside = inBounds(checks);
+    OpBuilder::InsertionGuard guard(b);
+    if (inside) {
+      auto owned = scf::IfOp::create(b, loc, inside);
+      b.setInsertionPointToStart(owned.thenBlock());
+    }
+    SmallVector<Value> at = indices(c.outMap);
+    Value base = init;
+    if (!base)
+      base = memref::LoadOp::create(b, loc, c.out, at);
+    Value value = arith::AddFOp::create(b, loc, base, sum);
+    // The epilogue's ops on this element, each op's result held for the
+    // next instead of stored and read back; each buffer written is stored
+    // once, with its last value.
+    SmallVector<std::pair<Value, Value>> held = {{c.out, value}};
+    auto heldValue = [&](Value buffer) -> Value {
+      for (auto &[heldBuffer, heldValue] : held)
+        if (heldBuffer == buffer)
+          return heldValue;
+      return Value();
+    };
+    for (linalg::GenericOp op : c.epilogue) {
+      Block &body = op.getRegion().front();
+      IRMapping mapping;
+      for (OpOperand &operand : op->getOpOperands()) {
+        BlockArgument arg = body.getArgument(operand.getOperandNumber());
+        Value v = heldValue(operand.get());
+        if (!v && arg.use_empty())
+          continue;
+        if (!v) {
+          SmallVector<Value> where;
+          for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults())
+            where.push_back(isa<AffineDimExpr>(e)
+                                ? at[cast<AffineDimExpr>(e).getPosition()]
+                                : index(0));
+          v = memref::LoadOp::create(b, loc, operand.get(), where);
+        }
+        mapping.map(arg, v);
+      }
+      for (Operation &bodyOp : body.without_terminator())
+        b.clone(bodyOp, mapping);
+      Value result = mapping.lookupOrDefault(
+          body.getTerminator()->getOperand(0));
+      Value buffer = op.getDpsInits()[0];
+      auto it = llvm::find_if(held, [&](auto &p) { return p.first == buffer; });
+      if (it != held.end())
+        it->second = result;
+      else
+        held.push_back({buffer, result});
+    }
+    for (auto &[buffer, v] : held)
+      if (!llvm::is_contained(c.unstored, buffer))
+        memref::StoreOp::create(b, loc, v, buffer, at);
+  }
+
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value v, int64_t k) {
     return k ? arith::AddIOp::create(b, loc, v, index(k)).getResult() : v;
@@ -356,11 +558,11 @@ private:
   }
 
   /// Copies this step's slice of `operand` (its `width` rows or columns of
-  /// `loops`, linearized, from `start`; K from `k0`) into `shared` as
-  /// [k][row]: each thread takes elements thread, thread + kThreads, ...,
-  /// numbered along the operand's innermost dimension so that neighbouring
-  /// threads read neighbouring addresses. Elements past the end read as
-  /// zero.
+  /// `loops`, linearized, from `start`; K from `k0`) into `shared` ([k][row]
+  /// in f32, or [row][k] rounded to the tensor cores' type): each thread
+  /// takes elements thread, thread + kThreads, ..., numbered along the
+  /// operand's innermost dimension so that neighbouring threads read
+  /// neighbouring addresses. Elements past the end read as zero.
   void stage(Value operand, AffineMap map, ArrayRef<unsigned> loops,
              int64_t width, Value start, Value k0, Value shared) {
     bool kInnermost =
@@ -404,42 +606,183 @@ private:
       } else {
         value = memref::LoadOp::create(b, loc, operand, indices(map));
       }
-      memref::StoreOp::create(b, loc, value, shared, ValueRange{kk, w});
+      if (mmaType) {
+        value = arith::TruncFOp::create(b, loc, mmaType, value);
+        memref::StoreOp::create(b, loc, value, shared, ValueRange{w, kk});
+      } else {
+        memref::StoreOp::create(b, loc, value, shared, ValueRange{kk, w});
+      }
     }
   }
 
   Contraction c;
+  Type mmaType;
   OpBuilder &b;
   Location loc;
   TileShape tile = kSmallTile;
-  Value aTile, bTile, thread, ty, tx, m0, n0;
+  Value aTile, bTile, thread, m0, n0;
   /// The value of each loop of the contraction where the launch reads or
   /// writes.
   SmallVector<Value> ivs;
 };
 
+/// Appends to `c.epilogue` the elementwise ops right after the product
+/// that can run in its launch, on each output as it is stored: generics
+/// over the output's shape, every loop parallel, writing one buffer through
+/// the identity, whose body is free of memory effects; a buffer the product
+/// or an earlier op of the epilogue wrote is read through the identity (it
+/// is then the value in registers), other buffers are read anywhere but
+/// are written by none of them (no block reads what another writes), and
+/// no buffer written is one the product reads. `fill` is the product's
+/// folded fill. Sets `c.unstored`: buffers allocated in the kernel that
+/// nothing but these ops uses.
+static void findEpilogue(Contraction &c, linalg::FillOp fill) {
+  auto outType = cast<MemRefType>(c.out.getType());
+  SmallVector<Value> written = {c.out}, readRoots;
+  Value lhsRoot = getRootMemRef(c.lhs), rhsRoot = getRootMemRef(c.rhs);
+  auto isWritten = [&](Value root) {
+    return llvm::any_of(written,
+                        [&](Value w) { return getRootMemRef(w) == root; });
+  };
+  for (Operation *next = c.op->getNextNode(); next;
+       next = next->getNextNode()) {
+    auto op = dyn_cast<linalg::GenericOp>(next);
+    if (!op || !op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+        op.getNumReductionLoops() != 0 ||
+        op.getStaticLoopRanges() != outType.getShape())
+      break;
+    Value init = op.getDpsInits()[0];
+    auto initType = dyn_cast<MemRefType>(init.getType());
+    if (!initType || initType.getShape() != outType.getShape() ||
+        !op.getMatchingIndexingMap(op.getDpsInitOperand(0)).isIdentity())
+      break;
+    // Values from outside the body are constants, which the launch's
+    // outlining copies in.
+    Block &body = op.getRegion().front();
+    bool ok = llvm::all_of(body.without_terminator(), [&](Operation &bodyOp) {
+      return bodyOp.getNumRegions() == 0 && isMemoryEffectFree(&bodyOp) &&
+             llvm::all_of(bodyOp.getOperands(), [&](Value v) {
+               return v.getParentBlock() == &body ||
+                      matchPattern(v, m_Constant());
+             });
+    });
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      Value v = input->get();
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (llvm::is_contained(written, v)) {
+        ok &= map.isIdentity();
+        continue;
+      }
+      Value root = getRootMemRef(v);
+      ok &= isa<MemRefType>(v.getType()) && !isWritten(root) &&
+            map.isProjectedPermutation(/*allowZeroInResults=*/true);
+    }
+    Value initRoot = getRootMemRef(init);
+    ok &= initRoot != lhsRoot && initRoot != rhsRoot &&
+          !llvm::is_contained(readRoots, initRoot) &&
+          (llvm::is_contained(written, init) || !isWritten(initRoot));
+    if (!ok)
+      break;
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (!llvm::is_contained(written, input->get()))
+        readRoots.push_back(getRootMemRef(input->get()));
+    c.epilogue.push_back(op);
+    if (!llvm::is_contained(written, init))
+      written.push_back(init);
+  }
+  // A kernel's own buffer only these ops use is never read again.
+  for (Value w : written) {
+    if (!w.getDefiningOp<memref::AllocOp>())
+      continue;
+    bool local = llvm::all_of(w.getUsers(), [&](Operation *user) {
+      return user == c.op || (fill && user == fill) ||
+             isa<memref::DeallocOp>(user) ||
+             llvm::is_contained(c.epilogue, user);
+    });
+    if (local)
+      c.unstored.push_back(w);
+  }
+}
+
+/// Rounds the operands of `op`, a product `out += lhs * rhs` in f32 that
+/// is not tiled (a matrix-vector product, a convolution), to `type` where
+/// the body reads them, so that with --precision bf16 or f16 every product
+/// multiplies what the tensor cores would. A named op is generalized first.
+static void roundOperands(linalg::LinalgOp op, Type type) {
+  if (!op.hasPureBufferSemantics() || op.getNumReductionLoops() == 0 ||
+      op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op->getNumRegions() != 1 ||
+      !isMulAddBody(op->getRegion(0).front()))
+    return;
+  for (Value operand : op->getOperands())
+    if (!getElementTypeOrSelf(operand.getType()).isF32())
+      return;
+  IRRewriter rewriter(op.getContext());
+  rewriter.setInsertionPoint(op);
+  if (!isa<linalg::GenericOp>(op)) {
+    FailureOr<linalg::GenericOp> generic =
+        linalg::generalizeNamedOp(rewriter, op);
+    if (failed(generic))
+      return;
+    op = *generic;
+  }
+  Block &body = op->getRegion(0).front();
+  rewriter.setInsertionPointToStart(&body);
+  for (unsigned i = 0; i < 2; ++i) {
+    BlockArgument arg = body.getArgument(i);
+    Location loc = op.getLoc();
+    Value narrow = arith::TruncFOp::create(rewriter, loc, type, arg);
+    Value wide =
+        arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), narrow);
+    rewriter.replaceAllUsesExcept(arg, wide, narrow.getDefiningOp());
+  }
+}
+
 struct CUDATileMatmulPass final
     : mlir::ms::impl::CUDATileMatmulPassBase<CUDATileMatmulPass> {
+  using CUDATileMatmulPassBase::CUDATileMatmulPassBase;
   void runOnOperation() override {
+    Type mmaType;
+    if (precision == "bf16")
+      mmaType = BFloat16Type::get(&getContext());
+    else if (precision == "f16")
+      mmaType = Float16Type::get(&getContext());
+    else if (precision != "f32") {
+      getOperation().emitError("expected precision f32, bf16 or f16, found '")
+          << precision << "'";
+      return signalPassFailure();
+    }
     SmallVector<Contraction, 4> found;
+    SmallVector<linalg::LinalgOp> untiled;
     for (auto func : getOperation().getOps<func::FuncOp>())
       if (!func.isExternal())
-        for (Operation &op : func.getBody().front())
-          if (auto linalgOp = dyn_cast<linalg::LinalgOp>(&op))
-            if (std::optional<Contraction> c = matchContraction(linalgOp))
-              found.push_back(std::move(*c));
-    for (const Contraction &c : found) {
+        func.walk([&](linalg::LinalgOp linalgOp) {
+          std::optional<Contraction> c;
+          if (linalgOp->getParentOp() == func)
+            c = matchContraction(linalgOp);
+          if (c)
+            found.push_back(std::move(*c));
+          else
+            untiled.push_back(linalgOp);
+        });
+    if (mmaType)
+      for (linalg::LinalgOp op : untiled)
+        roundOperands(op, mmaType);
+    for (Contraction &c : found) {
       // A fill of the output just before is folded into the final sums.
       auto fill = dyn_cast_or_null<linalg::FillOp>(c.op->getPrevNode());
       if (fill && (!fill.hasPureBufferSemantics() ||
                    fill.getDpsInits()[0] != c.out ||
                    !fill.getDpsInputs()[0].getType().isF32()))
         fill = nullptr;
+      findEpilogue(c, fill);
       OpBuilder builder(c.op);
-      if (failed(GemmEmitter(c, builder)
+      if (failed(GemmEmitter(c, mmaType, builder)
                      .emit(fill ? fill.getDpsInputs()[0] : Value())))
         return signalPassFailure();
       c.op->erase();
+      for (linalg::GenericOp op : c.epilogue)
+        op->erase();
       if (fill)
         fill->erase();
     }

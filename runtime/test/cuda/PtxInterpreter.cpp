@@ -34,6 +34,7 @@ enum class Opcode {
   Ld, St, Mov, Cvta, Add, Sub, Mul, Mad, Div, Rem, Min, Max, Neg, Abs, And,
   Or, Xor, Not, Shl, Shr, Bfe, Shf, Copysign, Fma, Rcp, Sqrt, Rsqrt, Ex2,
   Lg2, Sin, Cos, Tanh, Setp, Selp, Cvt, Bra, Ret, Bar, Shfl, Addc, Madc,
+  Mma,
 };
 
 enum class OperandKind { Reg, Imm, Mem, Symbol, Vector };
@@ -419,7 +420,7 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
       {"ret", Opcode::Ret},       {"exit", Opcode::Ret},
       {"bar", Opcode::Bar},       {"barrier", Opcode::Bar},
       {"shfl", Opcode::Shfl},     {"addc", Opcode::Addc},
-      {"madc", Opcode::Madc},
+      {"madc", Opcode::Madc},     {"mma", Opcode::Mma},
   };
   in.text = statement;
   in.line = line;
@@ -448,7 +449,25 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
   }
   in.op = it->second;
   std::vector<Type> types;
-  while (std::getline(parts, part, '.')) {
+  if (in.op == Opcode::Mma) {
+    // Only the warp-level m16n8k16 product of f16 or bf16 pairs into f32
+    // accumulators (row-major A, column-major B).
+    std::vector<std::string> mods;
+    while (std::getline(parts, part, '.'))
+      mods.push_back(part);
+    bool ok = mods.size() == 9 && mods[0] == "sync" && mods[1] == "aligned" &&
+              mods[2] == "m16n8k16" && mods[3] == "row" && mods[4] == "col" &&
+              mods[5] == "f32" && mods[8] == "f32" && mods[6] == mods[7] &&
+              (mods[6] == "bf16" || mods[6] == "f16");
+    if (!ok) {
+      error = "unsupported instruction '" + opcode + "'";
+      return false;
+    }
+    in.mods = mods;
+    in.type = {Kind::F, 32};
+    parseType(mods[6], in.from);
+  }
+  while (in.op != Opcode::Mma && std::getline(parts, part, '.')) {
     in.mods.push_back(part);
     Type t;
     if (parseType(part, t))
@@ -481,7 +500,7 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     error = "unsupported instruction '" + opcode + "'";
     return false;
   }
-  if (!types.empty()) {
+  if (!types.empty() && in.op != Opcode::Mma) {
     in.type = in.op == Opcode::Cvt ? types.front() : types.back();
     in.from = types.back();
   }
@@ -509,7 +528,7 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
   case Opcode::Tanh: case Opcode::Cvt: case Opcode::Ld: case Opcode::St:
     want = 2; break;
   case Opcode::Mad: case Opcode::Madc: case Opcode::Fma: case Opcode::Selp:
-  case Opcode::Bfe: case Opcode::Shf: want = 4; break;
+  case Opcode::Bfe: case Opcode::Shf: case Opcode::Mma: want = 4; break;
   case Opcode::Shfl: want = 5; break;
   case Opcode::Setp:
     want = in.operands.size() == 4 ? 4 : 3; break;
@@ -529,12 +548,28 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
   if (writes) {
     const Operand &d = in.operands[0];
     bool ok = d.kind == OperandKind::Reg ||
-              (d.kind == OperandKind::Vector && (in.op == Opcode::Ld || in.op == Opcode::Mov));
+              (d.kind == OperandKind::Vector &&
+               (in.op == Opcode::Ld || in.op == Opcode::Mov ||
+                in.op == Opcode::Mma));
     for (const Operand &e : d.elements)
       ok &= e.kind == OperandKind::Reg;
     if (!ok || d.negated) {
       error = "expected a register destination";
       return false;
+    }
+  }
+  if (in.op == Opcode::Mma) {
+    // D, A, B, C: 4, 4, 2 and 4 registers of 32 bits a lane.
+    const size_t sizes[] = {4, 4, 2, 4};
+    for (size_t i = 0; i < 4; ++i) {
+      const Operand &v = in.operands[i];
+      bool ok = v.kind == OperandKind::Vector && v.elements.size() == sizes[i];
+      for (const Operand &e : v.elements)
+        ok &= e.kind == OperandKind::Reg || (i > 0 && e.kind == OperandKind::Imm);
+      if (!ok) {
+        error = "expected mma operands of 4, 4, 2 and 4 registers";
+        return false;
+      }
     }
   }
   if ((in.op == Opcode::Ld || in.op == Opcode::St) &&
@@ -788,6 +823,16 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
       if (!declare(text, Space::Local, kernel->localBytes))
         return false;
       continue;
+    }
+    // An instruction may continue on the next lines (mma's operands).
+    while (text[0] != '.' && text.back() != ';' && text.back() != '}' &&
+           std::getline(stream, raw)) {
+      ++line;
+      std::string more = raw;
+      size_t cut = more.find("//");
+      if (cut != std::string::npos)
+        more = more.substr(0, cut);
+      text = trim(text + " " + trim(more));
     }
     if (text[0] == '.' || text.back() != ';')
       return fail("unsupported statement");
@@ -1402,11 +1447,70 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           th.state = Thread::AtBarrier;
           return;
         case Opcode::Shfl:
+        case Opcode::Mma:
           th.state = Thread::AtShuffle;
           return;
         }
         ++th.pc;
       }
+    };
+
+    // mma.sync.aligned.m16n8k16 for the warp of lanes [first, last), once
+    // all 32 are at it: D = A B + C, with A (16 x 16) and B (16 x 8) in
+    // pairs of halves and C, D (16 x 8) in f32, spread over the lanes as
+    // the PTX ISA lays out their fragments (lane l: g = l / 4, t = l % 4).
+    // The products are exact; their sum and C are added in double and
+    // rounded once to f32 (the hardware's order and rounding of the sum
+    // are unspecified). Returns whether the lanes went on.
+    auto runMma = [&](const Instr &in, long pc, unsigned first,
+                      unsigned last) -> bool {
+      for (unsigned t = first; t < last; ++t)
+        if (threads[t].state == Thread::Done) {
+          fail(in, "mma.sync not reached by every lane of the warp");
+          return false;
+        }
+      if (last - first != 32) {
+        fail(in, "mma.sync in a warp of fewer than 32 threads");
+        return false;
+      }
+      for (unsigned t = first; t < last; ++t)
+        if (threads[t].state != Thread::AtShuffle || threads[t].pc != pc)
+          return false;
+      double a[16][16], bm[16][8], c[16][8];
+      auto half = [&](uint64_t word, unsigned h) -> double {
+        auto bits = static_cast<uint16_t>(word >> (16 * h));
+        return in.from.kind == Kind::BF ? bf16ToFloat(bits) : halfToFloat(bits);
+      };
+      for (unsigned l = 0; l < 32; ++l) {
+        Thread &th = threads[first + l];
+        unsigned g = l / 4, t = l % 4;
+        const std::vector<Operand> &av = in.operands[1].elements;
+        const std::vector<Operand> &bv = in.operands[2].elements;
+        const std::vector<Operand> &cv = in.operands[3].elements;
+        for (unsigned r = 0; r < 4; ++r)
+          for (unsigned h = 0; h < 2; ++h)
+            a[g + 8 * (r % 2)][2 * t + h + 8 * (r / 2)] =
+                half(value(th, av[r]), h);
+        for (unsigned r = 0; r < 2; ++r)
+          for (unsigned h = 0; h < 2; ++h)
+            bm[2 * t + h + 8 * r][g] = half(value(th, bv[r]), h);
+        for (unsigned i = 0; i < 4; ++i)
+          c[g + 8 * (i / 2)][2 * t + i % 2] = asF32(value(th, cv[i]));
+      }
+      for (unsigned l = 0; l < 32; ++l) {
+        Thread &th = threads[first + l];
+        unsigned g = l / 4, t = l % 4;
+        for (unsigned i = 0; i < 4; ++i) {
+          unsigned row = g + 8 * (i / 2), col = 2 * t + i % 2;
+          double sum = c[row][col];
+          for (unsigned kk = 0; kk < 16; ++kk)
+            sum += a[row][kk] * bm[kk][col];
+          th.regs[in.operands[0].elements[i].reg] = bitsOf(narrow(sum));
+        }
+        th.state = Thread::Running;
+        ++th.pc;
+      }
+      return true;
     };
 
     // Runs every thread until all end; releases barriers and shuffles.
@@ -1437,6 +1541,11 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
             pcs.push_back(threads[t].pc);
         for (long pc : pcs) {
         const Instr &in = k.code[pc];
+        if (in.op == Opcode::Mma) {
+          if (runMma(in, pc, first, last))
+            released = true;
+          continue;
+        }
         uint32_t members = 0;
         bool ready = true;
         for (unsigned t = first; t < last; ++t)

@@ -1,4 +1,8 @@
 // RUN: ms-opt %s --ms-cuda-tile-matmul --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: ms-opt %s --ms-cuda-tile-matmul=precision=bf16 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=BF16
+// RUN: ms-opt %s --ms-cuda-tile-matmul=precision=f16 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=F16
+// RUN: not ms-opt %s --ms-cuda-tile-matmul=precision=f64 --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: expected precision f32, bf16 or f16, found 'f64'
 
 // A 256x512 by 512x128 product after a fill: one launch of 2 x 4 blocks of
 // 64 x 64 (too few for 128 x 128 tiles) and 256 threads, two shared tiles
@@ -49,6 +53,34 @@
 // CHECK-NOT: arith.cmpi
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.matmul
+// On tensor cores (bf16): 64 x 64 tiles, [row][k] in bf16 (32 of K, +8);
+// both operands rounded as staged; each warp's 32 x 16 piece is 2 x 2
+// fragments (16 sums a lane); pairs of A and B read as 32-bit words; 2
+// steps of 16 of K, 4 mma.sync each; the fill folded in.
+// BF16-LABEL: func.func @matmul(
+// BF16-DAG: %[[INIT:.*]] = arith.constant 2.500000e+00 : f32
+// BF16: gpu.launch
+// BF16-SAME: workgroup(%[[AS:[^ ]*]] : memref<64x40xbf16, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<64x40xbf16, #gpu.address_space<workgroup>>)
+// BF16: %[[SUMS:.*]]:16 = scf.for
+// BF16: %[[R:.*]] = arith.truncf %{{.*}} : f32 to bf16
+// BF16: memref.store %[[R]], %[[AS]]
+// BF16: arith.truncf %{{.*}} : f32 to bf16
+// BF16: memref.store %{{.*}}, %[[BS]]
+// BF16: gpu.barrier
+// BF16: %[[PAIR:.*]] = vector.load %[[AS]][{{.*}}] {alignment = 4 : i64} : memref<64x40xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// BF16: %[[WORD:.*]] = vector.bitcast %[[PAIR]] : vector<2xbf16> to vector<1xi32>
+// BF16: vector.extract %[[WORD]][0] : i32 from vector<1xi32>
+// BF16-COUNT-4: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// BF16-COUNT-4: nvvm.mma.sync
+// BF16: gpu.barrier
+// BF16: arith.addf %[[INIT]], %[[SUMS]]#0 : f32
+// BF16-NOT: nvvm.mma.sync
+// The same with f16 pairs, passed as vectors of two halves.
+// F16-LABEL: func.func @matmul(
+// F16: workgroup(%[[AS:[^ ]*]] : memref<64x40xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>)
+// F16: arith.truncf %{{.*}} : f32 to f16
+// F16: vector.load %[[AS]]{{.*}} vector<2xf16>
+// F16-COUNT-8: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 func.func @matmul(%a: memref<256x512xf32>, %b: memref<512x128xf32>, %c: memref<256x128xf32>) {
   %cst = arith.constant 2.5 : f32
   linalg.fill ins(%cst : f32) outs(%c : memref<256x128xf32>)
@@ -66,6 +98,15 @@ func.func @matmul(%a: memref<256x512xf32>, %b: memref<512x128xf32>, %c: memref<2
 // CHECK: %[[SUMS:.*]]:64 = scf.for
 // CHECK: %[[OLD:.*]] = memref.load %{{.*}} : memref<2048x4096xf32>
 // CHECK: arith.addf %[[OLD]], %[[SUMS]]#0 : f32
+// Tensor cores: 128 x 128 tiles, a warp's 64 x 32 piece as 4 x 4 fragments
+// (64 sums a lane), 16 mma.sync per step of 16 of K.
+// BF16-LABEL: func.func @large(
+// BF16: workgroup(%{{.*}} : memref<128x40xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<128x40xbf16, #gpu.address_space<workgroup>>)
+// BF16: %[[SUMS:.*]]:64 = scf.for
+// BF16-COUNT-32: nvvm.mma.sync
+// BF16-NOT: nvvm.mma.sync
+// BF16: %[[OLD:.*]] = memref.load %{{.*}} : memref<2048x4096xf32>
+// BF16: arith.addf %[[OLD]], %[[SUMS]]#0 : f32
 func.func @large(%a: memref<2048x64xf32>, %b: memref<64x4096xf32>, %c: memref<2048x4096xf32>) {
   linalg.matmul ins(%a, %b : memref<2048x64xf32>, memref<64x4096xf32>) outs(%c : memref<2048x4096xf32>)
   return
@@ -170,6 +211,27 @@ func.func @transposed_b(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %c: memref
 // CHECK: linalg.matmul {{.*}} memref<64x4xf32>
 // CHECK: linalg.matmul ins(%{{.*}}, %[[SQ:.*]] : memref<64x64xf32>, memref<64x64xf32>) outs(%[[SQ]] : memref<64x64xf32>)
 // CHECK-NOT: gpu.launch
+// With bf16 the f32 products left alone multiply rounded operands (named
+// ops generalized); f64 and the multiply-subtract stay as they are.
+// BF16-LABEL: func.func @kept(
+// BF16-NOT: gpu.launch
+// BF16: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<1x64xf32>, memref<64x64xf32>)
+// BF16-NEXT: ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[ACC:.*]]: f32):
+// BF16-NEXT: %[[XB:.*]] = arith.truncf %[[X]] : f32 to bf16
+// BF16-NEXT: %[[XW:.*]] = arith.extf %[[XB]] : bf16 to f32
+// BF16-NEXT: %[[YB:.*]] = arith.truncf %[[Y]] : f32 to bf16
+// BF16-NEXT: %[[YW:.*]] = arith.extf %[[YB]] : bf16 to f32
+// BF16-NEXT: %[[P:.*]] = arith.mulf %[[XW]], %[[YW]] : f32
+// BF16-NEXT: arith.addf %[[ACC]], %[[P]] : f32
+// BF16: linalg.matmul {{.*}} memref<64x64xf64>
+// BF16: linalg.generic
+// BF16-NOT: arith.truncf
+// BF16: arith.subf
+// BF16-COUNT-2: arith.truncf %{{.*}} : f32 to bf16
+// BF16: arith.mulf
+// BF16-COUNT-2: arith.truncf %{{.*}} : f32 to bf16
+// BF16: arith.mulf
+// BF16: return
 func.func @kept(%v: memref<1x64xf32>, %w: memref<64x64xf32>, %o: memref<1x64xf32>,
                 %d: memref<64x64xf64>, %e: memref<64x64xf64>,
                 %a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>,
@@ -228,6 +290,127 @@ func.func @other_loops(%a3: memref<32x16x4xf32>, %b: memref<16x32xf32>, %c: memr
     linalg.yield %s : f32
   }
   linalg.batch_matmul ins(%ae, %be : memref<0x32x16xf32>, memref<0x16x32xf32>) outs(%ce : memref<0x32x32xf32>)
+  return
+}
+
+// -----
+
+// The elementwise ops after the product run in its launch on each output
+// before it is stored: a bias added in place, then GELU into another
+// buffer (constants from outside the body copied in). Each buffer is stored
+// once, with its last value. The transposed read stops the epilogue: it
+// stays a linalg op.
+// CHECK-LABEL: func.func @epilogue(
+// CHECK-SAME: %{{.*}}: memref<64x32xf32>, %{{.*}}: memref<32x64xf32>, %[[BIAS:.*]]: memref<64xf32>, %[[C:.*]]: memref<64x64xf32>, %[[D:.*]]: memref<64x64xf32>, %[[T:.*]]: memref<64x64xf32>)
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK: gpu.barrier
+// CHECK: scf.yield
+// CHECK: %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}}#0 : f32
+// CHECK: %[[B:.*]] = memref.load %[[BIAS]][%{{.*}}] : memref<64xf32>
+// CHECK: %[[BIASED:.*]] = arith.addf %[[SUM]], %[[B]] : f32
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[BIASED]], %{{.*}} : f32
+// CHECK: math.erf %[[SCALED]] : f32
+// CHECK: arith.mulf %[[BIASED]]
+// CHECK: %[[G:.*]] = arith.mulf
+// CHECK-NOT: memref.load %[[C]]
+// CHECK: memref.store %[[BIASED]], %[[C]][%{{.*}}, %{{.*}}] : memref<64x64xf32>
+// CHECK: memref.store %[[G]], %[[D]][%{{.*}}, %{{.*}}] : memref<64x64xf32>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+// CHECK: linalg.generic {{.*}} ins(%[[C]] : memref<64x64xf32>) outs(%[[T]] : memref<64x64xf32>)
+// CHECK-NOT: linalg.generic
+func.func @epilogue(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %bias: memref<64xf32>,
+                    %c: memref<64x64xf32>, %d: memref<64x64xf32>, %t: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %half = arith.constant 0.5 : f32
+  %one = arith.constant 1.0 : f32
+  %rsqrt2 = arith.constant 0.707106769 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %bias : memref<64x64xf32>, memref<64xf32>) outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %0 = arith.mulf %x, %rsqrt2 : f32
+    %1 = math.erf %0 : f32
+    %2 = arith.addf %1, %one : f32
+    %3 = arith.mulf %x, %half : f32
+    %4 = arith.mulf %3, %2 : f32
+    linalg.yield %4 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%t : memref<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
+
+// -----
+
+// A product into a buffer of the kernel's own that only its epilogue reads
+// is never stored: the epilogue's result alone is. An op writing a buffer
+// an earlier op of the epilogue read is not in the epilogue.
+// CHECK-LABEL: func.func @local(
+// CHECK-SAME: %[[A:.*]]: memref<64x32xf32>, %{{.*}}: memref<32x64xf32>, %[[R:.*]]: memref<64x64xf32>, %[[O:.*]]: memref<64x64xf32>
+// CHECK: %[[TMP:.*]] = memref.alloc() : memref<64x64xf32>
+// CHECK: gpu.launch
+// CHECK: %[[RES:.*]] = memref.load %[[R]]
+// CHECK: %[[OUT:.*]] = arith.addf %{{.*}}, %[[RES]] : f32
+// CHECK-NOT: memref.store {{.*}}, %[[TMP]]
+// CHECK: memref.store %[[OUT]], %[[O]]
+// CHECK-NOT: memref.store {{.*}}, %[[TMP]]
+// CHECK: gpu.terminator
+// CHECK: linalg.generic {{.*}} outs(%[[R]] : memref<64x64xf32>)
+func.func @local(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %r: memref<64x64xf32>, %o: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %tmp = memref.alloc() : memref<64x64xf32>
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x64xf32>) outs(%tmp : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%tmp, %r : memref<64x64xf32>, memref<64x64xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%o : memref<64x64xf32>) outs(%r : memref<64x64xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    linalg.yield %x : f32
+  }
+  memref.dealloc %tmp : memref<64x64xf32>
+  return
+}
+
+// -----
+
+// Not in the epilogue: an op writing what the product reads, which other
+// blocks may not have read yet.
+// CHECK-LABEL: func.func @writes_an_operand(
+// CHECK-SAME: %[[A:[^:]*]]: memref<64x64xf32>
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK: linalg.generic {{.*}} outs(%[[A]] : memref<64x64xf32>)
+func.func @writes_an_operand(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: memref<64x64xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      outs(%a : memref<64x64xf32>) {
+  ^bb0(%out: f32):
+    %z = arith.constant 0.0 : f32
+    linalg.yield %z : f32
+  }
   return
 }
 

@@ -108,7 +108,8 @@ def CUDAEmitGraphsPass : Pass<"ms-cuda-emit-graphs", "::mlir::ModuleOp"> {
 }
 
 def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
-  let summary = "runs f32 matrix products as shared-memory tiled launches";
+  let summary = "runs f32 matrix products as shared-memory tiled launches "
+                "(on tensor cores with --precision bf16 or f16)";
   let description = [{
     Runs on the module of an `msexec.executable` with target `cuda`, once
     its kernels are bufferized. Each top-level linalg op of a kernel that
@@ -145,11 +146,40 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     (a matrix-vector product) and other element types are left to
     `ms-cuda-map-to-gpu`'s thread per output; `ms-cuda-map-to-gpu` outlines
     the launches as they are.
+
+    The elementwise ops right after the product (an O1 group's bias,
+    activation, residual add, cast) run in its launch, on each output as it
+    is stored, instead of reading it back: linalg generics over the output's
+    shape with parallel loops only, each writing one buffer through the
+    identity, bodies free of memory effects (constants from outside copied
+    in); a buffer the product or an earlier such op wrote is read through
+    the identity (the value in registers), other buffers anywhere, but none
+    of them is written by these ops, nor is a buffer the product reads. Each
+    buffer written is stored once, with its last value; one the kernel
+    allocated that nothing else uses is not stored at all.
+
+    With `precision=bf16` or `f16` (`--precision`), the products multiply
+    on tensor cores instead (`mma.sync.m16n8k16`, f32 accumulators, sm_80
+    and later): tiles of 128 x 128 (or 64 x 64) and 32 of K a step, `lhs`
+    and `rhs` rounded to the precision's type as they are staged into
+    shared memory K-innermost (`[row][k]` and `[column][k]`, rows padded by
+    8 elements so that the lanes of a warp read distinct banks); the 8
+    warps of a block are a 2 x 4 grid, each owning a 64 x 32 (or 32 x 16)
+    piece of the tile as 16 x 8 accumulator fragments that each `mma.sync`
+    (an `nvvm.mma.sync`) updates by 16 of K; the fragments' elements are
+    added to the outputs as in f32.
   }];
+  let options =
+      [Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
+              "the type products multiply in: f32 (shared-memory SIMT "
+              "tiles), bf16 or f16 (tensor cores, f32 sums)">];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def CUDAOrderLoopsPass : Pass<"ms-cuda-order-loops"> {

@@ -1,0 +1,11 @@
+// A 4096^3 matrix product of f32 operands multiplied in bf16 on tensor
+// cores (--precision bf16: rounded as they are staged, mma.sync, f32
+// sums): against cuBLAS's bf16 GEMM through PyTorch, the operands rounded
+// the same way first.
+// COMPILE-FLAGS: --precision=bf16
+// TORCH: torch.matmul(a0.bfloat16(), a1.bfloat16()).float()
+// FLOPS: 137438953472
+func.func @main(%a0: tensor<4096x4096xf32>, %a1: tensor<4096x4096xf32>) -> tensor<4096x4096xf32> {
+  %r = msgraph.matmul %a0, %a1 : (tensor<4096x4096xf32>, tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+  return %r : tensor<4096x4096xf32>
+}
