@@ -21,6 +21,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -623,6 +624,10 @@ private:
         builder, loc, name, builder.getFunctionType(types, {}), shared);
     gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                      builder.getUnitAttr());
+    // Shared buffers 16-byte aligned: tiles are read in pairs and vectors.
+    for (unsigned i = 0; i < shared.size(); ++i)
+      gpuFunc.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                                          builder.getI64IntegerAttr(16));
     gpuFunc.setKnownBlockSizeAttr(
         builder.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
     gpuFunc.setKnownGridSizeAttr(

@@ -499,8 +499,14 @@ private:
         }
         mapping.map(arg, v);
       }
-      for (Operation &bodyOp : body.without_terminator())
+      for (Operation &bodyOp : body.without_terminator()) {
+        // The epilogue's loops are the output's dimensions.
+        if (auto loopIndex = dyn_cast<linalg::IndexOp>(bodyOp)) {
+          mapping.map(loopIndex.getResult(), at[loopIndex.getDim()]);
+          continue;
+        }
         b.clone(bodyOp, mapping);
+      }
       Value result = mapping.lookupOrDefault(
           body.getTerminator()->getOperand(0));
       Value buffer = op.getDpsInits()[0];
@@ -659,8 +665,10 @@ static void findEpilogue(Contraction &c, linalg::FillOp fill) {
     // Values from outside the body are constants, which the launch's
     // outlining copies in.
     Block &body = op.getRegion().front();
-    bool ok = llvm::all_of(body.without_terminator(), [&](Operation &bodyOp) {
-      return bodyOp.getNumRegions() == 0 && isMemoryEffectFree(&bodyOp) &&
+    bool ok = llvm::all_of(body, [&](Operation &bodyOp) {
+      return bodyOp.getNumRegions() == 0 &&
+             (isMemoryEffectFree(&bodyOp) ||
+              bodyOp.hasTrait<OpTrait::IsTerminator>()) &&
              llvm::all_of(bodyOp.getOperands(), [&](Value v) {
                return v.getParentBlock() == &body ||
                       matchPattern(v, m_Constant());
@@ -678,6 +686,12 @@ static void findEpilogue(Contraction &c, linalg::FillOp fill) {
             map.isProjectedPermutation(/*allowZeroInResults=*/true);
     }
     Value initRoot = getRootMemRef(init);
+    // Its own inputs: the buffer it writes only as that very value, read
+    // through the identity (each thread its own element).
+    for (OpOperand *input : op.getDpsInputOperands())
+      if (getRootMemRef(input->get()) == initRoot)
+        ok &= input->get() == init &&
+              op.getMatchingIndexingMap(input).isIdentity();
     ok &= initRoot != lhsRoot && initRoot != rhsRoot &&
           !llvm::is_contained(readRoots, initRoot) &&
           (llvm::is_contained(written, init) || !isWritten(initRoot));
@@ -717,6 +731,13 @@ static void roundOperands(linalg::LinalgOp op, Type type) {
   for (Value operand : op->getOperands())
     if (!getElementTypeOrSelf(operand.getType()).isF32())
       return;
+  // A matrix product or a convolution; not a sum of squares (a norm's).
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (op.getDpsInputs()[0] == op.getDpsInputs()[1] && maps[0] == maps[1])
+    return;
+  if (failed(linalg::inferContractionDims(op)) &&
+      !linalg::isaConvolutionOpInterface(op))
+    return;
   IRRewriter rewriter(op.getContext());
   rewriter.setInsertionPoint(op);
   if (!isa<linalg::GenericOp>(op)) {

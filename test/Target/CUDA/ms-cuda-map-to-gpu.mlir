@@ -607,7 +607,7 @@ func.func @serial_in_tile(%a: memref<2x16xf32>, %o: memref<2xf32>) {
 // CHECK: gpu.launch_func @ms_cuda::@written_0 blocks in (%[[TWO_BLOCKS:.*]], %[[ONE:.*]], %[[ONE]]) threads in (%[[THREADS:.*]], %[[ONE]], %[[ONE]]) args(%[[A]] : memref<512xf32>)
 // CHECK-NOT: gpu.launch
 // CHECK-LABEL: gpu.func @written_0(
-// CHECK-SAME: %[[P:.*]]: memref<512xf32>) workgroup(%[[S:.*]] : memref<256xf32, #gpu.address_space<workgroup>>) kernel
+// CHECK-SAME: %[[P:.*]]: memref<512xf32>) workgroup(%[[S:.*]] : memref<256xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 2, 1, 1>
 // CHECK-DAG: %[[B:.*]] = gpu.block_id x
 // CHECK-DAG: %[[T:.*]] = gpu.thread_id x

@@ -255,6 +255,25 @@ func.func @kept(%v: memref<1x64xf32>, %w: memref<64x64xf32>, %o: memref<1x64xf32
 
 // -----
 
+// With bf16, a sum of squares (a norm's) is not a product: its operands stay
+// f32.
+// BF16-LABEL: func.func @sum_of_squares(
+// BF16-NOT: arith.truncf
+// BF16: return
+func.func @sum_of_squares(%x: memref<8x64xf32>, %s: memref<8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x, %x : memref<8x64xf32>, memref<8x64xf32>) outs(%s : memref<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // Left alone: loops the launch would not set. A second reduction only A
 // reads; a parallel loop only A reads; K in the output; an empty batch.
 // CHECK-LABEL: func.func @other_loops(
@@ -390,6 +409,73 @@ func.func @local(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %r: memref<64x64x
     linalg.yield %x : f32
   }
   memref.dealloc %tmp : memref<64x64xf32>
+  return
+}
+
+// -----
+
+// An epilogue reading its loops' indices (a causal mask) reads the
+// output's.
+// CHECK-LABEL: func.func @epilogue_indices(
+// CHECK: gpu.launch
+// CHECK-NOT: linalg.index
+// CHECK: scf.yield
+// CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK: %[[COL:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK: %[[SUM:.*]] = arith.addf
+// CHECK: %[[KEEP:.*]] = arith.cmpi uge, %[[ROW]], %[[COL]] : index
+// CHECK: %[[MASKED:.*]] = arith.select %[[KEEP]], %[[SUM]], %{{.*}} : f32
+// CHECK: memref.store %[[MASKED]]
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.generic
+func.func @epilogue_indices(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      outs(%c : memref<64x64xf32>) {
+  ^bb0(%x: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %keep = arith.cmpi uge, %i, %j : index
+    %m = arith.select %keep, %x, %ninf : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// Not in the epilogue: an op reading the buffer it writes through another
+// view, or yielding a value from outside its body that is not a constant.
+// CHECK-LABEL: func.func @epilogue_hazards(
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+// CHECK: gpu.launch
+// CHECK: gpu.terminator
+// CHECK: linalg.generic
+func.func @epilogue_hazards(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>,
+                            %d: memref<64x64xf32>, %s: memref<f32>) {
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x64xf32>) outs(%c : memref<64x64xf32>)
+  %dt = memref.transpose %d (i, j) -> (j, i) : memref<64x64xf32> to memref<64x64xf32, strided<[1, 64]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %dt : memref<64x64xf32>, memref<64x64xf32, strided<[1, 64]>>) outs(%d : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %r = arith.addf %x, %y : f32
+    linalg.yield %r : f32
+  }
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x64xf32>) outs(%c : memref<64x64xf32>)
+  %v = memref.load %s[] : memref<f32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      outs(%d : memref<64x64xf32>) {
+  ^bb0(%o: f32):
+    linalg.yield %v : f32
+  }
   return
 }
 

@@ -47,7 +47,8 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       each such step (and precedes one that follows reads);
     - a top-level `gpu.launch` (`ms-cuda-tile-matmul`'s products; x-only
       constant grid and block, synchronous, one block) is one launch as
-      written: its workgroup buffers become the function's;
+      written: its workgroup buffers become the function's, 16-byte
+      aligned (tiles are read in pairs and vectors);
     - a run of other top-level ops with effects (sequential loops, stores)
       is one launch of one thread;
     - side-effect-free ops (constants, index arithmetic, views such as
@@ -152,11 +153,14 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     is stored, instead of reading it back: linalg generics over the output's
     shape with parallel loops only, each writing one buffer through the
     identity, bodies free of memory effects (constants from outside copied
-    in); a buffer the product or an earlier such op wrote is read through
+    in, `linalg.index` read as the output's indices); a buffer the product or an earlier such op wrote is read through
     the identity (the value in registers), other buffers anywhere, but none
     of them is written by these ops, nor is a buffer the product reads. Each
     buffer written is stored once, with its last value; one the kernel
-    allocated that nothing else uses is not stored at all.
+    allocated that nothing else uses is not stored at all. With a bf16 or
+    f16 precision, products left to `ms-cuda-map-to-gpu` (matrix products
+    and convolutions; not a sum of squares) multiply operands rounded the
+    same way.
 
     With `precision=bf16` or `f16` (`--precision`), the products multiply
     on tensor cores instead (`mma.sync.m16n8k16`, f32 accumulators, sm_80
