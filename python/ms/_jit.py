@@ -30,12 +30,12 @@ def _level(level):
 
 def _precision(precision):
     """The compiler's name of `precision`: "" (None: the target's
-    default), "f32", "bf16" or "f16"."""
+    default), "f32", "tf32", "bf16" or "f16"."""
     if precision is None:
         return ""
-    if precision not in ("f32", "bf16", "f16"):
+    if precision not in ("f32", "tf32", "bf16", "f16"):
         raise ValueError(f"unknown precision {precision!r}; expected None, "
-                         "'f32', 'bf16' or 'f16'")
+                         "'f32', 'tf32', 'bf16' or 'f16'")
     return precision
 
 

@@ -323,6 +323,8 @@ TEST(PtxInterpreterTest, RefusesWhatItCannotRun) {
         "mov.u64 %rd1, nowhere;",
         "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, "
         "%f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4};",
+        "mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, "
+        "%f4}, {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%f1, %f2, %f3, %f4};",
         "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1, %f2}, "
         "{%r1, %r2, %r3, %r4}, {%r1, %r2}, {%f1, %f2, %f3, %f4};"}) {
     error.clear();
@@ -457,7 +459,7 @@ uint16_t halfBits(float v, bool bf16) {
 /// A warp's mma.sync: each lane loads its 4 words of A, 2 of B and 4
 /// floats of C (lane-major), multiplies, stores its 4 floats of D. The
 /// instruction spans lines, as LLVM prints it.
-std::string mmaKernel(const char *type) {
+std::string mmaKernel(const char *type, const char *shape = "m16n8k16") {
   return std::string(R"(
 .visible .entry k(.param .u64 k_a, .param .u64 k_b, .param .u64 k_c, .param .u64 k_d)
 {
@@ -476,8 +478,8 @@ std::string mmaKernel(const char *type) {
   ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd7];
   ld.global.v2.u32 {%r6, %r7}, [%rd8];
   ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd9];
-  mma.sync.aligned.m16n8k16.row.col.f32.)") +
-         type + "." + type + R"(.f32
+  mma.sync.aligned.)") +
+         shape + ".row.col.f32." + type + "." + type + R"(.f32
 		{%f5, %f6, %f7, %f8},
 		{%r2, %r3, %r4, %r5},
 		{%r6, %r7},
@@ -561,4 +563,44 @@ $done:
   EXPECT_NE(launch(*partial, "k", 1, 32, {})
                 .find("mma.sync not reached by every lane of the warp"),
             std::string::npos);
+}
+
+// TF32 (m16n8k8): A's element of register r at row groupID (+ 8 for odd
+// r), column t (+ 4 for r >= 2); B's at row t (+ 4 for the second),
+// column groupID; the 13 lowest bits of each operand ignored.
+TEST(PtxInterpreterTest, MultipliesTf32OnTensorCores) {
+  auto module = parse(mmaKernel("tf32", "m16n8k8"));
+  ASSERT_TRUE(module);
+  float a[16][8], b[8][8];
+  for (int m = 0; m < 16; ++m)
+    for (int k = 0; k < 8; ++k)
+      a[m][k] = static_cast<float>((m * 5 + k * 3) % 7 - 3) * 0.25f;
+  for (int k = 0; k < 8; ++k)
+    for (int n = 0; n < 8; ++n)
+      b[k][n] = static_cast<float>((k * 3 + n * 5) % 9 - 4);
+  auto bits = [](float v) {
+    uint32_t u;
+    std::memcpy(&u, &v, 4);
+    return u | 0xFFFu; // below TF32's precision: ignored
+  };
+  std::vector<uint32_t> aw(32 * 4), bw(32 * 2);
+  std::vector<float> cw(32 * 4, 1.0f), dw(32 * 4, -1.0f);
+  for (int lane = 0; lane < 32; ++lane) {
+    int g = lane / 4, t = lane % 4;
+    for (int r = 0; r < 4; ++r)
+      aw[lane * 4 + r] = bits(a[g + 8 * (r % 2)][t + 4 * (r / 2)]);
+    for (int r = 0; r < 2; ++r)
+      bw[lane * 2 + r] = bits(b[t + 4 * r][g]);
+  }
+  EXPECT_EQ(
+      launch(*module, "k", 1, 32, {aw.data(), bw.data(), cw.data(), dw.data()}),
+      "");
+  for (int lane = 0; lane < 32; ++lane)
+    for (int i = 0; i < 4; ++i) {
+      int row = lane / 4 + (i >= 2 ? 8 : 0), col = lane % 4 * 2 + (i & 1);
+      float want = 1.0f;
+      for (int k = 0; k < 8; ++k)
+        want += a[row][k] * b[k][col];
+      EXPECT_EQ(dw[lane * 4 + i], want) << "lane " << lane << " element " << i;
+    }
 }

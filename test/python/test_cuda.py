@@ -86,7 +86,7 @@ def test_jit_on_the_gpu_matches_numpy(level, rng):
 
 @pytest.mark.skipif(not os.path.exists(os.path.join(FAKE_CUDA, "libcuda.so.1")),
                     reason="the driver stand-in is not built")
-@pytest.mark.parametrize("precision", ["bf16", "f16"])
+@pytest.mark.parametrize("precision", ["tf32", "bf16", "f16"])
 def test_tensor_core_matmuls_on_the_driver_stand_in(precision, tmp_path):
     # precision= runs the matmuls on tensor cores (mma.sync, interpreted by
     # the stand-in): a linear layer on 3-D input with tails in M (140 rows),
@@ -105,7 +105,11 @@ def test_tensor_core_matmuls_on_the_driver_stand_in(precision, tmp_path):
         "u = rng.standard_normal((60, 100)).astype(np.float32)\n"
         "f = ms.jit(lambda x, w, v, u: (ops.matmul(x, w), ops.matmul(v, ops.transpose(u))),\n"
         "           target='cuda', level='O1', precision=%r)\n" % precision +
-        "r = bf16 if %r == 'bf16' else (lambda a: a.astype(np.float16).astype(np.float32))\n"
+        "def tf32(a):  # to nearest, ties away (cvt.rna.tf32.f32)\n"
+        "    u = a.view(np.uint32).astype(np.uint64)\n"
+        "    return (((u + 0x1000) & 0xFFFFE000).astype(np.uint32)).view(np.float32)\n"
+        "r = {'tf32': tf32, 'bf16': bf16,\n"
+        "     'f16': lambda a: a.astype(np.float16).astype(np.float32)}[%r]\n"
         % precision +
         "y, z = f(x, w, v, u)\n"
         "want_y = r(x).astype(np.float64) @ r(w).astype(np.float64)\n"

@@ -37,10 +37,11 @@ struct TargetOptions {
   /// CUDA architecture the cuda target generates PTX for (sm_90a, sm_80).
   std::string cudaArch = "sm_90a";
   /// Precision in which matmuls multiply: empty for the target's default
-  /// (the first of TargetBackend::getPrecisions), "f32", "bf16" (operands
-  /// rounded to bfloat16, products summed in f32) or "f16" (rounded to
-  /// IEEE half); buildCompilePipeline resolves it before the backend sees
-  /// it, and rejects one the target does not compute in.
+  /// (the first of TargetBackend::getPrecisions), "f32", "tf32" (operands
+  /// rounded to TensorFloat-32's 10 fraction bits, products summed in f32),
+  /// "bf16" (rounded to bfloat16) or "f16" (rounded to IEEE half);
+  /// buildCompilePipeline resolves it before the backend sees it, and
+  /// rejects one the target does not compute in.
   std::string precision;
 };
 

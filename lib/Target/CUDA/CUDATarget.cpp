@@ -161,10 +161,10 @@ public:
 
   bool supportsOptLevel(int level) const override { return level <= 2; }
 
-  /// f32 by default; bf16 and f16 run the tiled matrix products on tensor
-  /// cores (ms-cuda-tile-matmul).
+  /// f32 by default; tf32, bf16 and f16 run the tiled matrix products on
+  /// tensor cores (ms-cuda-tile-matmul).
   ArrayRef<StringRef> getPrecisions() const override {
-    static const StringRef precisions[] = {"f32", "bf16", "f16"};
+    static const StringRef precisions[] = {"f32", "tf32", "bf16", "f16"};
     return precisions;
   }
 

@@ -97,10 +97,35 @@ static_assert(kLargeMmaTile.bm % (kWarpRows * kFragM) == 0 &&
                   kLargeMmaTile.bk % kFragK == 0 &&
                   kSmallMmaTile.bk % kFragK == 0,
               "each warp owns whole fragments");
-/// Shared rows of the tensor-core tiles (K innermost) are padded by this
-/// many elements (16 bytes): the 8 rows a fragment load reads then start in
-/// distinct banks, and rows stay 16-byte aligned.
-static constexpr int64_t kMmaPad = 8;
+/// Shared rows of the tensor-core tiles (K innermost) are padded by 16
+/// bytes: the 8 rows a fragment load reads then start in distinct banks,
+/// and rows stay 16-byte aligned.
+static constexpr int64_t kMmaPadBytes = 16;
+/// TF32 products (m16n8k8) take 8 terms an mma.sync.
+static constexpr int64_t kTf32FragK = 8;
+
+/// Whether tensor cores multiply `type` as TensorFloat-32 (f32 operands
+/// whose 13 lowest fraction bits are ignored).
+static bool isTf32(Type type) { return type && isa<FloatTF32Type>(type); }
+
+/// The bits of f32 `value` rounded to TF32 (to nearest, ties away from
+/// zero, as cvt.rna.tf32.f32): half of the dropped bits' weight added to the
+/// magnitude, then the 13 bits cleared (the largest floats round to
+/// infinity); infinities and NaNs keep their bits.
+static Value roundToTf32Bits(OpBuilder &b, Location loc, Value value) {
+  auto constant = [&](uint32_t v) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, b.getI32IntegerAttr(static_cast<int32_t>(v)));
+  };
+  Value bits = arith::BitcastOp::create(b, loc, b.getI32Type(), value);
+  Value rounded = arith::AndIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, bits, constant(0x1000)),
+      constant(0xFFFFE000));
+  Value exponent = arith::AndIOp::create(b, loc, bits, constant(0x7F800000));
+  Value special = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        exponent, constant(0x7F800000));
+  return arith::SelectOp::create(b, loc, special, bits, rounded);
+}
 
 namespace {
 /// A contraction `out[...] += lhs[...] * rhs[...]` in f32 with static
@@ -228,8 +253,8 @@ namespace {
 /// Emits a contraction's launch.
 class GemmEmitter {
 public:
-  /// `mmaType` is the type products multiply in on tensor cores (bf16 or
-  /// f16), or null for f32 on the threads' FMA units.
+  /// `mmaType` is the type products multiply in on tensor cores (tf32,
+  /// bf16 or f16), or null for f32 on the threads' FMA units.
   GemmEmitter(Contraction c, Type mmaType, OpBuilder &builder)
       : c(c), mmaType(mmaType), b(builder), loc(c.op.getLoc()) {}
 
@@ -253,15 +278,19 @@ public:
              << blocks;
 
     // SIMT tiles are [k][row] in f32; tensor-core tiles [row][k] in the
-    // precision's type.
+    // precision's type (TF32 as the bits of its f32 rounding).
     auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
                                                 gpu::AddressSpace::Workgroup);
+    Type staged = !mmaType          ? b.getF32Type()
+                  : isTf32(mmaType) ? Type(b.getI32Type())
+                                    : mmaType;
+    int64_t pad = kMmaPadBytes * 8 / staged.getIntOrFloatBitWidth();
     auto sharedType = [&](int64_t width) {
       SmallVector<int64_t> shape =
-          mmaType ? SmallVector<int64_t>{width, tile.bk + kMmaPad}
+          mmaType ? SmallVector<int64_t>{width, tile.bk + pad}
                   : SmallVector<int64_t>{tile.bk, width + kPad};
-      return MemRefType::get(shape, mmaType ? mmaType : b.getF32Type(),
-                             MemRefLayoutAttrInterface(), workgroup);
+      return MemRefType::get(shape, staged, MemRefLayoutAttrInterface(),
+                             workgroup);
     };
     b.setInsertionPoint(c.op);
     Value one = index(1);
@@ -357,15 +386,20 @@ private:
     Value warpCol =
         mul(arith::RemUIOp::create(b, loc, warp, index(kWarpCols)), wn);
     Value group = arith::DivUIOp::create(b, loc, lane, index(4));
-    Value pair = mul(arith::RemUIOp::create(b, loc, lane, index(4)), 2);
+    Value inGroup = arith::RemUIOp::create(b, loc, lane, index(4));
+    // The first column of the accumulators a lane holds.
+    Value pair = mul(inGroup, 2);
     Value rowBase = arith::AddIOp::create(b, loc, warpRow, group);
     Value colBase = arith::AddIOp::create(b, loc, warpCol, group);
 
+    bool tf32 = isTf32(mmaType);
     bool isBf16 = mmaType.isBF16();
     auto pairType = VectorType::get({2}, mmaType);
-    // A pair of the precision's type at (row, k) of a tile, as mma.sync's
-    // operand: an i32 (bf16) or a vector of two halves (f16).
+    // The operand of mma.sync at (row, k) of a tile: a TF32 element's bits,
+    // or a pair of halves as an i32 (bf16) or a vector of two (f16).
     auto loadPair = [&](Value shared, Value row, Value k) -> Value {
+      if (tf32)
+        return memref::LoadOp::create(b, loc, shared, ValueRange{row, k});
       Value v =
           vector::LoadOp::create(b, loc, pairType, shared, ValueRange{row, k},
                                  /*nontemporal=*/false, llvm::MaybeAlign(4));
@@ -376,14 +410,19 @@ private:
       return vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
     };
     auto fragType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
-    NVVM::MMATypes ptxType =
-        isBf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
+    NVVM::MMATypes ptxType = tf32     ? NVVM::MMATypes::tf32
+                             : isBf16 ? NVVM::MMATypes::bf16
+                                      : NVVM::MMATypes::f16;
+    // m16n8k16 for halves: lane (g, t) holds A's columns 2t, 2t + 1 and
+    // 2t + 8, 2t + 9 (B's rows); m16n8k8 for TF32: columns t and t + 4.
+    int64_t fragK = tf32 ? kTf32FragK : kFragK;
+    Value kLane = tf32 ? inGroup : pair;
 
     scf::ForOp steps =
         stepK(fragsM * fragsN * 4, [&](SmallVector<Value> &next) {
-          for (int64_t ks = 0; ks < tile.bk; ks += kFragK) {
-            Value k = add(pair, ks);
-            Value kHigh = add(pair, ks + 8);
+          for (int64_t ks = 0; ks < tile.bk; ks += fragK) {
+            Value k = add(kLane, ks);
+            Value kHigh = add(kLane, ks + fragK / 2);
             SmallVector<SmallVector<Value>> as, bs;
             for (int64_t i = 0; i < fragsM; ++i) {
               Value row = add(rowBase, kFragM * i);
@@ -404,7 +443,7 @@ private:
                 auto mma = NVVM::MmaOp::create(
                     b, loc, fragType, as[i], bs[j],
                     ArrayRef<Value>(next).slice(at, 4),
-                    ArrayRef<int64_t>{kFragM, kFragN, kFragK},
+                    ArrayRef<int64_t>{kFragM, kFragN, fragK},
                     /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
                     std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
                     std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
@@ -612,7 +651,10 @@ private:
       } else {
         value = memref::LoadOp::create(b, loc, operand, indices(map));
       }
-      if (mmaType) {
+      if (isTf32(mmaType)) {
+        value = roundToTf32Bits(b, loc, value);
+        memref::StoreOp::create(b, loc, value, shared, ValueRange{w, kk});
+      } else if (mmaType) {
         value = arith::TruncFOp::create(b, loc, mmaType, value);
         memref::StoreOp::create(b, loc, value, shared, ValueRange{w, kk});
       } else {
@@ -720,8 +762,8 @@ static void findEpilogue(Contraction &c, linalg::FillOp fill) {
 
 /// Rounds the operands of `op`, a product `out += lhs * rhs` in f32 that
 /// is not tiled (a matrix-vector product, a convolution), to `type` where
-/// the body reads them, so that with --precision bf16 or f16 every product
-/// multiplies what the tensor cores would. A named op is generalized first.
+/// the body reads them, so that with --precision tf32, bf16 or f16 every
+/// product multiplies what the tensor cores would. A named op is generalized first.
 static void roundOperands(linalg::LinalgOp op, Type type) {
   if (!op.hasPureBufferSemantics() || op.getNumReductionLoops() == 0 ||
       op.getNumDpsInputs() != 2 ||
@@ -751,11 +793,21 @@ static void roundOperands(linalg::LinalgOp op, Type type) {
   rewriter.setInsertionPointToStart(&body);
   for (unsigned i = 0; i < 2; ++i) {
     BlockArgument arg = body.getArgument(i);
+    SmallVector<OpOperand *> uses =
+        llvm::map_to_vector(arg.getUses(), [](OpOperand &use) { return &use; });
     Location loc = op.getLoc();
-    Value narrow = arith::TruncFOp::create(rewriter, loc, type, arg);
-    Value wide =
-        arith::ExtFOp::create(rewriter, loc, rewriter.getF32Type(), narrow);
-    rewriter.replaceAllUsesExcept(arg, wide, narrow.getDefiningOp());
+    Type f32 = rewriter.getF32Type();
+    Value rounded =
+        isTf32(type)
+            ? arith::BitcastOp::create(rewriter, loc, f32,
+                                       roundToTf32Bits(rewriter, loc, arg))
+                  .getResult()
+            : arith::ExtFOp::create(
+                  rewriter, loc, f32,
+                  arith::TruncFOp::create(rewriter, loc, type, arg).getResult())
+                  .getResult();
+    for (OpOperand *use : uses)
+      use->set(rounded);
   }
 }
 
@@ -764,12 +816,15 @@ struct CUDATileMatmulPass final
   using CUDATileMatmulPassBase::CUDATileMatmulPassBase;
   void runOnOperation() override {
     Type mmaType;
-    if (precision == "bf16")
+    if (precision == "tf32")
+      mmaType = FloatTF32Type::get(&getContext());
+    else if (precision == "bf16")
       mmaType = BFloat16Type::get(&getContext());
     else if (precision == "f16")
       mmaType = Float16Type::get(&getContext());
     else if (precision != "f32") {
-      getOperation().emitError("expected precision f32, bf16 or f16, found '")
+      getOperation().emitError(
+          "expected precision f32, tf32, bf16 or f16, found '")
           << precision << "'";
       return signalPassFailure();
     }

@@ -450,22 +450,26 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
   in.op = it->second;
   std::vector<Type> types;
   if (in.op == Opcode::Mma) {
-    // Only the warp-level m16n8k16 product of f16 or bf16 pairs into f32
-    // accumulators (row-major A, column-major B).
+    // Only the warp-level m16n8k16 product of f16 or bf16 pairs, or the
+    // m16n8k8 one of TF32, into f32 accumulators (row-major A, column-major
+    // B).
     std::vector<std::string> mods;
     while (std::getline(parts, part, '.'))
       mods.push_back(part);
     bool ok = mods.size() == 9 && mods[0] == "sync" && mods[1] == "aligned" &&
-              mods[2] == "m16n8k16" && mods[3] == "row" && mods[4] == "col" &&
-              mods[5] == "f32" && mods[8] == "f32" && mods[6] == mods[7] &&
-              (mods[6] == "bf16" || mods[6] == "f16");
+              mods[3] == "row" && mods[4] == "col" && mods[5] == "f32" &&
+              mods[8] == "f32" && mods[6] == mods[7] &&
+              (((mods[6] == "bf16" || mods[6] == "f16") &&
+                mods[2] == "m16n8k16") ||
+               (mods[6] == "tf32" && mods[2] == "m16n8k8"));
     if (!ok) {
       error = "unsupported instruction '" + opcode + "'";
       return false;
     }
     in.mods = mods;
     in.type = {Kind::F, 32};
-    parseType(mods[6], in.from);
+    if (!parseType(mods[6], in.from))
+      in.from = {Kind::F, 32}; // tf32: f32 bits, 13 ignored
   }
   while (in.op != Opcode::Mma && std::getline(parts, part, '.')) {
     in.mods.push_back(part);
@@ -1455,10 +1459,11 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       }
     };
 
-    // mma.sync.aligned.m16n8k16 for the warp of lanes [first, last), once
-    // all 32 are at it: D = A B + C, with A (16 x 16) and B (16 x 8) in
-    // pairs of halves and C, D (16 x 8) in f32, spread over the lanes as
-    // the PTX ISA lays out their fragments (lane l: g = l / 4, t = l % 4).
+    // mma.sync.aligned.m16n8k16 (m16n8k8 for TF32) for the warp of lanes
+    // [first, last), once all 32 are at it: D = A B + C, with A (16 x K)
+    // and B (K x 8) in pairs of halves (TF32: an f32 whose 13 lowest bits
+    // are ignored) and C, D (16 x 8) in f32, spread over the lanes as the
+    // PTX ISA lays out their fragments (lane l: g = l / 4, t = l % 4).
     // The products are exact; their sum and C are added in double and
     // rounded once to f32 (the hardware's order and rounding of the sum
     // are unspecified). Returns whether the lanes went on.
@@ -1476,6 +1481,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       for (unsigned t = first; t < last; ++t)
         if (threads[t].state != Thread::AtShuffle || threads[t].pc != pc)
           return false;
+      bool tf32 = in.mods[6] == "tf32";
+      unsigned terms = tf32 ? 8 : 16;
       double a[16][16], bm[16][8], c[16][8];
       auto half = [&](uint64_t word, unsigned h) -> double {
         auto bits = static_cast<uint16_t>(word >> (16 * h));
@@ -1487,13 +1494,23 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         const std::vector<Operand> &av = in.operands[1].elements;
         const std::vector<Operand> &bv = in.operands[2].elements;
         const std::vector<Operand> &cv = in.operands[3].elements;
-        for (unsigned r = 0; r < 4; ++r)
-          for (unsigned h = 0; h < 2; ++h)
-            a[g + 8 * (r % 2)][2 * t + h + 8 * (r / 2)] =
-                half(value(th, av[r]), h);
-        for (unsigned r = 0; r < 2; ++r)
-          for (unsigned h = 0; h < 2; ++h)
-            bm[2 * t + h + 8 * r][g] = half(value(th, bv[r]), h);
+        if (tf32) {
+          // A's rows g, g + 8 at columns t, t + 4; B's column g at rows t,
+          // t + 4.
+          for (unsigned r = 0; r < 4; ++r)
+            a[g + 8 * (r % 2)][t + 4 * (r / 2)] =
+                asF32(value(th, av[r]) & 0xFFFFE000u);
+          for (unsigned r = 0; r < 2; ++r)
+            bm[t + 4 * r][g] = asF32(value(th, bv[r]) & 0xFFFFE000u);
+        } else {
+          for (unsigned r = 0; r < 4; ++r)
+            for (unsigned h = 0; h < 2; ++h)
+              a[g + 8 * (r % 2)][2 * t + h + 8 * (r / 2)] =
+                  half(value(th, av[r]), h);
+          for (unsigned r = 0; r < 2; ++r)
+            for (unsigned h = 0; h < 2; ++h)
+              bm[2 * t + h + 8 * r][g] = half(value(th, bv[r]), h);
+        }
         for (unsigned i = 0; i < 4; ++i)
           c[g + 8 * (i / 2)][2 * t + i % 2] = asF32(value(th, cv[i]));
       }
@@ -1503,7 +1520,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         for (unsigned i = 0; i < 4; ++i) {
           unsigned row = g + 8 * (i / 2), col = 2 * t + i % 2;
           double sum = c[row][col];
-          for (unsigned kk = 0; kk < 16; ++kk)
+          for (unsigned kk = 0; kk < terms; ++kk)
             sum += a[row][kk] * bm[kk][col];
           th.regs[in.operands[0].elements[i].reg] = bitsOf(narrow(sum));
         }

@@ -1,8 +1,9 @@
 // RUN: ms-opt %s --ms-cuda-tile-matmul --split-input-file --verify-diagnostics | FileCheck %s
 // RUN: ms-opt %s --ms-cuda-tile-matmul=precision=bf16 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=BF16
 // RUN: ms-opt %s --ms-cuda-tile-matmul=precision=f16 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=F16
+// RUN: ms-opt %s --ms-cuda-tile-matmul=precision=tf32 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TF32
 // RUN: not ms-opt %s --ms-cuda-tile-matmul=precision=f64 --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: expected precision f32, bf16 or f16, found 'f64'
+// BAD: error: expected precision f32, tf32, bf16 or f16, found 'f64'
 
 // A 256x512 by 512x128 product after a fill: one launch of 2 x 4 blocks of
 // 64 x 64 (too few for 128 x 128 tiles) and 256 threads, two shared tiles
@@ -81,6 +82,23 @@
 // F16: arith.truncf %{{.*}} : f32 to f16
 // F16: vector.load %[[AS]]{{.*}} vector<2xf16>
 // F16-COUNT-8: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// With tf32 the operands are staged as the bits of their TF32 rounding (to
+// nearest, ties away: 2^12 added, 13 bits cleared; infinities and NaNs
+// kept), rows padded by 4 words; m16n8k8, 4 steps of 8 of K a stage.
+// TF32-LABEL: func.func @matmul(
+// TF32: workgroup(%[[AS:[^ ]*]] : memref<64x36xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x36xi32, #gpu.address_space<workgroup>>)
+// TF32: %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
+// TF32: %[[UP:.*]] = arith.addi %[[BITS]], %c4096_i32{{.*}} : i32
+// TF32: %[[CUT:.*]] = arith.andi %[[UP]], %c-8192_i32{{.*}} : i32
+// TF32: %[[EXP:.*]] = arith.andi %[[BITS]], %c2139095040_i32{{.*}} : i32
+// TF32: %[[SPECIAL:.*]] = arith.cmpi eq, %[[EXP]], %c2139095040_i32{{.*}} : i32
+// TF32: %[[R:.*]] = arith.select %[[SPECIAL]], %[[BITS]], %[[CUT]] : i32
+// TF32: memref.store %[[R]], %[[AS]]
+// TF32: gpu.barrier
+// TF32: memref.load %[[AS]][{{.*}}] : memref<64x36xi32, #gpu.address_space<workgroup>>
+// TF32-COUNT-16: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// TF32-NOT: nvvm.mma.sync
+// TF32: gpu.terminator
 func.func @matmul(%a: memref<256x512xf32>, %b: memref<512x128xf32>, %c: memref<256x128xf32>) {
   %cst = arith.constant 2.5 : f32
   linalg.fill ins(%cst : f32) outs(%c : memref<256x128xf32>)
@@ -213,6 +231,13 @@ func.func @transposed_b(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %c: memref
 // CHECK-NOT: gpu.launch
 // With bf16 the f32 products left alone multiply rounded operands (named
 // ops generalized); f64 and the multiply-subtract stay as they are.
+// TF32-LABEL: func.func @kept(
+// TF32: ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[ACC:.*]]: f32):
+// TF32: %[[XB:.*]] = arith.bitcast %[[X]] : f32 to i32
+// TF32: %[[XR:.*]] = arith.select %{{.*}}, %[[XB]], %{{.*}} : i32
+// TF32: %[[XW:.*]] = arith.bitcast %[[XR]] : i32 to f32
+// TF32: %[[YW:.*]] = arith.bitcast %{{.*}} : i32 to f32
+// TF32: arith.mulf %[[XW]], %[[YW]] : f32
 // BF16-LABEL: func.func @kept(
 // BF16-NOT: gpu.launch
 // BF16: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<1x64xf32>, memref<64x64xf32>)

@@ -35,7 +35,7 @@
 // CHECK-SAME: %[[P2:[a-z0-9]+]]: tensor<2x384x64xbf16>
 // CHECK: vector.transfer_read %[[P2]]
 // DOT: x86vector.avx512.dot
-// BAD: expected --precision f32, bf16 or f16, found 'f64'
+// BAD: expected --precision f32, bf16, tf32 or f16, found 'f64'
 // CPU16: target 'cpu' does not multiply in f16: expected --precision f32 or bf16
 // REFERENCE: np.maximum(bf16(a0).astype(np.float64) @ bf16((np.sin(np.arange(6144) * 0.37) * 0.2).astype(np.float32)).reshape(64, 96) + (np.sin(np.arange(96) * 0.9) * 0.5).astype(np.float32), 0)
 // REFERENCE: bf16(a1).astype(np.float64) @ bf16((np.cos(np.arange(768) * 0.3) * 0.1).astype(np.float32).reshape(768, 1) + (np.sin(np.arange(64) * 0.7) * 0.1).astype(np.float32))

@@ -157,26 +157,29 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     the identity (the value in registers), other buffers anywhere, but none
     of them is written by these ops, nor is a buffer the product reads. Each
     buffer written is stored once, with its last value; one the kernel
-    allocated that nothing else uses is not stored at all. With a bf16 or
-    f16 precision, products left to `ms-cuda-map-to-gpu` (matrix products
+    allocated that nothing else uses is not stored at all. With a tf32,
+    bf16 or f16 precision, products left to `ms-cuda-map-to-gpu` (matrix products
     and convolutions; not a sum of squares) multiply operands rounded the
     same way.
 
-    With `precision=bf16` or `f16` (`--precision`), the products multiply
-    on tensor cores instead (`mma.sync.m16n8k16`, f32 accumulators, sm_80
-    and later): tiles of 128 x 128 (or 64 x 64) and 32 of K a step, `lhs`
-    and `rhs` rounded to the precision's type as they are staged into
-    shared memory K-innermost (`[row][k]` and `[column][k]`, rows padded by
-    8 elements so that the lanes of a warp read distinct banks); the 8
+    With `precision=tf32`, `bf16` or `f16` (`--precision`), the products
+    multiply
+    on tensor cores instead (`mma.sync.m16n8k16`, `m16n8k8` for TF32, f32
+    accumulators, sm_80 and later): tiles of 128 x 128 (or 64 x 64) and 32
+    of K a step, `lhs` and `rhs` rounded to the precision's type as they are
+    staged into shared memory K-innermost (`[row][k]` and `[column][k]`;
+    TF32 as the bits of the f32 rounded to nearest, ties away, as
+    `cvt.rna.tf32.f32`; rows padded by 16 bytes so that the lanes of a warp
+    read distinct banks); the 8
     warps of a block are a 2 x 4 grid, each owning a 64 x 32 (or 32 x 16)
     piece of the tile as 16 x 8 accumulator fragments that each `mma.sync`
-    (an `nvvm.mma.sync`) updates by 16 of K; the fragments' elements are
+    (an `nvvm.mma.sync`) updates by 16 (TF32: 8) of K; the fragments' elements are
     added to the outputs as in f32.
   }];
   let options =
       [Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
               "the type products multiply in: f32 (shared-memory SIMT "
-              "tiles), bf16 or f16 (tensor cores, f32 sums)">];
+              "tiles), tf32, bf16 or f16 (tensor cores, f32 sums)">];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
