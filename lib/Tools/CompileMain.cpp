@@ -100,12 +100,15 @@ struct Options {
                      "summed in f32; AVX512-BF16 dot products where the "
                      "CPU has them); --target npu: f16 (default), bf16 or "
                      "f32 (the cube's input type, sums in f32; f32 takes "
-                     "twice the cube cycles); --target cuda: f32"),
+                     "twice the cube cycles); --target cuda: f32 (default), "
+                     "tf32, bf16 or f16 (tensor-core tiles of that "
+                     "input type, sums in f32)"),
       llvm::cl::cat(category)};
   llvm::cl::opt<std::string> compileTo{
       "compile-to",
-      llvm::cl::desc("Print the IR after a phase and stop: graph, fusion, "
-                     "kernels, plan, linalg, bufferized, llvm, llvmir, "
+      llvm::cl::desc("Print the IR after a phase and stop: graph, dist, "
+                     "fusion, kernels, plan, the target's code generation "
+                     "phases (an unknown name lists them), llvmir, "
                      "serialize"),
       llvm::cl::cat(category)};
   llvm::cl::opt<bool> memoryReport{

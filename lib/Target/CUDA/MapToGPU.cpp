@@ -5,14 +5,19 @@
 //===----------------------------------------------------------------------===//
 //
 // Each top-level parallel loop of a kernel becomes one launch with one
-// thread per iteration, or, when each iteration reduces a row (a loop that
-// accumulates into memory while reading along the innermost dimension), one
-// block per iteration whose threads share the row and combine their partial
-// results with gpu.all_reduce (warp shuffles and shared memory); a top-level
-// gpu.launch (a tiled matrix product) one launch as written; each run of
-// other effectful top-level ops one launch of one thread. Launched functions
-// take memrefs only: the kernel's arguments and its top-level allocations;
-// everything else they use is cloned in.
+// thread per iteration. A reduction (a nest of loops accumulating into
+// memory) of at least 32 elements, at the top of a kernel or in each
+// iteration (row) of a parallel loop reading along its rows or of few rows,
+// is shared by the threads of a block that combine their parts with
+// gpu.all_reduce (warp shuffles and shared memory); a long reduction of
+// few rows is split over several blocks per row whose totals a second
+// launch combines; rows read across that are too few to fill the GPU a
+// thread each are split into chunks a thread each, whose totals a second
+// launch of a thread per row combines. A top-level gpu.launch (a tiled
+// matrix product) is one launch as written; each run of other effectful
+// top-level ops one launch of one thread. Launched functions take memrefs only:
+// the kernel's arguments and its top-level allocations; everything else they
+// use is cloned in.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +50,16 @@ static constexpr int64_t kThreadsPerBlock = 256;
 /// The fewest elements per row for which threads share a reduction's row
 /// (one warp).
 static constexpr int64_t kMinSharedReduction = 32;
+/// A reduction of fewer rows than this (two blocks per SM of a 132-SM
+/// H100 or H200) splits long rows over several blocks...
+static constexpr int64_t kFewRows = 264;
+/// ... about this many blocks in all (four per SM)...
+static constexpr int64_t kBlocksToFill = 528;
+/// ... each reducing at least this many of a row's elements (16 a thread).
+static constexpr int64_t kElementsPerBlock = 4096;
+/// The fewest elements of a row a thread reduces where the row is a
+/// thread's.
+static constexpr int64_t kElementsPerThread = 64;
 /// The name of the module holding every launched function.
 static constexpr StringLiteral kGpuModuleName = "ms_cuda";
 
@@ -80,9 +95,9 @@ static bool writesBetween(Operation *from, Operation *to) {
 }
 
 namespace {
-/// One accumulator of a row reduction: in the loop body,
+/// One accumulator of a reduction nest: in its innermost body,
 /// `store(combine(load(acc[idx]), contribution), acc[idx])` with `idx`
-/// invariant in the loop.
+/// invariant in the nest.
 struct Accumulator {
   memref::LoadOp load;
   Operation *combine = nullptr;
@@ -91,14 +106,40 @@ struct Accumulator {
   gpu::AllReduceOperation op;
 };
 
-/// A parallel loop each of whose iterations reduces a row: ops without
-/// effects (or loads), then `loop`, a loop whose only writes are
-/// accumulators and whose reads walk the innermost dimension with its
-/// induction variable.
-struct RowReduction {
-  scf::ForOp loop;
-  int64_t trips = 0;
+/// Perfectly nested loops of constant bounds whose innermost body
+/// accumulates into memory at places invariant in the nest; its other ops
+/// only read, never what the nest writes.
+struct ReductionNest {
+  /// The loops, outermost first; only the innermost has other ops.
+  SmallVector<scf::ForOp> loops;
+  SmallVector<int64_t> lower, step, trips;
+  /// Iterations of the whole nest.
+  int64_t total = 1;
   SmallVector<Accumulator> accumulators;
+  /// Whether every load reads at places invariant in the nest or along its
+  /// trailing dimensions with the nest's induction variables in order, so
+  /// that adjacent iterations read adjacent elements.
+  bool alongRows = true;
+};
+
+/// A reduction nest run for each iteration (row) of a parallel loop, or
+/// once, whose iterations are shared. Each row's nest is split into
+/// `splits` chunks, each reduced by one block of `threads` threads whose
+/// parts gpu.all_reduce combines; with one chunk thread 0 combines the
+/// total into each accumulator, with more a second launch of a block per
+/// row combines the chunks' totals. With `threadPerRow`, a chunk of a row
+/// is a thread's instead (rows read across, too many for a block each, too
+/// few to fill the GPU a thread each), and the second launch a thread per
+/// row.
+struct SharedReduction {
+  /// The parallel loop, or null for a nest at the top of a kernel.
+  scf::ParallelOp parallel;
+  SmallVector<int64_t> lower, step, trips;
+  int64_t rows = 1;
+  ReductionNest nest;
+  int64_t splits = 1;
+  int64_t threads = kThreadsPerBlock;
+  bool threadPerRow = false;
 };
 } // namespace
 
@@ -137,83 +178,6 @@ static Value getViewedMemRef(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();
   return value;
-}
-
-/// Matches `loop` as a row reduction whose rows its threads can share: the
-/// loop's reads along a row are then adjacent for adjacent threads.
-static std::optional<RowReduction> matchRowReduction(scf::ParallelOp loop) {
-  Block *body = loop.getBody();
-  auto inner =
-      dyn_cast_or_null<scf::ForOp>(body->getTerminator()->getPrevNode());
-  if (!inner || !inner.getInitArgs().empty())
-    return std::nullopt;
-  for (Operation &op : body->without_terminator())
-    if (&op != inner && !isCloneable(&op))
-      return std::nullopt;
-  std::optional<int64_t> lb = getConstantIntValue(inner.getLowerBound());
-  std::optional<int64_t> ub = getConstantIntValue(inner.getUpperBound());
-  std::optional<int64_t> st = getConstantIntValue(inner.getStep());
-  if (!lb || !ub || !st || *st <= 0 || *ub <= *lb)
-    return std::nullopt;
-  RowReduction reduction{inner, (*ub - *lb + *st - 1) / *st, {}};
-  if (reduction.trips < kMinSharedReduction)
-    return std::nullopt;
-
-  Value iv = inner.getInductionVar();
-  auto invariant = [&](Value v) { return inner.isDefinedOutsideOfLoop(v); };
-  DenseSet<Operation *> accumulatorOps;
-  DenseSet<Value> written;
-  for (auto store : inner.getBody()->getOps<memref::StoreOp>()) {
-    Operation *combine = store.getValueToStore().getDefiningOp();
-    if (!combine || !combine->hasOneUse() || combine->getNumOperands() != 2 ||
-        !llvm::all_of(store.getIndices(), invariant))
-      return std::nullopt;
-    std::optional<std::pair<arith::AtomicRMWKind, gpu::AllReduceOperation>>
-        kind = getReductionKind(combine);
-    memref::LoadOp load;
-    for (Value operand : combine->getOperands())
-      if (auto candidate = operand.getDefiningOp<memref::LoadOp>();
-          candidate && candidate.getMemRef() == store.getMemRef() &&
-          candidate.getIndices() == store.getIndices() &&
-          candidate->hasOneUse())
-        load = candidate;
-    if (!kind || !load)
-      return std::nullopt;
-    // Accumulators in one memref could be one location combined twice an
-    // iteration, which shared parts would reorder.
-    if (!written.insert(getViewedMemRef(store.getMemRef())).second)
-      return std::nullopt;
-    reduction.accumulators.push_back(
-        {load, combine, store, kind->first, kind->second});
-    accumulatorOps.insert(load);
-    accumulatorOps.insert(combine);
-    accumulatorOps.insert(store);
-  }
-  if (reduction.accumulators.empty())
-    return std::nullopt;
-  // The rest reads only: along the innermost dimension with the induction
-  // variable, or at loop-invariant places, never what the loop writes.
-  for (Operation &op : inner.getBody()->without_terminator()) {
-    if (accumulatorOps.contains(&op))
-      continue;
-    if (!isCloneable(&op))
-      return std::nullopt;
-    auto load = dyn_cast<memref::LoadOp>(&op);
-    if (!load) {
-      // Other reads (vector or affine loads) are not checked: refused.
-      if (!isMemoryEffectFree(&op))
-        return std::nullopt;
-      continue;
-    }
-    if (written.contains(getViewedMemRef(load.getMemRef())))
-      return std::nullopt;
-    ValueRange indices = load.getIndices();
-    if (indices.empty() || !llvm::all_of(indices.drop_back(), invariant) ||
-        !(invariant(indices.back()) || indices.back() == iv) ||
-        !load.getMemRefType().isLastDimUnitStride())
-      return std::nullopt;
-  }
-  return reduction;
 }
 
 /// The induction variables of iteration `linear` of a loop nest with
@@ -272,6 +236,466 @@ static int64_t getAlignedBytes(MemRefType type) {
   int64_t bytes = type.getNumElements() *
                   ((type.getElementTypeBitWidth() + 7) / 8);
   return (bytes + 63) / 64 * 64;
+}
+
+/// Whether `load` reads at a place invariant in a nest (`invariant`) or
+/// along its trailing dimensions with the nest's induction variables `ivs`
+/// in order, ignoring dimensions of one element; the last of them must
+/// then have unit stride.
+static bool readsAlong(memref::LoadOp load, ArrayRef<Value> ivs,
+                       function_ref<bool(Value)> invariant) {
+  MemRefType type = load.getMemRefType();
+  SmallVector<Value> indices;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)))
+    return llvm::all_of(load.getIndices(), invariant);
+  int64_t lastStride = 0;
+  for (auto [dim, index] : llvm::enumerate(load.getIndices())) {
+    if (type.getDimSize(dim) == 1)
+      continue;
+    indices.push_back(index);
+    lastStride = strides[dim];
+  }
+  if (llvm::all_of(indices, invariant))
+    return true;
+  return indices.size() >= ivs.size() && lastStride == 1 &&
+         llvm::all_of(ArrayRef(indices).drop_back(ivs.size()), invariant) &&
+         llvm::equal(ArrayRef(indices).take_back(ivs.size()), ivs);
+}
+
+/// Matches the nest of loops from `outer`: perfectly nested, of constant
+/// bounds, its innermost body accumulators and ops that only read (see
+/// ReductionNest).
+static std::optional<ReductionNest> matchReductionNest(scf::ForOp outer) {
+  ReductionNest nest;
+  for (scf::ForOp loop = outer; loop;) {
+    // Iterations are delinearized as indices, compared signed.
+    if (!loop.getInitArgs().empty() ||
+        !loop.getInductionVar().getType().isIndex() || loop.getUnsignedCmp())
+      return std::nullopt;
+    nest.loops.push_back(loop);
+    Block *body = loop.getBody();
+    auto inner = dyn_cast<scf::ForOp>(&body->front());
+    loop = inner && inner->getNextNode() == body->getTerminator() ? inner
+                                                                  : nullptr;
+  }
+  SmallVector<OpFoldResult> lbs, ubs, steps;
+  for (scf::ForOp loop : nest.loops) {
+    lbs.push_back(getAsOpFoldResult(loop.getLowerBound()));
+    ubs.push_back(getAsOpFoldResult(loop.getUpperBound()));
+    steps.push_back(getAsOpFoldResult(loop.getStep()));
+  }
+  if (failed(
+          getConstantNest(lbs, ubs, steps, nest.lower, nest.step, nest.trips)))
+    return std::nullopt;
+  for (int64_t trip : nest.trips)
+    nest.total *= trip;
+  if (nest.total == 0)
+    return std::nullopt;
+
+  Block *body = nest.loops.back().getBody();
+  auto invariant = [&](Value v) { return outer.isDefinedOutsideOfLoop(v); };
+  DenseSet<Operation *> accumulatorOps;
+  DenseSet<Value> written;
+  for (auto store : body->getOps<memref::StoreOp>()) {
+    // The accumulator's place is invariant, its update in the body.
+    Operation *combine = store.getValueToStore().getDefiningOp();
+    if (!combine || combine->getBlock() != body || !combine->hasOneUse() ||
+        combine->getNumOperands() != 2 || !invariant(store.getMemRef()) ||
+        !llvm::all_of(store.getIndices(), invariant))
+      return std::nullopt;
+    std::optional<std::pair<arith::AtomicRMWKind, gpu::AllReduceOperation>>
+        kind = getReductionKind(combine);
+    memref::LoadOp load;
+    for (Value operand : combine->getOperands())
+      if (auto candidate = operand.getDefiningOp<memref::LoadOp>();
+          candidate && candidate->getBlock() == body &&
+          candidate.getMemRef() == store.getMemRef() &&
+          candidate.getIndices() == store.getIndices() &&
+          candidate->hasOneUse())
+        load = candidate;
+    if (!kind || !load)
+      return std::nullopt;
+    // Accumulators in one memref could be one location combined twice an
+    // iteration, which shared parts would reorder.
+    if (!written.insert(getViewedMemRef(store.getMemRef())).second)
+      return std::nullopt;
+    nest.accumulators.push_back(
+        {load, combine, store, kind->first, kind->second});
+    accumulatorOps.insert(load);
+    accumulatorOps.insert(combine);
+    accumulatorOps.insert(store);
+  }
+  if (nest.accumulators.empty())
+    return std::nullopt;
+  // The rest reads only, never what the nest writes.
+  SmallVector<Value> ivs = llvm::map_to_vector(
+      nest.loops, [](scf::ForOp loop) { return loop.getInductionVar(); });
+  for (Operation &op : body->without_terminator()) {
+    if (accumulatorOps.contains(&op))
+      continue;
+    if (!isCloneable(&op))
+      return std::nullopt;
+    auto load = dyn_cast<memref::LoadOp>(&op);
+    if (!load) {
+      // Other reads (vector or affine loads) are not checked: refused.
+      if (!isMemoryEffectFree(&op))
+        return std::nullopt;
+      continue;
+    }
+    if (written.contains(getViewedMemRef(load.getMemRef())))
+      return std::nullopt;
+    if (!readsAlong(load, ivs, invariant))
+      nest.alongRows = false;
+  }
+  return nest;
+}
+
+/// The ops computing where the accumulators of `nest` are (their memrefs
+/// and indices), transitively.
+static llvm::SetVector<Operation *> getPlacingOps(const ReductionNest &nest) {
+  llvm::SetVector<Operation *> ops;
+  SmallVector<Value> worklist;
+  for (const Accumulator &acc : nest.accumulators)
+    llvm::append_range(worklist, acc.store->getOperands().drop_front());
+  while (!worklist.empty())
+    if (Operation *def = worklist.pop_back_val().getDefiningOp();
+        def && ops.insert(def))
+      llvm::append_range(worklist, def->getOperands());
+  return ops;
+}
+
+/// Matches `op` as a shared reduction (see SharedReduction): a reduction
+/// nest at the top of a kernel, or the last op of a parallel loop's body
+/// after ops that can be cloned. Nests of fewer than 32 iterations stay
+/// one thread's; so do those of a loop of rows read across that fill the
+/// GPU a thread each, or that are too short to split.
+static std::optional<SharedReduction> matchSharedReduction(Operation *op) {
+  SharedReduction shared;
+  scf::ForOp outer;
+  if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+    Block *body = loop.getBody();
+    outer = dyn_cast_or_null<scf::ForOp>(body->getTerminator()->getPrevNode());
+    if (!outer || !loop.getInitVals().empty() ||
+        failed(getConstantNest(getAsOpFoldResult(loop.getLowerBound()),
+                               getAsOpFoldResult(loop.getUpperBound()),
+                               getAsOpFoldResult(loop.getStep()), shared.lower,
+                               shared.step, shared.trips)))
+      return std::nullopt;
+    for (Operation &inner : body->without_terminator())
+      if (&inner != outer && !isCloneable(&inner))
+        return std::nullopt;
+    shared.parallel = loop;
+    for (int64_t trip : shared.trips)
+      shared.rows *= trip;
+    if (shared.rows == 0)
+      return std::nullopt;
+  } else {
+    outer = dyn_cast<scf::ForOp>(op);
+    if (!outer)
+      return std::nullopt;
+  }
+  std::optional<ReductionNest> nest = matchReductionNest(outer);
+  if (!nest || nest->total < kMinSharedReduction)
+    return std::nullopt;
+  bool fewRows = shared.rows < kFewRows;
+  shared.threadPerRow = !nest->alongRows && !fewRows;
+  shared.nest = std::move(*nest);
+  int64_t total = shared.nest.total;
+  // A second launch, combining chunks' totals, finds the accumulators
+  // again: not through memory, which the first launch may have written.
+  bool placedByReads =
+      llvm::any_of(getPlacingOps(shared.nest),
+                   [](Operation *op) { return !isMemoryEffectFree(op); });
+  int64_t rowBlocks = llvm::divideCeil(shared.rows, kThreadsPerBlock);
+  if (shared.threadPerRow && !placedByReads)
+    shared.splits = std::min(llvm::divideCeil(total, kElementsPerThread),
+                             llvm::divideCeil(kBlocksToFill, rowBlocks));
+  else if (fewRows && !placedByReads)
+    shared.splits = std::max<int64_t>(
+        1, std::min(llvm::divideCeil(total, kElementsPerBlock),
+                    llvm::divideCeil(kBlocksToFill, shared.rows)));
+  // Chunks of one length, none empty.
+  shared.splits =
+      llvm::divideCeil(total, llvm::divideCeil(total, shared.splits));
+  if (shared.threadPerRow) {
+    if (shared.splits < 2 ||
+        rowBlocks * shared.splits > std::numeric_limits<int32_t>::max())
+      return std::nullopt;
+    return shared;
+  }
+  if (shared.splits == 1)
+    shared.threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(total),
+                                         kMinSharedReduction, kThreadsPerBlock);
+  if (shared.rows * shared.splits > std::numeric_limits<int32_t>::max())
+    return std::nullopt;
+  return shared;
+}
+
+/// Replaces `op` (matched as `shared`) by the launches of its shared
+/// reduction, which the mapper outlines as written: chunk partials in
+/// buffers of their own.
+static void rewriteSharedReduction(Operation *op, SharedReduction &shared) {
+  OpBuilder builder(op);
+  Location loc = op->getLoc();
+  auto index = [&](OpBuilder &b, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  ReductionNest &nest = shared.nest;
+  int64_t splits = shared.splits;
+  SmallVector<Value> partials;
+  if (splits > 1)
+    for (Accumulator &acc : nest.accumulators)
+      partials.push_back(memref::AllocOp::create(
+          builder, loc,
+          MemRefType::get({shared.rows * splits},
+                          acc.combine->getResult(0).getType())));
+  DenseSet<Operation *> accumulatorOps;
+  for (const Accumulator &acc : nest.accumulators) {
+    accumulatorOps.insert(acc.load);
+    accumulatorOps.insert(acc.combine);
+    accumulatorOps.insert(acc.store);
+  }
+
+  // A launch of `blocks` blocks of `threads` threads whose body `emit`
+  // writes from the block and thread ids.
+  auto launch = [&](int64_t blocks, int64_t threads,
+                    function_ref<void(OpBuilder &, Value, Value)> emit) {
+    Value one = index(builder, 1);
+    Value gridX = index(builder, blocks);
+    Value blockX = index(builder, threads);
+    auto launchOp =
+        gpu::LaunchOp::create(builder, loc, gridX, one, one, blockX, one, one);
+    OpBuilder b = OpBuilder::atBlockBegin(&launchOp.getBody().front());
+    emit(b, launchOp.getBlockIds().x, launchOp.getThreadIds().x);
+    gpu::TerminatorOp::create(b, loc);
+  };
+  // The parallel loop's iteration `row`: its induction variables and the
+  // ops before the nest (only those in `only` where given).
+  auto enterRow = [&](OpBuilder &b, Value row, IRMapping &mapping,
+                      const llvm::SetVector<Operation *> *only = nullptr) {
+    if (!shared.parallel)
+      return;
+    for (auto [iv, value] : llvm::zip(
+             shared.parallel.getInductionVars(),
+             delinearize(b, loc, row, shared.lower, shared.step, shared.trips)))
+      mapping.map(iv, value);
+    for (Operation &pre : shared.parallel.getBody()->without_terminator()) {
+      if (&pre == nest.loops.front())
+        break;
+      if (!only || only->contains(&pre))
+        b.clone(pre, mapping);
+    }
+  };
+  // What a launch combining chunks' totals needs of the ops before the
+  // nest.
+  llvm::SetVector<Operation *> placing = getPlacingOps(nest);
+  // A thread's parts from `first` to `end` by `stride`, each value from
+  // `contribute` (or, where it gives none, the nest body's contribution
+  // it cloned) combined into them from the identities.
+  auto accumulate =
+      [&](OpBuilder &b, Value first, Value end, int64_t stride,
+          function_ref<SmallVector<Value>(OpBuilder &, Value, IRMapping &)>
+              contribute,
+          IRMapping &mapping) {
+        SmallVector<Value> identities;
+        for (Accumulator &acc : nest.accumulators)
+          identities.push_back(arith::getIdentityValue(
+              acc.kind, acc.combine->getResult(0).getType(), b, loc));
+        auto loop = scf::ForOp::create(
+            b, loc, first, end, index(b, stride), identities,
+            [&](OpBuilder &ib, Location, Value iv, ValueRange parts) {
+              IRMapping inner = mapping;
+              SmallVector<Value> values = contribute(ib, iv, inner);
+              SmallVector<Value> next;
+              for (auto [acc, part, value] :
+                   llvm::zip(nest.accumulators, parts, values)) {
+                inner.map(acc.load.getResult(), part);
+                for (Value operand : acc.combine->getOperands())
+                  if (operand != acc.load.getResult() && value)
+                    inner.map(operand, value);
+                next.push_back(ib.clone(*acc.combine, inner)->getResult(0));
+              }
+              scf::YieldOp::create(ib, loc, next);
+            });
+        return SmallVector<Value>(loop.getResults());
+      };
+  // The nest's iteration `linear`: its body but the accumulators.
+  Block *body = nest.loops.back().getBody();
+  auto runNest = [&](OpBuilder &b, Value linear, IRMapping &mapping) {
+    for (auto [loop, iv] :
+         llvm::zip(nest.loops, delinearize(b, loc, linear, nest.lower,
+                                           nest.step, nest.trips)))
+      mapping.map(loop.getInductionVar(), iv);
+    for (Operation &op : body->without_terminator())
+      if (!accumulatorOps.contains(&op))
+        b.clone(op, mapping);
+    return SmallVector<Value>(nest.accumulators.size());
+  };
+  // The block's totals of the threads' `parts`.
+  auto allReduce = [&](OpBuilder &b, ValueRange parts) {
+    SmallVector<Value> totals;
+    for (auto [acc, part] : llvm::zip(nest.accumulators, parts))
+      totals.push_back(gpu::AllReduceOp::create(
+          b, loc, part,
+          gpu::AllReduceOperationAttr::get(b.getContext(), acc.op),
+          b.getUnitAttr()));
+    return totals;
+  };
+  // Each accumulator combined with its total.
+  auto combineInto = [&](OpBuilder &b, ValueRange totals, IRMapping &mapping) {
+    for (auto [acc, total] : llvm::zip(nest.accumulators, totals)) {
+      IRMapping outer = mapping;
+      Operation *load = b.clone(*acc.load, outer);
+      outer.map(acc.load.getResult(), load->getResult(0));
+      for (Value operand : acc.combine->getOperands())
+        if (operand != acc.load.getResult())
+          outer.map(operand, total);
+      b.clone(*acc.combine, outer);
+      b.clone(*acc.store, outer);
+    }
+  };
+  // A builder inside `if (condition)`.
+  auto inside = [&](OpBuilder &b, Value condition) {
+    auto guard = scf::IfOp::create(b, loc, condition);
+    return OpBuilder::atBlockTerminator(guard.thenBlock());
+  };
+  auto isFirst = [&](OpBuilder &b, Value thread) -> Value {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, thread,
+                                 index(b, 0));
+  };
+  // Chunk `split`'s first iteration plus `offset`, and its end.
+  int64_t rows = shared.rows;
+  int64_t total = nest.total;
+  int64_t chunk = llvm::divideCeil(total, splits);
+  auto chunkBounds = [&](OpBuilder &b, Value split, Value offset) {
+    Value start = arith::MulIOp::create(b, loc, split, index(b, chunk));
+    Value first = start;
+    if (offset)
+      first = arith::AddIOp::create(b, loc, start, offset);
+    // Created one by one (not as call arguments, whose order C++ leaves
+    // open): the IR is the same with every compiler.
+    Value limit = arith::AddIOp::create(b, loc, start, index(b, chunk));
+    Value end = arith::MinUIOp::create(b, loc, limit, index(b, total));
+    return std::pair(first, end);
+  };
+  // Where chunk `split` of `row` keeps its totals.
+  auto partialAt = [&](OpBuilder &b, Value split, Value row) -> Value {
+    if (rows == 1)
+      return split;
+    return arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, split, index(b, rows)), row);
+  };
+  // `block` as (`count` blocks of a row index, its chunk), blocks of one
+  // chunk adjacent.
+  auto splitBlock = [&](OpBuilder &b, Value block, int64_t count) {
+    if (count == 1)
+      return std::pair(index(b, 0), block);
+    Value within = arith::RemUIOp::create(b, loc, block, index(b, count));
+    Value split = arith::DivUIOp::create(b, loc, block, index(b, count));
+    return std::pair(within, split);
+  };
+
+  if (shared.threadPerRow) {
+    // A thread per chunk of a row, the rows of a block adjacent (so are
+    // their reads); then a thread per row combining its chunks' totals.
+    int64_t rowBlocks = llvm::divideCeil(rows, kThreadsPerBlock);
+    auto rowOf = [&](OpBuilder &b, Value rowBlock, Value thread) {
+      Value row = arith::AddIOp::create(
+          b, loc,
+          arith::MulIOp::create(b, loc, rowBlock, index(b, kThreadsPerBlock)),
+          thread);
+      Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                          row, index(b, rows));
+      return std::pair<Value, Value>(row, valid);
+    };
+    launch(rowBlocks * splits, kThreadsPerBlock,
+           [&](OpBuilder &b, Value block, Value thread) {
+             auto [rowBlock, split] = splitBlock(b, block, rowBlocks);
+             auto [row, valid] = rowOf(b, rowBlock, thread);
+             OpBuilder ib = inside(b, valid);
+             IRMapping mapping;
+             enterRow(ib, row, mapping);
+             auto [first, end] = chunkBounds(ib, split, Value());
+             SmallVector<Value> parts =
+                 accumulate(ib, first, end, 1, runNest, mapping);
+             Value at = partialAt(ib, split, row);
+             for (auto [partial, part] : llvm::zip(partials, parts))
+               memref::StoreOp::create(ib, loc, part, partial, at);
+           });
+    launch(rowBlocks, kThreadsPerBlock,
+           [&](OpBuilder &b, Value block, Value thread) {
+             std::pair<Value, Value> place = rowOf(b, block, thread);
+             Value row = place.first;
+             OpBuilder ib = inside(b, place.second);
+             IRMapping mapping;
+             enterRow(ib, row, mapping, &placing);
+             Value zero = index(ib, 0);
+             Value count = index(ib, splits);
+             SmallVector<Value> parts = accumulate(
+                 ib, zero, count, 1,
+                 [&](OpBuilder &lb, Value split, IRMapping &) {
+                   Value at = partialAt(lb, split, row);
+                   return llvm::map_to_vector(
+                       partials, [&](Value partial) -> Value {
+                         return memref::LoadOp::create(lb, loc, partial, at);
+                       });
+                 },
+                 mapping);
+             combineInto(ib, parts, mapping);
+           });
+    op->erase();
+    return;
+  }
+
+  // A block per chunk of a row: the chunk's iterations taken by its
+  // threads in turn (adjacent iterations on adjacent threads), the blocks
+  // of one chunk of every row adjacent, so that rows read across (columns)
+  // share the cache lines of their chunk.
+  launch(rows * splits, shared.threads,
+         [&](OpBuilder &b, Value block, Value thread) {
+           IRMapping mapping;
+           Value row = block, first = thread, end = index(b, total);
+           if (splits > 1) {
+             Value split;
+             std::tie(row, split) = splitBlock(b, block, rows);
+             std::tie(first, end) = chunkBounds(b, split, thread);
+           }
+           enterRow(b, row, mapping);
+           SmallVector<Value> totals = allReduce(
+               b, accumulate(b, first, end, shared.threads, runNest, mapping));
+           OpBuilder tb = inside(b, isFirst(b, thread));
+           if (splits == 1)
+             return combineInto(tb, totals, mapping);
+           for (auto [partial, total] : llvm::zip(partials, totals))
+             memref::StoreOp::create(tb, loc, total, partial, block);
+         });
+  if (splits == 1) {
+    op->erase();
+    return;
+  }
+
+  // A block per row combining its chunks' totals.
+  int64_t threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(splits),
+                                        kMinSharedReduction, kThreadsPerBlock);
+  launch(rows, threads, [&](OpBuilder &b, Value block, Value thread) {
+    IRMapping mapping;
+    enterRow(b, block, mapping, &placing);
+    SmallVector<Value> parts = accumulate(
+        b, thread, index(b, splits), threads,
+        [&](OpBuilder &ib, Value split, IRMapping &) {
+          Value at = partialAt(ib, split, block);
+          return llvm::map_to_vector(partials, [&](Value partial) -> Value {
+            return memref::LoadOp::create(ib, loc, partial, at);
+          });
+        },
+        mapping);
+    SmallVector<Value> totals = allReduce(b, parts);
+    OpBuilder tb = inside(b, isFirst(b, thread));
+    combineInto(tb, totals, mapping);
+  });
+  op->erase();
 }
 
 static bool isBlockProgramBody(Block *body);
@@ -368,6 +792,10 @@ public:
 
   LogicalResult map() {
     Block &body = func.getBody().front();
+    // Reductions shared by threads become launches as written.
+    for (Operation &op : llvm::make_early_inc_range(body))
+      if (std::optional<SharedReduction> shared = matchSharedReduction(&op))
+        rewriteSharedReduction(&op, *shared);
     // Scratch buffers first: a launch takes the place of its group's first
     // op, and may use an allocation made between its ops.
     Operation *firstNonAlloc = nullptr;
@@ -540,7 +968,6 @@ private:
 
     // Launch shape: one thread per iteration of a parallel loop.
     int64_t threads = 1, blocks = 1;
-    std::optional<RowReduction> rows;
     if (scf::ForallOp forall = group.forall) {
       // A block per tile, its threads as many as the largest parallel loop
       // of the tile has iterations (a power of two from 32 to 256).
@@ -595,13 +1022,6 @@ private:
       }
       threads = std::min(total, kThreadsPerBlock);
       blocks = (total + threads - 1) / threads;
-      // A row per block, its threads a power of two up to the row's length.
-      rows = matchRowReduction(loop);
-      if (rows) {
-        threads = std::clamp<int64_t>(llvm::PowerOf2Ceil(rows->trips),
-                                      kMinSharedReduction, kThreadsPerBlock);
-        blocks = total;
-      }
       if (blocks > std::numeric_limits<int32_t>::max())
         return loop.emitError("expected at most 2^31 - 1 blocks of ")
                << threads << " threads, but the loop needs " << blocks;
@@ -650,18 +1070,13 @@ private:
       };
       Value block = gpu::BlockIdOp::create(builder, loc, gpu::Dimension::x);
       Value thread = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
-      // A shared row's iteration is its block.
-      Value linear =
-          rows ? block
-               : arith::AddIOp::create(
-                     builder, loc,
-                     arith::MulIOp::create(builder, loc, block, index(threads)),
-                     thread)
-                     .getResult();
+      Value linear = arith::AddIOp::create(
+          builder, loc,
+          arith::MulIOp::create(builder, loc, block, index(threads)), thread);
       int64_t total = 1;
       for (int64_t trip : trips)
         total *= trip;
-      if (blocks * threads != total && !rows) {
+      if (blocks * threads != total) {
         Value inBounds = arith::CmpIOp::create(
             builder, loc, arith::CmpIPredicate::ult, linear, index(total));
         auto guard = scf::IfOp::create(builder, loc, inBounds);
@@ -671,12 +1086,8 @@ private:
           delinearize(builder, loc, linear, lower, step, trips);
       for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
         mapping.map(iv, value);
-      if (rows) {
-        emitSharedRow(builder, loc, *rows, thread, threads, mapping);
-      } else {
-        for (Operation &op : loop.getBody()->without_terminator())
-          builder.clone(op, mapping);
-      }
+      for (Operation &op : loop.getBody()->without_terminator())
+        builder.clone(op, mapping);
     } else if (scf::ForallOp forall = group.forall) {
       Value block = gpu::BlockIdOp::create(builder, loc, gpu::Dimension::x);
       Value thread = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);
@@ -742,76 +1153,6 @@ private:
         leftovers.push_back(op);
     }
     return success();
-  }
-
-  /// Emits the body of a row reduction's iteration for one of the
-  /// `threads` threads that share the row (`thread`): the ops before the
-  /// loop, then the thread's part of the row (elements thread, thread +
-  /// threads, ...) combined from the identity, the parts combined across
-  /// the block by gpu.all_reduce, and thread 0 combining the total into
-  /// each accumulator.
-  void emitSharedRow(OpBuilder &builder, Location loc, RowReduction &row,
-                     Value thread, int64_t threads, IRMapping &mapping) {
-    scf::ForOp loop = row.loop;
-    for (Operation *op = &loop->getBlock()->front(); op != loop;
-         op = op->getNextNode())
-      builder.clone(*op, mapping);
-    Value lb = mapping.lookupOrDefault(loop.getLowerBound());
-    Value ub = mapping.lookupOrDefault(loop.getUpperBound());
-    Value st = mapping.lookupOrDefault(loop.getStep());
-    Value first = arith::AddIOp::create(
-        builder, loc, lb, arith::MulIOp::create(builder, loc, thread, st));
-    Value stride = arith::MulIOp::create(
-        builder, loc, st, arith::ConstantIndexOp::create(builder, loc, threads));
-    SmallVector<Value> identities;
-    for (Accumulator &acc : row.accumulators)
-      identities.push_back(arith::getIdentityValue(
-          acc.kind, acc.combine->getResult(0).getType(), builder, loc));
-    DenseSet<Operation *> skipped;
-    for (const Accumulator &acc : row.accumulators) {
-      skipped.insert(acc.load);
-      skipped.insert(acc.combine);
-      skipped.insert(acc.store);
-    }
-    auto part = scf::ForOp::create(
-        builder, loc, first, ub, stride, identities,
-        [&](OpBuilder &b, Location, Value iv, ValueRange partials) {
-          IRMapping inner = mapping;
-          inner.map(loop.getInductionVar(), iv);
-          for (Operation &op : loop.getBody()->without_terminator())
-            if (!skipped.contains(&op))
-              b.clone(op, inner);
-          SmallVector<Value> next;
-          for (auto [acc, partial] : llvm::zip(row.accumulators, partials)) {
-            inner.map(acc.load.getResult(), partial);
-            next.push_back(b.clone(*acc.combine, inner)->getResult(0));
-          }
-          scf::YieldOp::create(b, loc, next);
-        });
-    SmallVector<Value> totals;
-    for (auto [acc, partial] :
-         llvm::zip(row.accumulators, part.getResults()))
-      totals.push_back(gpu::AllReduceOp::create(
-          builder, loc, partial,
-          gpu::AllReduceOperationAttr::get(builder.getContext(), acc.op),
-          builder.getUnitAttr()));
-    Value isFirst = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::eq, thread,
-        arith::ConstantIndexOp::create(builder, loc, 0));
-    auto finish = scf::IfOp::create(builder, loc, isFirst);
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(finish.thenBlock());
-    for (auto [acc, total] : llvm::zip(row.accumulators, totals)) {
-      IRMapping outer = mapping;
-      Operation *load = builder.clone(*acc.load, outer);
-      outer.map(acc.load.getResult(), load->getResult(0));
-      // The contribution operand of the combiner becomes the total.
-      for (Value operand : acc.combine->getOperands())
-        if (operand != acc.load.getResult())
-          outer.map(operand, total);
-      builder.clone(*acc.combine, outer);
-      builder.clone(*acc.store, outer);
-    }
   }
 
   /// Emits the body of tile `block` of `forall` for one of its `threads`

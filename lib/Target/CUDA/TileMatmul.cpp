@@ -33,6 +33,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::ms {
 #define GEN_PASS_DEF_CUDATILEMATMULPASS
@@ -513,19 +514,14 @@ private:
     // The epilogue's ops on this element, each op's result held for the
     // next instead of stored and read back; each buffer written is stored
     // once, with its last value.
-    SmallVector<std::pair<Value, Value>> held = {{c.out, value}};
-    auto heldValue = [&](Value buffer) -> Value {
-      for (auto &[heldBuffer, heldValue] : held)
-        if (heldBuffer == buffer)
-          return heldValue;
-      return Value();
-    };
+    llvm::MapVector<Value, Value> held;
+    held[c.out] = value;
     for (linalg::GenericOp op : c.epilogue) {
       Block &body = op.getRegion().front();
       IRMapping mapping;
       for (OpOperand &operand : op->getOpOperands()) {
         BlockArgument arg = body.getArgument(operand.getOperandNumber());
-        Value v = heldValue(operand.get());
+        Value v = held.lookup(operand.get());
         if (!v && arg.use_empty())
           continue;
         if (!v) {
@@ -548,12 +544,7 @@ private:
       }
       Value result = mapping.lookupOrDefault(
           body.getTerminator()->getOperand(0));
-      Value buffer = op.getDpsInits()[0];
-      auto it = llvm::find_if(held, [&](auto &p) { return p.first == buffer; });
-      if (it != held.end())
-        it->second = result;
-      else
-        held.push_back({buffer, result});
+      held[op.getDpsInits()[0]] = result;
     }
     for (auto &[buffer, v] : held)
       if (!llvm::is_contained(c.unstored, buffer))

@@ -249,23 +249,20 @@ func.func @too_many_blocks(%a: memref<?xf32>) {
 // -inf), then gpu.all_reduce across the block; thread 0 combines the total
 // into the accumulator. The ops before the loop are cloned for every thread.
 // CHECK-LABEL: func.func @row_max(
-// CHECK: gpu.launch_func @ms_cuda::@row_max_0 blocks in (%c6, %[[ONE:.*]], %[[ONE]]) threads in (%c256, %[[ONE]], %[[ONE]])
+// CHECK: gpu.launch_func @ms_cuda::@row_max_0 blocks in (%{{c6.*}}, %[[ONE:.*]], %[[ONE]]) threads in (%{{c256.*}}, %[[ONE]], %[[ONE]])
 // CHECK: gpu.func @row_max_0(%[[A:.*]]: memref<2x3x300xf32>, %[[M:.*]]: memref<2x3xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 6, 1, 1>}
 // CHECK: %[[BLOCK:.*]] = gpu.block_id x
 // CHECK: %[[T:.*]] = gpu.thread_id x
 // CHECK: %[[J:.*]] = arith.remui %[[BLOCK]], %c3
 // CHECK: %[[I:.*]] = arith.divui %[[BLOCK]], %c3
-// CHECK: %[[T1:.*]] = arith.muli %[[T]], %c1
-// CHECK: %[[FROM:.*]] = arith.addi %c0, %[[T1]]
-// CHECK: %[[C256:.*]] = arith.constant 256 : index
-// CHECK: %[[STRIDE:.*]] = arith.muli %c1, %[[C256]]
 // CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
-// CHECK: %[[PART:.*]] = scf.for %[[K:.*]] = %[[FROM]] to %c300 step %[[STRIDE]] iter_args(%[[P:.*]] = %[[NEGINF]]) -> (f32)
+// CHECK: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: %[[PART:.*]] = scf.for %[[K:.*]] = %[[T]] to %c300 step %[[C256]] iter_args(%[[P:.*]] = %[[NEGINF]]) -> (f32)
 // CHECK: %[[X:.*]] = memref.load %[[A]][%[[I]], %[[J]], %[[K]]]
 // CHECK: %[[NEXT:.*]] = arith.maximumf %[[P]], %[[X]]
 // CHECK: scf.yield %[[NEXT]]
 // CHECK: %[[TOTAL:.*]] = gpu.all_reduce maximumf %[[PART]] uniform
-// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[T]], %c0
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[T]], %{{c0.*}}
 // CHECK: scf.if %[[FIRST]]
 // CHECK: %[[OLD:.*]] = memref.load %[[M]][%[[I]], %[[J]]]
 // CHECK: %[[NEW:.*]] = arith.maximumf %[[OLD]], %[[TOTAL]]
@@ -295,7 +292,7 @@ func.func @row_max(%a: memref<2x3x300xf32>, %m: memref<2x3xf32>) {
 // row's length), one all_reduce each.
 // CHECK-LABEL: gpu.func @moments_0(
 // CHECK-SAME: known_block_size = array<i32: 64, 1, 1>, known_grid_size = array<i32: 8, 1, 1>
-// CHECK: %[[PARTS:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %c40 step %{{.*}} iter_args(%[[S:.*]] = %cst, %[[Q:.*]] = %cst_0) -> (f32, f32)
+// CHECK: %[[PARTS:.*]]:2 = scf.for %{{.*}} = %{{.*}} to %c40 step %{{.*}} iter_args(%[[S:.*]] = %{{cst.*}}, %[[Q:.*]] = %{{cst.*}}) -> (f32, f32)
 // CHECK: %[[X:.*]] = memref.load
 // CHECK: %[[SQ:.*]] = arith.mulf %[[X]], %[[X]]
 // CHECK: %[[S2:.*]] = arith.addf %[[S]], %[[X]]
@@ -326,9 +323,307 @@ func.func @moments(%a: memref<8x40xf32>, %s: memref<8xf32>, %q: memref<8xf32>) {
 
 // -----
 
+// A reduction of a whole tensor (a nest of loops at the top of a kernel,
+// 65536 elements) is split over 16 blocks of 4096 elements, adjacent
+// elements on adjacent threads; thread 0 of each stores its block's total
+// in a scratch buffer, and a second launch of one block combines the 16
+// totals into the accumulator.
+// CHECK-LABEL: func.func @whole_sum(
+// CHECK: %[[PARTS:.*]] = memref.alloc() : memref<16xf32>
+// CHECK: gpu.launch_func @ms_cuda::@whole_sum_0 blocks in (%{{c16[_0-9]*}}, %{{.*}}) threads in (%{{c256[_0-9]*}}, %{{.*}}) args(%{{.*}} : memref<64x1024xf32>, %[[PARTS]] : memref<16xf32>)
+// CHECK: gpu.launch_func @ms_cuda::@whole_sum_1 blocks in (%{{c1[_0-9]*}}, %{{.*}}) threads in (%{{c32[_0-9]*}}, %{{.*}}) args(%[[PARTS]] : memref<16xf32>, %{{.*}} : memref<f32>)
+// CHECK: gpu.func @whole_sum_0(%[[A:.*]]: memref<64x1024xf32>, %[[P:.*]]: memref<16xf32>)
+// CHECK: %[[BLOCK:.*]] = gpu.block_id x
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[START:.*]] = arith.muli %[[BLOCK]], %{{c4096[_0-9]*}}
+// CHECK: %[[FROM:.*]] = arith.addi %[[START]], %[[T]]
+// CHECK: %[[LIMIT:.*]] = arith.addi %[[START]], %{{c4096[_0-9]*}}
+// CHECK: %[[TO:.*]] = arith.minui %[[LIMIT]], %c65536
+// CHECK: %[[PART:.*]] = scf.for %[[L:.*]] = %[[FROM]] to %[[TO]] step %{{c256[_0-9]*}} iter_args(%[[S:.*]] = %{{.*}}) -> (f32)
+// CHECK: %[[J:.*]] = arith.remui %[[L]], %{{c1024[_0-9]*}}
+// CHECK: %[[I:.*]] = arith.divui %[[L]], %{{c1024[_0-9]*}}
+// CHECK: %[[X:.*]] = memref.load %[[A]][%[[I]], %[[J]]]
+// CHECK: arith.addf %[[S]], %[[X]]
+// CHECK: %[[TOTAL:.*]] = gpu.all_reduce add %[[PART]] uniform
+// CHECK: scf.if
+// CHECK: memref.store %[[TOTAL]], %[[P]][%[[BLOCK]]]
+// CHECK: gpu.func @whole_sum_1(%[[P1:.*]]: memref<16xf32>, %[[OUT:.*]]: memref<f32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>, known_grid_size = array<i32: 1, 1, 1>}
+// CHECK: %[[BLOCK1:.*]] = gpu.block_id x
+// CHECK: %[[T1:.*]] = gpu.thread_id x
+// CHECK: %[[PART1:.*]] = scf.for %[[K:.*]] = %[[T1]] to %{{c16[_0-9]*}} step %{{c32[_0-9]*}} iter_args(%[[Q:.*]] = %{{.*}}) -> (f32)
+// CHECK: %[[V:.*]] = memref.load %[[P1]][%[[K]]]
+// CHECK: arith.addf %[[Q]], %[[V]]
+// CHECK: %[[TOTAL1:.*]] = gpu.all_reduce add %[[PART1]] uniform
+// CHECK: scf.if
+// CHECK: %[[OLD:.*]] = memref.load %[[OUT]][]
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[TOTAL1]]
+// CHECK: memref.store %[[NEW]], %[[OUT]][]
+func.func @whole_sum(%a: memref<64x1024xf32>, %s: memref<f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c1024 = arith.constant 1024 : index
+  scf.for %i = %c0 to %c64 step %c1 {
+    scf.for %j = %c0 to %c1024 step %c1 {
+      %x = memref.load %a[%i, %j] : memref<64x1024xf32>
+      %acc = memref.load %s[] : memref<f32>
+      %r = arith.addf %acc, %x : f32
+      memref.store %r, %s[] : memref<f32>
+    }
+  }
+  return
+}
+
+// -----
+
+// Few long rows (2 of 20000): each split over 5 blocks (10 in all, the
+// blocks of a chunk of each row adjacent), their totals combined by a
+// block per row; the maximum's identity is NaN.
+// CHECK-LABEL: gpu.func @long_rows_0(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 10, 1, 1>
+// CHECK: %[[BLOCK:.*]] = gpu.block_id x
+// CHECK: %[[ROW:.*]] = arith.remui %[[BLOCK]], %{{c2[_0-9]*}}
+// CHECK: %[[SPLIT:.*]] = arith.divui %[[BLOCK]], %{{c2[_0-9]*}}
+// CHECK: arith.muli %[[SPLIT]], %{{c4000[_0-9]*}}
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (f32)
+// CHECK: memref.load %{{.*}}[%[[ROW]], %{{.*}}] : memref<2x20000xf32>
+// CHECK: gpu.all_reduce maxnumf
+// CHECK-LABEL: gpu.func @long_rows_1(
+// CHECK-SAME: known_block_size = array<i32: 32, 1, 1>, known_grid_size = array<i32: 2, 1, 1>
+// CHECK: %[[ROW1:.*]] = gpu.block_id x
+// CHECK: scf.for %[[S:.*]] = %{{.*}} to %{{c5[_0-9]*}}
+// CHECK: %[[SKIP:.*]] = arith.muli %[[S]], %{{c2[_0-9]*}}
+// CHECK: %[[AT:.*]] = arith.addi %[[SKIP]], %[[ROW1]]
+// CHECK: memref.load %{{.*}}[%[[AT]]] : memref<10xf32>
+// CHECK: gpu.all_reduce maxnumf
+func.func @long_rows(%a: memref<2x20000xf32>, %m: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c20000 = arith.constant 20000 : index
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    scf.for %k = %c0 to %c20000 step %c1 {
+      %x = memref.load %a[%i, %k] : memref<2x20000xf32>
+      %acc = memref.load %m[%i] : memref<2xf32>
+      %r = arith.maxnumf %acc, %x : f32
+      memref.store %r, %m[%i] : memref<2xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Few rows read across (the sums of 4 columns of 1000): a block per
+// column, its threads sharing the column, one launch.
+// CHECK-LABEL: func.func @few_columns(
+// CHECK-NOT: memref.alloc
+// CHECK: gpu.launch_func
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.func @few_columns_0(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 4, 1, 1>
+// CHECK: %[[COL:.*]] = gpu.block_id x
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: scf.for %[[I:.*]] = %[[T]] to %c1000
+// CHECK: memref.load %{{.*}}[%[[I]], %[[COL]]] : memref<1000x4xi32>
+// CHECK: gpu.all_reduce add
+func.func @few_columns(%a: memref<1000x4xi32>, %s: memref<4xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c1000 = arith.constant 1000 : index
+  scf.parallel (%j) = (%c0) to (%c4) step (%c1) {
+    scf.for %i = %c0 to %c1000 step %c1 {
+      %x = memref.load %a[%i, %j] : memref<1000x4xi32>
+      %acc = memref.load %s[%j] : memref<4xi32>
+      %r = arith.addi %acc, %x : i32
+      memref.store %r, %s[%j] : memref<4xi32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Many rows, each a nest reading along the trailing dimensions (a global
+// average pool's sums over 7 x 7): a block of 64 threads per row, each
+// thread's iterations delinearized over the nest.
+// CHECK-LABEL: gpu.func @pooled_rows_0(
+// CHECK-SAME: known_block_size = array<i32: 64, 1, 1>, known_grid_size = array<i32: 300, 1, 1>
+// CHECK: %[[C:.*]] = arith.remui %{{.*}}, %{{c150[_0-9]*}}
+// CHECK: %[[N:.*]] = arith.divui %{{.*}}, %{{c150[_0-9]*}}
+// CHECK: scf.for %[[L:.*]] = %{{.*}} to %c49
+// CHECK: %[[W:.*]] = arith.remui %[[L]], %{{c7[_0-9]*}}
+// CHECK: %[[H:.*]] = arith.divui %[[L]], %{{c7[_0-9]*}}
+// CHECK: memref.load %{{.*}}[%[[N]], %[[C]], %[[H]], %[[W]]]
+// CHECK: gpu.all_reduce add
+func.func @pooled_rows(%a: memref<2x150x7x7xf32>, %s: memref<2x150xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c7 = arith.constant 7 : index
+  %c150 = arith.constant 150 : index
+  scf.parallel (%n, %c) = (%c0, %c0) to (%c2, %c150) step (%c1, %c1) {
+    scf.for %h = %c0 to %c7 step %c1 {
+      scf.for %w = %c0 to %c7 step %c1 {
+        %x = memref.load %a[%n, %c, %h, %w] : memref<2x150x7x7xf32>
+        %acc = memref.load %s[%n, %c] : memref<2x150xf32>
+        %r = arith.addf %acc, %x : f32
+        memref.store %r, %s[%n, %c] : memref<2x150xf32>
+      }
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A matrix-vector product by a column (x is 512 x 1): the dimension of one
+// element is ignored, so x is read along the row too, and each of the 300
+// outputs is a block's.
+// CHECK-LABEL: gpu.func @matvec_column_0(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 300, 1, 1>
+// CHECK: gpu.all_reduce add
+func.func @matvec_column(%a: memref<300x512xf32>, %x: memref<512x1xf32>, %y: memref<300x1xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c300 = arith.constant 300 : index
+  %c512 = arith.constant 512 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c300, %c1) step (%c1, %c1) {
+    scf.for %k = %c0 to %c512 step %c1 {
+      %u = memref.load %a[%i, %k] : memref<300x512xf32>
+      %v = memref.load %x[%k, %j] : memref<512x1xf32>
+      %p = arith.mulf %u, %v : f32
+      %acc = memref.load %y[%i, %j] : memref<300x1xf32>
+      %r = arith.addf %acc, %p : f32
+      memref.store %r, %y[%i, %j] : memref<300x1xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Many rows read across (the sums of 300 columns of 2000): a thread per
+// column fills 2 blocks only, so each column is split into 32 chunks of
+// 63 rows, a thread's each (64 blocks, the 300 columns of one chunk on
+// adjacent threads); a second launch of a thread per column combines its
+// 32 totals.
+// CHECK-LABEL: func.func @many_columns(
+// CHECK: %[[PARTS:.*]] = memref.alloc() : memref<9600xf32>
+// CHECK: gpu.launch_func @ms_cuda::@many_columns_0 blocks in (%{{c64[_0-9]*}}, %{{.*}}) threads in (%{{c256[_0-9]*}}, %{{.*}})
+// CHECK: gpu.launch_func @ms_cuda::@many_columns_1 blocks in (%{{c2[_0-9]*}}, %{{.*}}) threads in (%{{c256[_0-9]*}}, %{{.*}})
+// CHECK: gpu.func @many_columns_0(%[[A:.*]]: memref<2000x300xf32>, %[[P:.*]]: memref<9600xf32>)
+// CHECK: %[[BLOCK:.*]] = gpu.block_id x
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[RB:.*]] = arith.remui %[[BLOCK]], %{{c2[_0-9]*}}
+// CHECK: %[[SPLIT:.*]] = arith.divui %[[BLOCK]], %{{c2[_0-9]*}}
+// CHECK: %[[RB256:.*]] = arith.muli %[[RB]], %{{c256[_0-9]*}}
+// CHECK: %[[COL:.*]] = arith.addi %[[RB256]], %[[T]]
+// CHECK: %[[VALID:.*]] = arith.cmpi ult, %[[COL]], %{{c300[_0-9]*}}
+// CHECK: scf.if %[[VALID]]
+// CHECK: %[[START:.*]] = arith.muli %[[SPLIT]], %{{c63[_0-9]*}}
+// CHECK: %[[LIMIT:.*]] = arith.addi %[[START]], %{{c63[_0-9]*}}
+// CHECK: %[[END:.*]] = arith.minui %[[LIMIT]], %{{c2000[_0-9]*}}
+// CHECK: %[[PART:.*]] = scf.for %[[I:.*]] = %[[START]] to %[[END]] step %{{c1[_0-9]*}} iter_args(%[[S:.*]] = %{{.*}}) -> (f32)
+// CHECK: %[[X:.*]] = memref.load %[[A]][%[[I]], %[[COL]]]
+// CHECK: arith.addf %[[S]], %[[X]]
+// CHECK: %[[SKIP:.*]] = arith.muli %[[SPLIT]], %{{c300[_0-9]*}}
+// CHECK: %[[AT:.*]] = arith.addi %[[SKIP]], %[[COL]]
+// CHECK: memref.store %[[PART]], %[[P]][%[[AT]]]
+// CHECK-NOT: gpu.all_reduce
+// CHECK: gpu.func @many_columns_1(%[[P1:.*]]: memref<9600xf32>, %[[OUT:.*]]: memref<300xf32>)
+// CHECK: scf.if
+// CHECK: %[[TOTAL:.*]] = scf.for %{{.*}} = %{{c0[_0-9]*}} to %{{c32[_0-9]*}} step
+// CHECK: memref.load %[[P1]]
+// CHECK: %[[OLD:.*]] = memref.load %[[OUT]]
+// CHECK: %[[NEW:.*]] = arith.addf %[[OLD]], %[[TOTAL]]
+// CHECK: memref.store %[[NEW]], %[[OUT]]
+// CHECK-NOT: gpu.all_reduce
+func.func @many_columns(%a: memref<2000x300xf32>, %s: memref<300xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c300 = arith.constant 300 : index
+  %c2000 = arith.constant 2000 : index
+  scf.parallel (%j) = (%c0) to (%c300) step (%c1) {
+    scf.for %i = %c0 to %c2000 step %c1 {
+      %x = memref.load %a[%i, %j] : memref<2000x300xf32>
+      %acc = memref.load %s[%j] : memref<300xf32>
+      %r = arith.addf %acc, %x : f32
+      memref.store %r, %s[%j] : memref<300xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// The launch combining chunks' totals clones only the ops that place the
+// accumulators: the scale read before the loop (a top-level load, which
+// the first launch writes after) stays the first launch's.
+// CHECK-LABEL: gpu.func @scaled_rows_0(
+// CHECK-SAME: memref<f32>
+// CHECK: gpu.all_reduce add
+// CHECK: gpu.func @scaled_rows_1(%{{.*}}: memref<10xf32>, %{{.*}}: memref<2xf32>)
+// CHECK-NOT: memref<f32>
+// CHECK: gpu.return
+func.func @scaled_rows(%s: memref<f32>, %a: memref<2x20000xf32>, %m: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c20000 = arith.constant 20000 : index
+  %scale = memref.load %s[] : memref<f32>
+  scf.parallel (%i) = (%c0) to (%c2) step (%c1) {
+    %f = arith.mulf %scale, %scale : f32
+    scf.for %k = %c0 to %c20000 step %c1 {
+      %x = memref.load %a[%i, %k] : memref<2x20000xf32>
+      %y = arith.mulf %x, %f : f32
+      %acc = memref.load %m[%i] : memref<2xf32>
+      %r = arith.addf %acc, %y : f32
+      memref.store %r, %m[%i] : memref<2xf32>
+    }
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// An accumulator placed by a value read from memory is not split (a
+// second launch could not read it again): one block shares the 65536
+// elements.
+// CHECK-LABEL: func.func @placed_by_load(
+// CHECK-NOT: memref.alloc
+// CHECK: gpu.launch_func @ms_cuda::@placed_by_load_0
+// CHECK-NOT: gpu.launch_func
+// CHECK: gpu.func @placed_by_load_0(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 1, 1, 1>
+// CHECK: gpu.all_reduce add
+func.func @placed_by_load(%where: memref<index>, %a: memref<65536xf32>, %m: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 65536 : index
+  %j = memref.load %where[] : memref<index>
+  scf.for %k = %c0 to %n step %c1 {
+    %x = memref.load %a[%k] : memref<65536xf32>
+    %acc = memref.load %m[%j] : memref<4xf32>
+    %r = arith.addf %acc, %x : f32
+    memref.store %r, %m[%j] : memref<4xf32>
+  }
+  return
+}
+
+// -----
+
 // Kept one thread per iteration: a matmul (the loop reads b down a column,
-// which adjacent threads of one output row read side by side), a row too
-// short to share (16 < 32) and a reduction of f64 values.
+// which adjacent threads of one output row read side by side; its 64 terms
+// are too few to split), a row too short to share (16 < 32) and a
+// reduction of f64 values.
 // CHECK-LABEL: gpu.func @matmul_0(
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 4, 1, 1>
 // CHECK-NOT: gpu.all_reduce

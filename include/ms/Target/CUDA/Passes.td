@@ -22,19 +22,38 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       iterations are linearized, 256 per block, one per thread (the
       innermost loop dimension on adjacent threads, so that neighbouring
       threads touch neighbouring elements), with a bounds check;
-    - a top-level `scf.parallel` each of whose iterations reduces a row is
-      one launch of a block per iteration: its body is side-effect-free ops
-      and then an `scf.for` (at least 32 iterations) whose writes are all
-      accumulators (`store(combine(load(acc[idx]), x), acc[idx])`, `idx`
-      invariant, f32 or i32, combined by add, mul, min, max, and, or or
-      xor) and whose other reads index their innermost dimension with the
-      loop's induction variable or are invariant. The block's threads (a
-      power of two from 32 to 256) take the row's elements in turn, combine
-      their parts from the identity, then `gpu.all_reduce` (warp shuffles
-      and shared memory once lowered) gives the row's total, which thread 0
-      combines into the accumulator. Sums thus add in another order than on
-      the CPU. A matmul (reads down a column) keeps one thread per
-      output;
+    - a reduction shared by the threads of blocks: a nest of `scf.for`s
+      (perfectly nested, static bounds, at least 32 iterations in all)
+      whose writes are all accumulators (`store(combine(load(acc[idx]),
+      x), acc[idx])`, `idx` invariant in the nest, f32 or i32, combined by
+      add, mul, min, max, and, or or xor) and whose other ops only read
+      what it does not write; at the top of the kernel (a whole-tensor
+      reduction), or the last op of a top-level `scf.parallel` (static
+      bounds, the ops before it side-effect-free) when its reads run along
+      the rows (they index their trailing dimensions with the nest's
+      induction variables in order, or are invariant) or the loop has
+      fewer than 264 iterations (rows). Each row's iterations, linearized,
+      are taken by a block's threads in turn (a power of two from 32 to
+      256), each combining its part from the identity, then
+      `gpu.all_reduce` (warp shuffles and shared memory once lowered)
+      gives the block's total, which thread 0 combines into the
+      accumulator. A long reduction of few rows is split into chunks of at
+      least 4096 iterations, about 528 blocks in all (4 per SM of an
+      H100): thread 0 of each chunk's block stores its total in a scratch
+      buffer (a top-level `memref.alloc`), and a second launch of a block
+      per row combines the chunks' totals into the accumulator. Rows read
+      across (not along them), at least 264 of them, keep a thread each,
+      unless their blocks are fewer than 264 and their nests long: each
+      row is then split into chunks of at least 64 iterations, a thread
+      per chunk of a row (the rows of a chunk on adjacent threads), about
+      528 blocks in all, whose totals a second launch of a thread per row
+      combines into the accumulator (the sums of a few hundred columns).
+      The second launch recomputes only where the accumulators are, so a
+      reduction whose accumulators' places are read from memory is not
+      split.
+      All are written as `gpu.launch`s and then outlined like any other.
+      Sums thus add in another order than on the CPU. A matmul of many
+      outputs (reads down a column) keeps one thread per output;
     - a top-level `scf.forall` (a tiled loop: fused attention is tiled by
       batch and head) with static bounds, static allocations and parallel
       loops inside is one launch of a block per tile: its allocations are
