@@ -55,9 +55,10 @@ static constexpr int64_t kMinSharedReduction = 32;
 static constexpr int64_t kFewRows = 264;
 /// ... about this many blocks in all (four per SM)...
 static constexpr int64_t kBlocksToFill = 528;
-/// ... each reducing at least this many of a row's elements (16 a thread).
+/// ... each reducing about this many of a row's elements or more (16 a
+/// thread; the chunks of a row are of one length).
 static constexpr int64_t kElementsPerBlock = 4096;
-/// The fewest elements of a row a thread reduces where the row is a
+/// About the fewest elements of a row a thread reduces where the row is a
 /// thread's.
 static constexpr int64_t kElementsPerThread = 64;
 /// The name of the module holding every launched function.

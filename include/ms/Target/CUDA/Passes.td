@@ -37,14 +37,14 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       256), each combining its part from the identity, then
       `gpu.all_reduce` (warp shuffles and shared memory once lowered)
       gives the block's total, which thread 0 combines into the
-      accumulator. A long reduction of few rows is split into chunks of at
-      least 4096 iterations, about 528 blocks in all (4 per SM of an
-      H100): thread 0 of each chunk's block stores its total in a scratch
+      accumulator. A long reduction of few rows is split into chunks of one
+      length, about 4096 iterations or more, about 528 blocks in all (4
+      per SM of an H100): thread 0 of each chunk's block stores its total in a scratch
       buffer (a top-level `memref.alloc`), and a second launch of a block
       per row combines the chunks' totals into the accumulator. Rows read
       across (not along them), at least 264 of them, keep a thread each,
       unless their blocks are fewer than 264 and their nests long: each
-      row is then split into chunks of at least 64 iterations, a thread
+      row is then split into chunks of about 64 iterations or more, a thread
       per chunk of a row (the rows of a chunk on adjacent threads), about
       528 blocks in all, whose totals a second launch of a thread per row
       combines into the accumulator (the sums of a few hundred columns).
