@@ -10,10 +10,9 @@ nothing to fetch, but has Python with NumPy).
       reference outputs, or the model's stored inputs and PyTorch outputs,
       and the tolerance each test states; copies ms-run and libms_runtime.so
       into KIT. A test that does not compile for the target is listed and
-      left out; so is one with string tensors (host steps, which a device
-      without host-visible memory refuses). NAMES: comma-separated test
-      names (file names without .mlir, model directories or bench-<name>
-      for bench/cuda/<name>.mlir) to prepare only those.
+      left out. NAMES: comma-separated test names (file names without
+      .mlir, model directories or bench-<name> for bench/cuda/<name>.mlir)
+      to prepare only those.
 
   gpu-kit.py check KIT [--device cuda] [--bench N] [--report FILE]
       There: runs every case and level with KIT's ms-run on the device,
@@ -87,8 +86,6 @@ def prepare_op_test(args, check, msm, path, case_dir):
     if not modules:
         return "every level is skipped"
     plan = msm.read_meta(os.path.join(case_dir, next(iter(modules.values()))))
-    if any(d["dtype"] == "string" for d in plan["inputs"] + plan["outputs"]):
-        return "string tensors (host steps)"
     rng = np.random.default_rng(1234)
     inputs, record_inputs = [], {}
     for i, desc in enumerate(plan["inputs"]):

@@ -6,10 +6,10 @@
 //
 // The fake driver's interpreter (cuda/PtxInterpreter.h) checks generated
 // kernels for results without a GPU; these tests check the interpreter on
-// hand-written PTX: arithmetic, memory spaces, barriers, shuffles and
-// tensor-core products as a GPU runs them, and the failures it must report (an
-// access outside every allocation, a barrier not every thread reaches, what it
-// cannot run).
+// hand-written PTX: arithmetic, memory spaces, barriers, shuffles,
+// tensor-core products and calls of device functions as a GPU runs them, and
+// the failures it must report (an access outside every allocation, a barrier
+// not every thread reaches, what it cannot run).
 //
 //===----------------------------------------------------------------------===//
 
@@ -335,6 +335,140 @@ TEST(PtxInterpreterTest, RefusesWhatItCannotRun) {
         << statement;
     EXPECT_FALSE(error.empty()) << statement;
   }
+}
+
+// Device functions (`.func`, as LLVM emits libdevice's helpers) run inlined
+// at each call: two calls of one function keep their registers, labels and
+// local memory apart from the caller's and each other's; a function calls
+// another defined later; one without results stores through a pointer.
+TEST(PtxInterpreterTest, RunsCalledFunctions) {
+  auto module = parse(R"(
+.func  (.param .b32 twice_r) twice
+(
+	.param .b32 twice_x
+)
+;
+.func (.param .b32 f_r) f(.param .b32 f_x, .param .b32 f_lo)
+{
+  .local .align 4 .b8 __local_depot0[8];
+  .reg .pred %p<2>; .reg .b32 %r<6>; .reg .b64 %SPL;
+  ld.param.b32 %r1, [f_x];
+  ld.param.b32 %r2, [f_lo];
+  setp.lt.s32 %p1, %r1, %r2;
+  @%p1 bra $L__BB1_2;
+  mul.lo.s32 %r3, %r1, %r1;
+  mov.u64 %SPL, __local_depot0;
+  st.local.u32 [%SPL+4], %r3;
+  ld.local.u32 %r4, [%SPL+4];
+  { // callseq 5, 0
+  .param .b32 param0;
+  .param .b32 retval0;
+  st.param.b32 [param0], %r4;
+  call.uni (retval0),
+  twice,
+  (param0);
+  ld.param.b32 %r5, [retval0];
+  } // callseq 5
+  st.param.b32 [f_r], %r5;
+  ret;
+$L__BB1_2:
+  st.param.b32 [f_r], %r2;
+  ret;
+}
+.func store(.param .b64 store_p, .param .b32 store_v)
+{
+  .reg .b32 %r<2>; .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [store_p];
+  ld.param.b32 %r1, [store_v];
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+.visible .entry k(.param .u64 k_out)
+{
+  .reg .b32 %r<8>; .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [k_out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r6, 2;
+  { // callseq 0, 0
+  .param .b32 param0;
+  .param .b32 param1;
+  .param .b32 retval0;
+  st.param.b32 [param0], %r1;
+  st.param.b32 [param1], %r6;
+  call.uni (retval0), f, (param0, param1);
+  ld.param.b32 %r2, [retval0];
+  } // callseq 0
+  add.s32 %r3, %r1, 10;
+  mov.u32 %r6, 12;
+  { // callseq 1, 0
+  .param .b32 param0;
+  .param .b32 param1;
+  .param .b32 retval0;
+  st.param.b32 [param0], %r3;
+  st.param.b32 [param1], %r6;
+  call.uni (retval0), f, (param0, param1);
+  ld.param.b32 %r4, [retval0];
+  } // callseq 1
+  add.s32 %r5, %r2, %r4;
+  add.s32 %r5, %r5, %r1;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  { // callseq 2, 0
+  .param .b64 param0;
+  .param .b32 param1;
+  st.param.b64 [param0], %rd3;
+  st.param.b32 [param1], %r5;
+  call.uni store, (param0, param1);
+  } // callseq 2
+  ret;
+}
+.func (.param .b32 twice_r) twice(.param .b32 twice_x)
+{
+  .reg .b32 %r<3>;
+  ld.param.b32 %r1, [twice_x];
+  add.s32 %r2, %r1, %r1;
+  st.param.b32 [twice_r], %r2;
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  EXPECT_FALSE(module->hasEntry("f"));
+  // f(x, lo) = x < lo ? lo : 2 x^2; out[t] = f(t, 2) + f(t + 10, 12) + t.
+  std::vector<int32_t> out(4, -1);
+  EXPECT_EQ(launch(*module, "k", 1, 4, {out.data()}), "");
+  EXPECT_EQ(out, (std::vector<int32_t>{14, 15, 298, 359}));
+}
+
+// Calls the interpreter cannot inline are refused at load, naming them.
+TEST(PtxInterpreterTest, RefusesCallsItCannotInline) {
+  auto refused = [](const std::string &ptx, const std::string &text) {
+    std::string error;
+    EXPECT_FALSE(PtxModule::parse(std::string(kHeader) + ptx, error)) << text;
+    EXPECT_NE(error.find(text), std::string::npos) << error;
+  };
+  const std::string one = ".func (.param .b32 one_r) one(.param .b32 one_x)\n"
+                          "{\n  st.param.b32 [one_r], 1;\n  ret;\n}\n";
+  auto entry = [&](const std::string &body) {
+    return one +
+           ".visible .entry k()\n{\n  .reg .pred %p<2>;\n"
+           "  .param .b32 param0;\n  .param .b32 retval0;\n" +
+           body + "\n  ret;\n}\n";
+  };
+  refused(entry("call.uni (retval0), two, (param0);"),
+          "call of 'two', which the module does not define");
+  refused(entry("call.uni (retval0), one, (param0, param0);"),
+          "call with 1 results and 2 arguments, expected 1 and 1");
+  refused(entry("@%p1 call.uni (retval0), one, (param0);"),
+          "a guarded call is not implemented");
+  refused(".extern .func (.param .b32 r) vprintf(.param .b64 f);\n" +
+              entry("call.uni (retval0), vprintf, (param0);"),
+          "call of 'vprintf', which the module does not define");
+  refused(".func self(.param .b32 self_x)\n{\n  .param .b32 param0;\n"
+          "  call.uni self, (param0);\n  ret;\n}\n" +
+              entry("call.uni self, (param0);"),
+          "calls nested more than 16 deep (recursion?)");
+  refused(".func s()\n{\n  .shared .b8 buffer[4];\n  ret;\n}\n" + entry(""),
+          "a function declaring shared memory is not implemented");
 }
 
 // A kernel that never ends fails at its instruction budget.

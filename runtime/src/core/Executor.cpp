@@ -40,6 +40,47 @@ Status runStagedCollective(Device &device, const CollectiveOp &op,
       runCollective(op, hostSrc, hostDst, group, position, scratch));
   return device.copyToDevice(dst, hostDst, op.dstBytes);
 }
+
+/// Runs host step `op` (signature `signature`, tensor bytes `bytes`) on
+/// device memory the host cannot read: the operands copied to `staging`
+/// (hostStagedBytes(bytes) bytes of host memory), the op run there, its
+/// results copied back (a result with data-dependent extents only as large
+/// as the shape it computed). `args` are the step's argument slots.
+Status runStagedHostOp(Device &device, const HostOp &op,
+                       const HostSignature &signature,
+                       const std::vector<uint64_t> &bytes, void *const *args,
+                       size_t argCount, uint8_t *staging) {
+  std::vector<void *> hostArgs(args, args + argCount);
+  for (size_t j = 0; j < bytes.size(); ++j) {
+    hostArgs[j] = staging;
+    if (j < signature.operandCount)
+      MS_RETURN_IF_ERROR(device.copyToHost(staging, args[j], bytes[j]));
+    staging += alignStaging(bytes[j]);
+  }
+  MS_RETURN_IF_ERROR(op.run(hostArgs.data()));
+  // The computed shapes follow the tensors, one per dynamic result.
+  size_t shapeSlot = bytes.size();
+  for (size_t j = signature.operandCount; j < bytes.size(); ++j) {
+    uint64_t size = bytes[j];
+    if (hasDynamicExtent(signature.shapes[j])) {
+      const auto *shape = static_cast<const int64_t *>(args[shapeSlot++]);
+      size = ms_dtype_size(signature.dtypes[j]);
+      for (size_t d = 0; d < signature.shapes[j].size(); ++d)
+        size *= uint64_t(shape[d]);
+    }
+    MS_RETURN_IF_ERROR(device.copyToDevice(args[j], hostArgs[j], size));
+  }
+  return Status();
+}
+
+/// Returns the host bytes a host step with tensors of `bytes` stages
+/// through.
+uint64_t hostStagedBytes(const std::vector<uint64_t> &bytes) {
+  uint64_t total = 0;
+  for (uint64_t size : bytes)
+    total += alignStaging(size);
+  return total;
+}
 } // namespace
 
 /// The state one run shares with the work it queues.
@@ -181,6 +222,8 @@ Status Context::create(std::shared_ptr<Module> module,
     for (const auto &collective : meta.collectives)
       stagingBytes = std::max(stagingBytes, stagedBytes(*collective));
     context->collectiveStaging.resize(stagingBytes);
+    for (const std::vector<uint64_t> &bytes : meta.hostTensorBytes)
+      context->hostStaging.emplace_back(hostStagedBytes(bytes));
   }
   if (!meta.collectives.empty() && meta.queueCount > 1)
     MS_RETURN_IF_ERROR(device.createEvent(context->collectiveOrder));
@@ -372,18 +415,30 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
             return status;
           }));
       break;
-    case StepKind::Host:
+    case StepKind::Host: {
+      // On device memory the host cannot read, the op runs on host copies
+      // in the step's own staging buffer.
+      const ModuleMeta &meta = owner->image.meta;
+      uint8_t *staging =
+          hostStaging.empty() ? nullptr : hostStaging[step.hostIndex].data();
+      const HostSignature *signature = &meta.hostSignatures[step.hostIndex];
+      const std::vector<uint64_t> *bytes =
+          &meta.hostTensorBytes[step.hostIndex];
       MS_RETURN_IF_ERROR(queue.hostCallback(
-          [run, host = step.host, at, traced, timeline, index, traceIndex] {
+          [run, host = step.host, at, count = step.argCount, device, staging,
+           signature, bytes, traced, timeline, index, traceIndex] {
             if (run->failed)
               return Status();
             int64_t start = traced ? RunTrace::now() : 0;
-            run->fail(host->run(at));
+            run->fail(staging ? runStagedHostOp(*device, *host, *signature,
+                                                *bytes, at, count, staging)
+                              : host->run(at));
             if (traced)
               timeline->record(index, traceIndex, start, RunTrace::now());
             return Status();
           }));
       break;
+    }
     case StepKind::Signal:
       MS_RETURN_IF_ERROR(queue.signal(*events[step.event]));
       break;

@@ -27,9 +27,9 @@ struct RunState;
 ///
 /// The executor is the only code that interprets a plan, for every device:
 /// it issues launch and graph steps as Queue::launch, copy steps as
-/// Queue::copy, host steps as Queue::hostCallback (with host pointers: the
-/// loader only accepts host steps on a device with host-visible memory), and
-/// signal and wait steps on the plan's events, each on the step's queue.
+/// Queue::copy, host steps as Queue::hostCallback (on a device whose memory
+/// the host cannot read, on host copies of their tensors), and signal and
+/// wait steps on the plan's events, each on the step's queue.
 /// Collective steps are host callbacks too, over the groups of the
 /// context's communicator; the executor makes them run in plan order on
 /// every rank (an internal event orders collectives of different queues),
@@ -132,6 +132,9 @@ private:
   /// source and destination of a collective that runs on host copies (such
   /// collectives communicate, so they run one at a time, in plan order).
   std::vector<uint8_t> collectiveStaging;
+  /// Where the device's memory is not host-visible: for each host step,
+  /// host copies of its operands and results.
+  std::vector<std::vector<uint8_t>> hostStaging;
   /// For queued runs of a plan with several queues: `joins[0]` starts plan
   /// queues 1.. after the earlier work of the stream, `joins[q]` makes the
   /// stream wait for plan queue q at the end of the run.

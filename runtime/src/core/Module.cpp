@@ -465,6 +465,7 @@ Status parseHostStep(const MetaReader &reader, const Json &value,
   // Every operand buffer must hold its tensor; every result buffer must be
   // writable and hold the most the operation can produce.
   std::vector<uint32_t> shapeSlots;
+  std::vector<uint64_t> tensorBytes;
   for (size_t j = 0; j < buffers.size(); ++j) {
     const BufferDesc &buffer = meta.buffers[buffers[j]];
     std::string at = where + ".args[" + std::to_string(j) + "]";
@@ -494,6 +495,7 @@ Status parseHostStep(const MetaReader &reader, const Json &value,
                                  std::to_string(buffer.size) + " bytes, the " +
                                  (operand ? "operand" : "result") + " needs " +
                                  std::to_string(need));
+    tensorBytes.push_back(need);
   }
   meta.stepArgs.insert(meta.stepArgs.end(), buffers.begin(), buffers.end());
   meta.stepArgs.insert(meta.stepArgs.end(), shapeSlots.begin(),
@@ -502,6 +504,8 @@ Status parseHostStep(const MetaReader &reader, const Json &value,
                           static_cast<uint32_t>(meta.hostOps.size()));
   meta.hostOps.push_back(std::move(host));
   meta.hostOpNames.push_back(std::move(op));
+  meta.hostSignatures.push_back(std::move(signature));
+  meta.hostTensorBytes.push_back(std::move(tensorBytes));
   return Status();
 }
 
@@ -1198,6 +1202,7 @@ Status parseMeta(const SectionView &section, const ModuleImage &image,
       MS_RETURN_IF_ERROR(parseHostStep(reader, value, where, positions,
                                        meta, dynamicResults));
       step.host = meta.hostOps.back().get();
+      step.hostIndex = static_cast<uint32_t>(meta.hostOps.size() - 1);
     } else if (kind == "collective") {
       step.kind = StepKind::Collective;
       MS_RETURN_IF_ERROR(parseCollectiveStep(
@@ -1307,18 +1312,6 @@ Status Module::load(std::shared_ptr<Device> device, const std::string &path,
                                  path, module->image));
   const ModuleMeta &meta = module->image.meta;
   Device &dev = *module->device;
-  // Collective steps on such memory run through the device's own
-  // communicator or on host copies (Executor.cpp); host steps cannot.
-  if (!dev.hostVisible())
-    for (size_t i = 0; i < meta.steps.size(); ++i)
-      if (meta.steps[i].kind == StepKind::Host)
-        return Status::error(
-            MS_UNIMPLEMENTED,
-            path + ": meta: steps[" + std::to_string(i) +
-                "]: a host step needs host-visible memory, but the " +
-                dev.name() +
-                " device's memory is not (staging through host copies is "
-                "not implemented)");
   const SectionView &weights = module->image.weights;
   if (weights.size > 0 && dev.hostVisible()) {
     // Kernels receive `void **`; the weights are mapped read-only and the

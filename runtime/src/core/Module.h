@@ -103,6 +103,8 @@ struct Step {
   uint64_t size = 0;
   /// The operation (Host); owned by the module's meta.
   const HostOp *host = nullptr;
+  /// Its index in ModuleMeta::hostOps (Host).
+  uint32_t hostIndex = 0;
   /// The operation (Collective); owned by the module's meta.
   const CollectiveOp *collective = nullptr;
 };
@@ -217,6 +219,11 @@ struct ModuleMeta {
   std::vector<std::shared_ptr<const HostOp>> hostOps;
   /// The name of each of them ("msgraph.string_concat").
   std::vector<std::string> hostOpNames;
+  /// The tensors of each of them, and the bytes of each tensor: an
+  /// operand's size, the most a result can take (a device whose memory the
+  /// host cannot read stages them through host copies).
+  std::vector<HostSignature> hostSignatures;
+  std::vector<std::vector<uint64_t>> hostTensorBytes;
   /// The number of processes (ranks) the module was compiled for.
   uint32_t ranks = 1;
   /// The distinct "groups" lists of the collective steps: each a partition

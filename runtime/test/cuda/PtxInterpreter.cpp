@@ -12,7 +12,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -243,6 +245,212 @@ bool parseType(const std::string &mod, Type &type) {
     return false;
   type = it->second;
   return true;
+}
+
+/// A `.func` definition, inlined at each call: the names of its results and
+/// parameters, its body's statements (continuation lines joined) with their
+/// line numbers, and the names a copy of the body renames: its registers
+/// (`%rd<105>` declares the prefix `%rd`), labels and `.param`/`.local`
+/// variables.
+struct Func {
+  std::vector<std::string> results, params;
+  std::vector<std::pair<int, std::string>> body;
+  std::set<std::string> registerPrefixes, registers, locals;
+  /// Whether only a prototype was seen.
+  bool declaredOnly = true;
+};
+
+/// Returns `s` without its `//` comment, trimmed.
+std::string stripComment(const std::string &s) {
+  return trim(s.substr(0, s.find("//")));
+}
+
+/// Appends the names of the parameter list `list` (`.param .b64 a, ...`,
+/// without its parentheses) to `names`; false for an aggregate parameter.
+bool paramNames(const std::string &list, std::vector<std::string> &names) {
+  for (const std::string &param : splitTopLevel(list, ',')) {
+    std::istringstream words(param);
+    std::string word, name;
+    while (words >> word)
+      if (word[0] != '.' && !std::isdigit(static_cast<unsigned char>(word[0])))
+        name = word;
+    if (name.empty() || name.find('[') != std::string::npos)
+      return false;
+    names.push_back(name);
+  }
+  return true;
+}
+
+/// Records the names that `.func` body statement `text` declares in `f`.
+void declareInFunc(Func &f, const std::string &text) {
+  if (text.back() == ':') {
+    f.locals.insert(text.substr(0, text.size() - 1));
+    return;
+  }
+  std::istringstream words(text);
+  std::string kind, word;
+  words >> kind;
+  if (kind != ".reg" && kind != ".param" && kind != ".local")
+    return;
+  while (words >> word) {
+    if (word[0] == '.' || std::isdigit(static_cast<unsigned char>(word[0])))
+      continue;
+    word = word.substr(0, word.find_first_of(",;["));
+    if (kind != ".reg")
+      f.locals.insert(word);
+    else if (size_t open = word.find('<'); open != std::string::npos)
+      f.registerPrefixes.insert(word.substr(0, open));
+    else if (!word.empty())
+      f.registers.insert(word);
+  }
+}
+
+/// Moves the `.func` declarations and definitions of `ptx` into `funcs`,
+/// leaving the rest in `rest` (the moved lines blank, so that line numbers
+/// hold); false with `error` set for one the interpreter cannot inline.
+bool extractFuncs(const std::string &ptx, std::map<std::string, Func> &funcs,
+                  std::string &rest, std::string &error) {
+  std::vector<std::string> lines;
+  std::istringstream stream(ptx);
+  for (std::string line; std::getline(stream, line);)
+    lines.push_back(line);
+  auto fail = [&](size_t i, const std::string &message) {
+    error = "line " + std::to_string(i + 1) + ": " + message + ": " +
+            trim(lines[i]);
+    return false;
+  };
+  int depth = 0;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    std::string text = stripComment(lines[i]);
+    size_t directive = text.find(".func");
+    if (depth > 0 || directive == std::string::npos ||
+        text.find_first_not_of(" \t", directive + 5) == directive + 5) {
+      for (char c : text)
+        depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+      continue;
+    }
+    // The header, up to its body's '{' or a prototype's ';'.
+    size_t first = i;
+    std::string header = text;
+    while (header.find('{') == std::string::npos && header.back() != ';' &&
+           i + 1 < lines.size())
+      header += " " + stripComment(lines[++i]);
+    bool isExtern = header.rfind(".extern", 0) == 0;
+    std::string h = trim(header.substr(header.find(".func") + 5));
+    std::string results, params, name;
+    if (!h.empty() && h[0] == '(') {
+      size_t close = h.find(')');
+      if (close == std::string::npos)
+        return fail(first, "malformed .func header");
+      results = h.substr(1, close - 1);
+      h = trim(h.substr(close + 1));
+    }
+    size_t nameEnd = h.find_first_of(" \t(;{");
+    name = h.substr(0, nameEnd);
+    h = nameEnd == std::string::npos ? "" : trim(h.substr(nameEnd));
+    if (!h.empty() && h[0] == '(') {
+      size_t close = h.find(')');
+      if (close == std::string::npos)
+        return fail(first, "malformed .func header");
+      params = h.substr(1, close - 1);
+    }
+    Func parsed;
+    if (name.empty() || !paramNames(results, parsed.results) ||
+        !paramNames(params, parsed.params))
+      return fail(first, "expected a .func with scalar parameters");
+    Func &f = funcs[name];
+    if (!f.declaredOnly && header.find('{') != std::string::npos)
+      return fail(first, "function '" + name + "' defined twice");
+    f.results = parsed.results;
+    f.params = parsed.params;
+    for (size_t j = first; j <= i; ++j)
+      lines[j].clear();
+    if (header.find('{') == std::string::npos)
+      continue;
+    if (isExtern)
+      return fail(first, "an external function with a body");
+    f.declaredOnly = false;
+    // The body, up to the '}' that closes it; an instruction may continue
+    // on the next lines.
+    int inner = 1;
+    std::string pending;
+    int pendingLine = 0;
+    while (++i < lines.size()) {
+      std::string line = stripComment(lines[i]);
+      lines[i].clear();
+      for (char c : line)
+        inner += c == '{' ? 1 : c == '}' ? -1 : 0;
+      if (inner == 0)
+        break;
+      if (line.empty())
+        continue;
+      if (pending.empty())
+        pendingLine = static_cast<int>(i + 1);
+      pending = trim(pending + " " + line);
+      char last = pending.back();
+      if (pending[0] != '.' && pending != "{" && last != ';' && last != '}' &&
+          last != ':')
+        continue;
+      if (pending.rfind(".shared", 0) == 0)
+        return fail(i, "a function declaring shared memory is not "
+                       "implemented");
+      declareInFunc(f, pending);
+      f.body.emplace_back(pendingLine, pending);
+      pending.clear();
+    }
+    if (inner != 0)
+      return fail(first, "unterminated function '" + name + "'");
+  }
+  for (const std::string &line : lines)
+    rest += line + "\n";
+  return true;
+}
+
+/// Returns body statement `text` of `f` renamed for one inlined copy:
+/// `names` maps whole names (parameters to the call's arguments, locals and
+/// labels to fresh ones), `suffix` marks its registers; a `ret` becomes a
+/// branch to `exit`.
+std::string renameForCall(const Func &f, const std::string &text,
+                          const std::map<std::string, std::string> &names,
+                          const std::string &suffix, const std::string &exit) {
+  auto isNameChar = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+           c == '$' || c == '%' || c == '.';
+  };
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    if (!isNameChar(text[i])) {
+      out += text[i++];
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && isNameChar(text[j]))
+      ++j;
+    std::string token = text.substr(i, j - i);
+    i = j;
+    if (auto it = names.find(token); it != names.end()) {
+      out += it->second;
+      continue;
+    }
+    if (token[0] == '%') {
+      size_t digits = token.find_last_not_of("0123456789") + 1;
+      if (f.registers.count(token) ||
+          (digits < token.size() &&
+           f.registerPrefixes.count(token.substr(0, digits)))) {
+        out += token + suffix;
+        continue;
+      }
+    }
+    out += token;
+  }
+  // `[@guard] ret[.uni];` leaves the copy.
+  size_t op = out[0] == '@' ? out.find_first_of(" \t") : 0;
+  if (op != std::string::npos) {
+    std::string rest = trim(out.substr(op));
+    if (rest == "ret;" || rest == "ret.uni;")
+      out = out.substr(0, op) + (op ? " " : "") + "bra.uni " + exit + ";";
+  }
+  return out;
 }
 } // namespace
 
@@ -605,13 +813,20 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
 }
 
 bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
-  std::istringstream stream(ptx);
+  // The functions are inlined where they are called.
+  std::map<std::string, Func> funcs;
+  std::string entries;
+  if (!extractFuncs(ptx, funcs, entries, error))
+    return false;
+  std::istringstream stream(entries);
   std::string raw;
   int line = 0;
   Kernel *kernel = nullptr;
   int depth = 0;
   bool inHeader = false;
   std::map<std::string, long> labels;
+  // The calls inlined so far (each copy's names get its number).
+  unsigned inlined = 0;
   auto fail = [&](const std::string &message) {
     error = "line " + std::to_string(line) + ": " + message + ": " + trim(raw);
     return false;
@@ -710,6 +925,142 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
     symbols.push_back(symbol);
     return true;
   };
+  // Appends the instruction `text` to the entry; a load or store of a call's
+  // parameter (declared in the body, kept in local memory) reads local
+  // memory.
+  auto instruction = [&](const std::string &text) -> bool {
+    Instr in;
+    std::string message;
+    if (!parseInstr(*kernel, text, line, in, message))
+      return fail(message);
+    if ((in.op == Opcode::Ld || in.op == Opcode::St) && in.space == Space::Param)
+      for (const Operand &op : in.operands)
+        if (op.kind == OperandKind::Mem && op.symbol >= 0 &&
+            symbols[op.symbol].space == Space::Local)
+          in.space = Space::Local;
+    kernel->code.push_back(std::move(in));
+    return true;
+  };
+  // Handles one statement of an entry's body (continuation lines joined),
+  // inlining calls `inlineDepth` deep.
+  std::function<bool(const std::string &, int)> statement;
+  // Inlines call `text` (`call[.uni] [(results),] name[, (arguments)];`):
+  // a copy of the function's body with its parameters read from the call's
+  // arguments, its results written to the call's, its registers, labels and
+  // variables renamed, its `ret`s branches past the copy.
+  auto inlineCall = [&](const std::string &text, int inlineDepth) -> bool {
+    if (text[0] == '@')
+      return fail("a guarded call is not implemented");
+    std::string rest = trim(text.substr(0, text.size() - 1));
+    size_t space = rest.find_first_of(" \t");
+    if (space == std::string::npos)
+      return fail("malformed call");
+    rest = trim(rest.substr(space));
+    // Takes a parenthesized list and the ',' after it off `rest`.
+    auto list = [&](std::vector<std::string> &out) {
+      size_t close = rest.find(')');
+      if (rest.empty() || rest[0] != '(' || close == std::string::npos)
+        return false;
+      out = splitTopLevel(rest.substr(1, close - 1), ',');
+      rest = trim(rest.substr(close + 1));
+      if (!rest.empty() && rest[0] == ',')
+        rest = trim(rest.substr(1));
+      return true;
+    };
+    std::vector<std::string> results, args;
+    if (!rest.empty() && rest[0] == '(' && !list(results))
+      return fail("malformed call");
+    size_t comma = rest.find(',');
+    std::string name = trim(rest.substr(0, comma));
+    rest = comma == std::string::npos ? "" : trim(rest.substr(comma + 1));
+    if (!rest.empty() && (!list(args) || !rest.empty()))
+      return fail("malformed call");
+    auto it = funcs.find(name);
+    if (it == funcs.end() || it->second.declaredOnly)
+      return fail("call of '" + name + "', which the module does not define");
+    const Func &f = it->second;
+    if (results.size() != f.results.size() || args.size() != f.params.size())
+      return fail("call with " + std::to_string(results.size()) +
+                  " results and " + std::to_string(args.size()) +
+                  " arguments, expected " + std::to_string(f.results.size()) +
+                  " and " + std::to_string(f.params.size()));
+    if (inlineDepth >= 16)
+      return fail("calls nested more than 16 deep (recursion?)");
+    std::string suffix = "_i" + std::to_string(inlined++);
+    std::map<std::string, std::string> names;
+    for (const std::string &local : f.locals)
+      names[local] = local + suffix;
+    for (size_t i = 0; i < args.size(); ++i)
+      names[f.params[i]] = args[i];
+    for (size_t i = 0; i < results.size(); ++i)
+      names[f.results[i]] = results[i];
+    std::string exit = "$Lret" + suffix;
+    int callLine = line;
+    std::string callRaw = raw;
+    for (const auto &[bodyLine, bodyText] : f.body) {
+      line = bodyLine;
+      raw = bodyText;
+      if (!statement(renameForCall(f, bodyText, names, suffix, exit),
+                     inlineDepth + 1))
+        return false;
+    }
+    line = callLine;
+    raw = callRaw;
+    labels[exit] = static_cast<long>(kernel->code.size());
+    return true;
+  };
+  statement = [&](const std::string &text, int inlineDepth) -> bool {
+    if (text == "{") {
+      ++depth;
+      return true;
+    }
+    if (text.size() > 2 && text.front() == '{' && text.back() == '}') {
+      // A scope on one line: its declarations and instructions.
+      for (std::string part :
+           splitTopLevel(text.substr(1, text.size() - 2), ';'))
+        if (!part.empty() && part[0] != '.' && !instruction(part + ";"))
+          return false;
+      return true;
+    }
+    if (text == "}") {
+      if (--depth > 0)
+        return true;
+      for (Instr &in : kernel->code) {
+        if (in.op != Opcode::Bra)
+          continue;
+        auto it = labels.find(in.label);
+        if (it == labels.end()) {
+          line = in.line;
+          raw = in.text;
+          return fail("unknown branch target");
+        }
+        in.target = it->second;
+      }
+      kernel = nullptr;
+      return true;
+    }
+    if (text.back() == ':') {
+      labels[text.substr(0, text.size() - 1)] =
+          static_cast<long>(kernel->code.size());
+      return true;
+    }
+    if (text.rfind(".reg", 0) == 0 || text.rfind(".pragma", 0) == 0)
+      return true;
+    if (text.rfind(".shared", 0) == 0)
+      return declare(text, Space::Shared, kernel->sharedBytes);
+    // A call's parameters live in the thread's local memory.
+    if (text.rfind(".local", 0) == 0 || text.rfind(".param", 0) == 0)
+      return declare(text, Space::Local, kernel->localBytes);
+    if (text[0] == '.' || text.back() != ';')
+      return fail("unsupported statement");
+    std::string op = text[0] == '@'
+                         ? trim(text.substr(text.find_first_of(" \t") + 1))
+                         : text;
+    if (op.rfind("call", 0) == 0 && (op[4] == '.' || op[4] == ' ' ||
+                                     op[4] == '\t'))
+      return inlineCall(text, inlineDepth);
+    return instruction(text);
+  };
   while (std::getline(stream, raw)) {
     ++line;
     std::string text = raw;
@@ -776,60 +1127,9 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
       }
       return fail("unsupported entry directive");
     }
-    if (text == "{") {
-      ++depth;
-      continue;
-    }
-    if (text.size() > 2 && text.front() == '{' && text.back() == '}') {
-      // A scope on one line: its declarations and instructions.
-      for (std::string statement :
-           splitTopLevel(text.substr(1, text.size() - 2), ';')) {
-        if (statement.empty() || statement[0] == '.')
-          continue;
-        Instr in;
-        std::string message;
-        if (!parseInstr(*kernel, statement + ";", line, in, message))
-          return fail(message);
-        kernel->code.push_back(std::move(in));
-      }
-      continue;
-    }
-    if (text == "}") {
-      if (--depth == 0) {
-        for (Instr &in : kernel->code) {
-          if (in.op != Opcode::Bra)
-            continue;
-          auto it = labels.find(in.label);
-          if (it == labels.end()) {
-            line = in.line;
-            raw = in.text;
-            return fail("unknown branch target");
-          }
-          in.target = it->second;
-        }
-        kernel = nullptr;
-      }
-      continue;
-    }
-    if (text.back() == ':') {
-      labels[text.substr(0, text.size() - 1)] =
-          static_cast<long>(kernel->code.size());
-      continue;
-    }
-    if (text.rfind(".reg", 0) == 0 || text.rfind(".pragma", 0) == 0)
-      continue;
-    if (text.rfind(".shared", 0) == 0) {
-      if (!declare(text, Space::Shared, kernel->sharedBytes))
-        return false;
-      continue;
-    }
-    if (text.rfind(".local", 0) == 0) {
-      if (!declare(text, Space::Local, kernel->localBytes))
-        return false;
-      continue;
-    }
     // An instruction may continue on the next lines (mma's operands).
-    while (text[0] != '.' && text.back() != ';' && text.back() != '}' &&
+    while (text[0] != '.' && text != "{" && text.back() != ';' &&
+           text.back() != '}' && text.back() != ':' &&
            std::getline(stream, raw)) {
       ++line;
       std::string more = raw;
@@ -838,13 +1138,8 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
         more = more.substr(0, cut);
       text = trim(text + " " + trim(more));
     }
-    if (text[0] == '.' || text.back() != ';')
-      return fail("unsupported statement");
-    Instr in;
-    std::string message;
-    if (!parseInstr(*kernel, text, line, in, message))
-      return fail(message);
-    kernel->code.push_back(std::move(in));
+    if (!statement(text, 0))
+      return false;
   }
   if (kernel)
     return fail("unterminated entry");

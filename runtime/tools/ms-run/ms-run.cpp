@@ -662,16 +662,13 @@ void runTool(const Options &options) {
   }
 
   // Inputs live in 64-byte aligned buffers, as a compiled caller would keep
-  // them.
+  // them. A string input's characters stay on the host, in `strings`, also
+  // when its elements are copied to a device.
   std::vector<Buffer> buffers(inputInfo.size());
   std::vector<std::vector<std::string>> strings(inputInfo.size());
   std::vector<TensorView> inputs;
   for (size_t i = 0; i < inputInfo.size(); ++i) {
     const TensorInfo &info = inputInfo[i];
-    if (!onHost && info.dtype == MS_DTYPE_STRING)
-      throw Failure{"input '" + info.name +
-                    "' is a string tensor, which "
-                    "only the cpu device holds"};
     check(Buffer::allocate(host, info.size, buffers[i]));
     auto file = options.inputs.find(info.name);
     if (file != options.inputs.end())

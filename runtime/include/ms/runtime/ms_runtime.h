@@ -85,9 +85,10 @@ typedef enum ms_dtype_t {
 
 /// One element of a string tensor: `size` bytes of UTF-8 at `data` (not
 /// NUL-terminated; NULL is fine when `size` is 0). A string tensor's memory
-/// is an array of these; the characters live elsewhere: in caller memory
-/// for inputs, in the context for strings a run produces (valid until the
-/// next run of the context or its release).
+/// is an array of these (in device memory, like any tensor's); the
+/// characters live in host memory: the caller's for inputs, the context's
+/// for strings a run produces (valid until the next run of the context or
+/// its release).
 typedef struct ms_string_t {
   const char *data;
   uint64_t size;
