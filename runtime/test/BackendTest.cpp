@@ -21,6 +21,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <thread>
 
@@ -72,6 +73,37 @@ protected:
   int files = 0;
 };
 
+/// Four floats in device memory (the caller's side of every run here: a
+/// device whose memory the host cannot read takes only device pointers).
+struct DeviceF32x4 {
+  /// Allocates them on `device`, holding `host` unless it is NULL.
+  explicit DeviceF32x4(const Device &device, const float *host = nullptr) {
+    EXPECT_TRUE(Buffer::allocate(device, 16, buffer).ok());
+    if (host)
+      EXPECT_TRUE(buffer.write(0, host, 16).ok());
+  }
+  /// Returns the tensor view of them.
+  TensorView view() const { return f32x4(static_cast<float *>(buffer.data())); }
+  /// Returns their values.
+  std::array<float, 4> read() const {
+    std::array<float, 4> values{};
+    EXPECT_TRUE(buffer.read(0, values.data(), 16).ok());
+    return values;
+  }
+  Buffer buffer;
+};
+
+/// Returns the first `count` floats of `view`, in `device`'s memory (a
+/// runtime-owned output).
+std::vector<float> readFloats(const Device &device, const TensorView &view,
+                              size_t count = 4) {
+  std::vector<float> values(count);
+  Buffer wrapped;
+  EXPECT_TRUE(Buffer::wrap(device, view.data, count * 4, wrapped).ok());
+  EXPECT_TRUE(wrapped.read(0, values.data(), count * 4).ok());
+  return values;
+}
+
 /// Checks `out0` and `out1` of the sample module for inputs `x`, `y`.
 void expectSampleOutputs(const float *x, const float *y, const float *out0,
                          const float *out1) {
@@ -115,13 +147,14 @@ TEST_P(BackendTest, BufferReadWriteRoundTrip) {
 }
 
 TEST_P(BackendTest, BufferWrapIsAView) {
-  std::vector<float> host(8, 1.0f);
-  Buffer buffer;
-  ASSERT_TRUE(Buffer::wrap(device, host.data(), 32, buffer).ok());
-  EXPECT_EQ(buffer.data(), host.data());
-  float two = 2.0f;
+  Buffer owner, buffer;
+  ASSERT_TRUE(Buffer::allocate(device, 32, owner).ok());
+  ASSERT_TRUE(Buffer::wrap(device, owner.data(), 32, buffer).ok());
+  EXPECT_EQ(buffer.data(), owner.data());
+  float two = 2.0f, back = 0;
   ASSERT_TRUE(buffer.write(4, &two, 4).ok());
-  EXPECT_EQ(host[1], 2.0f);
+  ASSERT_TRUE(owner.read(4, &back, 4).ok());
+  EXPECT_EQ(back, 2.0f);
   EXPECT_EQ(Buffer::wrap(device, nullptr, 4, buffer).code(),
             MS_INVALID_ARGUMENT);
   EXPECT_TRUE(Buffer::wrap(device, nullptr, 0, buffer).ok());
@@ -217,12 +250,12 @@ TEST_P(BackendTest, RunsKernelsWithCallerOutputs) {
   Context context;
   loadSample(module, context);
   float x[4] = {1, -2, 3, -40}, y[4] = {0.5f, 0.25f, -1, 2};
-  float out0[4] = {}, out1[4] = {};
-  std::vector<TensorView> outputs = {f32x4(out0), f32x4(out1)};
-  Status status = context.run({f32x4(x), f32x4(y)}, outputs);
+  DeviceF32x4 dx(device, x), dy(device, y), out0(device), out1(device);
+  std::vector<TensorView> outputs = {out0.view(), out1.view()};
+  Status status = context.run({dx.view(), dy.view()}, outputs);
   ASSERT_TRUE(status.ok()) << status.message();
-  expectSampleOutputs(x, y, out0, out1);
-  EXPECT_EQ(outputs[0].data, out0);
+  expectSampleOutputs(x, y, out0.read().data(), out1.read().data());
+  EXPECT_EQ(outputs[0].data, out0.buffer.data());
 }
 
 TEST_P(BackendTest, RunsKernelsWithRuntimeOutputs) {
@@ -230,8 +263,9 @@ TEST_P(BackendTest, RunsKernelsWithRuntimeOutputs) {
   Context context;
   loadSample(module, context);
   float x[4] = {1, 2, 3, 4}, y[4] = {4, 3, 2, 1};
+  DeviceF32x4 dx(device, x), dy(device, y);
   std::vector<TensorView> outputs(2);
-  Status status = context.run({f32x4(x), f32x4(y)}, outputs);
+  Status status = context.run({dx.view(), dy.view()}, outputs);
   ASSERT_TRUE(status.ok()) << status.message();
   for (const TensorView &output : outputs) {
     ASSERT_NE(output.data, nullptr);
@@ -240,8 +274,8 @@ TEST_P(BackendTest, RunsKernelsWithRuntimeOutputs) {
     EXPECT_EQ(output.shape, std::vector<int64_t>{4});
     EXPECT_EQ(output.size, 16u);
   }
-  expectSampleOutputs(x, y, static_cast<float *>(outputs[0].data),
-                      static_cast<float *>(outputs[1].data));
+  expectSampleOutputs(x, y, readFloats(device, outputs[0]).data(),
+                      readFloats(device, outputs[1]).data());
 }
 
 TEST_P(BackendTest, ReusesArenaAndOutputsAcrossRuns) {
@@ -255,14 +289,15 @@ TEST_P(BackendTest, ReusesArenaAndOutputsAcrossRuns) {
       x[i] = float(run - i);
       y[i] = float(run * i) * 0.5f - 3;
     }
+    DeviceF32x4 dx(device, x), dy(device, y);
     std::vector<TensorView> outputs(2);
-    Status status = context.run({f32x4(x), f32x4(y)}, outputs);
+    Status status = context.run({dx.view(), dy.view()}, outputs);
     ASSERT_TRUE(status.ok()) << status.message();
     if (run == 0)
       first = outputs[0].data;
     EXPECT_EQ(outputs[0].data, first);
-    expectSampleOutputs(x, y, static_cast<float *>(outputs[0].data),
-                        static_cast<float *>(outputs[1].data));
+    expectSampleOutputs(x, y, readFloats(device, outputs[0]).data(),
+                        readFloats(device, outputs[1]).data());
   }
 }
 
@@ -270,7 +305,11 @@ TEST_P(BackendTest, RejectsBadInputs) {
   Module module;
   Context context;
   loadSample(module, context);
-  float x[4] = {}, y[4] = {}, out[4] = {};
+  // Refused before any step runs.
+  DeviceF32x4 dx(device), dy(device), dout(device);
+  float *x = static_cast<float *>(dx.buffer.data());
+  float *y = static_cast<float *>(dy.buffer.data());
+  float *out = static_cast<float *>(dout.buffer.data());
   auto expectError = [&](std::vector<TensorView> inputs,
                          std::vector<TensorView> outputs,
                          const std::string &text) {
@@ -319,33 +358,37 @@ TEST_P(BackendTest, EnqueuesRunsOnAStream) {
   Stream stream;
   ASSERT_TRUE(Stream::create(device, stream).ok());
   constexpr int runs = 50;
-  std::vector<std::array<float, 4>> xs(runs), ys(runs), out0(runs), out1(runs);
+  std::vector<std::array<float, 4>> xs(runs), ys(runs);
+  std::deque<DeviceF32x4> dxs, dys, out0, out1;
   for (int run = 0; run < runs; ++run) {
     for (int i = 0; i < 4; ++i) {
       xs[run][i] = float(run + i);
       ys[run][i] = float(run - 2 * i);
     }
-    std::vector<TensorView> outputs = {f32x4(out0[run].data()),
-                                       f32x4(out1[run].data())};
+    dxs.emplace_back(device, xs[run].data());
+    dys.emplace_back(device, ys[run].data());
+    out0.emplace_back(device);
+    out1.emplace_back(device);
+    std::vector<TensorView> outputs = {out0.back().view(), out1.back().view()};
     Status status = context.enqueue(
-        stream, {f32x4(xs[run].data()), f32x4(ys[run].data())}, outputs);
+        stream, {dxs.back().view(), dys.back().view()}, outputs);
     ASSERT_TRUE(status.ok()) << status.message();
   }
   // While runs are queued, the context may not run elsewhere.
   Stream other;
   ASSERT_TRUE(Stream::create(device, other).ok());
   std::vector<TensorView> outputs(2);
-  float x[4] = {}, y[4] = {};
-  Status status = context.enqueue(other, {f32x4(x), f32x4(y)}, outputs);
+  DeviceF32x4 dx(device), dy(device);
+  Status status = context.enqueue(other, {dx.view(), dy.view()}, outputs);
   ASSERT_TRUE(status.ok() || status.code() == MS_UNAVAILABLE)
       << status.message();
   ASSERT_TRUE(stream.synchronize().ok());
   ASSERT_TRUE(other.synchronize().ok());
   for (int run = 0; run < runs; ++run)
-    expectSampleOutputs(xs[run].data(), ys[run].data(), out0[run].data(),
-                        out1[run].data());
+    expectSampleOutputs(xs[run].data(), ys[run].data(), out0[run].read().data(),
+                        out1[run].read().data());
   // Once synchronized, synchronous runs work again.
-  ASSERT_TRUE(context.run({f32x4(x), f32x4(y)}, outputs).ok());
+  ASSERT_TRUE(context.run({dx.view(), dy.view()}, outputs).ok());
 }
 
 /// Blocks a stream until released.
@@ -372,14 +415,15 @@ TEST_P(BackendTest, RejectsRunsWhileQueuedElsewhere) {
   Gate gate;
   ASSERT_TRUE(stream.submit(waitForGate, &gate).ok());
   float x[4] = {1, 1, 1, 1}, y[4] = {2, 2, 2, 2};
+  DeviceF32x4 dx(device, x), dy(device, y);
   std::vector<TensorView> outputs(2);
-  ASSERT_TRUE(context.enqueue(stream, {f32x4(x), f32x4(y)}, outputs).ok());
+  ASSERT_TRUE(context.enqueue(stream, {dx.view(), dy.view()}, outputs).ok());
   std::vector<TensorView> more(2);
-  Status status = context.run({f32x4(x), f32x4(y)}, more);
+  Status status = context.run({dx.view(), dy.view()}, more);
   EXPECT_EQ(status.code(), MS_UNAVAILABLE);
   EXPECT_NE(std::string(status.message()).find("synchronize"),
             std::string::npos);
-  EXPECT_EQ(context.enqueue(other, {f32x4(x), f32x4(y)}, more).code(),
+  EXPECT_EQ(context.enqueue(other, {dx.view(), dy.view()}, more).code(),
             MS_UNAVAILABLE);
   {
     std::lock_guard<std::mutex> lock(gate.mutex);
@@ -387,8 +431,8 @@ TEST_P(BackendTest, RejectsRunsWhileQueuedElsewhere) {
   }
   gate.changed.notify_all();
   ASSERT_TRUE(stream.synchronize().ok());
-  expectSampleOutputs(x, y, static_cast<float *>(outputs[0].data),
-                      static_cast<float *>(outputs[1].data));
+  expectSampleOutputs(x, y, readFloats(device, outputs[0]).data(),
+                      readFloats(device, outputs[1]).data());
 }
 
 TEST_P(BackendTest, ContextOutlivesOtherHandles) {
@@ -399,28 +443,30 @@ TEST_P(BackendTest, ContextOutlivesOtherHandles) {
     ASSERT_TRUE(status.ok()) << status.message();
     ASSERT_TRUE(Context::create(module, context).ok());
   }
-  device = Device();
+  // The caller's tensors are its own buffers.
   float x[4] = {1, 2, 3, 4}, y[4] = {1, 1, 1, 1};
-  std::vector<TensorView> outputs(2);
-  ASSERT_TRUE(context.run({f32x4(x), f32x4(y)}, outputs).ok());
-  expectSampleOutputs(x, y, static_cast<float *>(outputs[0].data),
-                      static_cast<float *>(outputs[1].data));
+  DeviceF32x4 dx(device, x), dy(device, y), out0(device), out1(device);
+  device = Device();
+  std::vector<TensorView> outputs = {out0.view(), out1.view()};
+  ASSERT_TRUE(context.run({dx.view(), dy.view()}, outputs).ok());
+  expectSampleOutputs(x, y, out0.read().data(), out1.read().data());
 }
 
 TEST_P(BackendTest, QueuedRunOutlivesContextHandle) {
   Module module;
   Stream stream;
   ASSERT_TRUE(Stream::create(device, stream).ok());
-  float x[4] = {1, 2, 3, 4}, y[4] = {1, 1, 1, 1}, out0[4], out1[4];
+  float x[4] = {1, 2, 3, 4}, y[4] = {1, 1, 1, 1};
+  DeviceF32x4 dx(device, x), dy(device, y), out0(device), out1(device);
   {
     Context context;
     loadSample(module, context);
-    std::vector<TensorView> outputs = {f32x4(out0), f32x4(out1)};
-    ASSERT_TRUE(context.enqueue(stream, {f32x4(x), f32x4(y)}, outputs).ok());
+    std::vector<TensorView> outputs = {out0.view(), out1.view()};
+    ASSERT_TRUE(context.enqueue(stream, {dx.view(), dy.view()}, outputs).ok());
   }
   module = Module();
   ASSERT_TRUE(stream.synchronize().ok());
-  expectSampleOutputs(x, y, out0, out1);
+  expectSampleOutputs(x, y, out0.read().data(), out1.read().data());
 }
 
 TEST_P(BackendTest, RunsInParallelWithOneContextPerThread) {
@@ -436,14 +482,17 @@ TEST_P(BackendTest, RunsInParallelWithOneContextPerThread) {
         ++failures;
         return;
       }
+      DeviceF32x4 dx(device), dy(device), out0(device), out1(device);
       for (int run = 0; run < 200; ++run) {
         float x[4] = {float(t), float(run), 1, 2}, y[4] = {3, 4, float(t), 0};
-        float out0[4], out1[4];
-        std::vector<TensorView> outputs = {f32x4(out0), f32x4(out1)};
-        if (!context.run({f32x4(x), f32x4(y)}, outputs).ok())
+        if (!dx.buffer.write(0, x, 16).ok() || !dy.buffer.write(0, y, 16).ok())
           ++failures;
+        std::vector<TensorView> outputs = {out0.view(), out1.view()};
+        if (!context.run({dx.view(), dy.view()}, outputs).ok())
+          ++failures;
+        std::array<float, 4> got = out0.read();
         for (int i = 0; i < 4; ++i)
-          if (out0[i] != sampleOut0(x[i], y[i], sampleWeights[i]))
+          if (got[i] != sampleOut0(x[i], y[i], sampleWeights[i]))
             ++failures;
       }
     });
@@ -467,11 +516,14 @@ TEST_P(BackendTest, RunsModuleWithoutKernels) {
   ASSERT_TRUE(status.ok()) << status.message();
   Context context;
   ASSERT_TRUE(Context::create(module, context).ok());
-  float x[4] = {5, 6, 7, 8}, y[4] = {};
+  float x[4] = {5, 6, 7, 8};
+  DeviceF32x4 dx(device, x), dy(device);
   std::vector<TensorView> outputs(2);
-  ASSERT_TRUE(context.run({f32x4(x), f32x4(y)}, outputs).ok());
-  EXPECT_EQ(std::memcmp(outputs[0].data, x, 16), 0);
-  EXPECT_EQ(std::memcmp(outputs[1].data, sampleWeights, 16), 0);
+  ASSERT_TRUE(context.run({dx.view(), dy.view()}, outputs).ok());
+  EXPECT_EQ(readFloats(device, outputs[0]),
+            (std::vector<float>{x[0], x[1], x[2], x[3]}));
+  EXPECT_EQ(readFloats(device, outputs[1]),
+            std::vector<float>(sampleWeights, sampleWeights + 4));
 }
 
 TEST_P(BackendTest, RunsZeroSizedAndScalarTensors) {
@@ -493,12 +545,19 @@ TEST_P(BackendTest, RunsZeroSizedAndScalarTensors) {
   Context context;
   ASSERT_TRUE(Context::create(module, context).ok());
   uint8_t flag = 1;
+  Buffer scalar;
+  ASSERT_TRUE(Buffer::allocate(device, 1, scalar).ok());
+  ASSERT_TRUE(scalar.write(0, &flag, 1).ok());
   std::vector<TensorView> outputs(1);
   status = context.run({TensorView{nullptr, 0, MS_DTYPE_I64, {0, 3}},
-                        TensorView{&flag, 1, MS_DTYPE_BOOL, {}}},
+                        TensorView{scalar.data(), 1, MS_DTYPE_BOOL, {}}},
                        outputs);
   ASSERT_TRUE(status.ok()) << status.message();
-  EXPECT_EQ(*static_cast<uint8_t *>(outputs[0].data), 1);
+  uint8_t same = 0;
+  Buffer result;
+  ASSERT_TRUE(Buffer::wrap(device, outputs[0].data, 1, result).ok());
+  ASSERT_TRUE(result.read(0, &same, 1).ok());
+  EXPECT_EQ(same, 1);
   EXPECT_TRUE(outputs[0].shape.empty());
 }
 
@@ -512,17 +571,18 @@ TEST_P(BackendTest, LoadsModulesWithDifferentCodeSideBySide) {
   ASSERT_TRUE(Context::create(add, addContext).ok());
   ASSERT_TRUE(Context::create(sub, subContext).ok());
   float x[4] = {1, 2, 3, 4}, y[4] = {10, 10, 10, 10};
+  DeviceF32x4 dx(device, x), dy(device, y);
   std::vector<TensorView> addOut(2), subOut(2);
-  ASSERT_TRUE(addContext.run({f32x4(x), f32x4(y)}, addOut).ok());
-  ASSERT_TRUE(subContext.run({f32x4(x), f32x4(y)}, subOut).ok());
+  ASSERT_TRUE(addContext.run({dx.view(), dy.view()}, addOut).ok());
+  ASSERT_TRUE(subContext.run({dx.view(), dy.view()}, subOut).ok());
+  std::vector<float> added = readFloats(device, addOut[0]);
+  std::vector<float> subtracted = readFloats(device, subOut[0]);
   // The variant's kernel 0 subtracts: ((x - y) - w) * w.
   for (int i = 0; i < 4; ++i) {
     float w = sampleWeights[i];
-    EXPECT_FLOAT_EQ(static_cast<float *>(addOut[0].data)[i],
-                    sampleOut0(x[i], y[i], w));
+    EXPECT_FLOAT_EQ(added[i], sampleOut0(x[i], y[i], w));
     float expected = (x[i] - y[i] - w) * w;
-    EXPECT_FLOAT_EQ(static_cast<float *>(subOut[0].data)[i],
-                    expected > 0 ? expected : 0);
+    EXPECT_FLOAT_EQ(subtracted[i], expected > 0 ? expected : 0);
   }
 }
 
@@ -540,10 +600,11 @@ TEST_P(BackendTest, StaleLibraryNameIsNotReused) {
     Context context;
     loadSample(module, context);
     float x[4] = {1, 2, 3, 4}, y[4] = {1, 1, 1, 1};
+    DeviceF32x4 dx(device, x), dy(device, y);
     std::vector<TensorView> outputs(2);
-    ASSERT_TRUE(context.run({f32x4(x), f32x4(y)}, outputs).ok());
-    expectSampleOutputs(x, y, static_cast<float *>(outputs[0].data),
-                        static_cast<float *>(outputs[1].data));
+    ASSERT_TRUE(context.run({dx.view(), dy.view()}, outputs).ok());
+    expectSampleOutputs(x, y, readFloats(device, outputs[0]).data(),
+                        readFloats(device, outputs[1]).data());
   }
 }
 

@@ -303,15 +303,28 @@ std::string compare(const CollectiveSpec &spec, const std::string &name,
 
 /// Runs the module of `specs` (built by collectiveModule) at `path` on
 /// `context` with rank `rank`'s inputs of `variant`, synchronously or
-/// queued on `stream`, and checks every output. Returns "" or what failed.
+/// queued on `stream`, and checks every output; with `device`, the inputs
+/// and outputs are in its memory (copied there and back). Returns "" or what
+/// failed.
 std::string runAndCheck(Context &context,
                         const std::vector<CollectiveSpec> &specs, int rank,
-                        size_t variant, Stream *stream = nullptr) {
+                        size_t variant, Stream *stream = nullptr,
+                        const Device *device = nullptr) {
   std::vector<std::vector<uint8_t>> data;
+  std::vector<Buffer> buffers(specs.size());
   std::vector<TensorView> inputs;
   for (size_t i = 0; i < specs.size(); ++i) {
     data.push_back(encode(source(specs[i], rank, variant + i), specs[i].dtype));
-    inputs.push_back(TensorView{data.back().data(), data.back().size(),
+    void *at = data.back().data();
+    if (device) {
+      Status status = Buffer::allocate(*device, data.back().size(), buffers[i]);
+      if (status.ok())
+        status = buffers[i].write(0, data.back().data(), data.back().size());
+      if (!status.ok())
+        return std::string("input: ") + status.message();
+      at = buffers[i].data();
+    }
+    inputs.push_back(TensorView{at, data.back().size(),
                                 ms_dtype_from_name(specs[i].dtype.c_str()),
                                 specs[i].shape});
   }
@@ -323,9 +336,22 @@ std::string runAndCheck(Context &context,
   if (!status.ok())
     return std::string("run: ") + status.message();
   for (size_t i = 0; i < specs.size(); ++i) {
+    // Runtime-owned outputs on `device` are read back first.
+    std::vector<uint8_t> host;
+    const void *at = outputs[i].data;
+    if (device) {
+      host.resize(outputs[i].size);
+      Buffer wrapped;
+      status = Buffer::wrap(*device, outputs[i].data, outputs[i].size, wrapped);
+      if (status.ok())
+        status = wrapped.read(0, host.data(), host.size());
+      if (!status.ok())
+        return std::string("output: ") + status.message();
+      at = host.data();
+    }
     std::string problem =
-        compare(specs[i], "y" + std::to_string(i), outputs[i].data,
-                outputs[i].shape, expected(specs[i], rank, variant + i));
+        compare(specs[i], "y" + std::to_string(i), at, outputs[i].shape,
+                expected(specs[i], rank, variant + i));
     if (!problem.empty())
       return problem;
   }
@@ -503,7 +529,8 @@ protected:
       std::string problem =
           start(rank, world, path, comm, device, module, context, kind);
       for (int run = 0; run < runs && problem.empty(); ++run)
-        problem = runAndCheck(context, specs, rank, size_t(run) * 7);
+        problem = runAndCheck(context, specs, rank, size_t(run) * 7, nullptr,
+                              &device);
       return problem;
     }));
   }
@@ -1493,10 +1520,10 @@ TEST_F(CollectiveTest, EveryOpOnOneCudaRankCopiesOnTheDevice) {
   ASSERT_TRUE(status.ok()) << status.message();
   Context context;
   ASSERT_TRUE(Context::create(module, context).ok());
-  EXPECT_EQ(runAndCheck(context, specs, 0, 0), "");
+  EXPECT_EQ(runAndCheck(context, specs, 0, 0, nullptr, &cuda), "");
   Stream stream;
   ASSERT_TRUE(Stream::create(cuda, stream).ok());
-  EXPECT_EQ(runAndCheck(context, specs, 0, 5, &stream), "");
+  EXPECT_EQ(runAndCheck(context, specs, 0, 5, &stream, &cuda), "");
 }
 
 TEST_F(CollectiveTest, EveryOpOnCudaRanksThroughNccl) {
@@ -1529,7 +1556,9 @@ TEST_F(CollectiveTest, CudaRanksAgreeWhenOneLacksNccl) {
     Context context;
     std::string problem =
         start(rank, 2, path, comm, device, module, context, MS_DEVICE_CUDA);
-    return problem.empty() ? runAndCheck(context, specs, rank, 0) : problem;
+    return problem.empty()
+               ? runAndCheck(context, specs, rank, 0, nullptr, &device)
+               : problem;
   }));
 }
 
@@ -1552,8 +1581,9 @@ TEST_F(CollectiveTest, NcclOperationThatNeverEndsTimesOut) {
                                     context, MS_DEVICE_CUDA);
         if (!problem.empty())
           return problem;
-        problem = runAndCheck(context, {spec}, rank, 0);
-        return problem + " | " + runAndCheck(context, {spec}, rank, 1);
+        problem = runAndCheck(context, {spec}, rank, 0, nullptr, &device);
+        return problem + " | " +
+               runAndCheck(context, {spec}, rank, 1, nullptr, &device);
       },
       "1");
   for (size_t rank = 0; rank < results.size(); ++rank) {

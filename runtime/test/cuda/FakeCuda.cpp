@@ -10,14 +10,14 @@
 // the GPU functions of loaded PTX with an interpreter (PtxInterpreter.h):
 // the test kernels' and those ms generates, so that their results are
 // checked without a GPU. A kernel touching memory outside every allocation
-// fails its launch. Streams can be captured into graphs: a captured launch
+// fails its launch; so does a copy or fill whose device side lies outside
+// one. Streams can be captured into graphs: a captured launch
 // or copy is recorded instead of run, and cuGraphLaunch runs the records;
 // msFakeCudaCounts tells a test how many captures, graph launches and kernel
 // launches there were. Everything else is checked as a driver would: unknown
 // functions, PTX without a header (or that the interpreter cannot run),
 // memory freed twice, a synchronization or an allocation on a capturing
 // stream. MS_FAKE_CUDA_INIT_ERROR=<code> makes cuInit fail;
-// MS_FAKE_CUDA_HOST_POINTERS=1 lets kernels touch host memory;
 // MS_FAKE_CUDA_MAX_STEPS=<n> bounds the instructions of a launch (2e10).
 //
 //===----------------------------------------------------------------------===//
@@ -77,23 +77,16 @@ std::mutex mutex;
 /// Live allocations: address to size.
 std::map<uint64_t, size_t> allocations;
 
-/// Whether a kernel may touch [address, address + size): it lies in one live
-/// allocation. With MS_FAKE_CUDA_HOST_POINTERS=1 (for suites that pass host
-/// arrays as device memory, which only a device with host-visible memory
-/// allows) an address outside every allocation is taken as host memory;
-/// an access that starts in an allocation must still end in it.
+/// Whether a kernel or a copy may touch [address, address + size) of device
+/// memory: it lies in one live allocation (nothing to touch is fine).
 bool isAllocated(uint64_t address, size_t size) {
-  static const bool hostPointers = [] {
-    const char *text = std::getenv("MS_FAKE_CUDA_HOST_POINTERS");
-    return text && std::string(text) == "1";
-  }();
+  if (size == 0)
+    return true;
   std::lock_guard<std::mutex> lock(mutex);
   auto it = allocations.upper_bound(address);
   if (it == allocations.begin())
-    return hostPointers;
+    return false;
   --it;
-  if (address >= it->first + it->second)
-    return hostPointers;
   return address + size <= it->first + it->second;
 }
 int contextToken, poolToken;
@@ -171,14 +164,20 @@ CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream stream) {
   return cuMemFree_v2(ptr);
 }
 CUresult cuMemsetD8_v2(CUdeviceptr ptr, unsigned char value, size_t count) {
+  if (!isAllocated(ptr, count))
+    return kInvalidValue;
   std::memset(reinterpret_cast<void *>(ptr), value, count);
   return kSuccess;
 }
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t size) {
+  if (!isAllocated(dst, size))
+    return kInvalidValue;
   std::memmove(reinterpret_cast<void *>(dst), src, size);
   return kSuccess;
 }
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t size) {
+  if (!isAllocated(src, size))
+    return kInvalidValue;
   std::memmove(dst, reinterpret_cast<const void *>(src), size);
   return kSuccess;
 }
@@ -187,6 +186,14 @@ CUresult cuMemcpy2DAsync_v2(const CudaMemcpy2D *copy, CUstream) {
       copy->dstMemoryType != CU_MEMORYTYPE_DEVICE ||
       copy->WidthInBytes > copy->srcPitch ||
       copy->WidthInBytes > copy->dstPitch)
+    return kInvalidValue;
+  if (copy->Height > 0 &&
+      (!isAllocated(copy->srcDevice + copy->srcXInBytes +
+                        copy->srcY * copy->srcPitch,
+                    (copy->Height - 1) * copy->srcPitch + copy->WidthInBytes) ||
+       !isAllocated(copy->dstDevice + copy->dstXInBytes +
+                        copy->dstY * copy->dstPitch,
+                    (copy->Height - 1) * copy->dstPitch + copy->WidthInBytes)))
     return kInvalidValue;
   for (size_t row = 0; row < copy->Height; ++row)
     std::memcpy(reinterpret_cast<uint8_t *>(copy->dstDevice) +
@@ -197,6 +204,8 @@ CUresult cuMemcpy2DAsync_v2(const CudaMemcpy2D *copy, CUstream) {
   return kSuccess;
 }
 CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t size) {
+  if (!isAllocated(dst, size) || !isAllocated(src, size))
+    return kInvalidValue;
   std::memmove(reinterpret_cast<void *>(dst),
                reinterpret_cast<const void *>(src), size);
   return kSuccess;
