@@ -203,6 +203,8 @@ public:
     return cpu->copyToDevice(dst, src, size);
   }
   Status copyToHost(void *dst, const void *src, size_t size) override {
+    if (failDownloads)
+      return Status::error(MS_INTERNAL, "copy refused");
     downloads.push_back(size);
     return cpu->copyToHost(dst, src, size);
   }
@@ -229,6 +231,8 @@ public:
   std::vector<size_t> uploadBytes;
   /// The bytes of each call of copyToHost.
   std::vector<size_t> downloads;
+  /// Makes copyToHost fail.
+  bool failDownloads = false;
 };
 
 TEST_F(ExecutorTest, HostInvisibleDeviceGetsWeightsAndStagesHostSteps) {
@@ -315,6 +319,15 @@ TEST_F(ExecutorTest, HostInvisibleDeviceGetsWeightsAndStagesHostSteps) {
   EXPECT_EQ(text(joined[0]), "aa");
   EXPECT_EQ(text(joined[1]), "BB");
   EXPECT_EQ(text(joined[2]), "cc");
+  // A failed copy names the step.
+  hidden->failDownloads = true;
+  ms_tensor_t again[2] = {};
+  status = strings->run(&in, 1, again, 2, nullptr);
+  EXPECT_NE(std::string(status.message())
+                .find("steps[1] (msgraph.string_normalizer): copy refused"),
+            std::string::npos)
+      << status.message();
+  hidden->failDownloads = false;
   strings.reset();
   hidden->deallocate(input);
 }

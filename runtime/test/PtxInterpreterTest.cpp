@@ -439,6 +439,55 @@ $L__BB1_2:
   EXPECT_EQ(out, (std::vector<int32_t>{14, 15, 298, 359}));
 }
 
+// A call in a loop: each iteration runs the one copy, which reads the
+// thread's %tid.x and returns early through a guarded ret.
+TEST(PtxInterpreterTest, RunsCallsInLoops) {
+  auto module = parse(R"(
+.func (.param .b32 bump_r) bump(.param .b32 bump_x)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  ld.param.b32 %r1, [bump_x];
+  st.param.b32 [bump_r], %r1;
+  setp.gt.s32 %p1, %r1, 20;
+  @%p1 ret;
+  mov.u32 %r2, %tid.x;
+  add.s32 %r3, %r1, %r2;
+  add.s32 %r3, %r3, 1;
+  st.param.b32 [bump_r], %r3;
+  ret;
+}
+.visible .entry loop(.param .u64 loop_out)
+{
+  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [loop_out];
+  mov.u32 %r1, 0;
+  mov.u32 %r2, 0;
+$L__loop:
+  { // callseq 0, 0
+  .param .b32 param0;
+  .param .b32 retval0;
+  st.param.b32 [param0], %r1;
+  call.uni (retval0), bump, (param0);
+  ld.param.b32 %r1, [retval0];
+  } // callseq 0
+  add.s32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 8;
+  @%p1 bra $L__loop;
+  mov.u32 %r3, %tid.x;
+  mul.wide.u32 %rd2, %r3, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r1;
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  // Eight times x = x > 20 ? x : x + tid + 1, from 0.
+  std::vector<int32_t> out(4, -1);
+  EXPECT_EQ(launch(*module, "loop", 1, 4, {out.data()}), "");
+  EXPECT_EQ(out, (std::vector<int32_t>{8, 16, 21, 24}));
+}
+
 // Calls the interpreter cannot inline are refused at load, naming them.
 TEST(PtxInterpreterTest, RefusesCallsItCannotInline) {
   auto refused = [](const std::string &ptx, const std::string &text) {
@@ -469,6 +518,15 @@ TEST(PtxInterpreterTest, RefusesCallsItCannotInline) {
           "calls nested more than 16 deep (recursion?)");
   refused(".func s()\n{\n  .shared .b8 buffer[4];\n  ret;\n}\n" + entry(""),
           "a function declaring shared memory is not implemented");
+  refused(".func s()\n{\n  .reg .b32 r<2>;\n  ret;\n}\n" + entry(""),
+          "a register a copy of the function cannot rename");
+  refused(".func s()\n{\n  .local .align 0 .b8 d[4];\n  ret;\n}\n" +
+              entry("call.uni s, ();"),
+          "expected a power-of-two alignment");
+  // A brace the body's statements do not open.
+  refused(".func s()\n{\n  .pragma \"{\";\n  }\n  ret;\n}\n" +
+              entry("call.uni s, ();"),
+          "unbalanced '}' in a function");
 }
 
 // A kernel that never ends fails at its instruction budget.

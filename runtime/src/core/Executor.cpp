@@ -45,16 +45,23 @@ Status runStagedCollective(Device &device, const CollectiveOp &op,
 /// device memory the host cannot read: the operands copied to `staging`
 /// (hostStagedBytes(bytes) bytes of host memory), the op run there, its
 /// results copied back (a result with data-dependent extents only as large
-/// as the shape it computed). `args` are the step's argument slots.
+/// as the shape it computed). `args` are the step's argument slots; `where`
+/// names the step in a failed copy's message.
 Status runStagedHostOp(Device &device, const HostOp &op,
                        const HostSignature &signature,
                        const std::vector<uint64_t> &bytes, void *const *args,
-                       size_t argCount, uint8_t *staging) {
+                       size_t argCount, uint8_t *staging,
+                       const std::string &where) {
+  auto copyFailed = [&](const Status &status) {
+    return Status::error(status.code(), where + ": " + status.message());
+  };
   std::vector<void *> hostArgs(args, args + argCount);
   for (size_t j = 0; j < bytes.size(); ++j) {
     hostArgs[j] = staging;
     if (j < signature.operandCount)
-      MS_RETURN_IF_ERROR(device.copyToHost(staging, args[j], bytes[j]));
+      if (Status status = device.copyToHost(staging, args[j], bytes[j]);
+          !status.ok())
+        return copyFailed(status);
     staging += alignStaging(bytes[j]);
   }
   MS_RETURN_IF_ERROR(op.run(hostArgs.data()));
@@ -65,10 +72,19 @@ Status runStagedHostOp(Device &device, const HostOp &op,
     if (hasDynamicExtent(signature.shapes[j])) {
       const auto *shape = static_cast<const int64_t *>(args[shapeSlot++]);
       size = ms_dtype_size(signature.dtypes[j]);
-      for (size_t d = 0; d < signature.shapes[j].size(); ++d)
-        size *= uint64_t(shape[d]);
+      bool fits = true;
+      for (size_t d = 0; d < signature.shapes[j].size() && fits; ++d)
+        fits = shape[d] >= 0 && !mulOverflows(size, uint64_t(shape[d]), size);
+      if (!fits || size > bytes[j])
+        return Status::error(MS_INTERNAL,
+                             where +
+                                 ": computed a result shape larger than "
+                                 "its capacity of " +
+                                 std::to_string(bytes[j]) + " bytes");
     }
-    MS_RETURN_IF_ERROR(device.copyToDevice(args[j], hostArgs[j], size));
+    if (Status status = device.copyToDevice(args[j], hostArgs[j], size);
+        !status.ok())
+      return copyFailed(status);
   }
   return Status();
 }
@@ -419,20 +435,25 @@ Status Context::issue(Queue *const *queues, void **stepArgs,
       // On device memory the host cannot read, the op runs on host copies
       // in the step's own staging buffer.
       const ModuleMeta &meta = owner->image.meta;
-      uint8_t *staging =
-          hostStaging.empty() ? nullptr : hostStaging[step.hostIndex].data();
+      bool staged = !device->hostVisible();
+      uint8_t *staging = staged ? hostStaging[step.hostIndex].data() : nullptr;
       const HostSignature *signature = &meta.hostSignatures[step.hostIndex];
       const std::vector<uint64_t> *bytes =
           &meta.hostTensorBytes[step.hostIndex];
-      MS_RETURN_IF_ERROR(queue.hostCallback(
-          [run, host = step.host, at, count = step.argCount, device, staging,
-           signature, bytes, traced, timeline, index, traceIndex] {
+      const std::string *name = &meta.hostOpNames[step.hostIndex];
+      MS_RETURN_IF_ERROR(
+          queue.hostCallback([run, host = step.host, at, count = step.argCount,
+                              device, staged, staging, signature, bytes, name,
+                              traced, timeline, index, traceIndex] {
             if (run->failed)
               return Status();
             int64_t start = traced ? RunTrace::now() : 0;
-            run->fail(staging ? runStagedHostOp(*device, *host, *signature,
-                                                *bytes, at, count, staging)
-                              : host->run(at));
+            run->fail(staged
+                          ? runStagedHostOp(*device, *host, *signature, *bytes,
+                                            at, count, staging,
+                                            "steps[" + std::to_string(index) +
+                                                "] (" + *name + ")")
+                          : host->run(at));
             if (traced)
               timeline->record(index, traceIndex, start, RunTrace::now());
             return Status();

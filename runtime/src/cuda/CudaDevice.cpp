@@ -434,10 +434,13 @@ public:
   Status copyToDevice(void *dst, const void *src, size_t size) override {
     if (size == 0)
       return Status();
-    MS_RETURN_IF_ERROR(context->makeCurrent());
-    MS_CUDA_CALL(*context->driver, cuMemcpyHtoD,
-                 reinterpret_cast<CUdeviceptr>(dst), src, size);
-    return Status();
+    // From pageable memory cuMemcpyHtoD may return before the bytes reach
+    // the device, on the legacy stream the queues' non-blocking streams do
+    // not wait for: the copy is waited for on a stream instead.
+    return copyAndWait("cuMemcpyHtoDAsync", [&](CUstream stream) {
+      return context->driver->cuMemcpyHtoDAsync(
+          reinterpret_cast<CUdeviceptr>(dst), src, size, stream);
+    });
   }
 
   Status copyToHost(void *dst, const void *src, size_t size) override {
@@ -526,7 +529,8 @@ private:
   std::shared_ptr<CudaContext> context;
   /// The workers asynchronous queues run on.
   std::unique_ptr<ThreadPool> pool;
-  /// The stream of copyOnDevice and copyRowsOnDevice, and its lock.
+  /// The stream of copyToDevice, copyOnDevice and copyRowsOnDevice, and its
+  /// lock.
   CUstream copyStream = nullptr;
   std::mutex copyMutex;
 };

@@ -55,7 +55,7 @@ const Driver *ms::rt::impl::cuda::openDriver(std::string &error) {
     need("cuMemAllocAsync", d.cuMemAllocAsync);
     need("cuMemFreeAsync", d.cuMemFreeAsync);
     need("cuMemsetD8_v2", d.cuMemsetD8);
-    need("cuMemcpyHtoD_v2", d.cuMemcpyHtoD);
+    need("cuMemcpyHtoDAsync_v2", d.cuMemcpyHtoDAsync);
     need("cuMemcpyDtoH_v2", d.cuMemcpyDtoH);
     need("cuMemcpyDtoD_v2", d.cuMemcpyDtoD);
     need("cuMemcpyDtoDAsync_v2", d.cuMemcpyDtoDAsync);

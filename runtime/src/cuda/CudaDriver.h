@@ -79,7 +79,8 @@ struct Driver {
   CUresult (*cuMemAllocAsync)(CUdeviceptr *ptr, size_t size, CUstream stream);
   CUresult (*cuMemFreeAsync)(CUdeviceptr ptr, CUstream stream);
   CUresult (*cuMemsetD8)(CUdeviceptr ptr, unsigned char value, size_t count);
-  CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t size);
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t size,
+                                CUstream stream);
   CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t size);
   CUresult (*cuMemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t size);
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src, size_t size,

@@ -87,7 +87,24 @@ bool isAllocated(uint64_t address, size_t size) {
   if (it == allocations.begin())
     return false;
   --it;
-  return address + size <= it->first + it->second;
+  uint64_t end = it->first + it->second;
+  return address < end && size <= end - address;
+}
+
+/// Whether the rows `copy` reads (`source`) or writes lie in one allocation.
+bool rowsAllocated(const CudaMemcpy2D &copy, bool source) {
+  uint64_t base = source ? copy.srcDevice : copy.dstDevice;
+  uint64_t x = source ? copy.srcXInBytes : copy.dstXInBytes;
+  uint64_t y = source ? copy.srcY : copy.dstY;
+  uint64_t pitch = source ? copy.srcPitch : copy.dstPitch;
+  uint64_t start = 0, span = 0;
+  if (__builtin_mul_overflow(y, pitch, &start) ||
+      __builtin_add_overflow(start, x, &start) ||
+      __builtin_add_overflow(start, base, &start) ||
+      __builtin_mul_overflow(copy.Height - 1, pitch, &span) ||
+      __builtin_add_overflow(span, copy.WidthInBytes, &span))
+    return false;
+  return isAllocated(start, span);
 }
 int contextToken, poolToken;
 /// What msFakeCudaCounts reports.
@@ -169,11 +186,14 @@ CUresult cuMemsetD8_v2(CUdeviceptr ptr, unsigned char value, size_t count) {
   std::memset(reinterpret_cast<void *>(ptr), value, count);
   return kSuccess;
 }
-CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t size) {
-  if (!isAllocated(dst, size))
-    return kInvalidValue;
-  std::memmove(reinterpret_cast<void *>(dst), src, size);
-  return kSuccess;
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t size,
+                              CUstream stream) {
+  return runOrRecord(stream, [=] {
+    if (!isAllocated(dst, size))
+      return kInvalidValue;
+    std::memmove(reinterpret_cast<void *>(dst), src, size);
+    return kSuccess;
+  });
 }
 CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t size) {
   if (!isAllocated(src, size))
@@ -188,12 +208,7 @@ CUresult cuMemcpy2DAsync_v2(const CudaMemcpy2D *copy, CUstream) {
       copy->WidthInBytes > copy->dstPitch)
     return kInvalidValue;
   if (copy->Height > 0 &&
-      (!isAllocated(copy->srcDevice + copy->srcXInBytes +
-                        copy->srcY * copy->srcPitch,
-                    (copy->Height - 1) * copy->srcPitch + copy->WidthInBytes) ||
-       !isAllocated(copy->dstDevice + copy->dstXInBytes +
-                        copy->dstY * copy->dstPitch,
-                    (copy->Height - 1) * copy->dstPitch + copy->WidthInBytes)))
+      (!rowsAllocated(*copy, true) || !rowsAllocated(*copy, false)))
     return kInvalidValue;
   for (size_t row = 0; row < copy->Height; ++row)
     std::memcpy(reinterpret_cast<uint8_t *>(copy->dstDevice) +

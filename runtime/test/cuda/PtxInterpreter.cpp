@@ -281,28 +281,42 @@ bool paramNames(const std::string &list, std::vector<std::string> &names) {
   return true;
 }
 
-/// Records the names that `.func` body statement `text` declares in `f`.
-void declareInFunc(Func &f, const std::string &text) {
+/// Records the names that `.func` body statement `text` (one declaration
+/// or label) declares in `f`; false for registers a copy could not rename
+/// (a name without '%', a `%x1<4>` range whose names end in digits twice).
+bool declareInFunc(Func &f, const std::string &text) {
   if (text.back() == ':') {
     f.locals.insert(text.substr(0, text.size() - 1));
-    return;
+    return true;
   }
   std::istringstream words(text);
   std::string kind, word;
   words >> kind;
   if (kind != ".reg" && kind != ".param" && kind != ".local")
-    return;
+    return true;
   while (words >> word) {
     if (word[0] == '.' || std::isdigit(static_cast<unsigned char>(word[0])))
       continue;
     word = word.substr(0, word.find_first_of(",;["));
-    if (kind != ".reg")
+    if (word.empty())
+      continue;
+    if (kind != ".reg") {
       f.locals.insert(word);
-    else if (size_t open = word.find('<'); open != std::string::npos)
-      f.registerPrefixes.insert(word.substr(0, open));
-    else if (!word.empty())
+      continue;
+    }
+    if (word[0] != '%')
+      return false;
+    size_t open = word.find('<');
+    if (open == std::string::npos) {
       f.registers.insert(word);
+      continue;
+    }
+    std::string prefix = word.substr(0, open);
+    if (std::isdigit(static_cast<unsigned char>(prefix.back())))
+      return false;
+    f.registerPrefixes.insert(prefix);
   }
+  return true;
 }
 
 /// Moves the `.func` declarations and definitions of `ptx` into `funcs`,
@@ -314,9 +328,10 @@ bool extractFuncs(const std::string &ptx, std::map<std::string, Func> &funcs,
   std::istringstream stream(ptx);
   for (std::string line; std::getline(stream, line);)
     lines.push_back(line);
+  const std::vector<std::string> original = lines;
   auto fail = [&](size_t i, const std::string &message) {
     error = "line " + std::to_string(i + 1) + ": " + message + ": " +
-            trim(lines[i]);
+            trim(original[i]);
     return false;
   };
   int depth = 0;
@@ -359,13 +374,17 @@ bool extractFuncs(const std::string &ptx, std::map<std::string, Func> &funcs,
         !paramNames(params, parsed.params))
       return fail(first, "expected a .func with scalar parameters");
     Func &f = funcs[name];
-    if (!f.declaredOnly && header.find('{') != std::string::npos)
+    bool defines = header.find('{') != std::string::npos;
+    if (!f.declaredOnly && defines)
       return fail(first, "function '" + name + "' defined twice");
-    f.results = parsed.results;
-    f.params = parsed.params;
+    // The body reads the names of its definition.
+    if (f.declaredOnly) {
+      f.results = parsed.results;
+      f.params = parsed.params;
+    }
     for (size_t j = first; j <= i; ++j)
       lines[j].clear();
-    if (header.find('{') == std::string::npos)
+    if (!defines)
       continue;
     if (isExtern)
       return fail(first, "an external function with a body");
@@ -391,11 +410,21 @@ bool extractFuncs(const std::string &ptx, std::map<std::string, Func> &funcs,
       if (pending[0] != '.' && pending != "{" && last != ';' && last != '}' &&
           last != ':')
         continue;
-      if (pending.rfind(".shared", 0) == 0)
-        return fail(i, "a function declaring shared memory is not "
-                       "implemented");
-      declareInFunc(f, pending);
-      f.body.emplace_back(pendingLine, pending);
+      // Declarations on one line are taken one by one.
+      std::vector<std::string> statements = {pending};
+      if (pending[0] == '.') {
+        statements.clear();
+        for (const std::string &part : splitTopLevel(pending, ';'))
+          statements.push_back(part + ";");
+      }
+      for (const std::string &statement : statements) {
+        if (statement.rfind(".shared", 0) == 0)
+          return fail(i, "a function declaring shared memory is not "
+                         "implemented");
+        if (!declareInFunc(f, statement))
+          return fail(i, "a register a copy of the function cannot rename");
+        f.body.emplace_back(pendingLine, statement);
+      }
       pending.clear();
     }
     if (inner != 0)
@@ -825,8 +854,10 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
   int depth = 0;
   bool inHeader = false;
   std::map<std::string, long> labels;
-  // The calls inlined so far (each copy's names get its number).
+  // The calls inlined so far (each copy's names get its number), and the
+  // brace depth the copy being inlined may not close.
   unsigned inlined = 0;
+  int bodyDepth = 0;
   auto fail = [&](const std::string &message) {
     error = "line " + std::to_string(line) + ": " + message + ": " + trim(raw);
     return false;
@@ -839,7 +870,8 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
     uint64_t align = 1, elementBytes = 1;
     while (words >> word) {
       if (word == ".align") {
-        words >> align;
+        if (!(words >> align) || align == 0 || (align & (align - 1)))
+          return fail("expected a power-of-two alignment");
         continue;
       }
       Type t;
@@ -901,7 +933,8 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
     uint64_t bytes = 0, align = 1;
     while (words >> word) {
       if (word == ".align") {
-        words >> align;
+        if (!(words >> align) || align == 0 || (align & (align - 1)))
+          return fail("expected a power-of-two alignment");
         continue;
       }
       Type t;
@@ -995,8 +1028,9 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
     for (size_t i = 0; i < results.size(); ++i)
       names[f.results[i]] = results[i];
     std::string exit = "$Lret" + suffix;
-    int callLine = line;
+    int callLine = line, callDepth = bodyDepth;
     std::string callRaw = raw;
+    bodyDepth = depth;
     for (const auto &[bodyLine, bodyText] : f.body) {
       line = bodyLine;
       raw = bodyText;
@@ -1004,12 +1038,17 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
                      inlineDepth + 1))
         return false;
     }
+    if (depth != bodyDepth)
+      return fail("unbalanced braces in function '" + name + "'");
     line = callLine;
     raw = callRaw;
+    bodyDepth = callDepth;
     labels[exit] = static_cast<long>(kernel->code.size());
     return true;
   };
   statement = [&](const std::string &text, int inlineDepth) -> bool {
+    if (!kernel)
+      return fail("a statement outside every entry");
     if (text == "{") {
       ++depth;
       return true;
@@ -1023,6 +1062,8 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
       return true;
     }
     if (text == "}") {
+      if (depth <= bodyDepth)
+        return fail("unbalanced '}' in a function");
       if (--depth > 0)
         return true;
       for (Instr &in : kernel->code) {
