@@ -8,8 +8,8 @@ nothing to fetch, but has Python with NumPy).
       and PyTorch model (test/e2e/torch) for the target at O0, O1 and O2,
       with the op test's inputs (check.py's, seed 1234) and its NumPy
       reference outputs, or the model's stored inputs and PyTorch outputs,
-      and the tolerance each test states; copies ms-run and libms_runtime.so
-      into KIT. A test that does not compile for the target is listed and
+      and the tolerance each test states; copies ms-run, libms_runtime.so
+      and the runtime's gtest suites (ms-runtime-tests) into KIT. A test that does not compile for the target is listed and
       left out. NAMES: comma-separated test names (file names without
       .mlir, model directories or bench-<name> for bench/cuda/<name>.mlir)
       to prepare only those.
@@ -17,8 +17,10 @@ nothing to fetch, but has Python with NumPy).
   gpu-kit.py check KIT [--device cuda] [--bench N] [--report FILE]
       There: runs every case and level with KIT's ms-run on the device,
       compares each output with its reference at the test's tolerance and
-      prints one line per case and level, then a summary; exits 1 if any
-      failed. With --bench N, also times the models at O1 and O2 (ms-run
+      prints one line per case and level, runs the runtime's suites for the
+      device (BackendTest and HalTest on it; on cuda also CUDA graphs and
+      collectives within the device) as one more check, then a summary;
+      exits 1 if any failed. With --bench N, also times the models at O1 and O2 (ms-run
       --bench N: the median of N runs after warm-up) and prints the
       milliseconds and O1/O2, and runs the benchmarks of bench/cuda (a
       fused elementwise chain, 4096^3 GEMMs in f32 and on tensor cores
@@ -192,6 +194,9 @@ def prepare(args):
     shutil.copy(os.path.join(args.bin_dir, "ms-run"), os.path.join(args.kit, "bin"))
     shutil.copy(os.path.join(args.bin_dir, "..", "lib", "libms_runtime.so"),
                 os.path.join(args.kit, "lib"))
+    suites = os.path.join(args.bin_dir, "ms-runtime-tests")
+    if os.path.exists(suites):
+        shutil.copy(suites, os.path.join(args.kit, "bin"))
     cases, skipped = {}, {}
     for name, path, model in sources:
         case_dir = os.path.join(args.kit, "cases", name)
@@ -244,6 +249,34 @@ def run_case(args, kit, name, case, level, work):
                                case["atol"], desc["name"]) and ok
         lines += text.getvalue().splitlines()
     return ok, lines
+
+
+def run_suites(args):
+    """Runs the runtime's gtest suites for the device from the kit; returns
+    (ok, one line), or None when the kit has none."""
+    binary = os.path.join(args.kit, "bin", "ms-runtime-tests")
+    if not os.path.exists(binary):
+        return None
+    tests = "*/%s" % args.device
+    if args.device == "cuda":
+        tests += ":CudaGraphTest.*:CollectiveTest.EveryOpOnOneCudaRankCopiesOnTheDevice"
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(args.kit, "lib"))
+    try:
+        p = subprocess.run([binary, "--gtest_brief=1", "--gtest_filter=" + tests],
+                           capture_output=True, text=True, env=env, timeout=600)
+    except subprocess.TimeoutExpired:
+        return False, "timed out after 600 s"
+    passed = re.search(r"\[  PASSED  \] (\d+) test", p.stdout)
+    skipped = re.search(r"\[  SKIPPED \] (\d+) test", p.stdout)
+    failed = re.findall(r"\[  FAILED  \] (\S+)", p.stdout)
+    count = int(passed.group(1)) if passed else 0
+    line = "%d passed, %s skipped" % (count, skipped.group(1) if skipped else 0)
+    if p.returncode != 0:
+        line += ", failed (exit %d): %s" % (
+            p.returncode, ", ".join(sorted(set(failed))) or (p.stderr or p.stdout)[-400:])
+    elif count == 0:
+        line += ": none ran (is the device there?)"
+    return p.returncode == 0 and count > 0, line
 
 
 def bench(args, case_dir, module, inputs):
@@ -404,6 +437,13 @@ def check_kit(args):
                 print("%s %s: %s" % ("PASS" if ok else "FAIL", name, "; ".join(lines)))
     total = sum(len(c["levels"]) for c in kit["cases"].values() if "bench" not in c)
     total += len(benches)
+    suites = run_suites(args)
+    if suites is not None:
+        ok, line = suites
+        failed += not ok
+        total += 1
+        results["runtime-tests"] = {"suites": {"ok": ok, "detail": [line]}}
+        print("%s runtime-tests: %s" % ("PASS" if ok else "FAIL", line))
     print("\n%d of %d checks passed on %s (%d cases, %d of them benchmarks; %d "
           "tests skipped when the kit was prepared)"
           % (total - failed, total, args.device, len(kit["cases"]), len(benches),
