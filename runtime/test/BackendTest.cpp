@@ -340,6 +340,19 @@ TEST_P(BackendTest, RejectsBadInputs) {
   expectError({f32x4(x), f32x4(y)}, {badOutput, TensorView()},
               "output 'out0': expected f32[4], got f32[5]");
 
+  // The cuda device's kernels move 16 bytes at a time: a tensor 4 bytes
+  // past an aligned address is refused there (any address does elsewhere).
+  if (device.kind() == MS_DEVICE_CUDA) {
+    Buffer wide;
+    ASSERT_TRUE(Buffer::allocate(device, 32, wide).ok());
+    float *shifted = static_cast<float *>(wide.data()) + 1;
+    expectError({f32x4(shifted), f32x4(y)}, none,
+                "input 'x': expected data aligned to 16 bytes on this "
+                "device, but its address is 4 past a multiple");
+    expectError({f32x4(x), f32x4(y)}, {f32x4(shifted), TensorView()},
+                "output 'out0': expected data aligned to 16 bytes");
+  }
+
   // A NULL shape with a rank is caught too (C API).
   TensorView views[2] = {f32x4(x), f32x4(y)};
   ms_tensor_t raw[2] = {views[0].raw(), views[1].raw()};

@@ -291,6 +291,161 @@ $skip:
   EXPECT_EQ(launch(*module, "divergent", 1, 4, {word}), "");
 }
 
+// A GPU faults on an access not aligned to its size: a 128-bit vector load
+// needs 16 bytes of alignment, a shared-memory word 4 (of its offset).
+TEST(PtxInterpreterTest, ReportsMisalignedAccesses) {
+  auto module = parse(R"(
+.visible .entry vector(.param .u64 p, .param .u64 shift)
+{
+  .reg .f32 %f<5>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  ld.param.u64 %rd2, [shift];
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd3];
+  st.global.v4.f32 [%rd3], {%f4, %f3, %f2, %f1};
+  ret;
+}
+.visible .entry shared(.param .u64 p)
+{
+  .shared .align 4 .b8 s[16];
+  st.shared.u32 [s+2], 1;
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  alignas(16) float data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  auto run = [&](uint64_t shift) {
+    std::vector<uint64_t> values = {reinterpret_cast<uint64_t>(data), shift};
+    void *params[] = {&values[0], &values[1]};
+    return module->launch("vector", 1, 1, params, anywhere,
+                          /*maxSteps=*/1000);
+  };
+  EXPECT_EQ(run(16), "");
+  EXPECT_EQ(data[4], 8.0f);
+  EXPECT_EQ(data[7], 5.0f);
+  std::string error = run(8);
+  EXPECT_NE(error.find("ld.global.v4.f32"), std::string::npos) << error;
+  EXPECT_NE(error.find("misaligned access of 16 bytes at address"),
+            std::string::npos)
+      << error;
+  EXPECT_EQ(data[2], 3.0f);
+  error = launch(*module, "shared", 1, 1, {data});
+  EXPECT_NE(error.find("misaligned access of 4 bytes at offset 2"),
+            std::string::npos)
+      << error;
+}
+
+// Packed pairs of 16-bit values run half by half: f32 pairs converted to
+// f16x2 and bf16x2 (the first source in the upper half), f16x2 and s16x2
+// arithmetic, a comparison setting a predicate per half, '_' dropping a
+// half; prmt picks bytes of a pair of words (or their signs).
+TEST(PtxInterpreterTest, RunsPackedHalves) {
+  auto module = parse(R"(
+.visible .entry packed(.param .u64 p)
+{
+  .reg .pred %p<3>; .reg .b16 %rs<2>; .reg .b32 %r<11>; .reg .f32 %f<3>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  ld.global.v2.f32 {%f1, %f2}, [%rd1];
+  cvt.rn.f16x2.f32 %r1, %f1, %f2;
+  add.rn.f16x2 %r2, %r1, %r1;
+  neg.f16x2 %r3, %r2;
+  setp.lt.f16x2 %p1|%p2, %r3, %r2;
+  selp.u32 %r4, 1, 0, %p1;
+  selp.u32 %r5, 1, 0, %p2;
+  add.s16x2 %r6, %r1, 0x00010002;
+  mov.b32 {%rs1, _}, %r3;
+  cvt.u32.u16 %r7, %rs1;
+  cvt.rn.bf16x2.f32 %r8, %f1, %f2;
+  st.global.v4.u32 [%rd1+16], {%r2, %r3, %r4, %r5};
+  st.global.v2.u32 [%rd1+32], {%r6, %r7};
+  st.global.u32 [%rd1+40], %r8;
+  prmt.b32 %r9, %r6, %r1, 0x8701;
+  prmt.b32 %r10, %r1, 0, 0x7773U;
+  st.global.u32 [%rd1+44], %r9;
+  st.global.u32 [%rd1+48], %r10;
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  alignas(16) uint32_t data[16] = {};
+  const float in[2] = {1.5f, -2.25f};
+  std::memcpy(data, in, sizeof(in));
+  ASSERT_EQ(launch(*module, "packed", 1, 1, {data}), "");
+  // f16: 1.5 0x3E00, -2.25 0xC080, 3 0x4200, -4.5 0xC480, 4.5 0x4480.
+  EXPECT_EQ(data[4], 0x4200C480u);
+  EXPECT_EQ(data[5], 0xC2004480u);
+  EXPECT_EQ(data[6], 0u); // lower: 4.5 < -4.5
+  EXPECT_EQ(data[7], 1u); // upper: -3 < 3
+  EXPECT_EQ(data[8], 0x3E01C082u);
+  EXPECT_EQ(data[9], 0x4480u);
+  EXPECT_EQ(data[10], 0x3FC0C010u); // bf16: 1.5 0x3FC0, -2.25 0xC010
+  // Bytes of {0x3E00C080, 0x3E01C082}: 1, 0, 7, then byte 0's sign.
+  EXPECT_EQ(data[11], 0xFF3E82C0u);
+  EXPECT_EQ(data[12], 0x3Eu);
+}
+
+// ldmatrix: lanes 8i to 8i + 7 give the row addresses of matrix i (here
+// shared rows in reverse order), and lane l's register i gets row l / 4 of
+// matrix i at word l % 4, as mma.sync's fragments take them.
+TEST(PtxInterpreterTest, LoadsMatricesAcrossTheWarp) {
+  auto module = parse(R"(
+.visible .entry ldm(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<12>; .reg .b64 %rd<11>;
+  .shared .align 16 .b8 tiles[512];
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 16;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd4];
+  mov.u64 %rd5, tiles;
+  add.s64 %rd6, %rd5, %rd3;
+  st.shared.v4.u32 [%rd6], {%r2, %r3, %r4, %r5};
+  bar.sync 0;
+  sub.s32 %r6, 31, %r1;
+  mul.wide.u32 %rd7, %r6, 16;
+  add.s64 %rd8, %rd5, %rd7;
+  ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r7, %r8, %r9, %r10}, [%rd8];
+  add.s64 %rd9, %rd2, %rd3;
+  st.global.v4.u32 [%rd9], {%r7, %r8, %r9, %r10};
+  ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r11}, [%rd8];
+  mul.wide.u32 %rd10, %r1, 4;
+  add.s64 %rd10, %rd2, %rd10;
+  st.global.u32 [%rd10+512], %r11;
+  ret;
+}
+.visible .entry misaligned(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<5>; .reg .b64 %rd<4>;
+  .shared .align 16 .b8 tiles[1024];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd1, %r1, 24;
+  mov.u64 %rd2, tiles;
+  add.s64 %rd3, %rd2, %rd1;
+  ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%r2, %r3}, [%rd3];
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  alignas(16) uint32_t in[128], out[160] = {};
+  for (uint32_t i = 0; i < 128; ++i)
+    in[i] = 1000 + i;
+  ASSERT_EQ(launch(*module, "ldm", 1, 32, {in, out}), "");
+  for (uint32_t l = 0; l < 32; ++l) {
+    for (uint32_t i = 0; i < 4; ++i)
+      EXPECT_EQ(out[l * 4 + i], in[(31 - (8 * i + l / 4)) * 4 + l % 4])
+          << "lane " << l << ", register " << i;
+    EXPECT_EQ(out[128 + l], in[(31 - l / 4) * 4 + l % 4]) << "lane " << l;
+  }
+  // Lane 1's row starts 24 bytes in: not 16-byte aligned.
+  std::string error = launch(*module, "misaligned", 1, 32, {in, out});
+  EXPECT_NE(error.find("misaligned access of 16 bytes at offset 24"),
+            std::string::npos)
+      << error;
+}
+
 TEST(PtxInterpreterTest, RefusesWhatItCannotRun) {
   std::string error;
   EXPECT_FALSE(PtxModule::parse(std::string(kHeader) + R"(
@@ -316,11 +471,11 @@ TEST(PtxInterpreterTest, RefusesWhatItCannotRun) {
   // Packed halves, saturating arithmetic, named barriers, too few operands,
   // malformed declarations: refused, not run wrongly or crashed on.
   for (const char *statement :
-       {"cvt.rn.f16x2.f32 %r1, 0f40000000, 0f3F800000;",
-        "add.sat.s32 %r1, %r1, 1;", "bar.sync 1;", "add.s32 %r1, %r2;",
-        "mov.b32 %r1, 0fXYZ;", "@%p1;", "ld.global.v4.f32 {%f1, %f2}, [p];",
-        "mov.b32 3, %r1;", "st.global.u32 [p+foo], 1;",
-        "mov.u64 %rd1, nowhere;",
+       {"add.rn.f32x2 %rd1, %rd1, %rd1;", "cvt.rn.f16x2.f16 %r1, %rs1, %rs2;",
+        "setp.lt.f16x2 %p1, %r1, %r2;", "add.sat.s32 %r1, %r1, 1;",
+        "bar.sync 1;", "add.s32 %r1, %r2;", "mov.b32 %r1, 0fXYZ;", "@%p1;",
+        "ld.global.v4.f32 {%f1, %f2}, [p];", "mov.b32 3, %r1;",
+        "st.global.u32 [p+foo], 1;", "mov.u64 %rd1, nowhere;",
         "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, "
         "%f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4};",
         "mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, "

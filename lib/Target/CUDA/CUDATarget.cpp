@@ -200,6 +200,8 @@ public:
       device.addPass(memref::createExpandStridedMetadataPass());
       device.addPass(createLowerAffinePass());
       device.addPass(createSCFToControlFlowPass());
+      // ldmatrix (nvgpu.ldmatrix from ms-cuda-tile-matmul).
+      device.addPass(createConvertNVGPUToNVVMPass());
       ConvertGpuOpsToNVVMOpsOptions nvvm;
       nvvm.useBarePtrCallConv = true;
       device.addPass(createConvertGpuOpsToNVVMOps(nvvm));

@@ -24,11 +24,12 @@
 #include "ms/Target/CUDA/CUDATarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -61,6 +62,9 @@ static constexpr int64_t kElementsPerBlock = 4096;
 /// About the fewest elements of a row a thread reduces where the row is a
 /// thread's.
 static constexpr int64_t kElementsPerThread = 64;
+/// The most bytes a thread reads or writes at once along a parallel loop's
+/// innermost dimension (one 128-bit access).
+static constexpr int64_t kVectorBytes = 16;
 /// The name of the module holding every launched function.
 static constexpr StringLiteral kGpuModuleName = "ms_cuda";
 
@@ -263,6 +267,177 @@ static bool readsAlong(memref::LoadOp load, ArrayRef<Value> ivs,
   return indices.size() >= ivs.size() && lastStride == 1 &&
          llvm::all_of(ArrayRef(indices).drop_back(ivs.size()), invariant) &&
          llvm::equal(ArrayRef(indices).take_back(ivs.size()), ivs);
+}
+
+/// The most elements (a power of two, at most kVectorBytes per access)
+/// that `access`, a load or store of `type` at `indices`, can take at once
+/// along the innermost dimension `iv` of a parallel loop, every index but
+/// the last invariant across them (not `iv` nor in `varying`): `iv` must
+/// index the unit-stride last dimension, and the offset and every other
+/// stride must keep each group of elements aligned to its size (a view
+/// shifting the base by bytes leaves nothing to check); 0 when not.
+static int64_t getAccessWidth(Value memref, MemRefType type, ValueRange indices,
+                              Value iv, const DenseSet<Value> &varying) {
+  if (indices.empty() || indices.back() != iv)
+    return 0;
+  for (Value index : indices.drop_back())
+    if (index == iv || varying.contains(index))
+      return 0;
+  Type element = type.getElementType();
+  unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+  if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
+    return 0;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      strides.back() != 1 || ShapedType::isDynamic(offset))
+    return 0;
+  for (Value v = memref; Operation *def = v.getDefiningOp();) {
+    auto view = dyn_cast<ViewLikeOpInterface>(def);
+    if (!view)
+      break;
+    if (isa<memref::ViewOp>(def))
+      return 0;
+    v = view.getViewSource();
+  }
+  int64_t width = kVectorBytes / (bits / 8);
+  auto fit = [&](int64_t elements) {
+    while (width > 1 && elements % width != 0)
+      width /= 2;
+  };
+  fit(offset);
+  for (int64_t dim = 0; dim + 1 < type.getRank(); ++dim) {
+    if (type.getDimSize(dim) == 1)
+      continue;
+    if (ShapedType::isDynamic(strides[dim]))
+      return 0;
+    fit(strides[dim]);
+  }
+  return width;
+}
+
+/// The most adjacent iterations of the innermost dimension of `loop` (of
+/// constant `lower` bounds, unit innermost step and `trips`) a thread can
+/// take as one vector: a power of two of at most kVectorBytes per access,
+/// dividing the innermost trip count and lower bound; 1 when the body does
+/// not allow it. Its ops must be loads and stores along that dimension
+/// (getAccessWidth), loads invariant in it, and elementwise-mappable ops
+/// without effects on integers and floats (the others invariant).
+static int64_t getVectorWidth(scf::ParallelOp loop, ArrayRef<int64_t> lower,
+                              ArrayRef<int64_t> step, ArrayRef<int64_t> trips) {
+  if (trips.empty() || step.back() != 1)
+    return 1;
+  Value iv = loop.getInductionVars().back();
+  DenseSet<Value> varying;
+  int64_t width = kVectorBytes;
+  bool accesses = false;
+  auto isVarying = [&](Value value) {
+    return value == iv || varying.contains(value);
+  };
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (op.getNumRegions() != 0)
+      return 1;
+    if (auto load = dyn_cast<memref::LoadOp>(&op)) {
+      if (llvm::none_of(load.getIndices(), isVarying))
+        continue;
+      int64_t fits = getAccessWidth(load.getMemRef(), load.getMemRefType(),
+                                    load.getIndices(), iv, varying);
+      if (fits < 2)
+        return 1;
+      width = std::min(width, fits);
+      varying.insert(load.getResult());
+      accesses = true;
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(&op)) {
+      int64_t fits = getAccessWidth(store.getMemRef(), store.getMemRefType(),
+                                    store.getIndices(), iv, varying);
+      if (fits < 2)
+        return 1;
+      width = std::min(width, fits);
+      accesses = true;
+      continue;
+    }
+    if (!isMemoryEffectFree(&op))
+      return 1;
+    if (llvm::none_of(op.getOperands(), isVarying))
+      continue;
+    auto isScalar = [](Type type) { return type.isIntOrFloat(); };
+    if (llvm::is_contained(op.getOperands(), iv) ||
+        !OpTrait::hasElementwiseMappableTraits(&op) ||
+        !llvm::all_of(op.getOperandTypes(), isScalar) ||
+        !llvm::all_of(op.getResultTypes(), isScalar))
+      return 1;
+    for (Value result : op.getResults())
+      varying.insert(result);
+  }
+  if (!accesses)
+    return 1;
+  while (width > 1 && (trips.back() % width != 0 || lower.back() % width != 0))
+    width /= 2;
+  return width;
+}
+
+/// Clones the body of `loop` for a thread taking `width` adjacent
+/// iterations of its innermost dimension at once (getVectorWidth allowed
+/// it), its induction variables mapped in `mapping` to the first: accesses
+/// along that dimension become aligned vector loads and stores, ops on
+/// their values the same ops on vectors (invariant operands broadcast),
+/// the rest is cloned as it is.
+static void cloneVectorBody(OpBuilder &builder, scf::ParallelOp loop,
+                            int64_t width, IRMapping &mapping) {
+  Value iv = loop.getInductionVars().back();
+  auto vectorOf = [&](Value original) -> Value {
+    Value value = mapping.lookupOrDefault(original);
+    if (isa<VectorType>(value.getType()))
+      return value;
+    return vector::BroadcastOp::create(
+        builder, original.getLoc(), VectorType::get({width}, value.getType()),
+        value);
+  };
+  auto alignment = [&](MemRefType type) {
+    return llvm::MaybeAlign(width * type.getElementTypeBitWidth() / 8);
+  };
+  auto mapped = [&](ValueRange values) {
+    return llvm::map_to_vector(
+        values, [&](Value v) { return mapping.lookupOrDefault(v); });
+  };
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    Location loc = op.getLoc();
+    if (auto load = dyn_cast<memref::LoadOp>(&op);
+        load && llvm::is_contained(load.getIndices(), iv)) {
+      MemRefType type = load.getMemRefType();
+      Value vector = vector::LoadOp::create(
+          builder, loc, VectorType::get({width}, type.getElementType()),
+          mapping.lookupOrDefault(load.getMemRef()), mapped(load.getIndices()),
+          /*nontemporal=*/false, alignment(type));
+      mapping.map(load.getResult(), vector);
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(&op)) {
+      vector::StoreOp::create(builder, loc, vectorOf(store.getValue()),
+                              mapping.lookupOrDefault(store.getMemRef()),
+                              mapped(store.getIndices()),
+                              /*nontemporal=*/false,
+                              alignment(store.getMemRefType()));
+      continue;
+    }
+    bool onVectors = llvm::any_of(op.getOperands(), [&](Value operand) {
+      return isa<VectorType>(mapping.lookupOrDefault(operand).getType());
+    });
+    if (!onVectors) {
+      builder.clone(op, mapping);
+      continue;
+    }
+    OperationState state(loc, op.getName());
+    state.addAttributes(op.getAttrs());
+    for (Value operand : op.getOperands())
+      state.addOperands(vectorOf(operand));
+    for (Type type : op.getResultTypes())
+      state.addTypes(VectorType::get({width}, type));
+    Operation *vectorOp = builder.create(state);
+    mapping.map(op.getResults(), vectorOp->getResults());
+  }
 }
 
 /// Matches the nest of loops from `outer`: perfectly nested, of constant
@@ -967,8 +1142,9 @@ private:
         return failure();
     }
 
-    // Launch shape: one thread per iteration of a parallel loop.
-    int64_t threads = 1, blocks = 1;
+    // Launch shape: one thread per iteration of a parallel loop (or per
+    // `vectorWidth` iterations of its innermost dimension).
+    int64_t threads = 1, blocks = 1, vectorWidth = 1;
     if (scf::ForallOp forall = group.forall) {
       // A block per tile, its threads as many as the largest parallel loop
       // of the tile has iterations (a power of two from 32 to 256).
@@ -1003,20 +1179,20 @@ private:
       if (!loop.getInitVals().empty())
         return loop.emitError("cannot map a parallel loop with reductions "
                               "to the GPU yet");
+      if (failed(getConstantNest(getAsOpFoldResult(loop.getLowerBound()),
+                                 getAsOpFoldResult(loop.getUpperBound()),
+                                 getAsOpFoldResult(loop.getStep()), lower, step,
+                                 trips)))
+        return loop.emitError("expected a parallel loop with constant "
+                              "bounds and steps to map to the GPU");
+      // A thread takes `vectorWidth` adjacent iterations of the innermost
+      // dimension.
+      vectorWidth = getVectorWidth(loop, lower, step, trips);
+      trips.back() /= vectorWidth;
+      step.back() *= vectorWidth;
       int64_t total = 1;
-      for (auto [lb, ub, st] : llvm::zip(
-               loop.getLowerBound(), loop.getUpperBound(), loop.getStep())) {
-        std::optional<int64_t> l = getConstantIntValue(lb);
-        std::optional<int64_t> u = getConstantIntValue(ub);
-        std::optional<int64_t> s = getConstantIntValue(st);
-        if (!l || !u || !s || *s <= 0)
-          return loop.emitError("expected a parallel loop with constant "
-                                "bounds and steps to map to the GPU");
-        lower.push_back(*l);
-        step.push_back(*s);
-        trips.push_back(*u > *l ? (*u - *l + *s - 1) / *s : 0);
-        total *= trips.back();
-      }
+      for (int64_t trip : trips)
+        total *= trip;
       if (total == 0) {
         loop.erase();
         return success();
@@ -1087,8 +1263,11 @@ private:
           delinearize(builder, loc, linear, lower, step, trips);
       for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
         mapping.map(iv, value);
-      for (Operation &op : loop.getBody()->without_terminator())
-        builder.clone(op, mapping);
+      if (vectorWidth > 1)
+        cloneVectorBody(builder, loop, vectorWidth, mapping);
+      else
+        for (Operation &op : loop.getBody()->without_terminator())
+          builder.clone(op, mapping);
     } else if (scf::ForallOp forall = group.forall) {
       Value block = gpu::BlockIdOp::create(builder, loc, gpu::Dimension::x);
       Value thread = gpu::ThreadIdOp::create(builder, loc, gpu::Dimension::x);

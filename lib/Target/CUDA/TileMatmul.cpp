@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -419,6 +420,47 @@ private:
     int64_t fragK = tf32 ? kTf32FragK : kFragK;
     Value kLane = tf32 ? inGroup : pair;
 
+    // Halves: each 8 x 8 matrix of a fragment comes from shared memory by
+    // ldmatrix, the warp's lanes giving the addresses of its rows (16
+    // bytes each, aligned as the tiles' rows are): for A's fragment
+    // (matrices: rows 0-7 and 8-15 at k 0-7, then at k 8-15) lane l gives
+    // row l % 16 at k 8 (l / 16); for two of B's fragments (columns 0-7
+    // at k 0-7 and 8-15, then the next fragment's) lane l gives column
+    // 8 (l / 16) + l % 8 at k 8 (l / 8 % 2). Lane (g, t) then holds row g
+    // of each matrix at columns 2t, 2t + 1: the fragments as mma.sync
+    // takes them.
+    Value aRowLane = arith::AddIOp::create(
+        b, loc, warpRow, arith::RemUIOp::create(b, loc, lane, index(16)));
+    Value aKLane = mul(arith::DivUIOp::create(b, loc, lane, index(16)), 8);
+    Value bColOne = arith::AddIOp::create(
+        b, loc, warpCol, arith::RemUIOp::create(b, loc, lane, index(8)));
+    Value bColLane = arith::AddIOp::create(
+        b, loc, bColOne,
+        mul(arith::DivUIOp::create(b, loc, lane, index(16)), kFragN));
+    Value bKLane = mul(
+        arith::RemUIOp::create(
+            b, loc, arith::DivUIOp::create(b, loc, lane, index(8)), index(2)),
+        8);
+    auto loadMatrices = [&](Value shared, Value row, Value k,
+                            int64_t count) -> SmallVector<Value> {
+      Value matrices = nvgpu::LdMatrixOp::create(
+          b, loc, VectorType::get({count, 2}, mmaType), shared,
+          ValueRange{row, k}, /*transpose=*/false,
+          static_cast<uint32_t>(count));
+      SmallVector<Value> operands;
+      for (int64_t r = 0; r < count; ++r) {
+        Value v =
+            vector::ExtractOp::create(b, loc, matrices, ArrayRef<int64_t>{r});
+        if (isBf16) {
+          Value word = vector::BitCastOp::create(
+              b, loc, VectorType::get({1}, b.getI32Type()), v);
+          v = vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
+        }
+        operands.push_back(v);
+      }
+      return operands;
+    };
+
     scf::ForOp steps =
         stepK(fragsM * fragsN * 4, [&](SmallVector<Value> &next) {
           for (int64_t ks = 0; ks < tile.bk; ks += fragK) {
@@ -426,6 +468,11 @@ private:
             Value kHigh = add(kLane, ks + fragK / 2);
             SmallVector<SmallVector<Value>> as, bs;
             for (int64_t i = 0; i < fragsM; ++i) {
+              if (!tf32) {
+                as.push_back(loadMatrices(aTile, add(aRowLane, kFragM * i),
+                                          add(aKLane, ks), 4));
+                continue;
+              }
               Value row = add(rowBase, kFragM * i);
               Value rowHigh = add(rowBase, kFragM * i + 8);
               as.push_back({loadPair(aTile, row, k),
@@ -434,6 +481,20 @@ private:
                             loadPair(aTile, rowHigh, kHigh)});
             }
             for (int64_t j = 0; j < fragsN; ++j) {
+              if (!tf32 && j % 2 == 0 && j + 1 < fragsN) {
+                SmallVector<Value> pair = loadMatrices(
+                    bTile, add(bColLane, kFragN * j), add(bKLane, ks), 4);
+                bs.push_back({pair[0], pair[1]});
+                bs.push_back({pair[2], pair[3]});
+                ++j;
+                continue;
+              }
+              if (!tf32) {
+                // The last of an odd number: lanes 16-31 repeat 0-15.
+                bs.push_back(loadMatrices(bTile, add(bColOne, kFragN * j),
+                                          add(bKLane, ks), 2));
+                continue;
+              }
               Value col = add(colBase, kFragN * j);
               bs.push_back(
                   {loadPair(bTile, col, k), loadPair(bTile, col, kHigh)});

@@ -303,10 +303,10 @@ Status Context::create(std::shared_ptr<Module> module,
   return Status();
 }
 
-/// Checks caller tensor `given` against `expected`; `role` is "input" or
-/// "output".
+/// Checks caller tensor `given` against `expected` and the device's
+/// `alignment`; `role` is "input" or "output".
 static Status checkTensor(const char *role, const TensorDesc &expected,
-                          const ms_tensor_t &given) {
+                          const ms_tensor_t &given, uint64_t alignment) {
   std::string what = std::string(role) + " '" + expected.name + "': ";
   std::string type = formatTensorType(expected.dtype, expected.shape.data(),
                                       expected.shape.size());
@@ -332,6 +332,14 @@ static Status checkTensor(const char *role, const TensorDesc &expected,
                              std::to_string(expected.size) + " for " + type);
   if (!given.data && expected.size > 0)
     return Status::error(MS_INVALID_ARGUMENT, what + "data is NULL");
+  if (reinterpret_cast<uintptr_t>(given.data) % alignment != 0)
+    return Status::error(
+        MS_INVALID_ARGUMENT,
+        what + "expected data aligned to " + std::to_string(alignment) +
+            " bytes on this device, but its address is " +
+            std::to_string(reinterpret_cast<uintptr_t>(given.data) %
+                           alignment) +
+            " past a multiple");
   return Status();
 }
 
@@ -349,7 +357,8 @@ Status Context::bind(const ms_tensor_t *inputs, size_t inputCount,
                              " outputs, got " +
                              std::to_string(outputs ? outputCount : 0));
   for (size_t i = 0; i < inputCount; ++i)
-    MS_RETURN_IF_ERROR(checkTensor("input", meta.inputs[i], inputs[i]));
+    MS_RETURN_IF_ERROR(checkTensor("input", meta.inputs[i], inputs[i],
+                                   owner->device->tensorAlignment()));
   for (size_t i = 0; i < outputCount; ++i) {
     if (!outputs[i].data)
       continue;
@@ -359,7 +368,8 @@ Status Context::bind(const ms_tensor_t *inputs, size_t inputCount,
           "output '" + meta.outputs[i].name +
               "' has data-dependent extents; pass NULL data so that the "
               "runtime allocates it");
-    MS_RETURN_IF_ERROR(checkTensor("output", meta.outputs[i], outputs[i]));
+    MS_RETURN_IF_ERROR(checkTensor("output", meta.outputs[i], outputs[i],
+                                   owner->device->tensorAlignment()));
   }
 
   // Everything is valid: bind.

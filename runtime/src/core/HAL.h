@@ -129,6 +129,10 @@ public:
   /// Returns true when the host can read and write device memory through
   /// its device pointers (host steps need this).
   virtual bool hostVisible() const = 0;
+  /// The alignment (bytes) of every tensor a caller passes that the
+  /// device's kernels need: they read and write vectors of up to this many
+  /// bytes.
+  virtual uint64_t tensorAlignment() const { return 1; }
   /// Copies host memory into device memory.
   virtual Status copyToDevice(void *dst, const void *src, size_t size) = 0;
   /// Copies device memory into host memory.

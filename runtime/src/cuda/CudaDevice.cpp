@@ -430,6 +430,8 @@ public:
   }
 
   bool hostVisible() const override { return false; }
+  /// Elementwise kernels move 128 bits at a time (ms-cuda-map-to-gpu).
+  uint64_t tensorAlignment() const override { return 16; }
 
   Status copyToDevice(void *dst, const void *src, size_t size) override {
     if (size == 0)

@@ -36,7 +36,7 @@ enum class Opcode {
   Ld, St, Mov, Cvta, Add, Sub, Mul, Mad, Div, Rem, Min, Max, Neg, Abs, And,
   Or, Xor, Not, Shl, Shr, Bfe, Shf, Copysign, Fma, Rcp, Sqrt, Rsqrt, Ex2,
   Lg2, Sin, Cos, Tanh, Setp, Selp, Cvt, Bra, Ret, Bar, Shfl, Addc, Madc,
-  Mma,
+  Mma, Ldmatrix, Prmt,
 };
 
 enum class OperandKind { Reg, Imm, Mem, Symbol, Vector };
@@ -228,6 +228,106 @@ std::vector<std::string> splitTopLevel(const std::string &s, char sep) {
   if (!trim(current).empty())
     parts.push_back(trim(current));
   return parts;
+}
+
+/// Rewrites instruction `text` (ending in ';') on packed pairs of 16-bit
+/// values (f16x2, bf16x2, s16x2, u16x2) as instructions on the halves,
+/// lower half first, into `out` (else `text` alone): each packed source is
+/// split into two registers, the scalar operation runs on each half, and
+/// the halves are packed into the destination. `cvt.<pair>.f32 d, a, b`
+/// packs a's conversion into the upper half and b's into the lower;
+/// `setp.<cmp>.<pair> p|q, a, b` sets p from the lower halves and q from
+/// the upper. The new registers are named after `id`, unique per call.
+bool expandPacked(const std::string &text, unsigned id,
+                  std::vector<std::string> &out, std::string &error) {
+  std::string s = trim(text.substr(0, text.size() - 1));
+  std::string guard;
+  if (!s.empty() && s[0] == '@') {
+    size_t space = s.find_first_of(" \t");
+    if (space == std::string::npos) {
+      out = {text};
+      return true;
+    }
+    guard = s.substr(0, space) + " ";
+    s = trim(s.substr(space));
+  }
+  size_t space = s.find_first_of(" \t");
+  std::string opcode = s.substr(0, space);
+  std::string rest = space == std::string::npos ? "" : trim(s.substr(space));
+  std::vector<std::string> mods;
+  std::stringstream parts(opcode);
+  for (std::string part; std::getline(parts, part, '.');)
+    mods.push_back(part);
+  static const std::map<std::string, std::string> scalars = {
+      {"f16x2", "f16"}, {"bf16x2", "bf16"}, {"s16x2", "s16"},
+      {"u16x2", "u16"}};
+  int packed = -1;
+  for (size_t i = 1; i < mods.size(); ++i)
+    if (scalars.count(mods[i]))
+      packed = static_cast<int>(i);
+  if (packed < 0) {
+    out = {text};
+    return true;
+  }
+  std::vector<std::string> operands = splitTopLevel(rest, ',');
+  auto scalarOpcode = [&]() {
+    std::string o = mods[0];
+    for (size_t i = 1; i < mods.size(); ++i)
+      o += "." + (int(i) == packed ? scalars.at(mods[i]) : mods[i]);
+    return o;
+  };
+  auto temp = [&](size_t operand, int half) {
+    return "%px" + std::to_string(id) + "_" + std::to_string(operand) + "_" +
+           std::to_string(half);
+  };
+  if (operands.empty() || operands[0].empty() || operands[0][0] != '%') {
+    error = "expected a register destination";
+    return false;
+  }
+  std::string head = scalarOpcode();
+  if (mods[0] == "cvt") {
+    // cvt.<rounding>.<pair>.f32 d, a, b.
+    if (packed + 2 != int(mods.size()) || mods.back() != "f32" ||
+        operands.size() != 3) {
+      error = "unsupported instruction '" + opcode + "'";
+      return false;
+    }
+    out.push_back(guard + head + " " + temp(0, 1) + ", " + operands[1] + ";");
+    out.push_back(guard + head + " " + temp(0, 0) + ", " + operands[2] + ";");
+    out.push_back(guard + "mov.b32 " + operands[0] + ", {" + temp(0, 0) +
+                  ", " + temp(0, 1) + "};");
+    return true;
+  }
+  if (operands.size() < 2) {
+    error = "expected operands";
+    return false;
+  }
+  for (size_t i = 1; i < operands.size(); ++i)
+    out.push_back(guard + "mov.b32 {" + temp(i, 0) + ", " + temp(i, 1) +
+                  "}, " + operands[i] + ";");
+  std::string destinations[2];
+  if (mods[0] == "setp") {
+    size_t bar = operands[0].find('|');
+    if (bar == std::string::npos || mods.size() != 3) {
+      error = "unsupported instruction '" + opcode + "'";
+      return false;
+    }
+    destinations[0] = operands[0].substr(0, bar);
+    destinations[1] = operands[0].substr(bar + 1);
+  } else {
+    destinations[0] = temp(0, 0);
+    destinations[1] = temp(0, 1);
+  }
+  for (int half = 0; half < 2; ++half) {
+    std::string line = guard + head + " " + destinations[half];
+    for (size_t i = 1; i < operands.size(); ++i)
+      line += ", " + temp(i, half);
+    out.push_back(line + ";");
+  }
+  if (mods[0] != "setp")
+    out.push_back(guard + "mov.b32 " + operands[0] + ", {" + temp(0, 0) +
+                  ", " + temp(0, 1) + "};");
+  return true;
 }
 
 bool parseType(const std::string &mod, Type &type) {
@@ -585,8 +685,12 @@ bool PtxModuleImpl::parseOperand(Kernel &k, const std::string &text,
     for (const std::string &element :
          splitTopLevel(text.substr(1, text.size() - 2), ',')) {
       Operand part;
-      // Scratch registers of a one-line scope may lack the '%'.
-      if (std::isalpha(static_cast<unsigned char>(element[0]))) {
+      // Scratch registers of a one-line scope may lack the '%'; '_' is a
+      // destination that drops its part.
+      if (element == "_") {
+        part.kind = OperandKind::Reg;
+        part.reg = reg(k, "%_");
+      } else if (std::isalpha(static_cast<unsigned char>(element[0]))) {
         part.kind = OperandKind::Reg;
         part.reg = reg(k, element);
       } else if (!parseOperand(k, element, part, error)) {
@@ -658,6 +762,7 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
       {"bar", Opcode::Bar},       {"barrier", Opcode::Bar},
       {"shfl", Opcode::Shfl},     {"addc", Opcode::Addc},
       {"madc", Opcode::Madc},     {"mma", Opcode::Mma},
+      {"ldmatrix", Opcode::Ldmatrix}, {"prmt", Opcode::Prmt},
   };
   in.text = statement;
   in.line = line;
@@ -708,7 +813,28 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     if (!parseType(mods[6], in.from))
       in.from = {Kind::F, 32}; // tf32: f32 bits, 13 ignored
   }
-  while (in.op != Opcode::Mma && std::getline(parts, part, '.')) {
+  if (in.op == Opcode::Ldmatrix) {
+    // ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared[::cta].b16 (not .trans):
+    // each register a lane's row and column pair of one 8 x 8 matrix.
+    std::vector<std::string> mods;
+    while (std::getline(parts, part, '.'))
+      mods.push_back(part);
+    bool ok = mods.size() == 6 && mods[0] == "sync" && mods[1] == "aligned" &&
+              mods[2] == "m8n8" &&
+              (mods[3] == "x1" || mods[3] == "x2" || mods[3] == "x4") &&
+              (mods[4] == "shared" || mods[4] == "shared::cta") &&
+              mods[5] == "b16";
+    if (!ok) {
+      error = "unsupported instruction '" + opcode + "'";
+      return false;
+    }
+    in.mods = mods;
+    in.space = Space::Shared;
+    in.vector = static_cast<unsigned>(mods[3][1] - '0');
+    in.type = {Kind::B, 32};
+  }
+  while (in.op != Opcode::Mma && in.op != Opcode::Ldmatrix &&
+         std::getline(parts, part, '.')) {
     in.mods.push_back(part);
     Type t;
     if (parseType(part, t))
@@ -729,7 +855,7 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
              part == "rni" || part == "rzi" || part == "rmi" || part == "rpi")
       in.rounding = part;
     else if (!isKnownModifier(part)) {
-      // Packed types (f16x2), saturating integer arithmetic, ...: not run
+      // Saturating integer arithmetic, other packed types, ...: not run
       // rather than run wrongly.
       error = "unsupported instruction '" + opcode + "'";
       return false;
@@ -767,9 +893,11 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
   case Opcode::Not: case Opcode::Rcp: case Opcode::Sqrt: case Opcode::Rsqrt:
   case Opcode::Ex2: case Opcode::Lg2: case Opcode::Sin: case Opcode::Cos:
   case Opcode::Tanh: case Opcode::Cvt: case Opcode::Ld: case Opcode::St:
+  case Opcode::Ldmatrix:
     want = 2; break;
   case Opcode::Mad: case Opcode::Madc: case Opcode::Fma: case Opcode::Selp:
-  case Opcode::Bfe: case Opcode::Shf: case Opcode::Mma: want = 4; break;
+  case Opcode::Bfe: case Opcode::Shf: case Opcode::Mma: case Opcode::Prmt:
+    want = 4; break;
   case Opcode::Shfl: want = 5; break;
   case Opcode::Setp:
     want = in.operands.size() == 4 ? 4 : 3; break;
@@ -791,7 +919,7 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     bool ok = d.kind == OperandKind::Reg ||
               (d.kind == OperandKind::Vector &&
                (in.op == Opcode::Ld || in.op == Opcode::Mov ||
-                in.op == Opcode::Mma));
+                in.op == Opcode::Mma || in.op == Opcode::Ldmatrix));
     for (const Operand &e : d.elements)
       ok &= e.kind == OperandKind::Reg;
     if (!ok || d.negated) {
@@ -811,6 +939,15 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
         error = "expected mma operands of 4, 4, 2 and 4 registers";
         return false;
       }
+    }
+  }
+  if (in.op == Opcode::Ldmatrix) {
+    const Operand &d = in.operands[0];
+    size_t count = d.kind == OperandKind::Vector ? d.elements.size() : 1;
+    if (count != in.vector || in.operands[1].kind != OperandKind::Mem) {
+      error = "expected " + std::to_string(in.vector) +
+              " registers and a memory operand";
+      return false;
     }
   }
   if ((in.op == Opcode::Ld || in.op == Opcode::St) &&
@@ -961,17 +1098,26 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
   // Appends the instruction `text` to the entry; a load or store of a call's
   // parameter (declared in the body, kept in local memory) reads local
   // memory.
+  unsigned expanded = 0;
   auto instruction = [&](const std::string &text) -> bool {
-    Instr in;
     std::string message;
-    if (!parseInstr(*kernel, text, line, in, message))
+    std::vector<std::string> pieces;
+    if (!expandPacked(text, expanded++, pieces, message))
       return fail(message);
-    if ((in.op == Opcode::Ld || in.op == Opcode::St) && in.space == Space::Param)
-      for (const Operand &op : in.operands)
-        if (op.kind == OperandKind::Mem && op.symbol >= 0 &&
-            symbols[op.symbol].space == Space::Local)
-          in.space = Space::Local;
-    kernel->code.push_back(std::move(in));
+    for (const std::string &piece : pieces) {
+      Instr in;
+      if (!parseInstr(*kernel, piece, line, in, message))
+        return fail(message);
+      // Errors and faults quote the instruction as written.
+      in.text = text;
+      if ((in.op == Opcode::Ld || in.op == Opcode::St) &&
+          in.space == Space::Param)
+        for (const Operand &op : in.operands)
+          if (op.kind == OperandKind::Mem && op.symbol >= 0 &&
+              symbols[op.symbol].space == Space::Local)
+            in.space = Space::Local;
+      kernel->code.push_back(std::move(in));
+    }
     return true;
   };
   // Handles one statement of an entry's body (continuation lines joined),
@@ -1244,6 +1390,28 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
     // Resolves an address of `space` to host memory of `size` bytes.
     auto resolve = [&](Thread &th, const Instr &in, Space space, uint64_t addr,
                        size_t size) -> uint8_t * {
+      // A GPU faults on an access not aligned to its size (a vector's:
+      // all its elements); offsets within shared, local and parameter
+      // memory count, their bases being aligned on a GPU.
+      uint64_t base = 0;
+      if (space == Space::Generic || space == Space::Global) {
+        uint64_t s = reinterpret_cast<uint64_t>(shared.data());
+        uint64_t l = reinterpret_cast<uint64_t>(th.local.data());
+        if (space == Space::Generic && addr >= s && addr < s + k.sharedBytes)
+          base = s;
+        else if (space == Space::Generic && addr >= l &&
+                 addr < l + k.localBytes)
+          base = l;
+      }
+      if (size != 0 && (addr - base) % size != 0) {
+        fail(in, "misaligned access of " + std::to_string(size) +
+                     " bytes at " +
+                     (base || space == Space::Shared ||
+                              space == Space::Local || space == Space::Param
+                          ? "offset " + std::to_string(addr - base)
+                          : "address " + std::to_string(addr)));
+        return nullptr;
+      }
       auto inside = [&](std::vector<uint8_t> &buffer, uint64_t offset,
                         uint64_t limit) -> uint8_t * {
         if (offset + size > limit || offset > limit) {
@@ -1575,6 +1743,22 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           set(0, field);
           break;
         }
+        case Opcode::Prmt: {
+          // prmt.b32 (the generic mode): byte i of d is byte c[4i+2:4i] of
+          // {b, a} (a bytes 0-3, b 4-7), or its sign replicated when
+          // c[4i+3] is set.
+          uint64_t both = (maskTo(src(2), 32) << 32) | maskTo(src(1), 32);
+          uint64_t c = src(3), d = 0;
+          for (unsigned i = 0; i < 4; ++i) {
+            uint64_t select = (c >> (4 * i)) & 0xF;
+            uint64_t byte = (both >> (8 * (select & 7))) & 0xFF;
+            if (select & 8)
+              byte = byte & 0x80 ? 0xFF : 0;
+            d |= byte << (8 * i);
+          }
+          set(0, d);
+          break;
+        }
         case Opcode::Shf: {
           uint64_t n = maskTo(src(3), 32);
           n = in.has("wrap") ? n & 31 : std::min<uint64_t>(n, 32);
@@ -1788,11 +1972,33 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           return;
         case Opcode::Shfl:
         case Opcode::Mma:
+        case Opcode::Ldmatrix:
           th.state = Thread::AtShuffle;
           return;
         }
         ++th.pc;
       }
+    };
+
+    // Whether all 32 lanes [first, last) of a warp wait at instruction
+    // `pc`, a warp-wide `what`; a lane that has ended, or a warp of fewer
+    // lanes, fails the launch.
+    auto warpAt = [&](const Instr &in, const char *what, long pc,
+                      unsigned first, unsigned last) -> bool {
+      for (unsigned t = first; t < last; ++t)
+        if (threads[t].state == Thread::Done) {
+          fail(in, std::string(what) +
+                       " not reached by every lane of the warp");
+          return false;
+        }
+      if (last - first != 32) {
+        fail(in, std::string(what) + " in a warp of fewer than 32 threads");
+        return false;
+      }
+      for (unsigned t = first; t < last; ++t)
+        if (threads[t].state != Thread::AtShuffle || threads[t].pc != pc)
+          return false;
+      return true;
     };
 
     // mma.sync.aligned.m16n8k16 (m16n8k8 for TF32) for the warp of lanes
@@ -1805,18 +2011,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
     // are unspecified). Returns whether the lanes went on.
     auto runMma = [&](const Instr &in, long pc, unsigned first,
                       unsigned last) -> bool {
-      for (unsigned t = first; t < last; ++t)
-        if (threads[t].state == Thread::Done) {
-          fail(in, "mma.sync not reached by every lane of the warp");
-          return false;
-        }
-      if (last - first != 32) {
-        fail(in, "mma.sync in a warp of fewer than 32 threads");
+      if (!warpAt(in, "mma.sync", pc, first, last))
         return false;
-      }
-      for (unsigned t = first; t < last; ++t)
-        if (threads[t].state != Thread::AtShuffle || threads[t].pc != pc)
-          return false;
       bool tf32 = in.mods[6] == "tf32";
       unsigned terms = tf32 ? 8 : 16;
       double a[16][16], bm[16][8], c[16][8];
@@ -1866,6 +2062,39 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       return true;
     };
 
+    // ldmatrix.sync.aligned.m8n8.x{1,2,4} for the warp of lanes [first,
+    // last), once all 32 are at it: lanes 8i to 8i + 7 give the addresses
+    // of the 8 rows (16 bytes each, 16-byte aligned) of matrix i, and lane
+    // l's register i holds row l / 4 of matrix i at bytes 4 (l % 4) to
+    // 4 (l % 4) + 3. Returns whether the lanes went on.
+    auto runLdmatrix = [&](const Instr &in, long pc, unsigned first,
+                           unsigned last) -> bool {
+      if (!warpAt(in, "ldmatrix", pc, first, last))
+        return false;
+      uint8_t rows[32][16];
+      for (unsigned r = 0; r < 8 * in.vector; ++r) {
+        Thread &th = threads[first + r];
+        const uint8_t *p =
+            resolve(th, in, in.space, address(th, in.operands[1]), 16);
+        if (!p)
+          return false;
+        std::memcpy(rows[r], p, 16);
+      }
+      const Operand &d = in.operands[0];
+      for (unsigned l = 0; l < 32; ++l) {
+        Thread &th = threads[first + l];
+        for (unsigned i = 0; i < in.vector; ++i) {
+          uint32_t word;
+          std::memcpy(&word, rows[8 * i + l / 4] + 4 * (l % 4), 4);
+          int reg = d.kind == OperandKind::Vector ? d.elements[i].reg : d.reg;
+          th.regs[reg] = word;
+        }
+        th.state = Thread::Running;
+        ++th.pc;
+      }
+      return true;
+    };
+
     // Runs every thread until all end; releases barriers and shuffles.
     // Rounds alternate the threads' order, so that a read of what another
     // thread writes without a barrier between shows in one of them.
@@ -1896,6 +2125,11 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         const Instr &in = k.code[pc];
         if (in.op == Opcode::Mma) {
           if (runMma(in, pc, first, last))
+            released = true;
+          continue;
+        }
+        if (in.op == Opcode::Ldmatrix) {
+          if (runLdmatrix(in, pc, first, last))
             released = true;
           continue;
         }

@@ -1,20 +1,20 @@
 // RUN: ms-opt %s --ms-cuda-map-to-gpu --split-input-file --verify-diagnostics | FileCheck %s
 
 // A parallel loop is one launch, 256 threads a block, one iteration a
-// thread, with a bounds check (1000 is no multiple of 256); the innermost
-// dimension varies fastest. Constants and views are cloned in; parameters
+// thread (125, odd, leaves no vectors), with a bounds check (1000 is no
+// multiple of 256); the innermost dimension varies fastest. Constants and views are cloned in; parameters
 // are the kernel's memrefs.
 // CHECK: module attributes {gpu.container_module}
 // CHECK-LABEL: func.func @elementwise(
-// CHECK-SAME: %[[A:.*]]: memref<4x250xf32>, %[[B:.*]]: memref<4x250xf32>)
-// CHECK: arith.constant 250 : index
+// CHECK-SAME: %[[A:.*]]: memref<8x125xf32>, %[[B:.*]]: memref<8x125xf32>)
+// CHECK: arith.constant 125 : index
 // CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
 // CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
 // CHECK-NEXT: %[[C256:.*]] = arith.constant 256 : index
-// CHECK-NEXT: gpu.launch_func @ms_cuda::@elementwise_0 blocks in (%[[C4]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) args(%[[A]] : memref<4x250xf32>, %[[B]] : memref<4x250xf32>)
+// CHECK-NEXT: gpu.launch_func @ms_cuda::@elementwise_0 blocks in (%[[C4]], %[[C1]], %[[C1]]) threads in (%[[C256]], %[[C1]], %[[C1]]) args(%[[A]] : memref<8x125xf32>, %[[B]] : memref<8x125xf32>)
 // CHECK-NEXT: return
 // CHECK: gpu.module @ms_cuda
-// CHECK: gpu.func @elementwise_0(%[[X:.*]]: memref<4x250xf32>, %[[Y:.*]]: memref<4x250xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 4, 1, 1>}
+// CHECK: gpu.func @elementwise_0(%[[X:.*]]: memref<8x125xf32>, %[[Y:.*]]: memref<8x125xf32>) kernel attributes {known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 4, 1, 1>}
 // CHECK: %[[BLOCK:.*]] = gpu.block_id x
 // CHECK: %[[THREAD:.*]] = gpu.thread_id x
 // CHECK: %[[SCALED:.*]] = arith.muli %[[BLOCK]], %{{.*}}
@@ -27,15 +27,15 @@
 // CHECK: math.exp
 // CHECK: memref.store %{{.*}}, %[[Y]][%[[I]], %[[J]]]
 // CHECK: gpu.return
-func.func @elementwise(%a: memref<4x250xf32>, %b: memref<4x250xf32>) {
+func.func @elementwise(%a: memref<8x125xf32>, %b: memref<8x125xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  %c250 = arith.constant 250 : index
-  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c250) step (%c1, %c1) {
-    %x = memref.load %a[%i, %j] : memref<4x250xf32>
+  %c8 = arith.constant 8 : index
+  %c125 = arith.constant 125 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c125) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<8x125xf32>
     %y = math.exp %x : f32
-    memref.store %y, %b[%i, %j] : memref<4x250xf32>
+    memref.store %y, %b[%i, %j] : memref<8x125xf32>
     scf.reduce
   }
   return
@@ -93,15 +93,15 @@ func.func @serial(%a: memref<8xf32>, %b: memref<f32>) {
 // CHECK: %[[S:.*]] = memref.load %{{.*}}[] : memref<f32>
 // CHECK: scf.if
 // CHECK: arith.mulf %{{.*}}, %[[S]]
-func.func @load_into_loop(%s: memref<f32>, %a: memref<300xf32>) {
+func.func @load_into_loop(%s: memref<f32>, %a: memref<301xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c300 = arith.constant 300 : index
+  %c301 = arith.constant 301 : index
   %scale = memref.load %s[] : memref<f32>
-  scf.parallel (%i) = (%c0) to (%c300) step (%c1) {
-    %x = memref.load %a[%i] : memref<300xf32>
+  scf.parallel (%i) = (%c0) to (%c301) step (%c1) {
+    %x = memref.load %a[%i] : memref<301xf32>
     %y = arith.mulf %x, %scale : f32
-    memref.store %y, %a[%i] : memref<300xf32>
+    memref.store %y, %a[%i] : memref<301xf32>
     scf.reduce
   }
   return
@@ -231,8 +231,9 @@ func.func @late_scratch(%out: memref<f32>) {
 func.func @too_many_blocks(%a: memref<?xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %huge = arith.constant 1099511627776 : index
+  %huge = arith.constant 4398046511104 : index
   %zero = arith.constant 0.0 : f32
+  // 2^42 stores, four a thread.
   // expected-error @+1 {{expected at most 2^31 - 1 blocks of 256 threads, but the loop needs 4294967296}}
   scf.parallel (%i) = (%c0) to (%huge) step (%c1) {
     memref.store %zero, %a[%i] : memref<?xf32>
@@ -963,6 +964,134 @@ func.func @too_many_tiles(%a: memref<2147483648x32xf32>) {
       memref.store %x, %a[%t, %i] : memref<2147483648x32xf32>
       scf.reduce
     }
+  }
+  return
+}
+
+// -----
+
+// 128-bit accesses: a thread takes four adjacent elements of a row (f32:
+// 16 bytes), 256 of 1024 a block, no bounds check. Reads along the row are
+// vector loads, a row-invariant scalar is broadcast, the ops run on
+// vectors, the f16 result is stored 8 bytes at a time.
+// CHECK-LABEL: gpu.func @vectors_0(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 1, 1, 1>
+// CHECK-NOT: scf.if
+// CHECK: %[[J:.*]] = arith.muli %{{.*}}, %c4
+// CHECK: %[[X:.*]] = vector.load %{{.*}}[%[[I:.*]], %[[J]]] {alignment = 16 : i64} : memref<4x256xf32>, vector<4xf32>
+// CHECK: %[[B:.*]] = vector.load %{{.*}}[%[[J]]] {alignment = 16 : i64} : memref<256xf32>, vector<4xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[X]], %[[B]] : vector<4xf32>
+// CHECK: %[[S:.*]] = memref.load %{{.*}}[] : memref<f32>
+// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[SUM]], %[[SPLAT]] : vector<4xf32>
+// CHECK: %[[E:.*]] = math.exp %[[SCALED]] : vector<4xf32>
+// CHECK: %[[H:.*]] = arith.truncf %[[E]] : vector<4xf32> to vector<4xf16>
+// CHECK: vector.store %[[H]], %{{.*}}[%[[I]], %[[J]]] {alignment = 8 : i64} : memref<4x256xf16>, vector<4xf16>
+func.func @vectors(%a: memref<4x256xf32>, %bias: memref<256xf32>,
+                   %s: memref<f32>, %out: memref<4x256xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c256 = arith.constant 256 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c256) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<4x256xf32>
+    %b = memref.load %bias[%j] : memref<256xf32>
+    %sum = arith.addf %x, %b : f32
+    %scale = memref.load %s[] : memref<f32>
+    %y = arith.mulf %sum, %scale : f32
+    %e = math.exp %y : f32
+    %h = arith.truncf %e : f32 to f16
+    memref.store %h, %out[%i, %j] : memref<4x256xf16>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// 16-bit elements go eight at a time; a row of 250 f32 two at a time (8
+// bytes: 250 is no multiple of 4), a constant stored as a broadcast.
+// CHECK-LABEL: gpu.func @halves_0(
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<2x64xf16>, vector<8xf16>
+// CHECK: vector.store %{{.*}} {alignment = 16 : i64} : memref<2x64xf16>, vector<8xf16>
+// CHECK-LABEL: gpu.func @halves_1(
+// CHECK-SAME: known_block_size = array<i32: 250, 1, 1>
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[SPLAT:.*]] = vector.broadcast %[[ONE]] : f32 to vector<2xf32>
+// CHECK: vector.store %[[SPLAT]], %{{.*}} {alignment = 8 : i64} : memref<2x250xf32>, vector<2xf32>
+func.func @halves(%a: memref<2x64xf16>, %b: memref<2x250xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %c250 = arith.constant 250 : index
+  %one = arith.constant 1.0 : f32
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c2, %c64) step (%c1, %c1) {
+    %x = memref.load %a[%i, %j] : memref<2x64xf16>
+    %y = arith.negf %x : f16
+    memref.store %y, %a[%i, %j] : memref<2x64xf16>
+    scf.reduce
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c2, %c250) step (%c1, %c1) {
+    memref.store %one, %b[%i, %j] : memref<2x250xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// No vectors where a group of elements could be misaligned or is not
+// adjacent: a read across the rows (a transpose), a view at an odd offset,
+// a view shifting bytes, booleans, the index itself used as a value.
+// CHECK-LABEL: gpu.func @scalars_0(
+// CHECK-NOT: vector.
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @scalars_1(
+// CHECK-NOT: vector.
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @scalars_2(
+// CHECK-NOT: vector.
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @scalars_3(
+// CHECK-NOT: vector.
+// CHECK: gpu.return
+// CHECK-LABEL: gpu.func @scalars_4(
+// CHECK-NOT: vector.
+// CHECK: gpu.return
+func.func @scalars(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %raw: memref<1024xi8>,
+                   %p: memref<8x8xi1>, %q: memref<8x8xi1>, %n: memref<8x8xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c8) step (%c1, %c1) {
+    %x = memref.load %a[%j, %i] : memref<8x8xf32>
+    memref.store %x, %b[%i, %j] : memref<8x8xf32>
+    scf.reduce
+  }
+  %shifted = memref.subview %a[0, 1] [8, 4] [1, 1] : memref<8x8xf32> to memref<8x4xf32, strided<[8, 1], offset: 1>>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c4) step (%c1, %c1) {
+    %x = memref.load %shifted[%i, %j] : memref<8x4xf32, strided<[8, 1], offset: 1>>
+    memref.store %x, %b[%i, %j] : memref<8x8xf32>
+    scf.reduce
+  }
+  %view = memref.view %raw[%c4][] : memref<1024xi8> to memref<8x8xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c8) step (%c1, %c1) {
+    %x = memref.load %view[%i, %j] : memref<8x8xf32>
+    memref.store %x, %b[%i, %j] : memref<8x8xf32>
+    scf.reduce
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c8) step (%c1, %c1) {
+    %x = memref.load %p[%i, %j] : memref<8x8xi1>
+    memref.store %x, %q[%i, %j] : memref<8x8xi1>
+    scf.reduce
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c8) step (%c1, %c1) {
+    %v = arith.index_cast %j : index to i32
+    memref.store %v, %n[%i, %j] : memref<8x8xi32>
+    scf.reduce
   }
   return
 }

@@ -56,8 +56,9 @@
 // CHECK-NOT: linalg.matmul
 // On tensor cores (bf16): 64 x 64 tiles, [row][k] in bf16 (32 of K, +8);
 // both operands rounded as staged; each warp's 32 x 16 piece is 2 x 2
-// fragments (16 sums a lane); pairs of A and B read as 32-bit words; 2
-// steps of 16 of K, 4 mma.sync each; the fill folded in.
+// fragments (16 sums a lane); each fragment of A, and both of B, read by
+// one ldmatrix of four 8 x 8 matrices; 2 steps of 16 of K, 4 mma.sync
+// each; the fill folded in.
 // BF16-LABEL: func.func @matmul(
 // BF16-DAG: %[[INIT:.*]] = arith.constant 2.500000e+00 : f32
 // BF16: gpu.launch
@@ -68,9 +69,13 @@
 // BF16: arith.truncf %{{.*}} : f32 to bf16
 // BF16: memref.store %{{.*}}, %[[BS]]
 // BF16: gpu.barrier
-// BF16: %[[PAIR:.*]] = vector.load %[[AS]][{{.*}}] {alignment = 4 : i64} : memref<64x40xbf16, #gpu.address_space<workgroup>>, vector<2xbf16>
+// BF16: %[[A:.*]] = nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<64x40xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// BF16: %[[PAIR:.*]] = vector.extract %[[A]][0] : vector<2xbf16> from vector<4x2xbf16>
 // BF16: %[[WORD:.*]] = vector.bitcast %[[PAIR]] : vector<2xbf16> to vector<1xi32>
 // BF16: vector.extract %[[WORD]][0] : i32 from vector<1xi32>
+// BF16: nvgpu.ldmatrix %[[AS]]
+// BF16: nvgpu.ldmatrix %[[BS]][{{.*}}] {numTiles = 4 : i32, transpose = false}
+// BF16-NOT: nvgpu.ldmatrix
 // BF16-COUNT-4: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // BF16-COUNT-4: nvvm.mma.sync
 // BF16: gpu.barrier
@@ -80,7 +85,7 @@
 // F16-LABEL: func.func @matmul(
 // F16: workgroup(%[[AS:[^ ]*]] : memref<64x40xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>)
 // F16: arith.truncf %{{.*}} : f32 to f16
-// F16: vector.load %[[AS]]{{.*}} vector<2xf16>
+// F16: nvgpu.ldmatrix %[[AS]]{{.*}} -> vector<4x2xf16>
 // F16-COUNT-8: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // With tf32 the operands are staged as the bits of their TF32 rounding (to
 // nearest, ties away: 2^12 added, 13 bits cleared; infinities and NaNs

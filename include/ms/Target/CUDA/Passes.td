@@ -21,7 +21,20 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
     - a top-level `scf.parallel` (static bounds) is one launch: its
       iterations are linearized, 256 per block, one per thread (the
       innermost loop dimension on adjacent threads, so that neighbouring
-      threads touch neighbouring elements), with a bounds check;
+      threads touch neighbouring elements), with a bounds check. Where the
+      body allows it, a thread takes W adjacent iterations of the innermost
+      dimension at once: W a power of two with at most 16 bytes a tensor
+      (4 f32, 8 f16) dividing that dimension's trip count and lower bound
+      (unit step); every load and store indexing the unit-stride last
+      dimension of its memref with that induction variable (the others
+      invariant across the W, the memref's static offset and other strides
+      multiples of W, not a `memref.view`), other loads invariant, the rest
+      elementwise-mappable ops without effects on integers and floats.
+      Those accesses become `vector.load`/`vector.store` of W elements with
+      their alignment (W times the element size: 128-bit accesses once
+      lowered), ops on their values the same ops on vectors, invariant
+      operands `vector.broadcast`; the runtime keeps tensors 16-byte
+      aligned on the cuda device;
     - a reduction shared by the threads of blocks: a nest of `scf.for`s
       (perfectly nested, static bounds, at least 32 iterations in all)
       whose writes are all accumulators (`store(combine(load(acc[idx]),
@@ -96,7 +109,8 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::memref::MemRefDialect"];
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
 }
 
 def CUDAEmitGraphsPass : Pass<"ms-cuda-emit-graphs", "::mlir::ModuleOp"> {
@@ -192,8 +206,11 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     read distinct banks); the 8
     warps of a block are a 2 x 4 grid, each owning a 64 x 32 (or 32 x 16)
     piece of the tile as 16 x 8 accumulator fragments that each `mma.sync`
-    (an `nvvm.mma.sync`) updates by 16 (TF32: 8) of K; the fragments' elements are
-    added to the outputs as in f32.
+    (an `nvvm.mma.sync`) updates by 16 (TF32: 8) of K; bf16 and f16
+    operand fragments come from shared memory by `nvgpu.ldmatrix` (four
+    8 x 8 matrices a load: one fragment of A, or two of B; the lanes give
+    the rows' addresses), TF32 ones element by element; the fragments'
+    elements are added to the outputs as in f32.
   }];
   let options =
       [Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
@@ -205,6 +222,7 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect",
                            "::mlir::vector::VectorDialect",
                            "::mlir::NVVM::NVVMDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::LLVM::LLVMDialect"];
 }
 

@@ -302,7 +302,10 @@ ms_status_t ms_context_create_with_comm(ms_module_t module, ms_comm_t comm,
 /// device's workers.
 ///
 /// `inputs` must match the module's inputs in count, order, dtype, shape and
-/// byte size; failures name the input. For each output, either describe
+/// byte size, and their data must be aligned as the device's kernels read it
+/// (16 bytes on the cuda device, whose kernels move 128 bits at a time;
+/// memory from ms_buffer_allocate always is); failures name the input. For
+/// each output, either describe
 /// caller memory (validated like an input), or set `data` to NULL and the
 /// runtime fills in the whole tensor with memory owned by the context, valid
 /// until the context is freed and overwritten by the next run. Outputs with
