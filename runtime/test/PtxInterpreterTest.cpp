@@ -472,10 +472,11 @@ TEST(PtxInterpreterTest, RefusesWhatItCannotRun) {
   // malformed declarations: refused, not run wrongly or crashed on.
   for (const char *statement :
        {"add.rn.f32x2 %rd1, %rd1, %rd1;", "cvt.rn.f16x2.f16 %r1, %rs1, %rs2;",
-        "setp.lt.f16x2 %p1, %r1, %r2;", "add.sat.s32 %r1, %r1, 1;",
-        "bar.sync 1;", "add.s32 %r1, %r2;", "mov.b32 %r1, 0fXYZ;", "@%p1;",
-        "ld.global.v4.f32 {%f1, %f2}, [p];", "mov.b32 3, %r1;",
-        "st.global.u32 [p+foo], 1;", "mov.u64 %rd1, nowhere;",
+        "setp.lt.f16x2 %p1, %r1, %r2;", "@%p1 setp.lt.f16x2 %p2|%p1, %r1, %r2;",
+        "add.sat.s32 %r1, %r1, 1;", "bar.sync 1;", "add.s32 %r1, %r2;",
+        "mov.b32 %r1, 0fXYZ;", "@%p1;", "ld.global.v4.f32 {%f1, %f2}, [p];",
+        "mov.b32 3, %r1;", "st.global.u32 [p+foo], 1;",
+        "mov.u64 %rd1, nowhere;",
         "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, "
         "%f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4};",
         "mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, "
@@ -760,7 +761,7 @@ TEST(PtxInterpreterTest, FollowsTheIsaAtTheEdges) {
 }
 )");
   ASSERT_TRUE(module);
-  uint32_t out[14] = {};
+  alignas(16) uint32_t out[14] = {};
   EXPECT_EQ(launch(*module, "edges", 1, 1, {out}), "");
   EXPECT_EQ(out[0], 0xFFFFFFF8u);
   EXPECT_EQ(out[1], 0xF8000000u);

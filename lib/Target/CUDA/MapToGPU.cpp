@@ -275,7 +275,8 @@ static bool readsAlong(memref::LoadOp load, ArrayRef<Value> ivs,
 /// the last invariant across them (not `iv` nor in `varying`): `iv` must
 /// index the unit-stride last dimension, and the offset and every other
 /// stride must keep each group of elements aligned to its size (a view
-/// shifting the base by bytes leaves nothing to check); 0 when not.
+/// shifting the base by bytes leaves nothing to check; a global's
+/// alignment bounds it); 0 when not.
 static int64_t getAccessWidth(Value memref, MemRefType type, ValueRange indices,
                               Value iv, const DenseSet<Value> &varying) {
   if (indices.empty() || indices.back() != iv)
@@ -292,7 +293,16 @@ static int64_t getAccessWidth(Value memref, MemRefType type, ValueRange indices,
   if (failed(type.getStridesAndOffset(strides, offset)) ||
       strides.back() != 1 || ShapedType::isDynamic(offset))
     return 0;
+  int64_t bytes = kVectorBytes;
   for (Value v = memref; Operation *def = v.getDefiningOp();) {
+    if (auto get = dyn_cast<memref::GetGlobalOp>(def)) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          get, get.getNameAttr());
+      std::optional<uint64_t> alignment =
+          global ? global.getAlignment() : std::nullopt;
+      bytes = std::min<int64_t>(bytes, alignment.value_or(0));
+      break;
+    }
     auto view = dyn_cast<ViewLikeOpInterface>(def);
     if (!view)
       break;
@@ -300,7 +310,9 @@ static int64_t getAccessWidth(Value memref, MemRefType type, ValueRange indices,
       return 0;
     v = view.getViewSource();
   }
-  int64_t width = kVectorBytes / (bits / 8);
+  int64_t width = bytes / (bits / 8);
+  if (width < 1)
+    return 0;
   auto fit = [&](int64_t elements) {
     while (width > 1 && elements % width != 0)
       width /= 2;

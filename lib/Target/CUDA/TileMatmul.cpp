@@ -482,10 +482,10 @@ private:
             }
             for (int64_t j = 0; j < fragsN; ++j) {
               if (!tf32 && j % 2 == 0 && j + 1 < fragsN) {
-                SmallVector<Value> pair = loadMatrices(
+                SmallVector<Value> two = loadMatrices(
                     bTile, add(bColLane, kFragN * j), add(bKLane, ks), 4);
-                bs.push_back({pair[0], pair[1]});
-                bs.push_back({pair[2], pair[3]});
+                bs.push_back({two[0], two[1]});
+                bs.push_back({two[2], two[3]});
                 ++j;
                 continue;
               }

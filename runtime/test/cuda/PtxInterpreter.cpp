@@ -308,7 +308,13 @@ bool expandPacked(const std::string &text, unsigned id,
   std::string destinations[2];
   if (mods[0] == "setp") {
     size_t bar = operands[0].find('|');
-    if (bar == std::string::npos || mods.size() != 3) {
+    // Its halves run one by one: a guard they write would change between.
+    std::string predicate = guard.empty() ? "" : trim(guard.substr(1));
+    if (!predicate.empty() && predicate[0] == '!')
+      predicate = predicate.substr(1);
+    if (bar == std::string::npos || mods.size() != 3 ||
+        (!predicate.empty() && (operands[0].substr(0, bar) == predicate ||
+                                operands[0].substr(bar + 1) == predicate))) {
       error = "unsupported instruction '" + opcode + "'";
       return false;
     }

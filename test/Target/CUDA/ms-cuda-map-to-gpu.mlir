@@ -1095,3 +1095,33 @@ func.func @scalars(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %raw: memref<1024xi
   }
   return
 }
+
+// -----
+
+// A constant's alignment bounds its vectors: 64 bytes (as bufferization
+// gives constants) allows four f32, none (4 bytes) keeps one.
+// CHECK-LABEL: gpu.func @globals_0(
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<8xf32>, vector<4xf32>
+// CHECK-LABEL: gpu.func @globals_1(
+// CHECK-NOT: vector.load
+// CHECK: gpu.return
+memref.global "private" constant @aligned : memref<8xf32> = dense<1.0> {alignment = 64 : i64}
+memref.global "private" constant @unaligned : memref<8xf32> = dense<2.0>
+func.func @globals(%out: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %a = memref.get_global @aligned : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %x = memref.load %a[%i] : memref<8xf32>
+    memref.store %x, %out[%i] : memref<8xf32>
+    scf.reduce
+  }
+  %u = memref.get_global @unaligned : memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %x = memref.load %u[%i] : memref<8xf32>
+    memref.store %x, %out[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}

@@ -28,7 +28,8 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       (unit step); every load and store indexing the unit-stride last
       dimension of its memref with that induction variable (the others
       invariant across the W, the memref's static offset and other strides
-      multiples of W, not a `memref.view`), other loads invariant, the rest
+      multiples of W, not a `memref.view`, a global aligned to W elements),
+      other loads invariant, the rest
       elementwise-mappable ops without effects on integers and floats.
       Those accesses become `vector.load`/`vector.store` of W elements with
       their alignment (W times the element size: 128-bit accesses once
