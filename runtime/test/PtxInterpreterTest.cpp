@@ -387,12 +387,14 @@ TEST(PtxInterpreterTest, RunsPackedHalves) {
 
 // ldmatrix: lanes 8i to 8i + 7 give the row addresses of matrix i (here
 // shared rows in reverse order), and lane l's register i gets row l / 4 of
-// matrix i at word l % 4, as mma.sync's fragments take them.
+// matrix i at word l % 4, as mma.sync's fragments take them; with .trans,
+// row l / 4 of the transpose: halves l / 4 of rows 2 (l % 4) and
+// 2 (l % 4) + 1.
 TEST(PtxInterpreterTest, LoadsMatricesAcrossTheWarp) {
   auto module = parse(R"(
 .visible .entry ldm(.param .u64 in, .param .u64 out)
 {
-  .reg .b32 %r<12>; .reg .b64 %rd<11>;
+  .reg .b32 %r<14>; .reg .b64 %rd<12>;
   .shared .align 16 .b8 tiles[512];
   ld.param.u64 %rd1, [in];
   ld.param.u64 %rd2, [out];
@@ -414,6 +416,10 @@ TEST(PtxInterpreterTest, LoadsMatricesAcrossTheWarp) {
   mul.wide.u32 %rd10, %r1, 4;
   add.s64 %rd10, %rd2, %rd10;
   st.global.u32 [%rd10+512], %r11;
+  ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%r12, %r13}, [%rd8];
+  mul.wide.u32 %rd11, %r1, 8;
+  add.s64 %rd11, %rd2, %rd11;
+  st.global.v2.u32 [%rd11+640], {%r12, %r13};
   ret;
 }
 .visible .entry misaligned(.param .u64 in, .param .u64 out)
@@ -429,15 +435,25 @@ TEST(PtxInterpreterTest, LoadsMatricesAcrossTheWarp) {
 }
 )");
   ASSERT_TRUE(module);
-  alignas(16) uint32_t in[128], out[160] = {};
+  alignas(16) uint32_t in[128], out[224] = {};
   for (uint32_t i = 0; i < 128; ++i)
-    in[i] = 1000 + i;
+    in[i] = (1000 + 2 * i) | (1001 + 2 * i) << 16;
   ASSERT_EQ(launch(*module, "ldm", 1, 32, {in, out}), "");
   for (uint32_t l = 0; l < 32; ++l) {
     for (uint32_t i = 0; i < 4; ++i)
       EXPECT_EQ(out[l * 4 + i], in[(31 - (8 * i + l / 4)) * 4 + l % 4])
           << "lane " << l << ", register " << i;
     EXPECT_EQ(out[128 + l], in[(31 - l / 4) * 4 + l % 4]) << "lane " << l;
+    // Half c of shared row `row` (row 31 - r is given by lane r).
+    auto half = [&](uint32_t row, uint32_t c) {
+      return in[row * 4 + c / 2] >> 16 * (c % 2) & 0xFFFF;
+    };
+    for (uint32_t i = 0; i < 2; ++i) {
+      uint32_t row = 31 - (8 * i + 2 * (l % 4));
+      uint32_t want = half(row, l / 4) | half(row - 1, l / 4) << 16;
+      EXPECT_EQ(out[160 + 2 * l + i], want)
+          << "lane " << l << ", transposed register " << i;
+    }
   }
   // Lane 1's row starts 24 bytes in: not 16-byte aligned.
   std::string error = launch(*module, "misaligned", 1, 32, {in, out});

@@ -62,9 +62,6 @@ static constexpr int64_t kElementsPerBlock = 4096;
 /// About the fewest elements of a row a thread reduces where the row is a
 /// thread's.
 static constexpr int64_t kElementsPerThread = 64;
-/// The most bytes a thread reads or writes at once along a parallel loop's
-/// innermost dimension (one 128-bit access).
-static constexpr int64_t kVectorBytes = 16;
 /// The name of the module holding every launched function.
 static constexpr StringLiteral kGpuModuleName = "ms_cuda";
 
@@ -269,21 +266,10 @@ static bool readsAlong(memref::LoadOp load, ArrayRef<Value> ivs,
          llvm::equal(ArrayRef(indices).take_back(ivs.size()), ivs);
 }
 
-/// The most elements (a power of two, at most kVectorBytes per access)
-/// that `access`, a load or store of `type` at `indices`, can take at once
-/// along the innermost dimension `iv` of a parallel loop, every index but
-/// the last invariant across them (not `iv` nor in `varying`): `iv` must
-/// index the unit-stride last dimension, and the offset and every other
-/// stride must keep each group of elements aligned to its size (a view
-/// shifting the base by bytes leaves nothing to check; a global's
-/// alignment bounds it); 0 when not.
-static int64_t getAccessWidth(Value memref, MemRefType type, ValueRange indices,
-                              Value iv, const DenseSet<Value> &varying) {
-  if (indices.empty() || indices.back() != iv)
+int64_t mlir::ms::getAlignedVectorWidth(Value memref) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type || type.getRank() == 0)
     return 0;
-  for (Value index : indices.drop_back())
-    if (index == iv || varying.contains(index))
-      return 0;
   Type element = type.getElementType();
   unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
   if (bits != 8 && bits != 16 && bits != 32 && bits != 64)
@@ -293,7 +279,7 @@ static int64_t getAccessWidth(Value memref, MemRefType type, ValueRange indices,
   if (failed(type.getStridesAndOffset(strides, offset)) ||
       strides.back() != 1 || ShapedType::isDynamic(offset))
     return 0;
-  int64_t bytes = kVectorBytes;
+  int64_t bytes = kCudaVectorBytes;
   for (Value v = memref; Operation *def = v.getDefiningOp();) {
     if (auto get = dyn_cast<memref::GetGlobalOp>(def)) {
       auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
@@ -328,9 +314,25 @@ static int64_t getAccessWidth(Value memref, MemRefType type, ValueRange indices,
   return width;
 }
 
+/// The most elements (a power of two, at most kCudaVectorBytes per access)
+/// that a load or store of `memref` at `indices` can take at once along the
+/// innermost dimension `iv` of a parallel loop, every index but the last
+/// invariant across them (not `iv` nor in `varying`): `iv` must index the
+/// last dimension, whose layout allows vectors (getAlignedVectorWidth); 0
+/// when not.
+static int64_t getAccessWidth(Value memref, ValueRange indices, Value iv,
+                              const DenseSet<Value> &varying) {
+  if (indices.empty() || indices.back() != iv)
+    return 0;
+  for (Value index : indices.drop_back())
+    if (index == iv || varying.contains(index))
+      return 0;
+  return getAlignedVectorWidth(memref);
+}
+
 /// The most adjacent iterations of the innermost dimension of `loop` (of
 /// constant `lower` bounds, unit innermost step and `trips`) a thread can
-/// take as one vector: a power of two of at most kVectorBytes per access,
+/// take as one vector: a power of two of at most kCudaVectorBytes per access,
 /// dividing the innermost trip count and lower bound; 1 when the body does
 /// not allow it. Its ops must be loads and stores along that dimension
 /// (getAccessWidth), loads invariant in it, and elementwise-mappable ops
@@ -341,7 +343,7 @@ static int64_t getVectorWidth(scf::ParallelOp loop, ArrayRef<int64_t> lower,
     return 1;
   Value iv = loop.getInductionVars().back();
   DenseSet<Value> varying;
-  int64_t width = kVectorBytes;
+  int64_t width = kCudaVectorBytes;
   bool accesses = false;
   auto isVarying = [&](Value value) {
     return value == iv || varying.contains(value);
@@ -352,8 +354,8 @@ static int64_t getVectorWidth(scf::ParallelOp loop, ArrayRef<int64_t> lower,
     if (auto load = dyn_cast<memref::LoadOp>(&op)) {
       if (llvm::none_of(load.getIndices(), isVarying))
         continue;
-      int64_t fits = getAccessWidth(load.getMemRef(), load.getMemRefType(),
-                                    load.getIndices(), iv, varying);
+      int64_t fits =
+          getAccessWidth(load.getMemRef(), load.getIndices(), iv, varying);
       if (fits < 2)
         return 1;
       width = std::min(width, fits);
@@ -362,8 +364,8 @@ static int64_t getVectorWidth(scf::ParallelOp loop, ArrayRef<int64_t> lower,
       continue;
     }
     if (auto store = dyn_cast<memref::StoreOp>(&op)) {
-      int64_t fits = getAccessWidth(store.getMemRef(), store.getMemRefType(),
-                                    store.getIndices(), iv, varying);
+      int64_t fits =
+          getAccessWidth(store.getMemRef(), store.getIndices(), iv, varying);
       if (fits < 2)
         return 1;
       width = std::min(width, fits);

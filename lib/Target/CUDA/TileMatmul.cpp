@@ -11,10 +11,12 @@
 // output, whose threads stage A and B through shared memory a slice of K at
 // a time and each accumulate a piece of the tile in registers, so that an
 // element loaded from global memory is used by a whole row or column of the
-// tile. With --precision bf16 or f16 the products run on tensor cores: the
-// staged operands are rounded to the precision's type and each warp of the
-// block updates its piece of the tile with mma.sync. ms-cuda-map-to-gpu
-// outlines the launch as written.
+// tile. The shared tiles are double-buffered: the next slice's loads are in
+// flight while the block computes on the current one. With --precision
+// tf32, bf16 or f16 the products run on tensor cores: the staged operands
+// are rounded to the precision's type and each warp of the block reads its
+// fragments with ldmatrix and updates its piece of the tile with mma.sync.
+// ms-cuda-map-to-gpu outlines the launch as written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,17 +75,20 @@ static_assert(kLargeTile.bm * kLargeTile.bk % kThreads == 0 &&
 /// Blocks of large tiles a product needs for them to be chosen: two per
 /// streaming multiprocessor of an H100 (132), so that none idles.
 static constexpr int64_t kMinLargeBlocks = 264;
-/// Shared rows are padded by this many elements: threads storing down a
-/// column then hit distinct banks, and rows stay 16-byte aligned.
-static constexpr int64_t kPad = 4;
+/// Shared rows are padded by 16 bytes: threads storing down a column, or
+/// the 8 rows an ldmatrix reads, then hit distinct banks, and rows stay
+/// 16-byte aligned.
+static constexpr int64_t kPadBytes = 16;
 /// The smallest M, N and K tiled; smaller products keep one thread per
 /// output (a matrix-vector product would idle most of a tile).
 static constexpr int64_t kMinRows = 16, kMinTerms = 8;
 
-/// Tensor-core tiles (--precision bf16 or f16): 32 of K a step, two
-/// mma.sync steps of 16.
-static constexpr TileShape kLargeMmaTile{128, 128, 32};
-static constexpr TileShape kSmallMmaTile{64, 64, 32};
+/// Tensor-core tiles (--precision tf32, bf16 or f16) take 64 bytes of each
+/// row of K a step: 32 halves (two mma.sync steps of 16), or 16 TF32 words
+/// (two of 8). bk is the halves'.
+static constexpr int64_t kMmaRowBytes = 64;
+static constexpr TileShape kLargeMmaTile{128, 128, kMmaRowBytes / 2};
+static constexpr TileShape kSmallMmaTile{64, 64, kMmaRowBytes / 2};
 /// The block's 8 warps as a kWarpRows x kWarpCols grid, each owning a
 /// (bm / kWarpRows) x (bn / kWarpCols) piece of the tile.
 static constexpr int64_t kWarp = 32, kWarpRows = 2, kWarpCols = 4;
@@ -99,12 +104,12 @@ static_assert(kLargeMmaTile.bm % (kWarpRows * kFragM) == 0 &&
                   kLargeMmaTile.bk % kFragK == 0 &&
                   kSmallMmaTile.bk % kFragK == 0,
               "each warp owns whole fragments");
-/// Shared rows of the tensor-core tiles (K innermost) are padded by 16
-/// bytes: the 8 rows a fragment load reads then start in distinct banks,
-/// and rows stay 16-byte aligned.
-static constexpr int64_t kMmaPadBytes = 16;
-/// TF32 products (m16n8k8) take 8 terms an mma.sync.
-static constexpr int64_t kTf32FragK = 8;
+/// The shared tiles hold two steps of K: the block computes on one while
+/// the loads of the next step, issued before, land in registers and are
+/// then stored in the other.
+static constexpr int64_t kStages = 2;
+/// The static shared memory a block may have.
+static constexpr int64_t kMaxSharedBytes = 48 * 1024;
 
 /// Whether tensor cores multiply `type` as TensorFloat-32 (f32 operands
 /// whose 13 lowest fraction bits are ignored).
@@ -280,20 +285,33 @@ public:
              << blocks;
 
     // SIMT tiles are [k][row] in f32; tensor-core tiles [row][k] in the
-    // precision's type (TF32 as the bits of its f32 rounding).
+    // precision's type (TF32 as the bits of its f32 rounding), but for B's
+    // halves [k][column] where K is not its innermost dimension (a linear
+    // layer's [K][N] weights: stores along N, and ldmatrix.trans reads the
+    // fragments).
+    aKMajor = !mmaType;
+    bKMajor = !mmaType || (!isTf32(mmaType) && !isKInnermost(c.rhsMap));
     auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
                                                 gpu::AddressSpace::Workgroup);
     Type staged = !mmaType          ? b.getF32Type()
                   : isTf32(mmaType) ? Type(b.getI32Type())
                                     : mmaType;
-    int64_t pad = kMmaPadBytes * 8 / staged.getIntOrFloatBitWidth();
-    auto sharedType = [&](int64_t width) {
+    int64_t bytes = staged.getIntOrFloatBitWidth() / 8;
+    int64_t pad = kPadBytes / bytes;
+    if (mmaType)
+      tile.bk = kMmaRowBytes / bytes;
+    auto sharedType = [&](int64_t width, bool kMajor) {
       SmallVector<int64_t> shape =
-          mmaType ? SmallVector<int64_t>{width, tile.bk + pad}
-                  : SmallVector<int64_t>{tile.bk, width + kPad};
+          kMajor ? SmallVector<int64_t>{kStages, tile.bk, width + pad}
+                 : SmallVector<int64_t>{kStages, width, tile.bk + pad};
       return MemRefType::get(shape, staged, MemRefLayoutAttrInterface(),
                              workgroup);
     };
+    MemRefType aType = sharedType(tile.bm, aKMajor);
+    MemRefType bType = sharedType(tile.bn, bKMajor);
+    assert((aType.getNumElements() + bType.getNumElements()) * bytes <=
+               kMaxSharedBytes &&
+           "the shared tiles fit a block");
     b.setInsertionPoint(c.op);
     Value one = index(1);
     Value gridX = index(blocks);
@@ -301,8 +319,7 @@ public:
     auto launch = gpu::LaunchOp::create(
         b, loc, gridX, one, one, blockX, one, one,
         /*dynamicSharedMemorySize=*/Value(), /*asyncTokenType=*/Type(),
-        /*asyncDependencies=*/ValueRange(),
-        TypeRange{sharedType(tile.bm), sharedType(tile.bn)});
+        /*asyncDependencies=*/ValueRange(), TypeRange{aType, bType});
     b.setInsertionPointToStart(&launch.getBody().front());
     aTile = launch.getWorkgroupAttributions()[0];
     bTile = launch.getWorkgroupAttributions()[1];
@@ -338,18 +355,18 @@ private:
     // The accumulators, one per owned output, carried over the K steps.
     int64_t rows = tile.bm / kSide, cols = tile.bn / kSide;
     scf::ForOp steps =
-        stepK(rows * cols, [&](SmallVector<Value> &next) {
+        stepK(rows * cols, [&](Value current, SmallVector<Value> &next) {
           auto contract = arith::FastMathFlags::contract;
           for (int64_t kk = 0; kk < tile.bk; ++kk) {
             SmallVector<Value> as, bs;
             for (int64_t i = 0; i < rows; ++i)
               as.push_back(memref::LoadOp::create(
                   b, loc, aTile,
-                  ValueRange{index(kk), add(ty, kSide * i)}));
+                  ValueRange{current, index(kk), add(ty, kSide * i)}));
             for (int64_t j = 0; j < cols; ++j)
               bs.push_back(memref::LoadOp::create(
                   b, loc, bTile,
-                  ValueRange{index(kk), add(tx, kSide * j)}));
+                  ValueRange{current, index(kk), add(tx, kSide * j)}));
             for (int64_t i = 0; i < rows; ++i)
               for (int64_t j = 0; j < cols; ++j) {
                 Value product =
@@ -370,12 +387,12 @@ private:
   /// Warp (wr, wc) of the block's kWarpRows x kWarpCols grid owns rows
   /// wr * wm + [0, wm) and columns wc * wn + [0, wn) of the tile as
   /// 16 x 8 fragments, which mma.sync updates from tiles staged as [row][k]
-  /// and [column][k]. Lane l holds, of each fragment of A (16 x 16), B
-  /// (16 x 8) and the accumulators (16 x 8), with g = l / 4 and t = l % 4:
-  /// A's rows g and g + 8 at columns 2t, 2t + 1 and 2t + 8, 2t + 9 (as
-  /// pairs, A[g][2t..], A[g + 8][2t..], A[g][2t + 8..], A[g + 8][2t + 8..]);
-  /// B's column g at rows 2t, 2t + 1 and 2t + 8, 2t + 9; the accumulators'
-  /// rows g and g + 8 at columns 2t and 2t + 1.
+  /// and [column][k] (or [k][column], bKMajor). Lane l holds, of each fragment
+  /// of A (16 x 16 halves or 16 x 8 TF32), B (16 x 8 or 8 x 8) and the
+  /// accumulators (16 x 8), with g = l / 4 and t = l % 4: A's rows g and g + 8
+  /// at columns 2t, 2t + 1 and 2t + 8, 2t + 9 (TF32: t and t + 4); B's column g
+  /// at the same rows; the accumulators' rows g and g + 8 at columns 2t, 2t
+  /// + 1.
   void emitMma(Value init) {
     MLIRContext *ctx = b.getContext();
     Type f32 = b.getF32Type();
@@ -387,117 +404,112 @@ private:
         mul(arith::DivUIOp::create(b, loc, warp, index(kWarpCols)), wm);
     Value warpCol =
         mul(arith::RemUIOp::create(b, loc, warp, index(kWarpCols)), wn);
-    Value group = arith::DivUIOp::create(b, loc, lane, index(4));
-    Value inGroup = arith::RemUIOp::create(b, loc, lane, index(4));
-    // The first column of the accumulators a lane holds.
-    Value pair = mul(inGroup, 2);
-    Value rowBase = arith::AddIOp::create(b, loc, warpRow, group);
-    Value colBase = arith::AddIOp::create(b, loc, warpCol, group);
 
     bool tf32 = isTf32(mmaType);
     bool isBf16 = mmaType.isBF16();
-    auto pairType = VectorType::get({2}, mmaType);
-    // The operand of mma.sync at (row, k) of a tile: a TF32 element's bits,
-    // or a pair of halves as an i32 (bf16) or a vector of two (f16).
-    auto loadPair = [&](Value shared, Value row, Value k) -> Value {
-      if (tf32)
-        return memref::LoadOp::create(b, loc, shared, ValueRange{row, k});
-      Value v =
-          vector::LoadOp::create(b, loc, pairType, shared, ValueRange{row, k},
-                                 /*nontemporal=*/false, llvm::MaybeAlign(4));
-      if (!isBf16)
-        return v;
-      Value word = vector::BitCastOp::create(
-          b, loc, VectorType::get({1}, b.getI32Type()), v);
-      return vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
-    };
     auto fragType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
     NVVM::MMATypes ptxType = tf32     ? NVVM::MMATypes::tf32
                              : isBf16 ? NVVM::MMATypes::bf16
                                       : NVVM::MMATypes::f16;
-    // m16n8k16 for halves: lane (g, t) holds A's columns 2t, 2t + 1 and
-    // 2t + 8, 2t + 9 (B's rows); m16n8k8 for TF32: columns t and t + 4.
-    int64_t fragK = tf32 ? kTf32FragK : kFragK;
-    Value kLane = tf32 ? inGroup : pair;
-
-    // Halves: each 8 x 8 matrix of a fragment comes from shared memory by
-    // ldmatrix, the warp's lanes giving the addresses of its rows (16
-    // bytes each, aligned as the tiles' rows are): for A's fragment
-    // (matrices: rows 0-7 and 8-15 at k 0-7, then at k 8-15) lane l gives
-    // row l % 16 at k 8 (l / 16); for two of B's fragments (columns 0-7
-    // at k 0-7 and 8-15, then the next fragment's) lane l gives column
-    // 8 (l / 16) + l % 8 at k 8 (l / 8 % 2). Lane (g, t) then holds row g
-    // of each matrix at columns 2t, 2t + 1: the fragments as mma.sync
-    // takes them.
+    // Each 8 x 8 matrix of 16-bit elements a fragment is made of comes from
+    // shared memory by ldmatrix, the warp's lanes giving the addresses of
+    // its rows (16 bytes each, aligned as the tiles' rows are); lane (g, t)
+    // then holds row g at the row's bytes 4t to 4t + 3. A row is
+    // `matrixK` terms: 8 halves (m16n8k16, lane (g, t) holding A's columns
+    // 2t, 2t + 1 and 2t + 8, 2t + 9, B's rows likewise) or 4 TF32 words
+    // (m16n8k8: columns t and t + 4). For A's fragment (matrices: rows 0-7
+    // and 8-15 at the first matrixK terms, then at the next) lane l gives
+    // row l % 16 at term matrixK (l / 16); for two of B's fragments
+    // (columns 0-7 at both halves of the terms, then the next fragment's)
+    // lane l gives column 8 (l / 16) + l % 8 at term matrixK (l / 8 % 2).
+    // The lanes then hold the fragments as mma.sync takes them.
+    Type staged = tf32 ? Type(b.getI32Type()) : mmaType;
+    int64_t matrixK = 128 / staged.getIntOrFloatBitWidth();
+    int64_t fragK = 2 * matrixK;
     Value aRowLane = arith::AddIOp::create(
         b, loc, warpRow, arith::RemUIOp::create(b, loc, lane, index(16)));
-    Value aKLane = mul(arith::DivUIOp::create(b, loc, lane, index(16)), 8);
-    Value bColOne = arith::AddIOp::create(
-        b, loc, warpCol, arith::RemUIOp::create(b, loc, lane, index(8)));
-    Value bColLane = arith::AddIOp::create(
-        b, loc, bColOne,
-        mul(arith::DivUIOp::create(b, loc, lane, index(16)), kFragN));
-    Value bKLane = mul(
-        arith::RemUIOp::create(
-            b, loc, arith::DivUIOp::create(b, loc, lane, index(8)), index(2)),
-        8);
-    auto loadMatrices = [&](Value shared, Value row, Value k,
-                            int64_t count) -> SmallVector<Value> {
+    Value aKLane =
+        mul(arith::DivUIOp::create(b, loc, lane, index(16)), matrixK);
+    // B's halves as [k][column] (bKMajor): ldmatrix.trans gives lane
+    // (g, t) column g of the matrices at rows 2t, 2t + 1, so the lanes give
+    // row l % 16 (k: 0-7, then 8-15) at column 8 (l / 16) (the next
+    // fragment).
+    Value bKRowLane, bColPair, bColOne, bColLane, bKLane;
+    if (bKMajor) {
+      bKRowLane = arith::RemUIOp::create(b, loc, lane, index(16));
+      bColPair = arith::AddIOp::create(
+          b, loc, warpCol,
+          mul(arith::DivUIOp::create(b, loc, lane, index(16)), kFragN));
+    } else {
+      bColOne = arith::AddIOp::create(
+          b, loc, warpCol, arith::RemUIOp::create(b, loc, lane, index(8)));
+      bColLane = arith::AddIOp::create(
+          b, loc, bColOne,
+          mul(arith::DivUIOp::create(b, loc, lane, index(16)), kFragN));
+      bKLane = mul(
+          arith::RemUIOp::create(
+              b, loc, arith::DivUIOp::create(b, loc, lane, index(8)), index(2)),
+          matrixK);
+    }
+    // The operands of mma.sync: a TF32 element's bits, or a pair of halves
+    // as an i32 (bf16) or a vector of two (f16).
+    auto loadMatrices = [&](Value shared, Value current, Value row, Value k,
+                            int64_t count,
+                            bool transpose = false) -> SmallVector<Value> {
       Value matrices = nvgpu::LdMatrixOp::create(
-          b, loc, VectorType::get({count, 2}, mmaType), shared,
-          ValueRange{row, k}, /*transpose=*/false,
+          b, loc,
+          VectorType::get({count, 32 / staged.getIntOrFloatBitWidth()}, staged),
+          shared, ValueRange{current, row, k}, transpose,
           static_cast<uint32_t>(count));
       SmallVector<Value> operands;
       for (int64_t r = 0; r < count; ++r) {
         Value v =
             vector::ExtractOp::create(b, loc, matrices, ArrayRef<int64_t>{r});
-        if (isBf16) {
-          Value word = vector::BitCastOp::create(
+        if (isBf16)
+          v = vector::BitCastOp::create(
               b, loc, VectorType::get({1}, b.getI32Type()), v);
-          v = vector::ExtractOp::create(b, loc, word, ArrayRef<int64_t>{0});
-        }
+        if (!mmaType.isF16())
+          v = vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
         operands.push_back(v);
       }
       return operands;
     };
 
-    scf::ForOp steps =
-        stepK(fragsM * fragsN * 4, [&](SmallVector<Value> &next) {
+    scf::ForOp steps = stepK(
+        fragsM * fragsN * 4, [&](Value current, SmallVector<Value> &next) {
           for (int64_t ks = 0; ks < tile.bk; ks += fragK) {
-            Value k = add(kLane, ks);
-            Value kHigh = add(kLane, ks + fragK / 2);
             SmallVector<SmallVector<Value>> as, bs;
-            for (int64_t i = 0; i < fragsM; ++i) {
-              if (!tf32) {
-                as.push_back(loadMatrices(aTile, add(aRowLane, kFragM * i),
-                                          add(aKLane, ks), 4));
+            for (int64_t i = 0; i < fragsM; ++i)
+              as.push_back(loadMatrices(aTile, current,
+                                        add(aRowLane, kFragM * i),
+                                        add(aKLane, ks), 4));
+            for (int64_t j = 0; j < fragsN; ++j) {
+              if (bKMajor) {
+                int64_t count = j + 1 < fragsN ? 4 : 2;
+                SmallVector<Value> matrices = loadMatrices(
+                    bTile, current, add(bKRowLane, ks),
+                    add(count == 4 ? bColPair : warpCol, kFragN * j), count,
+                    /*transpose=*/true);
+                bs.push_back({matrices[0], matrices[1]});
+                if (count == 4) {
+                  bs.push_back({matrices[2], matrices[3]});
+                  ++j;
+                }
                 continue;
               }
-              Value row = add(rowBase, kFragM * i);
-              Value rowHigh = add(rowBase, kFragM * i + 8);
-              as.push_back({loadPair(aTile, row, k),
-                            loadPair(aTile, rowHigh, k),
-                            loadPair(aTile, row, kHigh),
-                            loadPair(aTile, rowHigh, kHigh)});
-            }
-            for (int64_t j = 0; j < fragsN; ++j) {
-              if (!tf32 && j % 2 == 0 && j + 1 < fragsN) {
-                SmallVector<Value> two = loadMatrices(
-                    bTile, add(bColLane, kFragN * j), add(bKLane, ks), 4);
+              if (j + 1 < fragsN) {
+                SmallVector<Value> two =
+                    loadMatrices(bTile, current, add(bColLane, kFragN * j),
+                                 add(bKLane, ks), 4);
                 bs.push_back({two[0], two[1]});
                 bs.push_back({two[2], two[3]});
                 ++j;
                 continue;
               }
-              if (!tf32) {
-                // The last of an odd number: lanes 16-31 repeat 0-15.
-                bs.push_back(loadMatrices(bTile, add(bColOne, kFragN * j),
-                                          add(bKLane, ks), 2));
-                continue;
-              }
-              Value col = add(colBase, kFragN * j);
-              bs.push_back(
-                  {loadPair(bTile, col, k), loadPair(bTile, col, kHigh)});
+              // The last of an odd number: lanes 16-31 repeat 0-15.
+              bs.push_back(loadMatrices(bTile, current,
+                                        add(bColOne, kFragN * j),
+                                        add(bKLane, ks), 2));
             }
             for (int64_t i = 0; i < fragsM; ++i)
               for (int64_t j = 0; j < fragsN; ++j) {
@@ -517,7 +529,11 @@ private:
           }
         });
 
-    // Each lane adds its fragments' elements to their outputs.
+    // Each lane adds its fragments' elements to their outputs: of each,
+    // rows g and g + 8 at columns 2t and 2t + 1.
+    Value group = arith::DivUIOp::create(b, loc, lane, index(4));
+    Value pair = mul(arith::RemUIOp::create(b, loc, lane, index(4)), 2);
+    Value rowBase = arith::AddIOp::create(b, loc, warpRow, group);
     Value colPair = arith::AddIOp::create(b, loc, warpCol, pair);
     for (int64_t i = 0; i < fragsM; ++i)
       for (int64_t j = 0; j < fragsN; ++j)
@@ -528,24 +544,53 @@ private:
   }
 
   /// The loop over K in steps of the tile's: `count` f32 accumulators from
-  /// zero, each step staging A and B in shared memory and, between
-  /// barriers, updating the accumulators with `compute`.
+  /// zero, updated by `compute` from the stage of the shared tiles holding
+  /// the step. The first step is staged before the loop; each step then
+  /// loads the next one's elements into registers, computes, stores them
+  /// in the other stage and waits for the block: one barrier a step, and
+  /// the loads are in flight while the tensor cores or FMA units work. The
+  /// last step reloads itself into the other stage, which nothing reads:
+  /// one step's reads more, where a branch around the loads and stores
+  /// took 30 registers more a thread (158 for a large bf16 tile, one block
+  /// per multiprocessor where 128 allow two).
   scf::ForOp stepK(int64_t count,
-                   function_ref<void(SmallVector<Value> &)> compute) {
+                   function_ref<void(Value, SmallVector<Value> &)> compute) {
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
     SmallVector<Value> inits(count, zero);
+    int64_t terms = c.ranges[c.kDim];
+    Value last = index((llvm::divideCeil(terms, tile.bk) - 1) * tile.bk);
+    stageStep(index(0), index(0));
+    gpu::BarrierOp::create(b, loc);
     return scf::ForOp::create(
-        b, loc, index(0), index(c.ranges[c.kDim]), index(tile.bk), inits,
+        b, loc, index(0), index(terms), index(tile.bk), inits,
         [&](OpBuilder &, Location, Value k0, ValueRange accs) {
-          stage(c.lhs, c.lhsMap, c.rowDims, tile.bm, m0, k0, aTile);
-          stage(c.rhs, c.rhsMap, c.nDim, tile.bn, n0, k0, bTile);
-          gpu::BarrierOp::create(b, loc);
+          Value current = arith::RemUIOp::create(
+              b, loc, arith::DivUIOp::create(b, loc, k0, index(tile.bk)),
+              index(kStages));
+          Value other = arith::SubIOp::create(b, loc, index(1), current);
+          Value kNext = arith::MinUIOp::create(
+              b, loc, arith::AddIOp::create(b, loc, k0, index(tile.bk)), last);
+          SmallVector<Value> as = loadSlice(c.lhs, c.lhsMap, c.rowDims, tile.bm,
+                                            aKMajor, m0, kNext);
+          SmallVector<Value> bs =
+              loadSlice(c.rhs, c.rhsMap, c.nDim, tile.bn, bKMajor, n0, kNext);
           SmallVector<Value> next(accs.begin(), accs.end());
-          compute(next);
-          // The next step's stores wait for every thread's reads.
+          compute(current, next);
+          storeSlice(as, c.lhs, c.lhsMap, c.rowDims, tile.bm, aTile, aKMajor,
+                     other);
+          storeSlice(bs, c.rhs, c.rhsMap, c.nDim, tile.bn, bTile, bKMajor,
+                     other);
           gpu::BarrierOp::create(b, loc);
           scf::YieldOp::create(b, loc, next);
         });
+  }
+
+  /// Loads the step of K from `k0` into stage `into` of the shared tiles.
+  void stageStep(Value k0, Value into) {
+    storeSlice(loadSlice(c.lhs, c.lhsMap, c.rowDims, tile.bm, aKMajor, m0, k0),
+               c.lhs, c.lhsMap, c.rowDims, tile.bm, aTile, aKMajor, into);
+    storeSlice(loadSlice(c.rhs, c.rhsMap, c.nDim, tile.bn, bKMajor, n0, k0),
+               c.rhs, c.rhsMap, c.nDim, tile.bn, bTile, bKMajor, into);
   }
 
   /// Adds `sum` to the output at row `row` and column `col` of the tile
@@ -654,27 +699,71 @@ private:
     }
   }
 
-  /// Copies this step's slice of `operand` (its `width` rows or columns of
-  /// `loops`, linearized, from `start`; K from `k0`) into `shared` ([k][row]
-  /// in f32, or [row][k] rounded to the tensor cores' type): each thread
-  /// takes elements thread, thread + kThreads, ..., numbered along the
+  /// The f32 elements of `operand` (read through `map`, its rows or
+  /// columns `loops`, staged in a [k][row] tile where `kMajor`) a thread
+  /// loads at once: up to kCudaVectorBytes along its last dimension when
+  /// that is K or the only loop of `loops`, whose extent they divide (a
+  /// group then lies wholly inside or outside the matrix) and whose layout
+  /// allows them (getAlignedVectorWidth); else 1. A tensor-core tile takes
+  /// a group only along its rows: down a column, the groups of a warp's
+  /// lanes start 4 rows (80 bytes) apart, in two banks.
+  int64_t getSliceVector(Value operand, AffineMap map, ArrayRef<unsigned> loops,
+                         bool kMajor) {
+    unsigned last = map.getDimPosition(map.getNumResults() - 1);
+    if (last != c.kDim && (loops.size() != 1 || loops.front() != last))
+      return 1;
+    if (mmaType && kMajor == (last == c.kDim))
+      return 1;
+    int64_t vector =
+        std::min<int64_t>(getAlignedVectorWidth(operand), kCudaVectorBytes / 4);
+    while (vector > 1 && c.ranges[last] % vector != 0)
+      vector /= 2;
+    return std::max<int64_t>(vector, 1);
+  }
+
+  /// The position in the tile of group thread + r kThreads of `vector`
+  /// elements of a step's slice of an operand read through `map` ((w, kk):
+  /// the first element's row or column, and its term), numbered along the
   /// operand's innermost dimension so that neighbouring threads read
-  /// neighbouring addresses. Elements past the end read as zero.
-  void stage(Value operand, AffineMap map, ArrayRef<unsigned> loops,
-             int64_t width, Value start, Value k0, Value shared) {
-    bool kInnermost =
-        map.getDimPosition(map.getNumResults() - 1) == c.kDim;
+  /// neighbouring addresses.
+  std::pair<Value, Value> sliceElement(AffineMap map, int64_t width,
+                                       int64_t vector, int64_t r) {
+    Value e = add(thread, r * kThreads);
+    if (isKInnermost(map)) {
+      Value groups = index(tile.bk / vector);
+      return {arith::DivUIOp::create(b, loc, e, groups),
+              mul(arith::RemUIOp::create(b, loc, e, groups), vector)};
+    }
+    Value groups = index(width / vector);
+    return {mul(arith::RemUIOp::create(b, loc, e, groups), vector),
+            arith::DivUIOp::create(b, loc, e, groups)};
+  }
+
+  /// This thread's elements of the step's slice of `operand` (its `width`
+  /// rows or columns of `loops`, linearized, from `start`; K from `k0`), as
+  /// numbered by sliceElement: f32 values, or vectors of getSliceVector
+  /// elements. Elements past the end read as zero.
+  SmallVector<Value> loadSlice(Value operand, AffineMap map,
+                               ArrayRef<unsigned> loops, int64_t width,
+                               bool kMajor, Value start, Value k0) {
     int64_t size = c.extent(loops), terms = c.ranges[c.kDim];
-    for (int64_t r = 0; r < width * tile.bk / kThreads; ++r) {
-      Value e = add(thread, r * kThreads);
-      Value kk, w;
-      if (kInnermost) {
-        kk = arith::RemUIOp::create(b, loc, e, index(tile.bk));
-        w = arith::DivUIOp::create(b, loc, e, index(tile.bk));
-      } else {
-        w = arith::RemUIOp::create(b, loc, e, index(width));
-        kk = arith::DivUIOp::create(b, loc, e, index(width));
-      }
+    int64_t vector = getSliceVector(operand, map, loops, kMajor);
+    assert(tile.bk % vector == 0 && width % vector == 0 &&
+           width * tile.bk % (kThreads * vector) == 0 &&
+           "the threads load whole groups of a step");
+    Type type = b.getF32Type();
+    if (vector > 1)
+      type = VectorType::get({vector}, type);
+    auto load = [&]() -> Value {
+      if (vector == 1)
+        return memref::LoadOp::create(b, loc, operand, indices(map));
+      return vector::LoadOp::create(b, loc, type, operand, indices(map),
+                                    /*nontemporal=*/false,
+                                    llvm::MaybeAlign(vector * 4));
+    };
+    SmallVector<Value> values;
+    for (int64_t r = 0; r < width * tile.bk / (kThreads * vector); ++r) {
+      auto [w, kk] = sliceElement(map, width, vector, r);
       Value at = arith::AddIOp::create(b, loc, start, w);
       setIndex(loops, at);
       ivs[c.kDim] = arith::AddIOp::create(b, loc, k0, kk);
@@ -683,36 +772,82 @@ private:
         checks.push_back({at, size});
       if (terms % tile.bk)
         checks.push_back({ivs[c.kDim], terms});
-      Value value;
-      if (Value inside = inBounds(checks)) {
-        auto guarded = scf::IfOp::create(
-            b, loc, inside,
-            [&](OpBuilder &, Location) {
-              scf::YieldOp::create(
-                  b, loc,
-                  ValueRange{memref::LoadOp::create(b, loc, operand,
-                                                    indices(map))});
-            },
-            [&](OpBuilder &, Location) {
-              scf::YieldOp::create(
-                  b, loc,
-                  ValueRange{arith::ConstantOp::create(
-                      b, loc, b.getF32FloatAttr(0.0))});
-            });
-        value = guarded.getResult(0);
-      } else {
-        value = memref::LoadOp::create(b, loc, operand, indices(map));
+      Value inside = inBounds(checks);
+      if (!inside) {
+        values.push_back(load());
+        continue;
       }
-      if (isTf32(mmaType)) {
-        value = roundToTf32Bits(b, loc, value);
-        memref::StoreOp::create(b, loc, value, shared, ValueRange{w, kk});
-      } else if (mmaType) {
-        value = arith::TruncFOp::create(b, loc, mmaType, value);
-        memref::StoreOp::create(b, loc, value, shared, ValueRange{w, kk});
-      } else {
-        memref::StoreOp::create(b, loc, value, shared, ValueRange{kk, w});
-      }
+      auto guarded = scf::IfOp::create(
+          b, loc, inside,
+          [&](OpBuilder &, Location) {
+            scf::YieldOp::create(b, loc, ValueRange{load()});
+          },
+          [&](OpBuilder &, Location) {
+            scf::YieldOp::create(
+                b, loc,
+                ValueRange{arith::ConstantOp::create(
+                    b, loc, type, cast<TypedAttr>(b.getZeroAttr(type)))});
+          });
+      values.push_back(guarded.getResult(0));
     }
+    return values;
+  }
+
+  /// Stores the elements loadSlice gave of `operand` in stage `into` of
+  /// `shared` ([k][row] where `kMajor`, else [row][k]; rounded to the
+  /// tensor cores' type): a group as one vector where it is contiguous
+  /// there.
+  void storeSlice(ArrayRef<Value> values, Value operand, AffineMap map,
+                  ArrayRef<unsigned> loops, int64_t width, Value shared,
+                  bool kMajor, Value into) {
+    int64_t vector = getSliceVector(operand, map, loops, kMajor);
+    bool kInnermost = isKInnermost(map);
+    // [row][k] tiles hold a group along K together, [k][row] along rows.
+    bool contiguous = kMajor != kInnermost;
+    auto sharedType = cast<MemRefType>(shared.getType());
+    for (auto [r, value] : llvm::enumerate(values)) {
+      auto [w, kk] = sliceElement(map, width, vector, r);
+      // f32 groups go to a [k][row] tile as they are.
+      bool asVector = vector > 1 && contiguous;
+      SmallVector<Value> elements;
+      for (int64_t i = 0; i < vector && (mmaType || !asVector); ++i) {
+        Value element = value;
+        if (vector > 1)
+          element =
+              vector::ExtractOp::create(b, loc, value, ArrayRef<int64_t>{i});
+        if (isTf32(mmaType))
+          element = roundToTf32Bits(b, loc, element);
+        else if (mmaType)
+          element = arith::TruncFOp::create(b, loc, mmaType, element);
+        elements.push_back(element);
+      }
+      auto at = [&](int64_t i) -> SmallVector<Value> {
+        Value row = w, k = kk;
+        (kInnermost ? k : row) = add(kInnermost ? kk : w, i);
+        if (kMajor)
+          return {into, k, row};
+        return {into, row, k};
+      };
+      if (asVector) {
+        Type element = sharedType.getElementType();
+        Value group = value;
+        if (mmaType)
+          group = vector::FromElementsOp::create(
+              b, loc, VectorType::get({vector}, element), elements);
+        vector::StoreOp::create(
+            b, loc, group, shared, at(0), /*nontemporal=*/false,
+            llvm::MaybeAlign(vector * element.getIntOrFloatBitWidth() / 8));
+        continue;
+      }
+      for (auto [i, element] : llvm::enumerate(elements))
+        memref::StoreOp::create(b, loc, element, shared, at(i));
+    }
+  }
+
+  /// Whether an operand read through `map` has K as its innermost
+  /// dimension.
+  bool isKInnermost(AffineMap map) {
+    return map.getDimPosition(map.getNumResults() - 1) == c.kDim;
   }
 
   Contraction c;
@@ -721,6 +856,8 @@ private:
   Location loc;
   TileShape tile = kSmallTile;
   Value aTile, bTile, thread, m0, n0;
+  /// Whether the shared tiles of A and B are [k][row] rather than [row][k].
+  bool aKMajor = false, bKMajor = false;
   /// The value of each loop of the contraction where the launch reads or
   /// writes.
   SmallVector<Value> ivs;

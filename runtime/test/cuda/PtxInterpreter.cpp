@@ -820,11 +820,15 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
       in.from = {Kind::F, 32}; // tf32: f32 bits, 13 ignored
   }
   if (in.op == Opcode::Ldmatrix) {
-    // ldmatrix.sync.aligned.m8n8.x{1,2,4}.shared[::cta].b16 (not .trans):
-    // each register a lane's row and column pair of one 8 x 8 matrix.
+    // ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared[::cta].b16: each
+    // register a lane's row and column pair of one 8 x 8 matrix (of its
+    // transpose with .trans).
     std::vector<std::string> mods;
     while (std::getline(parts, part, '.'))
       mods.push_back(part);
+    bool transpose = mods.size() == 7 && mods[4] == "trans";
+    if (transpose)
+      mods.erase(mods.begin() + 4);
     bool ok = mods.size() == 6 && mods[0] == "sync" && mods[1] == "aligned" &&
               mods[2] == "m8n8" &&
               (mods[3] == "x1" || mods[3] == "x2" || mods[3] == "x4") &&
@@ -835,6 +839,8 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
       return false;
     }
     in.mods = mods;
+    if (transpose)
+      in.mods.push_back("trans");
     in.space = Space::Shared;
     in.vector = static_cast<unsigned>(mods[3][1] - '0');
     in.type = {Kind::B, 32};
@@ -2072,7 +2078,9 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
     // last), once all 32 are at it: lanes 8i to 8i + 7 give the addresses
     // of the 8 rows (16 bytes each, 16-byte aligned) of matrix i, and lane
     // l's register i holds row l / 4 of matrix i at bytes 4 (l % 4) to
-    // 4 (l % 4) + 3. Returns whether the lanes went on.
+    // 4 (l % 4) + 3; with .trans, its 16-bit elements l / 4 of rows
+    // 2 (l % 4) and 2 (l % 4) + 1 (row l / 4 of the transpose). Returns
+    // whether the lanes went on.
     auto runLdmatrix = [&](const Instr &in, long pc, unsigned first,
                            unsigned last) -> bool {
       if (!warpAt(in, "ldmatrix", pc, first, last))
@@ -2091,7 +2099,14 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         Thread &th = threads[first + l];
         for (unsigned i = 0; i < in.vector; ++i) {
           uint32_t word;
-          std::memcpy(&word, rows[8 * i + l / 4] + 4 * (l % 4), 4);
+          if (in.mods.back() == "trans") {
+            uint16_t low, high;
+            std::memcpy(&low, rows[8 * i + 2 * (l % 4)] + 2 * (l / 4), 2);
+            std::memcpy(&high, rows[8 * i + 2 * (l % 4) + 1] + 2 * (l / 4), 2);
+            word = low | static_cast<uint32_t>(high) << 16;
+          } else {
+            std::memcpy(&word, rows[8 * i + l / 4] + 4 * (l % 4), 4);
+          }
           int reg = d.kind == OperandKind::Vector ? d.elements[i].reg : d.reg;
           th.regs[reg] = word;
         }

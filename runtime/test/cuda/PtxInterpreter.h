@@ -9,9 +9,9 @@
 // GPU. It takes the subset of PTX that LLVM's NVPTX backend emits for ms's
 // kernels (integer, float and predicate arithmetic, conversions, global,
 // shared, local and parameter memory, branches, bar.sync, shfl.sync, mma,
-// calls of the module's `.func`s, inlined at each call with their own
-// registers, labels and local memory); a module with anything else fails to
-// load, naming the line. A block's
+// ldmatrix (.trans too), calls of the module's `.func`s, inlined at each
+// call with their own registers, labels and local memory); a module with
+// anything else fails to load, naming the line. A block's
 // threads run one at a time up to each barrier or shuffle (all of a warp's
 // lanes exchange at once), the order of the threads reversed every other
 // round; a shared, local or global access outside its buffer, a barrier or

@@ -7,8 +7,11 @@
 
 // A 256x512 by 512x128 product after a fill: one launch of 2 x 4 blocks of
 // 64 x 64 (too few for 128 x 128 tiles) and 256 threads, two shared tiles
-// of 16 steps of K by 64 (+4) rows, the fill folded into the final sums. No
-// bounds checks: the tiles divide the matrix.
+// of two stages of 16 steps of K by 64 (+4) rows, the fill folded into the
+// final sums. No bounds checks: the tiles divide the matrix. The first
+// step is staged before the loop; each step loads the next (the last
+// reloads itself, at 496) before computing from its stage, then stores it
+// in the other stage: one barrier a step.
 // CHECK-LABEL: func.func @matmul(
 // CHECK-SAME: %[[A:.*]]: memref<256x512xf32>, %[[B:.*]]: memref<512x128xf32>, %[[C:.*]]: memref<256x128xf32>
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
@@ -16,7 +19,7 @@
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
 // CHECK-DAG: %[[INIT:.*]] = arith.constant 2.500000e+00 : f32
 // CHECK-NOT: linalg.fill
-// CHECK: gpu.launch blocks(%[[BX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C8]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads(%[[TX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) workgroup(%[[AS:[^ ]*]] : memref<16x68xf32, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<16x68xf32, #gpu.address_space<workgroup>>)
+// CHECK: gpu.launch blocks(%[[BX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C8]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads(%[[TX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) workgroup(%[[AS:[^ ]*]] : memref<2x16x68xf32, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<2x16x68xf32, #gpu.address_space<workgroup>>)
 // Block: column tile bx % 2, row tile bx / 2; thread (tx / 16, tx % 16).
 // CHECK: %[[TN:.*]] = arith.remui %[[BX]], %{{.*}} : index
 // CHECK: %[[R:.*]] = arith.divui %[[BX]], %{{.*}} : index
@@ -25,26 +28,46 @@
 // CHECK: %[[N0:.*]] = arith.muli %[[TN]], %{{.*}} : index
 // CHECK: %[[TY:.*]] = arith.divui %[[TX]], %{{.*}} : index
 // CHECK: %[[TXX:.*]] = arith.remui %[[TX]], %{{.*}} : index
+// CHECK: %[[LAST:.*]] = arith.constant 496 : index
+// CHECK: %[[Z:.*]] = arith.constant 0 : index
+// The first step into stage 0.
+// CHECK: vector.load %[[A]]
+// CHECK: memref.store %{{.*}}, %[[AS]][%[[Z]], %{{.*}}, %{{.*}}]
+// CHECK: vector.store %{{.*}}, %[[BS]][%[[Z]], %{{.*}}, %{{.*}}]
+// CHECK: gpu.barrier
 // CHECK: %[[SUMS:.*]]:16 = scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
-// A's elements along K (its innermost dimension): step k = e % 16, row e / 16.
-// CHECK: %[[KA:.*]] = arith.remui %[[TX]], %{{.*}} : index
-// CHECK: %[[RA:.*]] = arith.divui %[[TX]], %{{.*}} : index
+// CHECK: %[[STEP:.*]] = arith.divui %[[K0]], %{{.*}} : index
+// CHECK: %[[CUR:.*]] = arith.remui %[[STEP]], %{{.*}} : index
+// CHECK: %[[OTHER:.*]] = arith.subi %{{.*}}, %[[CUR]] : index
+// CHECK: %[[AFTER:.*]] = arith.addi %[[K0]], %{{.*}} : index
+// CHECK: %[[KN:.*]] = arith.minui %[[AFTER]], %[[LAST]] : index
+// A's elements along K (its innermost dimension), 4 at a time (rows of
+// 512 floats): row e / 4, step k = 4 (e % 4).
+// CHECK: %[[RA:.*]] = arith.divui %[[TX]], %[[C4:.*]] : index
+// CHECK: %[[GA:.*]] = arith.remui %[[TX]], %[[C4]] : index
+// CHECK: %[[KA:.*]] = arith.muli %[[GA]], %{{.*}} : index
 // CHECK: %[[GM:.*]] = arith.addi %[[M0]], %[[RA]] : index
-// CHECK: %[[GK:.*]] = arith.addi %[[K0]], %[[KA]] : index
-// CHECK: %[[VA:.*]] = memref.load %[[A]][%[[GM]], %[[GK]]]
-// CHECK: memref.store %[[VA]], %[[AS]][%[[KA]], %[[RA]]]
-// B's along N (its innermost dimension): column e % 64, step e / 64.
-// CHECK: %[[CB:.*]] = arith.remui %[[TX]], %{{.*}} : index
+// CHECK: %[[GK:.*]] = arith.addi %[[KN]], %[[KA]] : index
+// CHECK: %[[VA:.*]] = vector.load %[[A]][%[[GM]], %[[GK]]] {alignment = 16 : i64} : memref<256x512xf32>, vector<4xf32>
+// B's along N (its innermost dimension): columns 4 (e % 16), step e / 16.
+// CHECK: %[[GB:.*]] = arith.remui %[[TX]], %{{.*}} : index
+// CHECK: %[[CB:.*]] = arith.muli %[[GB]], %{{.*}} : index
 // CHECK: %[[KB:.*]] = arith.divui %[[TX]], %{{.*}} : index
 // CHECK: %[[GN:.*]] = arith.addi %[[N0]], %[[CB]] : index
-// CHECK: %[[GKB:.*]] = arith.addi %[[K0]], %[[KB]] : index
-// CHECK: %[[VB:.*]] = memref.load %[[B]][%[[GKB]], %[[GN]]]
-// CHECK: memref.store %[[VB]], %[[BS]][%[[KB]], %[[CB]]]
-// CHECK: gpu.barrier
-// CHECK: %[[X:.*]] = memref.load %[[AS]][%{{.*}}, %[[TY]]]
-// CHECK: %[[Y:.*]] = memref.load %[[BS]][%{{.*}}, %[[TXX]]]
+// CHECK: %[[GKB:.*]] = arith.addi %[[KN]], %[[KB]] : index
+// CHECK: %[[VB:.*]] = vector.load %[[B]][%[[GKB]], %[[GN]]] {alignment = 16 : i64} : memref<512x128xf32>, vector<4xf32>
+// CHECK-NOT: gpu.barrier
+// CHECK: %[[X:.*]] = memref.load %[[AS]][%[[CUR]], %{{.*}}, %[[TY]]]
+// CHECK: %[[Y:.*]] = memref.load %[[BS]][%[[CUR]], %{{.*}}, %[[TXX]]]
 // CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] fastmath<contract> : f32
 // CHECK: arith.addf %{{.*}}, %[[P]] fastmath<contract> : f32
+// CHECK-NOT: gpu.barrier
+// A's group goes down a column of its [k][row] tile element by element,
+// B's along a row as one vector.
+// CHECK: %[[A0:.*]] = vector.extract %[[VA]][0]
+// CHECK: memref.store %[[A0]], %[[AS]][%[[OTHER]], %{{.*}}, %{{.*}}]
+// CHECK-COUNT-3: memref.store %{{.*}}, %[[AS]][%[[OTHER]]
+// CHECK: vector.store %[[VB]], %[[BS]][%[[OTHER]], %{{.*}}, %{{.*}}] {alignment = 16 : i64}
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.yield
 // CHECK: %[[ROW:.*]] = arith.addi %[[M0]], %[[TY]] : index
@@ -54,54 +77,71 @@
 // CHECK-NOT: arith.cmpi
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.matmul
-// On tensor cores (bf16): 64 x 64 tiles, [row][k] in bf16 (32 of K, +8);
-// both operands rounded as staged; each warp's 32 x 16 piece is 2 x 2
-// fragments (16 sums a lane); each fragment of A, and both of B, read by
-// one ldmatrix of four 8 x 8 matrices; 2 steps of 16 of K, 4 mma.sync
-// each; the fill folded in.
+// On tensor cores (bf16): 64 x 64 tiles, A's [row][k] in bf16 (32 of K,
+// +8), B's [k][column] (its rows are along N; 64 columns, +8); both
+// operands rounded as staged, 4 at a time, stored as vectors of 4 halves;
+// each warp's 32 x 16 piece is 2 x 2 fragments (16 sums a lane); each
+// fragment of A read by one ldmatrix of four 8 x 8 matrices, both of B's
+// by one ldmatrix.trans; 2 steps of 16 of K, 4 mma.sync each; the fill
+// folded in.
 // BF16-LABEL: func.func @matmul(
 // BF16-DAG: %[[INIT:.*]] = arith.constant 2.500000e+00 : f32
 // BF16: gpu.launch
-// BF16-SAME: workgroup(%[[AS:[^ ]*]] : memref<64x40xbf16, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<64x40xbf16, #gpu.address_space<workgroup>>)
-// BF16: %[[SUMS:.*]]:16 = scf.for
+// BF16-SAME: workgroup(%[[AS:[^ ]*]] : memref<2x64x40xbf16, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<2x32x72xbf16, #gpu.address_space<workgroup>>)
 // BF16: %[[R:.*]] = arith.truncf %{{.*}} : f32 to bf16
-// BF16: memref.store %[[R]], %[[AS]]
-// BF16: arith.truncf %{{.*}} : f32 to bf16
-// BF16: memref.store %{{.*}}, %[[BS]]
+// BF16-COUNT-3: arith.truncf %{{.*}} : f32 to bf16
+// BF16: %[[V:.*]] = vector.from_elements %[[R]], %{{.*}}, %{{.*}}, %{{.*}} : vector<4xbf16>
+// BF16: vector.store %[[V]], %[[AS]][%[[Z:.*]], %{{.*}}, %{{.*}}] {alignment = 8 : i64}
+// BF16: vector.store %{{.*}}, %[[BS]][%[[Z]], %{{.*}}, %{{.*}}] {alignment = 8 : i64}
 // BF16: gpu.barrier
-// BF16: %[[A:.*]] = nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<64x40xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
+// BF16: %[[SUMS:.*]]:16 = scf.for
+// BF16: %[[CUR:.*]] = arith.remui
+// BF16: %[[OTHER:.*]] = arith.subi %{{.*}}, %[[CUR]] : index
+// BF16-NOT: arith.truncf
+// BF16: %[[A:.*]] = nvgpu.ldmatrix %[[AS]][%[[CUR]], {{.*}}] {numTiles = 4 : i32, transpose = false} : memref<2x64x40xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // BF16: %[[PAIR:.*]] = vector.extract %[[A]][0] : vector<2xbf16> from vector<4x2xbf16>
 // BF16: %[[WORD:.*]] = vector.bitcast %[[PAIR]] : vector<2xbf16> to vector<1xi32>
 // BF16: vector.extract %[[WORD]][0] : i32 from vector<1xi32>
 // BF16: nvgpu.ldmatrix %[[AS]]
-// BF16: nvgpu.ldmatrix %[[BS]][{{.*}}] {numTiles = 4 : i32, transpose = false}
+// BF16: nvgpu.ldmatrix %[[BS]][%[[CUR]], {{.*}}] {numTiles = 4 : i32, transpose = true} : memref<2x32x72xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // BF16-NOT: nvgpu.ldmatrix
 // BF16-COUNT-4: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // BF16-COUNT-4: nvvm.mma.sync
+// BF16: arith.truncf %{{.*}} : f32 to bf16
+// BF16: vector.store %{{.*}}, %[[AS]][%[[OTHER]], %{{.*}}, %{{.*}}]
+// BF16: vector.store %{{.*}}, %[[BS]][%[[OTHER]], %{{.*}}, %{{.*}}]
 // BF16: gpu.barrier
+// BF16-NEXT: scf.yield
 // BF16: arith.addf %[[INIT]], %[[SUMS]]#0 : f32
 // BF16-NOT: nvvm.mma.sync
 // The same with f16 pairs, passed as vectors of two halves.
 // F16-LABEL: func.func @matmul(
-// F16: workgroup(%[[AS:[^ ]*]] : memref<64x40xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>>)
+// F16: workgroup(%[[AS:[^ ]*]] : memref<2x64x40xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>)
 // F16: arith.truncf %{{.*}} : f32 to f16
 // F16: nvgpu.ldmatrix %[[AS]]{{.*}} -> vector<4x2xf16>
 // F16-COUNT-8: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // With tf32 the operands are staged as the bits of their TF32 rounding (to
 // nearest, ties away: 2^12 added, 13 bits cleared; infinities and NaNs
-// kept), rows padded by 4 words; m16n8k8, 4 steps of 8 of K a stage.
+// kept), 16 words of K a step (64 bytes, as halves), rows padded by 4
+// words; the fragments read by ldmatrix too (an 8 x 8 matrix of halves is
+// 8 x 4 words); m16n8k8, 2 steps of 8 of K a stage.
 // TF32-LABEL: func.func @matmul(
-// TF32: workgroup(%[[AS:[^ ]*]] : memref<64x36xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<64x36xi32, #gpu.address_space<workgroup>>)
+// TF32: workgroup(%[[AS:[^ ]*]] : memref<2x64x20xi32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x64x20xi32, #gpu.address_space<workgroup>>)
 // TF32: %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
 // TF32: %[[UP:.*]] = arith.addi %[[BITS]], %c4096_i32{{.*}} : i32
 // TF32: %[[CUT:.*]] = arith.andi %[[UP]], %c-8192_i32{{.*}} : i32
 // TF32: %[[EXP:.*]] = arith.andi %[[BITS]], %c2139095040_i32{{.*}} : i32
 // TF32: %[[SPECIAL:.*]] = arith.cmpi eq, %[[EXP]], %c2139095040_i32{{.*}} : i32
 // TF32: %[[R:.*]] = arith.select %[[SPECIAL]], %[[BITS]], %[[CUT]] : i32
-// TF32: memref.store %[[R]], %[[AS]]
+// TF32: %[[G:.*]] = vector.from_elements %[[R]], %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi32>
+// TF32: vector.store %[[G]], %[[AS]]{{.*}} {alignment = 16 : i64}
 // TF32: gpu.barrier
-// TF32: memref.load %[[AS]][{{.*}}] : memref<64x36xi32, #gpu.address_space<workgroup>>
-// TF32-COUNT-16: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// TF32: scf.for
+// TF32: %[[M:.*]] = nvgpu.ldmatrix %[[AS]][{{.*}}] {numTiles = 4 : i32, transpose = false} : memref<2x64x20xi32, #gpu.address_space<workgroup>> -> vector<4x1xi32>
+// TF32: %[[W:.*]] = vector.extract %[[M]][0] : vector<1xi32> from vector<4x1xi32>
+// TF32: vector.extract %[[W]][0] : i32 from vector<1xi32>
+// TF32-NOT: memref.load %[[AS]]
+// TF32-COUNT-8: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // TF32-NOT: nvvm.mma.sync
 // TF32: gpu.terminator
 func.func @matmul(%a: memref<256x512xf32>, %b: memref<512x128xf32>, %c: memref<256x128xf32>) {
@@ -117,14 +157,14 @@ func.func @matmul(%a: memref<256x512xf32>, %b: memref<512x128xf32>, %c: memref<2
 // 8 x 8 sums a thread. Without a fill the sums are added to the output.
 // CHECK-LABEL: func.func @large(
 // CHECK: gpu.launch
-// CHECK-SAME: workgroup(%{{.*}} : memref<8x132xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<8x132xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%{{.*}} : memref<2x8x132xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x8x132xf32, #gpu.address_space<workgroup>>)
 // CHECK: %[[SUMS:.*]]:64 = scf.for
 // CHECK: %[[OLD:.*]] = memref.load %{{.*}} : memref<2048x4096xf32>
 // CHECK: arith.addf %[[OLD]], %[[SUMS]]#0 : f32
 // Tensor cores: 128 x 128 tiles, a warp's 64 x 32 piece as 4 x 4 fragments
 // (64 sums a lane), 16 mma.sync per step of 16 of K.
 // BF16-LABEL: func.func @large(
-// BF16: workgroup(%{{.*}} : memref<128x40xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<128x40xbf16, #gpu.address_space<workgroup>>)
+// BF16: workgroup(%{{.*}} : memref<2x128x40xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x32x136xbf16, #gpu.address_space<workgroup>>)
 // BF16: %[[SUMS:.*]]:64 = scf.for
 // BF16-COUNT-32: nvvm.mma.sync
 // BF16-NOT: nvvm.mma.sync
@@ -145,11 +185,13 @@ func.func @large(%a: memref<2048x64xf32>, %b: memref<64x4096xf32>, %c: memref<20
 // CHECK-LABEL: func.func @broadcast_batch(
 // CHECK-SAME: %[[A:.*]]: memref<3x50x37xf32>, %[[B:.*]]: memref<37x70xf32>, %[[C:.*]]: memref<3x50x70xf32>
 // CHECK: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c6
-// CHECK: scf.for %{{.*}} = %{{.*}} to %c37 step %c16
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c37{{[_0-9]*}} step %c16
+// The next step, from K at most 32 (the last step's start).
+// CHECK: %[[NEXT:.*]] = arith.minui %{{.*}}, %c32
 // CHECK: %[[ROW:.*]] = arith.addi
 // CHECK: %[[R:.*]] = arith.remui %[[ROW]], %c50
 // CHECK: %[[BATCH:.*]] = arith.divui %[[ROW]], %c50
-// CHECK: %[[K:.*]] = arith.addi
+// CHECK: %[[K:.*]] = arith.addi %[[NEXT]]
 // CHECK: %[[IN_M:.*]] = arith.cmpi ult, %[[ROW]], %c150
 // CHECK: %[[IN_K:.*]] = arith.cmpi ult, %[[K]], %c37
 // CHECK: %[[IN:.*]] = arith.andi %[[IN_M]], %[[IN_K]]
@@ -158,6 +200,7 @@ func.func @large(%a: memref<2048x64xf32>, %b: memref<64x4096xf32>, %c: memref<20
 // CHECK: } else {
 // CHECK: scf.yield %cst
 // CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
 // CHECK: %[[OK:.*]] = arith.andi
 // CHECK: scf.if %[[OK]] {
 // CHECK: memref.store %{{.*}}, %[[C]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<3x50x70xf32>
@@ -184,8 +227,8 @@ func.func @broadcast_batch(%a: memref<3x50x37xf32>, %b: memref<37x70xf32>, %c: m
 // CHECK: gpu.launch blocks(%[[BX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c10
 // CHECK: %[[R:.*]] = arith.divui %[[BX]], %c1
 // CHECK: %[[G:.*]] = arith.divui %[[R]], %c2
-// CHECK: memref.load %[[A]][%[[G]], %{{.*}}, %{{.*}}]
-// CHECK: memref.load %[[B]][%[[G]], %{{.*}}, %{{.*}}]
+// CHECK: vector.load %[[A]][%[[G]], %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<5x128x32xf32>, vector<4xf32>
+// CHECK: vector.load %[[B]][%[[G]], %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<5x32x64xf32>, vector<4xf32>
 func.func @batch(%a: memref<5x128x32xf32>, %b: memref<5x32x64xf32>, %c: memref<5x128x64xf32>) {
   linalg.batch_matmul ins(%a, %b : memref<5x128x32xf32>, memref<5x32x64xf32>) outs(%c : memref<5x128x64xf32>)
   return
@@ -194,19 +237,38 @@ func.func @batch(%a: memref<5x128x32xf32>, %b: memref<5x32x64xf32>, %c: memref<5
 // -----
 
 // A product with B transposed (K innermost in both, as in attention's
-// query times keys): B's elements are numbered along K too.
+// query times keys): B's elements are numbered along K too, 4 at a time
+// (column e / 4, terms 4 (e % 4)), each group stored down a column of B's
+// [k][column] tile.
 // CHECK-LABEL: func.func @transposed_b(
 // CHECK-SAME: %{{.*}}: memref<64x32xf32>, %[[B:.*]]: memref<64x32xf32>
 // CHECK: gpu.launch
-// CHECK-SAME: workgroup(%[[AS:[^ ]*]] : memref<16x68xf32
+// CHECK-SAME: workgroup(%[[AS:[^ ]*]] : memref<2x16x68xf32, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<2x16x68xf32
 // CHECK: scf.for
-// CHECK-COUNT-4: memref.store %{{.*}}, %[[AS]]
-// CHECK: %[[K:.*]] = arith.remui %{{.*}}, %c16
-// CHECK: %[[COL:.*]] = arith.divui %{{.*}}, %c16
+// CHECK: vector.load %{{.*}} : memref<64x32xf32>, vector<4xf32>
+// CHECK: %[[COL:.*]] = arith.divui %[[E:[^,]*]], %[[FOUR:[^ ]*]] : index
+// CHECK: %[[GROUP:.*]] = arith.remui %[[E]], %[[FOUR]]
+// CHECK: %[[K:.*]] = arith.muli %[[GROUP]], %c4
 // CHECK: %[[GN:.*]] = arith.addi %{{.*}}, %[[COL]]
 // CHECK: %[[GK:.*]] = arith.addi %{{.*}}, %[[K]]
-// CHECK: memref.load %[[B]][%[[GN]], %[[GK]]]
-// CHECK: memref.store %{{.*}}, %{{.*}}[%[[K]], %[[COL]]]
+// CHECK: %[[VB:.*]] = vector.load %[[B]][%[[GN]], %[[GK]]]
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[AS]]
+// CHECK: %[[COL2:.*]] = arith.divui %[[E2:[^,]*]], %[[FOUR2:[^ ]*]] : index
+// CHECK: %[[GROUP2:.*]] = arith.remui %[[E2]], %[[FOUR2]]
+// CHECK: %[[K2:.*]] = arith.muli %[[GROUP2]], %c4
+// CHECK: %[[B1:.*]] = vector.extract %[[VB]][1]
+// CHECK: memref.store %{{.*}}, %[[BS]][%{{.*}}, %[[K2]], %[[COL2]]]
+// CHECK: %[[K3:.*]] = arith.addi %[[K2]], %c1
+// CHECK: memref.store %[[B1]], %[[BS]][%{{.*}}, %[[K3]], %[[COL2]]]
+// On tensor cores both tiles are [row][k], B's groups stored along K as
+// vectors, its fragments read by ldmatrix without transposing.
+// BF16-LABEL: func.func @transposed_b(
+// BF16: workgroup(%[[AS:[^ ]*]] : memref<2x64x40xbf16, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<2x64x40xbf16, #gpu.address_space<workgroup>>)
+// BF16: vector.store %{{.*}}, %[[BS]]{{.*}} {alignment = 8 : i64} : memref<2x64x40xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// BF16: scf.for
+// BF16: nvgpu.ldmatrix %[[BS]][{{.*}}] {numTiles = 4 : i32, transpose = false}
+// BF16-NOT: transpose = true
+// BF16: gpu.terminator
 func.func @transposed_b(%a: memref<64x32xf32>, %b: memref<64x32xf32>, %c: memref<64x64xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
                   iterator_types = ["parallel", "parallel", "reduction"]}
@@ -527,6 +589,35 @@ func.func @writes_an_operand(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: m
     %z = arith.constant 0.0 : f32
     linalg.yield %z : f32
   }
+  return
+}
+
+// -----
+
+// An odd N: B is read and stored an element at a time (4 a thread a
+// step), A 4 at a time, both before the loop and in it. With bf16, B's
+// [k][column] tile takes its elements one by one too.
+// CHECK-LABEL: func.func @odd_columns(
+// CHECK-SAME: %[[A:.*]]: memref<64x32xf32>, %[[B:.*]]: memref<32x33xf32>
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%[[AS:[^ ]*]] : memref<2x16x68xf32, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<2x16x68xf32
+// CHECK: vector.load %[[A]]
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[AS]]
+// CHECK-COUNT-4: memref.load %[[B]]
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[BS]]
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: vector.load %[[A]]
+// CHECK-COUNT-4: memref.load %[[B]]
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[AS]]
+// CHECK-COUNT-4: memref.store %{{.*}}, %[[BS]]
+// CHECK: gpu.barrier
+// BF16-LABEL: func.func @odd_columns(
+// BF16: memref<2x32x72xbf16, #gpu.address_space<workgroup>>
+// BF16-COUNT-8: memref.store %{{.*}} : memref<2x32x72xbf16, #gpu.address_space<workgroup>>
+// BF16: gpu.barrier
+func.func @odd_columns(%a: memref<64x32xf32>, %b: memref<32x33xf32>, %c: memref<64x33xf32>) {
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x33xf32>) outs(%c : memref<64x33xf32>)
   return
 }
 

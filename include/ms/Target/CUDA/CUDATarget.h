@@ -33,6 +33,19 @@ StringRef getCudaPtxFeatures(StringRef arch);
 /// caller's buffers) plus `o` bytes.
 FailureOr<llvm::json::Object> describeCudaGraph(exec::OffloadOp offload);
 
+/// The widest access of a thread to global memory, in bytes (one 128-bit
+/// ld/st.global.v4).
+constexpr int64_t kCudaVectorBytes = 16;
+
+/// The most elements (a power of two, at most kCudaVectorBytes) one access
+/// of `memref` can take at once along its last dimension, at an index that
+/// is a multiple of it (the other indices any): the last dimension must
+/// have unit stride and ints or floats of 8 to 64 bits, and the static
+/// offset, every other stride and the alignment of a global it reads must
+/// keep each group aligned to its size; 0 when not (a dynamic offset or
+/// stride, a view shifting the base by bytes).
+int64_t getAlignedVectorWidth(Value memref);
+
 #define GEN_PASS_DECL
 #include "ms/Target/CUDA/Passes.h.inc"
 

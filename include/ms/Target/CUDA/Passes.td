@@ -144,7 +144,7 @@ def CUDAEmitGraphsPass : Pass<"ms-cuda-emit-graphs", "::mlir::ModuleOp"> {
 
 def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
   let summary = "runs f32 matrix products as shared-memory tiled launches "
-                "(on tensor cores with --precision bf16 or f16)";
+                "(on tensor cores with --precision tf32, bf16 or f16)";
   let description = [{
     Runs on the module of an `msexec.executable` with target `cuda`, once
     its kernels are bufferized. Each top-level linalg op of a kernel that
@@ -160,12 +160,20 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
       index of the output's other (batch) dimensions;
     - each step of K (8 for large tiles, 16 for small) the block's threads
       copy the tile's rows of `lhs` and columns of `rhs` into shared memory
-      (`[k][row]`, rows padded by 4), numbering elements along each
+      (`[k][row]`, rows padded by 16 bytes), numbering elements along each
       operand's innermost dimension so that neighbouring threads read
-      neighbouring addresses; elements past the end read as zero; a
-      barrier, then thread `(ty, tx)` of the 16 x 16 grid accumulates
-      rows `ty + 16 i` and columns `tx + 16 j` of the tile in registers,
-      and another barrier;
+      neighbouring addresses, 4 at a time (one 128-bit `vector.load`) where
+      that dimension's extent, the operand's offset and strides allow
+      (`getAlignedVectorWidth`, as `ms-cuda-map-to-gpu`'s elementwise
+      accesses; else 2 or 1); elements past the end read as zero; thread
+      `(ty, tx)` of the 16 x 16 grid accumulates rows `ty + 16 i` and
+      columns `tx + 16 j` of the tile in registers;
+    - the shared tiles have two stages: the first step is staged before
+      the loop over K; each step then loads the next step's elements into
+      registers, computes from its own stage, stores them into the other
+      stage and waits at one barrier, so that the global loads are in
+      flight while the block computes (the last step reloads itself into
+      the stage nothing reads again);
     - at the end each thread adds its sums to its outputs (bounds-checked
       when the tile overruns the matrix). A `linalg.fill` of the output
       just before the product is folded in: its value is added instead of
@@ -199,19 +207,23 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     With `precision=tf32`, `bf16` or `f16` (`--precision`), the products
     multiply
     on tensor cores instead (`mma.sync.m16n8k16`, `m16n8k8` for TF32, f32
-    accumulators, sm_80 and later): tiles of 128 x 128 (or 64 x 64) and 32
-    of K a step, `lhs` and `rhs` rounded to the precision's type as they are
-    staged into shared memory K-innermost (`[row][k]` and `[column][k]`;
-    TF32 as the bits of the f32 rounded to nearest, ties away, as
-    `cvt.rna.tf32.f32`; rows padded by 16 bytes so that the lanes of a warp
-    read distinct banks); the 8
-    warps of a block are a 2 x 4 grid, each owning a 64 x 32 (or 32 x 16)
-    piece of the tile as 16 x 8 accumulator fragments that each `mma.sync`
-    (an `nvvm.mma.sync`) updates by 16 (TF32: 8) of K; bf16 and f16
-    operand fragments come from shared memory by `nvgpu.ldmatrix` (four
-    8 x 8 matrices a load: one fragment of A, or two of B; the lanes give
-    the rows' addresses), TF32 ones element by element; the fragments'
-    elements are added to the outputs as in f32.
+    accumulators, sm_80 and later): tiles of 128 x 128 (or 64 x 64) and 64
+    bytes of K a step (32 halves, 16 TF32 words), double-buffered as above,
+    `lhs` and `rhs` rounded to the precision's type as they are staged into
+    shared memory (TF32 as the bits of the f32 rounded to nearest, ties
+    away, as `cvt.rna.tf32.f32`): `lhs` as `[row][k]`, `rhs` as
+    `[column][k]`, or for halves as `[k][column]` when K is not its
+    innermost dimension (a linear layer's `[K][N]` weights), so that a
+    thread's group of elements is stored as one vector (a tensor-core
+    tile takes groups only along its rows); rows padded by 16 bytes so
+    that the lanes of a warp read distinct banks. The 8 warps of a block are a 2 x 4 grid, each owning a
+    64 x 32 (or 32 x 16) piece of the tile as 16 x 8 accumulator fragments
+    that each `mma.sync` (an `nvvm.mma.sync`) updates by 16 (TF32: 8) of
+    K; operand fragments come from shared memory by `nvgpu.ldmatrix` (four
+    8 x 8 matrices of 16-bit elements a load, 8 x 4 for TF32 words: one
+    fragment of A, or two of B; the lanes give the rows' addresses;
+    `[k][column]` tiles are read transposed); the fragments' elements are
+    added to the outputs as in f32.
   }];
   let options =
       [Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
