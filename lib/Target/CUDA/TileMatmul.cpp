@@ -446,16 +446,18 @@ private:
       bColLane = arith::AddIOp::create(
           b, loc, bColOne,
           mul(arith::DivUIOp::create(b, loc, lane, index(16)), kFragN));
-      bKLane = mul(
-          arith::RemUIOp::create(
-              b, loc, arith::DivUIOp::create(b, loc, lane, index(8)), index(2)),
-          matrixK);
+      Value eighth = arith::DivUIOp::create(b, loc, lane, index(8));
+      bKLane = mul(arith::RemUIOp::create(b, loc, eighth, index(2)), matrixK);
     }
     // The operands of mma.sync: a TF32 element's bits, or a pair of halves
-    // as an i32 (bf16) or a vector of two (f16).
-    auto loadMatrices = [&](Value shared, Value current, Value row, Value k,
+    // as an i32 (bf16) or a vector of two (f16), of the matrices whose rows
+    // the lanes give at `row` + `rowOffset`, `k` + `kOffset`.
+    auto loadMatrices = [&](Value shared, Value current, Value row,
+                            int64_t rowOffset, Value k, int64_t kOffset,
                             int64_t count,
                             bool transpose = false) -> SmallVector<Value> {
+      row = add(row, rowOffset);
+      k = add(k, kOffset);
       Value matrices = nvgpu::LdMatrixOp::create(
           b, loc,
           VectorType::get({count, 32 / staged.getIntOrFloatBitWidth()}, staged),
@@ -480,15 +482,14 @@ private:
           for (int64_t ks = 0; ks < tile.bk; ks += fragK) {
             SmallVector<SmallVector<Value>> as, bs;
             for (int64_t i = 0; i < fragsM; ++i)
-              as.push_back(loadMatrices(aTile, current,
-                                        add(aRowLane, kFragM * i),
-                                        add(aKLane, ks), 4));
+              as.push_back(loadMatrices(aTile, current, aRowLane, kFragM * i,
+                                        aKLane, ks, 4));
             for (int64_t j = 0; j < fragsN; ++j) {
               if (bKMajor) {
                 int64_t count = j + 1 < fragsN ? 4 : 2;
                 SmallVector<Value> matrices = loadMatrices(
-                    bTile, current, add(bKRowLane, ks),
-                    add(count == 4 ? bColPair : warpCol, kFragN * j), count,
+                    bTile, current, bKRowLane, ks,
+                    count == 4 ? bColPair : warpCol, kFragN * j, count,
                     /*transpose=*/true);
                 bs.push_back({matrices[0], matrices[1]});
                 if (count == 4) {
@@ -498,18 +499,16 @@ private:
                 continue;
               }
               if (j + 1 < fragsN) {
-                SmallVector<Value> two =
-                    loadMatrices(bTile, current, add(bColLane, kFragN * j),
-                                 add(bKLane, ks), 4);
+                SmallVector<Value> two = loadMatrices(
+                    bTile, current, bColLane, kFragN * j, bKLane, ks, 4);
                 bs.push_back({two[0], two[1]});
                 bs.push_back({two[2], two[3]});
                 ++j;
                 continue;
               }
               // The last of an odd number: lanes 16-31 repeat 0-15.
-              bs.push_back(loadMatrices(bTile, current,
-                                        add(bColOne, kFragN * j),
-                                        add(bKLane, ks), 2));
+              bs.push_back(loadMatrices(bTile, current, bColOne, kFragN * j,
+                                        bKLane, ks, 2));
             }
             for (int64_t i = 0; i < fragsM; ++i)
               for (int64_t j = 0; j < fragsN; ++j) {
@@ -559,14 +558,16 @@ private:
     SmallVector<Value> inits(count, zero);
     int64_t terms = c.ranges[c.kDim];
     Value last = index((llvm::divideCeil(terms, tile.bk) - 1) * tile.bk);
-    stageStep(index(0), index(0));
+    Value first = index(0);
+    stageStep(first, first);
     gpu::BarrierOp::create(b, loc);
     return scf::ForOp::create(
         b, loc, index(0), index(terms), index(tile.bk), inits,
         [&](OpBuilder &, Location, Value k0, ValueRange accs) {
-          Value current = arith::RemUIOp::create(
-              b, loc, arith::DivUIOp::create(b, loc, k0, index(tile.bk)),
-              index(kStages));
+          // Ops are created one by one (not as call arguments, whose order
+          // C++ leaves open): the IR is the same with every compiler.
+          Value step = arith::DivUIOp::create(b, loc, k0, index(tile.bk));
+          Value current = arith::RemUIOp::create(b, loc, step, index(kStages));
           Value other = arith::SubIOp::create(b, loc, index(1), current);
           Value kNext = arith::MinUIOp::create(
               b, loc, arith::AddIOp::create(b, loc, k0, index(tile.bk)), last);
