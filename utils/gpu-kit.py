@@ -4,37 +4,51 @@ one go (a lease is short; the GPU machine has no LLVM, no ms-compile and
 nothing to fetch, but has Python with NumPy).
 
   gpu-kit.py prepare KIT [--bin-dir DIR] [--target cuda] [--only NAMES]
+                         [--onnx-tests DIR]
       Here, where ms-compile is: compiles every e2e op test (test/e2e/ops)
       and PyTorch model (test/e2e/torch) for the target at O0, O1 and O2,
       with the op test's inputs (check.py's, seed 1234) and its NumPy
       reference outputs, or the model's stored inputs and PyTorch outputs,
-      and the tolerance each test states; copies ms-run, libms_runtime.so
-      and the runtime's gtest suites (ms-runtime-tests) into KIT. A test that does not compile for the target is listed and
-      left out. NAMES: comma-separated test names (file names without
-      .mlir, model directories or bench-<name> for bench/cuda/<name>.mlir)
-      to prepare only those.
+      and the tolerance each test states (an op test whose data would take
+      over 2 MB makes it where it runs instead); the benchmarks of
+      bench/cuda (<name>.mlir, and the transformer layers of layers.py,
+      exported to ONNX with their weights as inputs) at O1 and O2; ONNX's
+      conformance tests (node and simple models, DIR: ../shared/onnx-tests)
+      at O1, packed with their data; and copies ms-run, libms_runtime.so
+      and the runtime's gtest suites (ms-runtime-tests) into KIT. A test
+      that does not compile for the target is listed and left out. NAMES:
+      comma-separated test names (file names without .mlir, model
+      directories, or bench-<name>) to prepare only those (then without the
+      conformance tests, unless --onnx-filter REGEX picks some).
 
-  gpu-kit.py check KIT [--device cuda] [--bench N] [--report FILE]
-      There: runs every case and level with KIT's ms-run on the device,
-      compares each output with its reference at the test's tolerance and
-      prints one line per case and level, runs the runtime's suites for the
+  gpu-kit.py check KIT [--device cuda] [--bench N] [--report FILE] [--jobs N]
+                       [--case-timeout S] [--only NAMES]
+      There: runs every case and level with KIT's ms-run on the device
+      (--jobs at a time), compares each output with its reference at the
+      test's tolerance and prints one line per case and level; runs the
+      conformance tests against the target's expected-failure list
+      (test/onnx/<target>-O1-xfail.tsv) and the runtime's suites for the
       device (BackendTest and HalTest on it; on cuda also CUDA graphs and
-      collectives within the device) as one more check, then a summary;
-      exits 1 if any failed. With --bench N, also times the models at O1 and O2 (ms-run
-      --bench N: the median of N runs after warm-up) and prints the
-      milliseconds and O1/O2, and runs the benchmarks of bench/cuda (a
-      fused elementwise chain, 4096^3 GEMMs in f32 and on tensor cores
-      in bf16 (compiled with the file's COMPILE-FLAGS), softmax, layer norm): each
-      against PyTorch's result (when PyTorch is there) and timed at O1 and
-      O2 beside PyTorch eager and torch.compile, with bandwidth as a share
-      of the device's copy bandwidth and GEMM throughput. --report FILE
-      writes the same as JSON.
+      collectives within the device), a check each; then a summary; exits
+      1 if any failed. With --bench N, also times the models at O1 and O2
+      (ms-run --bench N: the median of N runs after warm-up, one at a time)
+      and prints the milliseconds and O1/O2, and runs the benchmarks (a
+      fused elementwise chain, 4096^3 GEMMs in f32 and on tensor cores in
+      bf16 (compiled with the file's COMPILE-FLAGS, compared at its
+      TOLERANCE), softmax, layer norm, reductions, a BERT-base layer and a
+      GPT-2 block): each against PyTorch's result (when PyTorch is there)
+      and timed at O1 and O2 beside PyTorch eager and torch.compile, with
+      bandwidth as a share of the device's copy bandwidth and matrix-product
+      throughput. --report FILE writes the same as JSON. --only NAMES runs
+      those cases alone (onnx-conformance and runtime-tests name those
+      checks).
 
 `--target cpu` and `--device cpu` run the same steps on the CPU (how the kit
 itself is tested: test/e2e/gpu-kit.test).
 """
 
 import argparse
+import concurrent.futures
 import glob
 import importlib.util
 import json
@@ -43,6 +57,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 
 import numpy as np
@@ -71,23 +86,18 @@ def compile_case(args, source, level, flags, out):
     return None if p.returncode == 0 else (p.stderr or p.stdout).strip()
 
 
-def prepare_op_test(args, check, msm, path, case_dir):
-    """Writes one op test's case; returns its record, or a reason to skip."""
-    text = open(path).read()
-    refs, input_exprs, (rtol, atol), flags, skips, _ = check.directives(text)
-    rounded = check.sets_precision(flags)
-    flags = [f for f in flags if not f.startswith(check.CPU_FLAGS[0])]
-    levels = [l for l in LEVELS if l not in skips]
-    modules = {}
-    for level in levels:
-        module = os.path.join(case_dir, level + ".msm")
-        error = compile_case(args, path, level, flags, module)
-        if error:
-            return "does not compile at %s: %s" % (level, error.splitlines()[0])
-        modules[level] = level + ".msm"
-    if not modules:
-        return "every level is skipped"
-    plan = msm.read_meta(os.path.join(case_dir, next(iter(modules.values()))))
+# An op test whose inputs and references take more bytes than this makes
+# them where it runs (the kit travels within a size limit).
+MAX_CASE_DATA = 2 << 20
+
+
+def write_op_data(check, plan, text, target, case_dir):
+    """Writes an op test's inputs (check.py's, seed 1234) and its NumPy
+    references into `case_dir`; returns (inputs, outputs) for its record,
+    or a reason it cannot."""
+    refs, input_exprs, _, flags, _, _ = check.directives(text)
+    if len(refs) != len(plan["outputs"]):
+        return "expected %d REFERENCE lines, found %d" % (len(plan["outputs"]), len(refs))
     rng = np.random.default_rng(1234)
     inputs, record_inputs = [], {}
     for i, desc in enumerate(plan["inputs"]):
@@ -103,19 +113,65 @@ def prepare_op_test(args, check, msm, path, case_dir):
     ref = check.ref
     scope = {"np": np, **{k: getattr(ref, k) for k in dir(ref) if not k.startswith("_")}}
     scope.update({"a%d" % i: a for i, a in enumerate(inputs)})
-    if rounded and args.target == "cuda":
+    if check.sets_precision(flags) and target == "cuda":
         # cuda rounds every product's operands with --precision, and
         # convolves directly.
         scope = check.cuda_scope(scope)
-    if len(refs) != len(plan["outputs"]):
-        return "expected %d REFERENCE lines, found %d" % (len(plan["outputs"]), len(refs))
     outputs = []
     for i, (expr, desc) in enumerate(zip(refs, plan["outputs"])):
-        np.save(os.path.join(case_dir, "ref%d.npy" % i), np.asarray(eval(expr, scope)))
+        want = np.asarray(eval(expr, scope))
+        # An f32 output's float64 reference travels as f32: half the bytes,
+        # and its rounding (2^-24 relative) is far inside every tolerance.
+        if want.dtype == np.float64 and desc["dtype"] == "f32":
+            want = want.astype(np.float32)
+        np.save(os.path.join(case_dir, "ref%d.npy" % i), want)
         outputs.append({"name": desc["name"], "ref": "ref%d.npy" % i,
                         "dtype": desc["dtype"]})
-    return {"levels": modules, "inputs": record_inputs, "outputs": outputs,
-            "rtol": rtol, "atol": atol, "model": False}
+    return record_inputs, outputs
+
+
+def prepare_op_test(args, check, msm, path, case_dir):
+    """Writes one op test's case; returns its record, or a reason to skip."""
+    text = open(path).read()
+    _, _, (rtol, atol), flags, skips, _ = check.directives(text)
+    flags = [f for f in flags if not f.startswith(check.CPU_FLAGS[0])]
+    levels = [l for l in LEVELS if l not in skips]
+    modules = {}
+    for level in levels:
+        module = os.path.join(case_dir, level + ".msm")
+        error = compile_case(args, path, level, flags, module)
+        if error:
+            return "does not compile at %s: %s" % (level, error.splitlines()[0])
+        modules[level] = level + ".msm"
+    if not modules:
+        return "every level is skipped"
+    plan = msm.read_meta(os.path.join(case_dir, next(iter(modules.values()))))
+    data = write_op_data(check, plan, text, args.target, case_dir)
+    if isinstance(data, str):
+        return data
+    record = {"levels": modules, "inputs": data[0], "outputs": data[1],
+              "rtol": rtol, "atol": atol, "model": False}
+    files = [os.path.join(case_dir, f) for f in os.listdir(case_dir) if f.endswith(".npy")]
+    if sum(os.path.getsize(f) for f in files) > MAX_CASE_DATA:
+        for f in files:
+            os.remove(f)
+        record["generate"] = os.path.relpath(path, ROOT)
+    return record
+
+
+def generate_op_data(check, kit, name, case, kit_dir):
+    """Makes a case's inputs and references where it runs, when the kit left
+    them out; returns None, or the reason it could not."""
+    if "generate" not in case:
+        return None
+    case_dir = os.path.join(kit_dir, "cases", name)
+    try:
+        plan = check.msm.read_meta(os.path.join(case_dir, next(iter(case["levels"].values()))))
+        text = open(os.path.join(ROOT, case["generate"])).read()
+        data = write_op_data(check, plan, text, kit["target"], case_dir)
+    except Exception as e:  # noqa: BLE001 (reported as the case's failure)
+        return "inputs and references not made here: %s: %s" % (type(e).__name__, e)
+    return data if isinstance(data, str) else None
 
 
 def prepare_model(args, msm, model_dir, case_dir):
@@ -158,6 +214,8 @@ def prepare_bench(args, msm, path, case_dir):
             bench[key] = m.group(1).strip() if key == "torch" else int(m.group(1))
     m = re.search(r"//\s*COMPILE-FLAGS:\s*(.*)", text)
     flags = m.group(1).split() if m else []
+    m = re.search(r"//\s*TOLERANCE:\s*rtol=(\S+)\s+atol=(\S+)", text)
+    rtol, atol = (float(m.group(1)), float(m.group(2))) if m else (1e-3, 1e-3)
     modules = {}
     for level in ("O1", "O2"):
         error = compile_case(args, path, level, flags, os.path.join(case_dir, level + ".msm"))
@@ -167,6 +225,118 @@ def prepare_bench(args, msm, path, case_dir):
     plan = msm.read_meta(os.path.join(case_dir, "O1.msm"))
     bench["inputs"] = [[d["name"], d["dtype"], d["shape"]] for d in plan["inputs"]]
     bench["outputs"] = [[d["name"], d["dtype"], d["shape"]] for d in plan["outputs"]]
+    return {"levels": modules, "inputs": {}, "outputs": [], "rtol": rtol,
+            "atol": atol, "model": False, "bench": bench}
+
+
+# The level of the kit's ONNX conformance run (its expected failures:
+# test/onnx/<target>-O1-xfail.tsv).
+CONFORMANCE_LEVEL = "O1"
+
+
+def prepare_conformance(args):
+    """Compiles ONNX's conformance tests (node and simple models) for the
+    kit's target and packs the modules and the tests' data into
+    KIT/onnx/modules.tar.gz and tests.tar.gz (a tenth of the bytes); returns
+    the kit's record, or None when there is no test data."""
+    tests = args.onnx_tests
+    if not os.path.exists(os.path.join(tests, "MANIFEST.tsv")):
+        return None
+    out = os.path.join(args.kit, "onnx")
+    # A test that does not compile has no module: where the kit runs it
+    # fails as not compiled, which its expected-failure list accounts for.
+    subprocess.run([sys.executable, os.path.join(ROOT, "utils", "onnx-conformance"),
+                    "--target", args.target, "--level", CONFORMANCE_LEVEL, "--compile-only",
+                    "--skip-light", "--save-modules", os.path.join(out, "modules"),
+                    "--build-dir", os.path.dirname(os.path.abspath(args.bin_dir)),
+                    "--tests-dir", tests, "--jobs", str(os.cpu_count() or 2),
+                    "--filter", args.onnx_filter],
+                   capture_output=True, text=True, check=False)
+    with tarfile.open(os.path.join(out, "tests.tar.gz"), "w:gz") as tar:
+        for name in ("MANIFEST.tsv", "node", "simple"):
+            tar.add(os.path.join(tests, name), arcname=name)
+    modules = os.path.join(out, "modules")
+    count = len(os.listdir(modules))
+    with tarfile.open(modules + ".tar.gz", "w:gz") as tar:
+        tar.add(modules, arcname=".")
+    shutil.rmtree(modules)
+    return {"level": CONFORMANCE_LEVEL, "modules": count, "filter": args.onnx_filter}
+
+
+def run_conformance(args, kit):
+    """Runs the kit's ONNX conformance modules on the device against the
+    target's expected-failure list; returns (ok, one line, the FAIL and
+    XPASS lines), or None when the kit has none."""
+    onnx = kit.get("onnx")
+    if not onnx:
+        return None
+    out = os.path.join(args.kit, "onnx")
+    tests = os.path.join(out, "tests")
+    for packed in ("tests", "modules"):
+        where = os.path.join(out, packed)
+        if os.path.exists(where):
+            continue
+        with tarfile.open(where + ".tar.gz") as tar:
+            try:
+                tar.extractall(where, filter="data")
+            except TypeError:  # a Python before 3.11.4
+                tar.extractall(where)
+    cmd = [sys.executable, os.path.join(ROOT, "utils", "onnx-conformance"),
+           "--target", kit["target"], "--level", onnx["level"], "--skip-light",
+           "--modules", os.path.join(out, "modules"), "--tests-dir", tests,
+           "--build-dir", args.kit, "--jobs", str(max(1, args.jobs)),
+           "--filter", onnx.get("filter", "")]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=kit_env(args),
+                           timeout=1200)
+    except subprocess.TimeoutExpired:
+        return False, "timed out after 1200 s", []
+    lines = p.stdout.splitlines()
+    unexpected = [l for l in lines if l.startswith(("FAIL ", "XPASS "))]
+    summary = "; ".join(l for l in lines[-2:] if l) or (p.stderr or "no output")[-400:]
+    return p.returncode == 0, "%s at %s: %s" % (kit["target"], onnx["level"], summary), unexpected
+
+
+def load_layers():
+    """bench/cuda/layers.py as a module (it needs PyTorch)."""
+    spec = importlib.util.spec_from_file_location(
+        "layers", os.path.join(ROOT, "bench", "cuda", "layers.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def prepare_layer(args, msm, name, case_dir):
+    """Writes one layer benchmark's case (bench/cuda/layers.py): the
+    function exported to ONNX with its weights as inputs, compiled at O1
+    and O2; inputs are made where it runs."""
+    try:
+        import torch
+        layers = load_layers()
+    except ImportError as e:
+        return "no PyTorch here to export it: %s" % e
+    function, inputs, flops = layers.LAYERS[name]
+
+    class Layer(torch.nn.Module):
+        def forward(self, *tensors):
+            return function(*tensors)
+
+    onnx = os.path.join(case_dir, "model.onnx")
+    torch.onnx.export(Layer(), tuple(torch.zeros(shape) for _, shape, _ in inputs), onnx,
+                      input_names=[n for n, _, _ in inputs], output_names=["y"],
+                      opset_version=17, do_constant_folding=True)
+    modules = {}
+    for level in ("O1", "O2"):
+        error = compile_case(args, onnx, level, [], os.path.join(case_dir, level + ".msm"))
+        if error:
+            return "does not compile at %s: %s" % (level, error.splitlines()[0])
+        modules[level] = level + ".msm"
+    os.remove(onnx)
+    plan = msm.read_meta(os.path.join(case_dir, "O1.msm"))
+    bench = {"torch": None, "layer": name, "moves": 0, "flops": flops,
+             "scales": [scale for _, _, scale in inputs],
+             "inputs": [[d["name"], d["dtype"], d["shape"]] for d in plan["inputs"]],
+             "outputs": [[d["name"], d["dtype"], d["shape"]] for d in plan["outputs"]]}
     return {"levels": modules, "inputs": {}, "outputs": [], "rtol": 1e-3,
             "atol": 1e-3, "model": False, "bench": bench}
 
@@ -182,6 +352,10 @@ def prepare(args):
                 if os.path.isdir(p) and os.path.exists(os.path.join(p, "model.onnx"))]
     sources += [("bench-" + os.path.splitext(os.path.basename(p))[0], p, "bench")
                 for p in sorted(glob.glob(os.path.join(ROOT, "bench", "cuda", "*.mlir")))]
+    try:
+        sources += [("bench-" + name, name, "layer") for name in sorted(load_layers().LAYERS)]
+    except ImportError:  # no PyTorch: listed as skipped below
+        sources += [("bench-bert-layer", "bert-layer", "layer")]
     if only is not None:
         missing = only - set(name for name, _, _ in sources)
         if missing:
@@ -203,6 +377,8 @@ def prepare(args):
         os.makedirs(case_dir)
         if model == "bench":
             record = prepare_bench(args, msm, path, case_dir)
+        elif model == "layer":
+            record = prepare_layer(args, msm, path, case_dir)
         elif model:
             record = prepare_model(args, msm, path, case_dir)
         else:
@@ -212,9 +388,14 @@ def prepare(args):
             shutil.rmtree(case_dir)
             continue
         cases[name] = record
+    record = {"target": args.target, "cases": cases, "skipped": skipped}
+    if (only is None or args.onnx_filter) and args.onnx_tests:
+        record["onnx"] = prepare_conformance(args)
+        if record["onnx"]:
+            print("compiled %d ONNX conformance tests at %s"
+                  % (record["onnx"]["modules"], CONFORMANCE_LEVEL))
     with open(os.path.join(args.kit, "kit.json"), "w") as f:
-        json.dump({"target": args.target, "cases": cases, "skipped": skipped}, f,
-                  indent=1, sort_keys=True)
+        json.dump(record, f, indent=1, sort_keys=True)
     for name, reason in sorted(skipped.items()):
         print("skipped %s: %s" % (name, reason))
     print("prepared %d cases (%d models) for %s, %d skipped, in %s"
@@ -223,25 +404,44 @@ def prepare(args):
     return 0
 
 
-def run_case(args, kit, name, case, level, work):
-    """Runs one case at one level; returns (ok, the comparison's lines)."""
-    check = load_check()
+def kit_env(args):
+    """The environment of the kit's programs: its libraries first, then the
+    machine's (where a container may name the driver's folder)."""
+    paths = [os.path.abspath(os.path.join(args.kit, "lib"))]
+    if os.environ.get("LD_LIBRARY_PATH"):
+        paths.append(os.environ["LD_LIBRARY_PATH"])
+    return dict(os.environ, LD_LIBRARY_PATH=os.pathsep.join(paths))
+
+
+def run_case(args, name, case, level, work):
+    """Runs one case at one level with ms-run; returns its error line, or
+    None. Safe to call from several threads."""
     case_dir = os.path.join(args.kit, "cases", name)
     out = os.path.join(work, name, level)
     cmd = [os.path.join(args.kit, "bin", "ms-run"), os.path.join(case_dir, case["levels"][level]),
            "--device", args.device, "--output-dir", out]
     for input_name, file in sorted(case["inputs"].items()):
         cmd += ["--input", "%s=%s" % (input_name, os.path.join(case_dir, file))]
-    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(args.kit, "lib"))
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    env = kit_env(args)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                           timeout=args.case_timeout)
+    except subprocess.TimeoutExpired:
+        return "ms-run timed out after %d s" % args.case_timeout
     if p.returncode != 0:
-        return False, ["ms-run failed (exit %d): %s" % (p.returncode,
-                                                         (p.stderr or p.stdout).strip()[:400])]
-    ok, lines = True, []
+        return "ms-run failed (exit %d): %s" % (p.returncode, (p.stderr or p.stdout).strip()[:400])
+    return None
+
+
+def compare_case(check, args, name, case, level, work):
+    """Compares one run's outputs with the references; returns (ok, the
+    comparison's lines)."""
     import contextlib
     import io
+    case_dir = os.path.join(args.kit, "cases", name)
+    ok, lines = True, []
     for desc in case["outputs"]:
-        got = np.load(os.path.join(out, desc["name"] + ".npy"))
+        got = np.load(os.path.join(work, name, level, desc["name"] + ".npy"))
         want = np.load(os.path.join(case_dir, desc["ref"]))
         text = io.StringIO()
         with contextlib.redirect_stdout(text):
@@ -260,7 +460,7 @@ def run_suites(args):
     tests = "*/%s" % args.device
     if args.device == "cuda":
         tests += ":CudaGraphTest.*:CollectiveTest.EveryOpOnOneCudaRankCopiesOnTheDevice"
-    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(args.kit, "lib"))
+    env = kit_env(args)
     try:
         p = subprocess.run([binary, "--gtest_brief=1", "--gtest_filter=" + tests],
                            capture_output=True, text=True, env=env, timeout=600)
@@ -285,8 +485,12 @@ def bench(args, case_dir, module, inputs):
            "--device", args.device, "--bench", str(args.bench)]
     for input_name, file in sorted(inputs.items()):
         cmd += ["--input", "%s=%s" % (input_name, os.path.join(case_dir, file))]
-    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(args.kit, "lib"))
-    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    env = kit_env(args)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                           timeout=args.case_timeout)
+    except subprocess.TimeoutExpired:
+        return None
     m = re.search(r"median_ms[ :=]+([0-9.]+)", p.stdout)
     return float(m.group(1)) if p.returncode == 0 and m else None
 
@@ -316,8 +520,9 @@ def run_bench(args, name, case, work):
     rng = np.random.default_rng(1234)
     inputs, bind = [], []
     os.makedirs(os.path.join(work, name))
+    scales = bench.get("scales") or [1.0] * len(bench["inputs"])
     for i, (input_name, dtype, shape) in enumerate(bench["inputs"]):
-        a = rng.uniform(-1, 1, shape).astype(check.DTYPES[dtype])
+        a = rng.uniform(-scales[i], scales[i], shape).astype(check.DTYPES[dtype])
         path = os.path.join(work, name, "in%d.npy" % i)
         np.save(path, a)
         bind += ["--input", "%s=%s" % (input_name, path)]
@@ -329,11 +534,12 @@ def run_bench(args, name, case, work):
     device = "cuda" if args.device == "cuda" else "cpu"
     want, eager = None, None
     lines = []
-    if torch is not None and bench["torch"]:
+    if torch is not None and (bench["torch"] or bench.get("layer")):
         torch.backends.cuda.matmul.allow_tf32 = False
         # The PyTorch function, as torch.compile can trace it.
         names = ", ".join("a%d" % i for i in range(len(inputs)))
-        function = eval("lambda %s: %s" % (names, bench["torch"]), {"torch": torch})
+        function = (load_layers().LAYERS[bench["layer"]][0] if bench.get("layer") else
+                    eval("lambda %s: %s" % (names, bench["torch"]), {"torch": torch}))
         try:
             targs = [torch.from_numpy(a).to(device) for a in inputs]
             eager = lambda: function(*targs)  # noqa: E731
@@ -345,7 +551,7 @@ def run_bench(args, name, case, work):
         lines.append("results not checked (no PyTorch reference)")
     sync = (torch.cuda.synchronize if torch is not None and device == "cuda"
             else (lambda: None))
-    env = dict(os.environ, LD_LIBRARY_PATH=os.path.join(args.kit, "lib"))
+    env = kit_env(args)
     ok, timing = True, {}
     for level in sorted(case["levels"]):
         module = os.path.join(case_dir, case["levels"][level])
@@ -354,7 +560,13 @@ def run_bench(args, name, case, work):
                "--output-dir", out] + bind
         if args.bench:
             cmd += ["--bench", str(args.bench)]
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+        try:
+            p = subprocess.run(cmd, capture_output=True, text=True, env=env,
+                               timeout=args.case_timeout)
+        except subprocess.TimeoutExpired:
+            lines.append("[%s] ms-run timed out after %d s" % (level, args.case_timeout))
+            ok = False
+            continue
         if p.returncode != 0:
             lines.append("[%s] ms-run failed (exit %d): %s"
                          % (level, p.returncode, (p.stderr or p.stdout).strip()[:400]))
@@ -403,17 +615,37 @@ def run_bench(args, name, case, work):
 
 def check_kit(args):
     kit = json.load(open(os.path.join(args.kit, "kit.json")))
+    if args.only:
+        # Only the named cases, and the conformance run and runtime suites
+        # only when named.
+        only = set(n for n in args.only.split(",") if n)
+        kit["cases"] = {n: c for n, c in kit["cases"].items() if n in only}
+        if "onnx-conformance" not in only:
+            kit.pop("onnx", None)
+        args.suites = "runtime-tests" in only
+    else:
+        args.suites = True
     results, failed = {}, 0
-    with tempfile.TemporaryDirectory() as work:
-        for name, case in sorted(kit["cases"].items()):
-            if "bench" in case:
-                continue
-            for level in sorted(case["levels"]):
-                ok, lines = run_case(args, kit, name, case, level, work)
-                failed += not ok
-                results.setdefault(name, {})[level] = {"ok": ok, "detail": lines}
-                print("%s %s %s: %s" % ("PASS" if ok else "FAIL", name, level,
-                                        "; ".join(lines)))
+    runs = [(name, case, level) for name, case in sorted(kit["cases"].items())
+            if "bench" not in case for level in sorted(case["levels"])]
+    with tempfile.TemporaryDirectory() as work, \
+            concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        # The cases run --jobs at a time (their results are printed in
+        # order); the timings below run one at a time.
+        check = load_check()
+        missing = {name: generate_op_data(check, kit, name, case, args.kit)
+                   for name, case in kit["cases"].items()}
+        # Results in the order of `runs`, each printed once it is there.
+        errors = pool.map(lambda run: run_case(args, run[0], run[1], run[2], work),
+                          [run for run in runs if not missing[run[0]]])
+        for name, case, level in runs:
+            error = missing[name] or next(errors)
+            ok, lines = (False, [error]) if error else compare_case(check, args, name, case,
+                                                                    level, work)
+            failed += not ok
+            results.setdefault(name, {})[level] = {"ok": ok, "detail": lines}
+            print("%s %s %s: %s" % ("PASS" if ok else "FAIL", name, level, "; ".join(lines)),
+                  flush=True)
     timings = {}
     if args.bench:
         print("\n| model | O1 ms | O2 ms | O1/O2 |\n|---|---|---|---|")
@@ -437,7 +669,16 @@ def check_kit(args):
                 print("%s %s: %s" % ("PASS" if ok else "FAIL", name, "; ".join(lines)))
     total = sum(len(c["levels"]) for c in kit["cases"].values() if "bench" not in c)
     total += len(benches)
-    suites = run_suites(args)
+    conformance = run_conformance(args, kit)
+    if conformance is not None:
+        ok, line, unexpected = conformance
+        failed += not ok
+        total += 1
+        results["onnx-conformance"] = {"run": {"ok": ok, "detail": [line] + unexpected}}
+        for l in unexpected[:50]:
+            print("  " + l)
+        print("%s onnx-conformance: %s" % ("PASS" if ok else "FAIL", line), flush=True)
+    suites = run_suites(args) if args.suites else None
     if suites is not None:
         ok, line = suites
         failed += not ok
@@ -463,11 +704,24 @@ def main():
     p.add_argument("--bin-dir", default=os.path.join(ROOT, "build", "bin"))
     p.add_argument("--target", default="cuda")
     p.add_argument("--only", default="")
+    p.add_argument("--onnx-tests", default=os.path.join(os.path.dirname(ROOT), "shared",
+                                                        "onnx-tests"),
+                   help="ONNX's conformance data; its tests go into the kit unless "
+                        "--only is given ('' to leave them out)")
+    p.add_argument("--onnx-filter", default="",
+                   help="only the conformance tests matching REGEX (also with --only)")
     c = sub.add_parser("check")
     c.add_argument("kit")
     c.add_argument("--device", default="cuda")
     c.add_argument("--bench", type=int, default=0)
     c.add_argument("--report", default="")
+    c.add_argument("--only", default="",
+                   help="comma-separated cases to run (onnx-conformance and "
+                        "runtime-tests name those checks)")
+    c.add_argument("--jobs", type=int, default=1,
+                   help="cases run at a time (the timings always run alone)")
+    c.add_argument("--case-timeout", type=int, default=600,
+                   help="seconds one ms-run may take before it counts as failed")
     args = ap.parse_args()
     return prepare(args) if args.command == "prepare" else check_kit(args)
 

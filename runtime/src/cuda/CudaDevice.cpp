@@ -415,10 +415,18 @@ public:
                            "cannot allocate " + std::to_string(size) +
                                " bytes of cuda memory: " +
                                cudaError(d, "cuMemAlloc", result).message());
-    if (CUresult result = d.cuMemsetD8(ptr, 0, rounded);
-        result != CUDA_SUCCESS) {
+    // Zeroed on the copy stream and waited for: a memset on the legacy
+    // stream is asynchronous, and the queues' and copies' non-blocking
+    // streams do not wait for it, so it could land after the first copy
+    // into the buffer or a kernel's writes.
+    if (Status status = copyAndWait("cuMemsetD8Async",
+                                    [&](CUstream stream) {
+                                      return d.cuMemsetD8Async(ptr, 0, rounded,
+                                                               stream);
+                                    });
+        !status.ok()) {
       d.cuMemFree(ptr);
-      return cudaError(d, "cuMemsetD8", result);
+      return status;
     }
     *out = reinterpret_cast<void *>(ptr);
     return Status();

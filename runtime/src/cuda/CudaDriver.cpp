@@ -54,7 +54,7 @@ const Driver *ms::rt::impl::cuda::openDriver(std::string &error) {
     need("cuMemFree_v2", d.cuMemFree);
     need("cuMemAllocAsync", d.cuMemAllocAsync);
     need("cuMemFreeAsync", d.cuMemFreeAsync);
-    need("cuMemsetD8_v2", d.cuMemsetD8);
+    need("cuMemsetD8Async", d.cuMemsetD8Async);
     need("cuMemcpyHtoDAsync_v2", d.cuMemcpyHtoDAsync);
     need("cuMemcpyDtoH_v2", d.cuMemcpyDtoH);
     need("cuMemcpyDtoD_v2", d.cuMemcpyDtoD);

@@ -78,7 +78,8 @@ struct Driver {
   CUresult (*cuMemFree)(CUdeviceptr ptr);
   CUresult (*cuMemAllocAsync)(CUdeviceptr *ptr, size_t size, CUstream stream);
   CUresult (*cuMemFreeAsync)(CUdeviceptr ptr, CUstream stream);
-  CUresult (*cuMemsetD8)(CUdeviceptr ptr, unsigned char value, size_t count);
+  CUresult (*cuMemsetD8Async)(CUdeviceptr ptr, unsigned char value,
+                              size_t count, CUstream stream);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t size,
                                 CUstream stream);
   CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t size);

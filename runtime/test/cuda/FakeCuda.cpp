@@ -180,11 +180,14 @@ CUresult cuMemFreeAsync(CUdeviceptr ptr, CUstream stream) {
     return kCaptureUnsupported;
   return cuMemFree_v2(ptr);
 }
-CUresult cuMemsetD8_v2(CUdeviceptr ptr, unsigned char value, size_t count) {
+CUresult cuMemsetD8Async(CUdeviceptr ptr, unsigned char value, size_t count,
+                         CUstream stream) {
   if (!isAllocated(ptr, count))
     return kInvalidValue;
-  std::memset(reinterpret_cast<void *>(ptr), value, count);
-  return kSuccess;
+  return runOrRecord(stream, [=] {
+    std::memset(reinterpret_cast<void *>(ptr), value, count);
+    return kSuccess;
+  });
 }
 CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t size,
                               CUstream stream) {
