@@ -959,6 +959,100 @@ static bool isBlockProgram(scf::ForallOp forall) {
   return anyParallel && isBlockProgramBody(forall.getBody());
 }
 
+/// Carries each accumulator of `loop` in registers: a place of a tile's own
+/// allocation (`isTileAllocation`), invariant in the loop, loaded and then
+/// stored once an iteration directly in its body and touched by nothing
+/// else in it, is loaded before the loop, an iteration argument inside it
+/// and stored after it. Nothing else can see the place meanwhile: the
+/// allocation is fresh, and in the loop only those two ops reach it.
+static void
+promoteAccumulators(scf::ForOp loop,
+                    function_ref<bool(memref::AllocOp)> isTileAllocation) {
+  SmallVector<std::pair<memref::LoadOp, memref::StoreOp>> found;
+  Block *body = loop.getBody();
+  for (auto store : body->getOps<memref::StoreOp>()) {
+    Value root = getViewedMemRef(store.getMemRef());
+    auto alloc = root.getDefiningOp<memref::AllocOp>();
+    if (!alloc || !isTileAllocation(alloc) ||
+        !loop.isDefinedOutsideOfLoop(store.getMemRef()) ||
+        !llvm::all_of(store.getIndices(), [&](Value index) {
+          return loop.isDefinedOutsideOfLoop(index);
+        }))
+      continue;
+    memref::LoadOp load;
+    bool other = false;
+    body->walk([&](Operation *op) {
+      if (op == store.getOperation())
+        return;
+      bool reaches = llvm::any_of(op->getOperands(), [&](Value operand) {
+        return isa<MemRefType>(operand.getType()) &&
+               getViewedMemRef(operand) == root;
+      });
+      if (!reaches)
+        return;
+      auto candidate = dyn_cast<memref::LoadOp>(op);
+      if (!load && candidate && candidate->getBlock() == body &&
+          candidate.getMemRef() == store.getMemRef() &&
+          candidate.getIndices() == store.getIndices() &&
+          candidate->isBeforeInBlock(store))
+        load = candidate;
+      else
+        other = true;
+    });
+    if (load && !other)
+      found.emplace_back(load, store);
+  }
+  if (found.empty())
+    return;
+  IRRewriter rewriter(loop.getContext());
+  rewriter.setInsertionPoint(loop);
+  SmallVector<Value> inits;
+  for (auto [load, store] : found)
+    inits.push_back(memref::LoadOp::create(
+        rewriter, load.getLoc(), store.getMemRef(), store.getIndices()));
+  FailureOr<LoopLikeOpInterface> promoted = loop.replaceWithAdditionalYields(
+      rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+      [&](OpBuilder &, Location, ArrayRef<BlockArgument> arguments) {
+        SmallVector<Value> yields;
+        for (auto [place, argument] : llvm::zip(found, arguments)) {
+          rewriter.replaceAllUsesWith(place.first.getResult(), argument);
+          yields.push_back(place.second.getValueToStore());
+        }
+        return yields;
+      });
+  if (failed(promoted))
+    return;
+  auto newLoop = cast<scf::ForOp>(promoted->getOperation());
+  rewriter.setInsertionPointAfter(newLoop);
+  unsigned first = newLoop.getNumResults() - found.size();
+  for (auto [i, place] : llvm::enumerate(found)) {
+    memref::StoreOp store = place.second;
+    memref::StoreOp::create(rewriter, store.getLoc(),
+                            newLoop.getResult(first + i), store.getMemRef(),
+                            store.getIndices());
+    rewriter.eraseOp(store);
+    rewriter.eraseOp(place.first);
+  }
+}
+
+/// Promotes the accumulators (promoteAccumulators) of the loops inside
+/// the parallel loops of `forall`, a block program: a product's or a row
+/// reduction's sum then stays in a register instead of being loaded and
+/// stored in memory at every term.
+static void promoteAccumulators(scf::ForallOp forall) {
+  auto isTileAllocation = [&](memref::AllocOp alloc) {
+    return forall->isProperAncestor(alloc);
+  };
+  SmallVector<scf::ForOp> loops;
+  forall.getBody()->walk([&](scf::ForOp loop) {
+    if (loop->getParentOfType<scf::ParallelOp>() &&
+        forall->isProperAncestor(loop->getParentOfType<scf::ParallelOp>()))
+      loops.push_back(loop);
+  });
+  for (scf::ForOp loop : loops)
+    promoteAccumulators(loop, isTileAllocation);
+}
+
 namespace {
 /// Top-level ops of a kernel that run as one launch.
 struct LaunchGroup {
@@ -1030,6 +1124,7 @@ public:
       }
       if (auto forall = dyn_cast<scf::ForallOp>(&op);
           forall && isBlockProgram(forall)) {
+        promoteAccumulators(forall);
         pending.clear();
         groups.push_back({nullptr, {forall}, forall, nullptr});
         continue;

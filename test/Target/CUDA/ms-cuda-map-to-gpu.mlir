@@ -808,6 +808,79 @@ func.func @read_then_write(%a: memref<3x48xf32>, %n: memref<3xf32>) {
 
 // -----
 
+// In a tile's parallel loop, a sum into the tile's own allocation (a
+// product's term loop, a row's max or sum) stays in a register: loaded
+// before the loop, carried through it, stored after it. A sum into a
+// kernel argument stays in memory (another argument could be the same
+// buffer), and so does one whose tile is also read elsewhere in the loop.
+// CHECK-LABEL: gpu.func @tile_sums_0(
+// CHECK: %[[TILE:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<{{.*}}xi8> to memref<4x8xf32>
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step
+// CHECK: %[[INIT:.*]] = memref.load %[[TILE]][%[[I:.*]], %[[J:.*]]] : memref<4x8xf32>
+// CHECK-NEXT: %[[SUM:.*]] = scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
+// CHECK-NOT: memref.store
+// CHECK: arith.addf %[[ACC]]
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.store %[[SUM]], %[[TILE]][%[[I]], %[[J]]] : memref<4x8xf32>
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// CHECK-NEXT: memref.load %[[TILE]]
+// CHECK-NEXT: memref.load %{{.*}} : memref<2x4xf32>
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: memref.store %{{.*}} : memref<2x4xf32>
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// CHECK-NEXT: memref.load %[[TILE]]
+// CHECK-NEXT: memref.load %[[TILE]]
+// CHECK-NEXT: arith.maximumf
+// CHECK-NEXT: memref.store %{{.*}}, %[[TILE]]
+func.func @tile_sums(%a: memref<2x4x16xf32>, %b: memref<2x16x8xf32>, %n: memref<2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  scf.forall (%t) in (2) {
+    %tile = memref.alloc() : memref<4x8xf32>
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c8) step (%c1, %c1) {
+      scf.for %k = %c0 to %c16 step %c1 {
+        %x = memref.load %a[%t, %i, %k] : memref<2x4x16xf32>
+        %y = memref.load %b[%t, %k, %j] : memref<2x16x8xf32>
+        %acc = memref.load %tile[%i, %j] : memref<4x8xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        memref.store %s, %tile[%i, %j] : memref<4x8xf32>
+      }
+      scf.reduce
+    }
+    scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+      scf.for %j = %c0 to %c8 step %c1 {
+        %x = memref.load %tile[%i, %j] : memref<4x8xf32>
+        %acc = memref.load %n[%t, %i] : memref<2x4xf32>
+        %s = arith.addf %acc, %x : f32
+        memref.store %s, %n[%t, %i] : memref<2x4xf32>
+      }
+      scf.reduce
+    }
+    scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+      scf.for %j = %c0 to %c8 step %c1 {
+        %x = memref.load %tile[%i, %j] : memref<4x8xf32>
+        %acc = memref.load %tile[%i, %c0] : memref<4x8xf32>
+        %s = arith.maximumf %acc, %x : f32
+        memref.store %s, %tile[%i, %c0] : memref<4x8xf32>
+      }
+      scf.reduce
+    }
+    memref.dealloc %tile : memref<4x8xf32>
+  }
+  return
+}
+
+// -----
+
 // A sequential loop of parallel steps in a tile (flash attention's loop
 // over key blocks) runs on every thread of the block, its steps shared and
 // separated by barriers like the tile's; its allocation reuses one slice

@@ -77,7 +77,14 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       a sequential loop holding parallel loops (flash attention's loop over
       key blocks) runs on every thread with its steps mapped the same way,
       any other op with effects runs on thread 0, and `gpu.barrier` follows
-      each such step (and precedes one that follows reads);
+      each such step (and precedes one that follows reads). In a parallel
+      loop's `scf.for`, a place of the tile's own allocation that the loop
+      loads and then stores once an iteration, at indices invariant in it,
+      and touches nowhere else (a product's term loop, a row's max or sum)
+      is carried in a register (`iter_args`: loaded before the loop, stored
+      after it) instead of being stored at every iteration; one in a kernel
+      argument stays in memory, since another argument may be the same
+      buffer;
     - a top-level `gpu.launch` (`ms-cuda-tile-matmul`'s products; x-only
       constant grid and block, synchronous, one block) is one launch as
       written: its workgroup buffers become the function's, 16-byte
