@@ -39,7 +39,8 @@ nothing to fetch, but has Python with NumPy).
       GPT-2 block): each against PyTorch's result (when PyTorch is there)
       and timed at O1 and O2 beside PyTorch eager and torch.compile, with
       bandwidth as a share of the device's copy bandwidth and matrix-product
-      throughput. --report FILE writes the same as JSON. --only NAMES runs
+      throughput, then all of them as one Markdown table. --report FILE
+      writes the same as JSON, with the GPU and PyTorch that ran it. --only NAMES runs
       those cases alone (onnx-conformance and runtime-tests name those
       checks).
 
@@ -613,6 +614,45 @@ def run_bench(args, name, case, work):
     return ok, lines, timing
 
 
+def print_bench_table(benches, timings):
+    """The benchmarks' timings as one Markdown table (docs/Performance.md's
+    columns): ms at O1 and O2, PyTorch eager and torch.compile, their
+    ratios to ms's best level (above 1: ms is faster), and throughput."""
+    def ms(value):
+        return "%.3f ms" % value if value else "-"
+    print("\n| benchmark | ms O1 | ms O2 | PyTorch eager | torch.compile | vs eager "
+          "| vs compile | throughput |\n|---|---|---|---|---|---|---|---|")
+    for name, case in sorted(benches.items()):
+        timing, bench = timings.get(name, {}), case["bench"]
+        best = min((timing[k] for k in ("O1", "O2") if timing.get(k)), default=None)
+        ratios = ["%.2f" % (timing[k] / best) if best and timing.get(k) else "-"
+                  for k in ("torch_eager", "torch_compile")]
+        throughput = "-"
+        if best and bench["flops"]:
+            throughput = "%.1f TFLOP/s" % (bench["flops"] / best / 1e9)
+        elif best and bench["moves"]:
+            throughput = "%.0f GB/s" % (bench["moves"] / best / 1e6)
+            if timing.get("copy"):
+                throughput += ", %.0f%% of copy bandwidth" % (100 * timing["copy"] / best)
+        print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            name, ms(timing.get("O1")), ms(timing.get("O2")), ms(timing.get("torch_eager")),
+            ms(timing.get("torch_compile")), ratios[0], ratios[1], throughput))
+
+
+def describe_machine(device):
+    """The device and PyTorch that ran the check, for the report."""
+    machine = {"device": device}
+    try:
+        import torch
+        machine["torch"] = torch.__version__
+        if device == "cuda" and torch.cuda.is_available():
+            machine["gpu"] = torch.cuda.get_device_name(0)
+            machine["cuda"] = torch.version.cuda
+    except ImportError:
+        pass
+    return machine
+
+
 def check_kit(args):
     kit = json.load(open(os.path.join(args.kit, "kit.json")))
     if args.only:
@@ -667,6 +707,8 @@ def check_kit(args):
                 results.setdefault(name, {})["bench"] = {"ok": ok, "detail": lines}
                 timings[name] = timing
                 print("%s %s: %s" % ("PASS" if ok else "FAIL", name, "; ".join(lines)))
+        if args.bench:
+            print_bench_table(benches, timings)
     total = sum(len(c["levels"]) for c in kit["cases"].values() if "bench" not in c)
     total += len(benches)
     conformance = run_conformance(args, kit)
@@ -691,7 +733,8 @@ def check_kit(args):
              len(kit["skipped"])))
     if args.report:
         with open(args.report, "w") as f:
-            json.dump({"device": args.device, "results": results, "timings": timings,
+            json.dump({"device": args.device, "machine": describe_machine(args.device),
+                       "results": results, "timings": timings,
                        "skipped": kit["skipped"]}, f, indent=1, sort_keys=True)
     return 1 if failed else 0
 
