@@ -959,15 +959,40 @@ static bool isBlockProgram(scf::ForallOp forall) {
   return anyParallel && isBlockProgramBody(forall.getBody());
 }
 
-/// Carries each accumulator of `loop` in registers: a place of a tile's own
-/// allocation (`isTileAllocation`), invariant in the loop, loaded and then
-/// stored once an iteration directly in its body and touched by nothing
-/// else in it, is loaded before the loop, an iteration argument inside it
-/// and stored after it. Nothing else can see the place meanwhile: the
-/// allocation is fresh, and in the loop only those two ops reach it.
+/// Whether every use of `memref`, followed through views, is a view, a
+/// load, a store into it or a dealloc: nothing reads or writes it behind a
+/// value of another kind (a cast to an unranked memref, a select, a call).
+static bool hasOnlyPlainUses(Value memref) {
+  for (OpOperand &use : memref.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<memref::LoadOp, memref::DeallocOp>(user))
+      continue;
+    if (auto store = dyn_cast<memref::StoreOp>(user);
+        store && store.getValueToStore() != memref)
+      continue;
+    auto view = dyn_cast<ViewLikeOpInterface>(user);
+    if (!view || view.getViewSource() != memref ||
+        !llvm::all_of(user->getResults(), hasOnlyPlainUses))
+      return false;
+  }
+  return true;
+}
+
+/// Carries each accumulator of `loop` (constant bounds, at least one
+/// iteration) in registers: a place of a tile's own allocation
+/// (`isTileAllocation`), invariant in the loop, loaded and then stored once
+/// an iteration directly in its body and touched by nothing else in it,
+/// is loaded before the loop, an iteration argument inside it and stored
+/// after it. Nothing else can see the place meanwhile: the allocation is
+/// fresh and reached only through views, loads and stores, and in the loop
+/// only those two ops reach it.
 static void
 promoteAccumulators(scf::ForOp loop,
                     function_ref<bool(memref::AllocOp)> isTileAllocation) {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  if (!lower || !upper || *lower >= *upper)
+    return;
   SmallVector<std::pair<memref::LoadOp, memref::StoreOp>> found;
   Block *body = loop.getBody();
   for (auto store : body->getOps<memref::StoreOp>()) {
@@ -985,7 +1010,7 @@ promoteAccumulators(scf::ForOp loop,
       if (op == store.getOperation())
         return;
       bool reaches = llvm::any_of(op->getOperands(), [&](Value operand) {
-        return isa<MemRefType>(operand.getType()) &&
+        return isa<BaseMemRefType>(operand.getType()) &&
                getViewedMemRef(operand) == root;
       });
       if (!reaches)
@@ -1013,12 +1038,12 @@ promoteAccumulators(scf::ForOp loop,
   FailureOr<LoopLikeOpInterface> promoted = loop.replaceWithAdditionalYields(
       rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
       [&](OpBuilder &, Location, ArrayRef<BlockArgument> arguments) {
-        SmallVector<Value> yields;
-        for (auto [place, argument] : llvm::zip(found, arguments)) {
+        // Every load replaced first: one accumulator's stored value may be
+        // another's load.
+        for (auto [place, argument] : llvm::zip(found, arguments))
           rewriter.replaceAllUsesWith(place.first.getResult(), argument);
-          yields.push_back(place.second.getValueToStore());
-        }
-        return yields;
+        return llvm::map_to_vector(
+            found, [](auto place) { return place.second.getValueToStore(); });
       });
   if (failed(promoted))
     return;
@@ -1031,8 +1056,9 @@ promoteAccumulators(scf::ForOp loop,
                             newLoop.getResult(first + i), store.getMemRef(),
                             store.getIndices());
     rewriter.eraseOp(store);
-    rewriter.eraseOp(place.first);
   }
+  for (auto [load, store] : found)
+    rewriter.eraseOp(load);
 }
 
 /// Promotes the accumulators (promoteAccumulators) of the loops inside
@@ -1040,13 +1066,18 @@ promoteAccumulators(scf::ForOp loop,
 /// reduction's sum then stays in a register instead of being loaded and
 /// stored in memory at every term.
 static void promoteAccumulators(scf::ForallOp forall) {
+  DenseSet<Operation *> plain;
+  forall.getBody()->walk([&](memref::AllocOp alloc) {
+    if (hasOnlyPlainUses(alloc.getResult()))
+      plain.insert(alloc);
+  });
   auto isTileAllocation = [&](memref::AllocOp alloc) {
-    return forall->isProperAncestor(alloc);
+    return plain.contains(alloc);
   };
   SmallVector<scf::ForOp> loops;
   forall.getBody()->walk([&](scf::ForOp loop) {
-    if (loop->getParentOfType<scf::ParallelOp>() &&
-        forall->isProperAncestor(loop->getParentOfType<scf::ParallelOp>()))
+    if (auto parallel = loop->getParentOfType<scf::ParallelOp>();
+        parallel && forall->isProperAncestor(parallel))
       loops.push_back(loop);
   });
   for (scf::ForOp loop : loops)

@@ -881,6 +881,58 @@ func.func @tile_sums(%a: memref<2x4x16xf32>, %b: memref<2x16x8xf32>, %n: memref<
 
 // -----
 
+// Two sums carried at once, each the other's value (a swap): both loads
+// become iteration arguments before either store's value is taken. A tile
+// also reached through a select (another value that may be it) stays in
+// memory.
+// CHECK-LABEL: gpu.func @two_sums_0(
+// CHECK: %[[R:.*]]:2 = scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args(%[[X:.*]] = %{{.*}}, %[[Y:.*]] = %{{.*}}) -> (f32, f32) {
+// CHECK-NEXT: scf.yield %[[Y]], %[[X]] : f32, f32
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.store %[[R]]#0
+// CHECK-NEXT: memref.store %[[R]]#1
+// CHECK: gpu.barrier
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c1 {
+// CHECK: memref.store
+// CHECK: gpu.barrier
+func.func @two_sums(%n: memref<2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  scf.forall (%t) in (2) {
+    %t1 = memref.alloc() : memref<4xf32>
+    %t2 = memref.alloc() : memref<4xf32>
+    %t3 = memref.alloc() : memref<4xf32>
+    %t4 = memref.alloc() : memref<4xf32>
+    scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+      scf.for %k = %c0 to %c16 step %c1 {
+        %a = memref.load %t1[%i] : memref<4xf32>
+        %b = memref.load %t2[%i] : memref<4xf32>
+        memref.store %b, %t1[%i] : memref<4xf32>
+        memref.store %a, %t2[%i] : memref<4xf32>
+      }
+      scf.reduce
+    }
+    %pick = arith.cmpi eq, %t, %c0 : index
+    %either = arith.select %pick, %t3, %t4 : memref<4xf32>
+    scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+      scf.for %k = %c0 to %c16 step %c1 {
+        %x = memref.load %either[%i] : memref<4xf32>
+        %a = memref.load %t3[%i] : memref<4xf32>
+        %s = arith.addf %a, %x : f32
+        memref.store %s, %t3[%i] : memref<4xf32>
+      }
+      %r = memref.load %t3[%i] : memref<4xf32>
+      memref.store %r, %n[%t, %i] : memref<2x4xf32>
+      scf.reduce
+    }
+  }
+  return
+}
+
+// -----
+
 // A sequential loop of parallel steps in a tile (flash attention's loop
 // over key blocks) runs on every thread of the block, its steps shared and
 // separated by barriers like the tile's; its allocation reuses one slice
