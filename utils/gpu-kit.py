@@ -40,9 +40,9 @@ nothing to fetch, but has Python with NumPy).
       and timed at O1 and O2 beside PyTorch eager and torch.compile, with
       bandwidth as a share of the device's copy bandwidth and matrix-product
       throughput, then all of them as one Markdown table. --report FILE
-      writes the same as JSON, with the GPU and PyTorch that ran it. --only NAMES runs
-      those cases alone (onnx-conformance and runtime-tests name those
-      checks).
+      writes the same as JSON, with the GPU and PyTorch that ran it.
+      --only NAMES runs those cases alone (onnx-conformance and
+      runtime-tests name those checks).
 
 `--target cpu` and `--device cpu` run the same steps on the CPU (how the kit
 itself is tested: test/e2e/gpu-kit.test).
@@ -218,9 +218,15 @@ def prepare_bench(args, msm, path, case_dir):
     flags = m.group(1).split() if m else []
     m = re.search(r"//\s*TOLERANCE:\s*rtol=(\S+)\s+atol=(\S+)", text)
     rtol, atol = (float(m.group(1)), float(m.group(2))) if m else (1e-3, 1e-3)
+    return compile_bench(args, msm, path, flags, case_dir, bench, rtol, atol)
+
+
+def compile_bench(args, msm, source, flags, case_dir, bench, rtol, atol):
+    """A benchmark's record: `source` compiled at O1 and O2, `bench` given
+    the module's signature; or a reason it does not compile."""
     modules = {}
     for level in ("O1", "O2"):
-        error = compile_case(args, path, level, flags, os.path.join(case_dir, level + ".msm"))
+        error = compile_case(args, source, level, flags, os.path.join(case_dir, level + ".msm"))
         if error:
             return "does not compile at %s: %s" % (level, error.splitlines()[0])
         modules[level] = level + ".msm"
@@ -248,12 +254,13 @@ def prepare_conformance(args):
     # A test that does not compile has no module: where the kit runs it
     # fails as not compiled, which its expected-failure list accounts for.
     p = subprocess.run([sys.executable, os.path.join(ROOT, "utils", "onnx-conformance"),
-                    "--target", args.target, "--level", CONFORMANCE_LEVEL, "--compile-only",
-                    "--skip-light", "--save-modules", os.path.join(out, "modules"),
-                    "--build-dir", os.path.dirname(os.path.abspath(args.bin_dir)),
-                    "--tests-dir", tests, "--jobs", str(os.cpu_count() or 2),
-                    "--filter", args.onnx_filter],
-                   capture_output=True, text=True, check=False)
+                        "--target", args.target, "--level", CONFORMANCE_LEVEL,
+                        "--compile-only", "--skip-light",
+                        "--save-modules", os.path.join(out, "modules"),
+                        "--build-dir", os.path.dirname(os.path.abspath(args.bin_dir)),
+                        "--tests-dir", tests, "--jobs", str(os.cpu_count() or 2),
+                        "--filter", args.onnx_filter],
+                       capture_output=True, text=True, check=False)
     if p.returncode != 0:
         # Unexpected failures here fail the same way there; say so now.
         print("warning: compiling the conformance tests: %s"
@@ -334,21 +341,12 @@ def prepare_layer(args, msm, name, case_dir):
                           opset_version=17, do_constant_folding=True)
     except Exception as e:  # noqa: BLE001 (an exporter that cannot: listed as skipped)
         return "PyTorch cannot export it: %s" % str(e).splitlines()[0][:200]
-    modules = {}
-    for level in ("O1", "O2"):
-        error = compile_case(args, onnx, level, [], os.path.join(case_dir, level + ".msm"))
-        if error:
-            return "does not compile at %s: %s" % (level, error.splitlines()[0])
-        modules[level] = level + ".msm"
-    os.remove(onnx)
-    plan = msm.read_meta(os.path.join(case_dir, "O1.msm"))
     bench = {"torch": None, "layer": name, "moves": 0, "flops": flops,
              "scales": {n: scale for n, _, scale in inputs},
-             "arguments": [n for n, _, _ in inputs],
-             "inputs": [[d["name"], d["dtype"], d["shape"]] for d in plan["inputs"]],
-             "outputs": [[d["name"], d["dtype"], d["shape"]] for d in plan["outputs"]]}
-    return {"levels": modules, "inputs": {}, "outputs": [], "rtol": 1e-3,
-            "atol": 1e-3, "model": False, "bench": bench}
+             "arguments": [n for n, _, _ in inputs]}
+    record = compile_bench(args, msm, onnx, [], case_dir, bench, 1e-3, 1e-3)
+    os.remove(onnx)
+    return record
 
 
 def prepare(args):
@@ -424,24 +422,41 @@ def kit_env(args):
     return dict(os.environ, LD_LIBRARY_PATH=os.pathsep.join(paths))
 
 
+def run_ms(args, module, arguments):
+    """Runs the kit's ms-run on `module` on the device with `arguments`,
+    within --case-timeout; returns (its stdout, None), or (None, the
+    error line). Safe to call from several threads."""
+    cmd = [os.path.join(args.kit, "bin", "ms-run"), module, "--device", args.device]
+    try:
+        p = subprocess.run(cmd + arguments, capture_output=True, text=True, env=kit_env(args),
+                           timeout=args.case_timeout)
+    except subprocess.TimeoutExpired:
+        return None, "ms-run timed out after %d s" % args.case_timeout
+    if p.returncode != 0:
+        return None, "ms-run failed (exit %d): %s" % (p.returncode,
+                                                      (p.stderr or p.stdout).strip()[:400])
+    return p.stdout, None
+
+
+def median_of(stdout):
+    """The median_ms ms-run --bench printed, or None."""
+    m = re.search(r"median_ms[ :=]+([0-9.]+)", stdout or "")
+    return float(m.group(1)) if m else None
+
+
 def run_case(args, name, case, level, work):
     """Runs one case at one level with ms-run; returns its error line, or
     None. Safe to call from several threads."""
     case_dir = os.path.join(args.kit, "cases", name)
-    out = os.path.join(work, name, level)
-    cmd = [os.path.join(args.kit, "bin", "ms-run"), os.path.join(case_dir, case["levels"][level]),
-           "--device", args.device, "--output-dir", out]
-    for input_name, file in sorted(case["inputs"].items()):
-        cmd += ["--input", "%s=%s" % (input_name, os.path.join(case_dir, file))]
-    env = kit_env(args)
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                           timeout=args.case_timeout)
-    except subprocess.TimeoutExpired:
-        return "ms-run timed out after %d s" % args.case_timeout
-    if p.returncode != 0:
-        return "ms-run failed (exit %d): %s" % (p.returncode, (p.stderr or p.stdout).strip()[:400])
-    return None
+    return run_ms(args, os.path.join(case_dir, case["levels"][level]),
+                  ["--output-dir", os.path.join(work, name, level)]
+                  + bind_inputs(case_dir, case["inputs"]))[1]
+
+
+def bind_inputs(case_dir, inputs):
+    """ms-run's --input arguments for a case's input files."""
+    return [arg for name, file in sorted(inputs.items())
+            for arg in ("--input", "%s=%s" % (name, os.path.join(case_dir, file)))]
 
 
 def compare_case(check, args, name, case, level, work):
@@ -492,18 +507,9 @@ def run_suites(args):
 
 def bench(args, case_dir, module, inputs):
     """The median milliseconds of `--bench N` runs of `module`."""
-    cmd = [os.path.join(args.kit, "bin", "ms-run"), os.path.join(case_dir, module),
-           "--device", args.device, "--bench", str(args.bench)]
-    for input_name, file in sorted(inputs.items()):
-        cmd += ["--input", "%s=%s" % (input_name, os.path.join(case_dir, file))]
-    env = kit_env(args)
-    try:
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                           timeout=args.case_timeout)
-    except subprocess.TimeoutExpired:
-        return None
-    m = re.search(r"median_ms[ :=]+([0-9.]+)", p.stdout)
-    return float(m.group(1)) if p.returncode == 0 and m else None
+    stdout, _ = run_ms(args, os.path.join(case_dir, module),
+                       ["--bench", str(args.bench)] + bind_inputs(case_dir, inputs))
+    return median_of(stdout)
 
 
 def median_ms(fn, n, sync):
@@ -572,29 +578,17 @@ def run_bench(args, name, case, work):
         lines.append("results not checked (no PyTorch reference)")
     sync = (torch.cuda.synchronize if torch is not None and device == "cuda"
             else (lambda: None))
-    env = kit_env(args)
     ok, timing = True, {}
     for level in sorted(case["levels"]):
-        module = os.path.join(case_dir, case["levels"][level])
         out = os.path.join(work, name, level)
-        cmd = [os.path.join(args.kit, "bin", "ms-run"), module, "--device", args.device,
-               "--output-dir", out] + bind
-        if args.bench:
-            cmd += ["--bench", str(args.bench)]
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, env=env,
-                               timeout=args.case_timeout)
-        except subprocess.TimeoutExpired:
-            lines.append("[%s] ms-run timed out after %d s" % (level, args.case_timeout))
+        stdout, error = run_ms(args, os.path.join(case_dir, case["levels"][level]),
+                               ["--output-dir", out] + bind
+                               + (["--bench", str(args.bench)] if args.bench else []))
+        if error:
+            lines.append("[%s] %s" % (level, error))
             ok = False
             continue
-        if p.returncode != 0:
-            lines.append("[%s] ms-run failed (exit %d): %s"
-                         % (level, p.returncode, (p.stderr or p.stdout).strip()[:400]))
-            ok = False
-            continue
-        m = re.search(r"median_ms[ :=]+([0-9.]+)", p.stdout)
-        timing[level] = float(m.group(1)) if m else None
+        timing[level] = median_of(stdout)
         if want is not None:
             import contextlib
             import io
