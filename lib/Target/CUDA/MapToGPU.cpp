@@ -15,9 +15,10 @@
 // thread each are split into chunks a thread each, whose totals a second
 // launch of a thread per row combines. A top-level gpu.launch (a tiled
 // matrix product) is one launch as written; each run of other effectful
-// top-level ops one launch of one thread. Launched functions take memrefs only:
-// the kernel's arguments and its top-level allocations; everything else they
-// use is cloned in.
+// top-level ops one launch of one thread. A tiled loop (scf.forall) runs as
+// a block per tile, its allocations in the block's shared memory where they
+// fit. Launched functions take memrefs only: the kernel's arguments and its
+// top-level allocations; everything else they use is cloned in.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +36,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::ms {
@@ -62,6 +64,10 @@ static constexpr int64_t kElementsPerBlock = 4096;
 /// About the fewest elements of a row a thread reduces where the row is a
 /// thread's.
 static constexpr int64_t kElementsPerThread = 64;
+/// The most bytes of allocations a block program's tile keeps in shared
+/// memory (the static shared memory a block may have); a tile needing
+/// more keeps them in a slice of a global scratch buffer.
+static constexpr int64_t kMaxSharedScratch = 48 * 1024;
 /// The name of the module holding every launched function.
 static constexpr StringLiteral kGpuModuleName = "ms_cuda";
 
@@ -888,6 +894,104 @@ static void rewriteSharedReduction(Operation *op, SharedReduction &shared) {
   op->erase();
 }
 
+namespace {
+/// A parallel step of a block program whose iterations (rows) are fewer
+/// than half the block's threads, each reducing along a row with a
+/// sequential loop: `lanes` adjacent threads share a row, each taking
+/// every `lanes`-th term, and combine their parts with warp shuffles.
+struct SplitRows {
+  /// The row's reduction: a loop of constant bounds whose iteration
+  /// arguments are each combined once an iteration (`combines`) with a
+  /// term, its other ops reading memory at most.
+  scf::ForOp reduction;
+  SmallVector<Operation *> combines;
+  SmallVector<arith::AtomicRMWKind> kinds;
+  /// Threads per row: a power of two from 2 to 32.
+  int64_t lanes = 1;
+};
+} // namespace
+
+/// The loop reducing each iteration's row in `loop` (a parallel step of a
+/// block program), or null: before it, ops that only read; the loop has
+/// results, and its body only reads memory; after it, anything.
+static scf::ForOp getRowReduction(scf::ParallelOp loop) {
+  scf::ForOp reduction;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (reduction)
+      break;
+    auto candidate = dyn_cast<scf::ForOp>(&op);
+    if (candidate && candidate->getNumResults() != 0)
+      reduction = candidate;
+    else if (!isCloneable(&op))
+      return nullptr;
+  }
+  if (!reduction ||
+      !llvm::all_of(reduction.getBody()->without_terminator(),
+                    [](Operation &op) { return isCloneable(&op); }))
+    return nullptr;
+  return reduction;
+}
+
+/// Whether each of the `rows` iterations of `loop` (a parallel step of a
+/// block program of `threads` threads) is a row reduction (getRowReduction)
+/// of constant bounds, each iteration argument combined once, to split
+/// over several threads (SplitRows).
+static std::optional<SplitRows> matchSplitRows(scf::ParallelOp loop,
+                                               int64_t rows, int64_t threads) {
+  if (rows == 0)
+    return std::nullopt;
+  SplitRows split;
+  split.lanes = std::min<int64_t>(
+      kMinSharedReduction, int64_t(llvm::bit_floor(uint64_t(threads / rows))));
+  split.reduction = getRowReduction(loop);
+  scf::ForOp reduction = split.reduction;
+  if (split.lanes < 2 || !reduction)
+    return std::nullopt;
+  std::optional<APInt> trips = reduction.getStaticTripCount();
+  if (!trips || trips->getSExtValue() < split.lanes ||
+      !getConstantIntValue(reduction.getLowerBound()) ||
+      !getConstantIntValue(reduction.getStep()))
+    return std::nullopt;
+  auto yield = cast<scf::YieldOp>(reduction.getBody()->getTerminator());
+  for (auto [argument, yielded] :
+       llvm::zip(reduction.getRegionIterArgs(), yield.getOperands())) {
+    Operation *combine = yielded.getDefiningOp();
+    std::optional<std::pair<arith::AtomicRMWKind, gpu::AllReduceOperation>>
+        kind = combine ? getReductionKind(combine) : std::nullopt;
+    if (!kind || combine->getBlock() != reduction.getBody() ||
+        !argument.hasOneUse() || !yielded.hasOneUse() ||
+        llvm::count(combine->getOperands(), argument) != 1)
+      return std::nullopt;
+    split.combines.push_back(combine);
+    split.kinds.push_back(kind->first);
+  }
+  return split;
+}
+
+/// The most iterations of a parallel step one thread runs at once
+/// (jammed): each of its sums a register, and their loop one loop.
+static constexpr int64_t kMaxJammed = 16;
+
+/// How many iterations of `loop` (a parallel step of a block program of
+/// `threads` threads, `total` iterations) each thread runs jammed, or 1:
+/// where each iteration is a row reduction (getRowReduction) whose bounds
+/// all iterations share and every thread takes the same number of
+/// iterations (2 to kMaxJammed), its iterations' terms are taken in one
+/// loop, whose loads of a place common to them (the iterations a thread
+/// takes are `threads` apart, so they share the inner indices) are one.
+static int64_t getJammedIterations(scf::ParallelOp loop, int64_t total,
+                                   int64_t threads) {
+  scf::ForOp reduction = getRowReduction(loop);
+  if (!reduction || total % threads != 0 || total / threads < 2 ||
+      total / threads > kMaxJammed)
+    return 1;
+  for (Value bound : {reduction.getLowerBound(), reduction.getUpperBound(),
+                      reduction.getStep()})
+    if (!loop.isDefinedOutsideOfLoop(bound))
+      return 1;
+  return total / threads;
+}
+
 static bool isBlockProgramBody(Block *body);
 
 /// Whether `loop` is a sequential loop every thread of a block runs
@@ -905,16 +1009,18 @@ static bool isUniformLoop(Operation *op) {
 }
 
 /// Whether the steps of `body` (a tile's, or a uniform loop's) can run as
-/// a block program: static contiguous allocations, parallel loops with
-/// static bounds and no reductions, uniform loops of such steps, other ops
+/// a block program: static contiguous allocations (in the default memory
+/// space, or in shared memory where outline has moved them), parallel loops
+/// with static bounds and no reductions, uniform loops of such steps, other ops
 /// without results used later (thread 0 runs them), no nested forall and
 /// no allocation elsewhere.
 static bool isBlockProgramBody(Block *body) {
   for (Operation &op : body->without_terminator()) {
     if (auto alloc = dyn_cast<memref::AllocOp>(&op)) {
+      Attribute space = alloc.getType().getMemorySpace();
       if (!alloc->getOperands().empty() || !alloc.getType().hasStaticShape() ||
           !alloc.getType().getLayout().isIdentity() ||
-          alloc.getType().getMemorySpace() ||
+          (space && !gpu::GPUDialect::isWorkgroupMemoryAddressSpace(space)) ||
           !alloc.getType().getElementType().isIntOrFloat())
         return false;
       continue;
@@ -1084,6 +1190,21 @@ static void promoteAccumulators(scf::ForallOp forall) {
     promoteAccumulators(loop, isTileAllocation);
 }
 
+/// Moves `memref` and every view of it to shared (workgroup) memory: their
+/// types take that memory space. The caller has checked that nothing but
+/// views, loads, stores and deallocations reach it (hasOnlyPlainUses).
+static void moveToSharedMemory(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  auto workgroup = gpu::AddressSpaceAttr::get(memref.getContext(),
+                                              gpu::AddressSpace::Workgroup);
+  memref.setType(MemRefType::Builder(type).setMemorySpace(workgroup));
+  for (Operation *user : memref.getUsers())
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+        view && view.getViewSource() == memref)
+      for (Value result : user->getResults())
+        moveToSharedMemory(result);
+}
+
 namespace {
 /// Top-level ops of a kernel that run as one launch.
 struct LaunchGroup {
@@ -1213,15 +1334,20 @@ private:
     // What the group reads from outside: memrefs become parameters; values
     // of ops without effects are cloned in (with what they read).
     llvm::SetVector<Value> params;
-    // A block program's allocations: one scratch buffer, a slice per block.
+    // A block program's allocations: a buffer in the block's shared memory
+    // where they fit and only views, loads and stores reach them, else one
+    // global scratch buffer, a slice per block.
     int64_t blockScratch = 0;
+    bool sharedScratch = false;
     SmallVector<int64_t> lower, step, trips;
     if (scf::ForallOp forall = group.forall) {
       (void)getConstantNest(forall.getMixedLowerBound(),
                             forall.getMixedUpperBound(), forall.getMixedStep(),
                             lower, step, trips);
+      bool plain = true;
       forall.getBody()->walk([&](memref::AllocOp alloc) {
         blockScratch += getAlignedBytes(alloc.getType());
+        plain &= hasOnlyPlainUses(alloc.getResult());
       });
       int64_t tiles = 1;
       for (int64_t trip : trips)
@@ -1230,7 +1356,13 @@ private:
         forall.erase();
         return success();
       }
-      if (blockScratch) {
+      sharedScratch =
+          blockScratch && plain && blockScratch <= kMaxSharedScratch;
+      if (sharedScratch) {
+        forall.getBody()->walk([&](memref::AllocOp alloc) {
+          moveToSharedMemory(alloc.getResult());
+        });
+      } else if (blockScratch) {
         OpBuilder at(first);
         auto scratch = memref::AllocOp::create(
             at, loc,
@@ -1357,6 +1489,11 @@ private:
     if (group.launch)
       for (BlockArgument buffer : group.launch.getWorkgroupAttributions())
         shared.push_back(buffer.getType());
+    if (sharedScratch)
+      shared.push_back(MemRefType::get(
+          {blockScratch}, builder.getI8Type(), MemRefLayoutAttrInterface(),
+          gpu::AddressSpaceAttr::get(builder.getContext(),
+                                     gpu::AddressSpace::Workgroup)));
     auto gpuFunc = gpu::GPUFuncOp::create(
         builder, loc, name, builder.getFunctionType(types, {}), shared);
     gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
@@ -1415,10 +1552,13 @@ private:
           delinearize(builder, loc, block, lower, step, trips);
       for (auto [iv, value] : llvm::zip(forall.getInductionVars(), ivs))
         mapping.map(iv, value);
-      Value scratch =
-          blockScratch ? entry.getArgument(0) : Value();
+      Value scratch;
+      if (sharedScratch)
+        scratch = gpuFunc.getWorkgroupAttributions()[0];
+      else if (blockScratch)
+        scratch = entry.getArgument(0);
       emitBlockProgram(builder, loc, forall, block, thread, threads, scratch,
-                       blockScratch, mapping);
+                       sharedScratch ? 0 : blockScratch, mapping);
     } else if (gpu::LaunchOp launch = group.launch) {
       gpu::KernelDim3 blockIds = launch.getBlockIds();
       gpu::KernelDim3 threadIds = launch.getThreadIds();
@@ -1477,7 +1617,8 @@ private:
 
   /// Emits the body of tile `block` of `forall` for one of its `threads`
   /// threads (`thread`): each allocation a slice of `scratch` (`perBlock`
-  /// bytes a block), ops without effects for every thread, each parallel
+  /// bytes a block in a global buffer, 0 where `scratch` is the block's
+  /// shared memory), ops without effects for every thread, each parallel
   /// loop's iterations taken by the threads in turn, a uniform loop run by
   /// every thread with its steps emitted the same way, any other op by
   /// thread 0; a barrier after each step that writes, so that the next
@@ -1486,12 +1627,13 @@ private:
                         scf::ForallOp forall, Value block, Value thread,
                         int64_t threads, Value scratch, int64_t perBlock,
                         IRMapping &mapping) {
-    Value base =
-        scratch ? arith::MulIOp::create(
-                      builder, loc, block,
-                      arith::ConstantIndexOp::create(builder, loc, perBlock))
-                      .getResult()
-                : Value();
+    Value base;
+    if (scratch && perBlock)
+      base = arith::MulIOp::create(
+          builder, loc, block,
+          arith::ConstantIndexOp::create(builder, loc, perBlock));
+    else if (scratch)
+      base = arith::ConstantIndexOp::create(builder, loc, 0);
     int64_t offset = 0;
     emitBlockSteps(builder, loc, forall.getBody(), thread, threads, scratch,
                    base, offset, mapping);
@@ -1553,18 +1695,27 @@ private:
         int64_t total = 1;
         for (int64_t trip : trips)
           total *= trip;
-        scf::ForOp::create(
-            builder, loc, thread, index(total), index(threads), ValueRange(),
-            [&](OpBuilder &b, Location, Value linear, ValueRange) {
-              IRMapping inner = mapping;
-              for (auto [iv, value] :
-                   llvm::zip(loop.getInductionVars(),
-                             delinearize(b, loc, linear, lower, step, trips)))
-                inner.map(iv, value);
-              for (Operation &bodyOp : loop.getBody()->without_terminator())
-                b.clone(bodyOp, inner);
-              scf::YieldOp::create(b, loc);
-            });
+        int64_t jammed = 1;
+        if (std::optional<SplitRows> split =
+                matchSplitRows(loop, total, threads))
+          emitSplitRows(builder, loc, loop, *split, lower, step, trips, thread,
+                        threads, mapping);
+        else if ((jammed = getJammedIterations(loop, total, threads)) > 1)
+          emitJammed(builder, loc, loop, jammed, lower, step, trips, thread,
+                     threads, mapping);
+        else
+          scf::ForOp::create(
+              builder, loc, thread, index(total), index(threads), ValueRange(),
+              [&](OpBuilder &b, Location, Value linear, ValueRange) {
+                IRMapping inner = mapping;
+                for (auto [iv, value] :
+                     llvm::zip(loop.getInductionVars(),
+                               delinearize(b, loc, linear, lower, step, trips)))
+                  inner.map(iv, value);
+                for (Operation &bodyOp : loop.getBody()->without_terminator())
+                  b.clone(bodyOp, inner);
+                scf::YieldOp::create(b, loc);
+              });
       } else {
         Value isFirst = arith::CmpIOp::create(
             builder, loc, arith::CmpIPredicate::eq, thread, index(0));
@@ -1579,6 +1730,193 @@ private:
     // writes.
     if (readSinceBarrier)
       gpu::BarrierOp::create(builder, loc);
+  }
+
+  /// Emits parallel step `loop` (of `trips`, matched as `split`) for
+  /// `thread`: row thread / lanes (the last row for threads past the rows,
+  /// which compute it again and keep nothing), its terms from thread %
+  /// lanes on every lanes-th, the parts combined by shuffles within the
+  /// lanes (every thread of the warp takes part), then with the row's
+  /// initial values, and the rest of the row run by its first lane.
+  void emitSplitRows(OpBuilder &builder, Location loc, scf::ParallelOp loop,
+                     const SplitRows &split, ArrayRef<int64_t> lower,
+                     ArrayRef<int64_t> step, ArrayRef<int64_t> trips,
+                     Value thread, int64_t threads, IRMapping &outer) {
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, v);
+    };
+    int64_t rows = 1;
+    for (int64_t trip : trips)
+      rows *= trip;
+    IRMapping mapping = outer;
+    Value lanes = index(split.lanes);
+    Value row = arith::DivUIOp::create(builder, loc, thread, lanes);
+    Value lane = arith::RemUIOp::create(builder, loc, thread, lanes);
+    Value isFirst = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::eq, lane, index(0));
+    if (rows * split.lanes < threads) {
+      Value last = index(rows - 1);
+      Value inRange = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ult, row, index(rows));
+      row = arith::MinUIOp::create(builder, loc, row, last);
+      isFirst = arith::AndIOp::create(builder, loc, isFirst, inRange);
+    }
+    for (auto [iv, value] :
+         llvm::zip(loop.getInductionVars(),
+                   delinearize(builder, loc, row, lower, step, trips)))
+      mapping.map(iv, value);
+    scf::ForOp reduction = split.reduction;
+    Block *body = loop.getBody();
+    auto it = body->begin();
+    for (; &*it != reduction.getOperation(); ++it)
+      builder.clone(*it, mapping);
+
+    // This lane's part: the terms from lower + lane * step on, a step of
+    // lanes * step.
+    int64_t first = *getConstantIntValue(reduction.getLowerBound());
+    int64_t stride = *getConstantIntValue(reduction.getStep());
+    Value start = lane;
+    if (stride != 1)
+      start = arith::MulIOp::create(builder, loc, start, index(stride));
+    if (first != 0)
+      start = arith::AddIOp::create(builder, loc, start, index(first));
+    Value end = mapping.lookupOrDefault(reduction.getUpperBound());
+    Value by = index(stride * split.lanes);
+    SmallVector<Value> identities;
+    for (auto [kind, combine] : llvm::zip(split.kinds, split.combines))
+      identities.push_back(arith::getIdentityValue(
+          kind, combine->getResult(0).getType(), builder, loc));
+    auto parts = scf::ForOp::create(
+        builder, loc, start, end, by, identities,
+        [&](OpBuilder &b, Location, Value iv, ValueRange carried) {
+          IRMapping inner = mapping;
+          inner.map(reduction.getInductionVar(), iv);
+          for (auto [argument, value] :
+               llvm::zip(reduction.getRegionIterArgs(), carried))
+            inner.map(argument, value);
+          for (Operation &op : reduction.getBody()->without_terminator())
+            b.clone(op, inner);
+          auto yield = cast<scf::YieldOp>(reduction.getBody()->getTerminator());
+          scf::YieldOp::create(
+              b, loc, llvm::map_to_vector(yield.getOperands(), [&](Value v) {
+                return inner.lookupOrDefault(v);
+              }));
+        });
+    parts.setUnsignedCmp(true);
+    // `combine` applied to `accumulated` (in its iteration argument's
+    // place) and `term`.
+    auto combineWith = [&](Operation *combine, BlockArgument argument,
+                           Value accumulated, Value term) {
+      IRMapping values;
+      for (Value operand : combine->getOperands())
+        values.map(operand, operand == argument ? accumulated : term);
+      return builder.clone(*combine, values)->getResult(0);
+    };
+    for (auto [i, combine] : llvm::enumerate(split.combines)) {
+      BlockArgument argument = reduction.getRegionIterArgs()[i];
+      Value part = parts.getResult(i);
+      for (int64_t offset = split.lanes / 2; offset >= 1; offset /= 2) {
+        Value other =
+            gpu::ShuffleOp::create(builder, loc, part, offset,
+                                   kMinSharedReduction, gpu::ShuffleMode::XOR)
+                .getShuffleResult();
+        part = combineWith(combine, argument, part, other);
+      }
+      Value init = mapping.lookupOrDefault(reduction.getInitArgs()[i]);
+      mapping.map(reduction.getResult(i),
+                  combineWith(combine, argument, init, part));
+    }
+    auto guard = scf::IfOp::create(builder, loc, isFirst);
+    OpBuilder::InsertionGuard insertion(builder);
+    builder.setInsertionPointToStart(guard.thenBlock());
+    for (++it; it != body->end() && !isa<scf::ReduceOp>(*it); ++it)
+      builder.clone(*it, mapping);
+  }
+
+  /// Emits parallel step `loop` (of `trips`) for `thread`, which runs its
+  /// iterations thread + i * threads for i < `jammed` at once
+  /// (getJammedIterations): each's ops before the row reduction, one loop
+  /// carrying every iteration's sums, then each's ops after it. An
+  /// iteration's indices reuse the thread's first iteration's where
+  /// i * threads is a whole number of their period, so that CSE finds the
+  /// loads common to the iterations.
+  void emitJammed(OpBuilder &builder, Location loc, scf::ParallelOp loop,
+                  int64_t jammed, ArrayRef<int64_t> lower,
+                  ArrayRef<int64_t> step, ArrayRef<int64_t> trips, Value thread,
+                  int64_t threads, IRMapping &outer) {
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, v);
+    };
+    SmallVector<Value> first =
+        delinearize(builder, loc, thread, lower, step, trips);
+    SmallVector<IRMapping> mappings(jammed, outer);
+    for (int64_t i = 0; i < jammed; ++i) {
+      int64_t shift = i * threads;
+      // The thread's first iteration's indices where the shift keeps them
+      // (a multiple of the dimension's period); the outermost moved by
+      // the shift's whole periods of the inner dimensions.
+      SmallVector<Value> ivs = first;
+      int64_t inner = 1;
+      for (int64_t d = trips.size() - 1; d >= 0 && shift; --d) {
+        if (d == 0 && shift % inner == 0) {
+          ivs[0] = arith::AddIOp::create(builder, loc, first[0],
+                                         index(shift / inner * step[0]));
+          break;
+        }
+        if (shift % (inner * trips[d]) != 0) {
+          Value linear =
+              arith::AddIOp::create(builder, loc, thread, index(shift));
+          ivs = delinearize(builder, loc, linear, lower, step, trips);
+          break;
+        }
+        inner *= trips[d];
+      }
+      for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
+        mappings[i].map(iv, value);
+    }
+    scf::ForOp reduction = getRowReduction(loop);
+    Block *body = loop.getBody();
+    for (int64_t i = 0; i < jammed; ++i)
+      for (Operation &op : body->without_terminator()) {
+        if (&op == reduction.getOperation())
+          break;
+        builder.clone(op, mappings[i]);
+      }
+    SmallVector<Value> inits;
+    for (IRMapping &mapping : mappings)
+      for (Value init : reduction.getInitArgs())
+        inits.push_back(mapping.lookupOrDefault(init));
+    unsigned carried = reduction.getNumRegionIterArgs();
+    auto yield = cast<scf::YieldOp>(reduction.getBody()->getTerminator());
+    auto jam = scf::ForOp::create(
+        builder, loc, outer.lookupOrDefault(reduction.getLowerBound()),
+        outer.lookupOrDefault(reduction.getUpperBound()),
+        outer.lookupOrDefault(reduction.getStep()), inits,
+        [&](OpBuilder &b, Location, Value iv, ValueRange sums) {
+          SmallVector<Value> next;
+          for (auto [i, mapping] : llvm::enumerate(mappings)) {
+            IRMapping inner = mapping;
+            inner.map(reduction.getInductionVar(), iv);
+            inner.map(reduction.getRegionIterArgs(),
+                      sums.slice(i * carried, carried));
+            for (Operation &op : reduction.getBody()->without_terminator())
+              b.clone(op, inner);
+            for (Value value : yield.getOperands())
+              next.push_back(inner.lookupOrDefault(value));
+          }
+          scf::YieldOp::create(b, loc, next);
+        });
+    jam.setUnsignedCmp(reduction.getUnsignedCmp());
+    for (auto [i, mapping] : llvm::enumerate(mappings)) {
+      mapping.map(reduction.getResults(),
+                  jam.getResults().slice(i * carried, carried));
+      bool after = false;
+      for (Operation &op : body->without_terminator()) {
+        if (after)
+          builder.clone(op, mapping);
+        after |= &op == reduction.getOperation();
+      }
+    }
   }
 
   func::FuncOp func;

@@ -689,20 +689,19 @@ func.func @f64_row(%a: memref<8x64xf64>, %s: memref<8xf64>) {
 // -----
 
 // A tiled loop (scf.forall, as fused attention is tiled by batch and head)
-// runs a block per tile: its allocation is a slice of one scratch buffer
-// (a memref.view at the block's offset), each parallel loop's iterations
-// are taken by the block's threads in turn (64: the power of two above the
-// widest loop's 48), any other effectful op by thread 0, and a barrier
-// follows each of them.
+// runs a block per tile: its allocation is a slice of the block's shared
+// memory (a memref.view of a workgroup buffer of 192 bytes, the 48 floats
+// rounded up to 64 bytes), each parallel loop's iterations are taken by the
+// block's threads in turn (64: the power of two above the widest loop's
+// 48), any other effectful op by thread 0, and a barrier follows each of
+// them.
 // CHECK-LABEL: func.func @tiles(
-// CHECK: %[[SCRATCH:.*]] = memref.alloc() : memref<576xi8>
-// CHECK: gpu.launch_func @ms_cuda::@tiles_0 blocks in (%c3, %{{.*}}, %{{.*}}) threads in (%c64, %{{.*}}, %{{.*}}) args(%[[SCRATCH]] : memref<576xi8>,
-// CHECK: gpu.func @tiles_0(%[[S:.*]]: memref<576xi8>, %[[A:.*]]: memref<3x48xf32>, %[[N:.*]]: memref<3xf32>, %[[B:.*]]: memref<3x48xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>, known_grid_size = array<i32: 3, 1, 1>}
+// CHECK-NOT: memref.alloc
+// CHECK: gpu.launch_func @ms_cuda::@tiles_0 blocks in (%c3, %{{.*}}, %{{.*}}) threads in (%c64, %{{.*}}, %{{.*}}) args(%{{.*}} : memref<3x48xf32>,
+// CHECK: gpu.func @tiles_0(%[[A:.*]]: memref<3x48xf32>, %[[N:.*]]: memref<3xf32>, %[[B:.*]]: memref<3x48xf32>) workgroup(%[[S:.*]] : memref<192xi8, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel attributes {known_block_size = array<i32: 64, 1, 1>, known_grid_size = array<i32: 3, 1, 1>}
 // CHECK: %[[BLOCK:.*]] = gpu.block_id x
 // CHECK: %[[T:.*]] = gpu.thread_id x
-// CHECK: %[[BASE:.*]] = arith.muli %[[BLOCK]], %c192
-// CHECK: %[[AT:.*]] = arith.addi %[[BASE]], %c0
-// CHECK: %[[TILE:.*]] = memref.view %[[S]][%[[AT]]][] : memref<576xi8> to memref<48xf32>
+// CHECK: %[[TILE:.*]] = memref.view %[[S]][%{{.*}}][] : memref<192xi8, #gpu.address_space<workgroup>> to memref<48xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %[[I:.*]] = %[[T]] to %{{.*}} step %c64
 // CHECK: memref.load %[[A]][%[[BLOCK]], %[[I]]]
 // CHECK: memref.store %{{.*}}, %[[TILE]][%[[I]]]
@@ -748,6 +747,43 @@ func.func @tiles(%a: memref<3x48xf32>, %b: memref<3x48xf32>, %n: memref<3xf32>) 
       scf.reduce
     }
     memref.dealloc %tile : memref<48xf32>
+  }
+  return
+}
+
+// -----
+
+// A tile whose allocations exceed a block's 48 KiB of static shared memory
+// (here 64 KiB) keeps them in one global scratch buffer, a slice per block
+// at the block's offset.
+// CHECK-LABEL: func.func @big_tiles(
+// CHECK: %[[SCRATCH:.*]] = memref.alloc() : memref<131072xi8>
+// CHECK: gpu.launch_func @ms_cuda::@big_tiles_0 blocks in (%c2, %{{.*}}, %{{.*}}) threads in (%c256, %{{.*}}, %{{.*}}) args(%[[SCRATCH]] : memref<131072xi8>,
+// CHECK: gpu.func @big_tiles_0(%[[S:.*]]: memref<131072xi8>, %{{.*}}: memref<2x16384xf32>) kernel
+// CHECK: %[[BLOCK:.*]] = gpu.block_id x
+// CHECK: %[[BASE:.*]] = arith.muli %[[BLOCK]], %c65536
+// CHECK: %[[AT:.*]] = arith.addi %[[BASE]], %c0
+// CHECK: memref.view %[[S]][%[[AT]]][] : memref<131072xi8> to memref<16384xf32>
+func.func @big_tiles(%a: memref<2x16384xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant 16384 : index
+  scf.forall (%t) in (2) {
+    %tile = memref.alloc() : memref<16384xf32>
+    scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+      %x = memref.load %a[%t, %i] : memref<2x16384xf32>
+      %y = arith.mulf %x, %x : f32
+      memref.store %y, %tile[%i] : memref<16384xf32>
+      scf.reduce
+    }
+    scf.parallel (%i) = (%c0) to (%n) step (%c1) {
+      %j = arith.subi %n, %i : index
+      %k = arith.subi %j, %c1 : index
+      %y = memref.load %tile[%k] : memref<16384xf32>
+      memref.store %y, %a[%t, %i] : memref<2x16384xf32>
+      scf.reduce
+    }
+    memref.dealloc %tile : memref<16384xf32>
   }
   return
 }
@@ -814,15 +850,15 @@ func.func @read_then_write(%a: memref<3x48xf32>, %n: memref<3xf32>) {
 // kernel argument stays in memory (another argument could be the same
 // buffer), and so does one whose tile is also read elsewhere in the loop.
 // CHECK-LABEL: gpu.func @tile_sums_0(
-// CHECK: %[[TILE:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<{{.*}}xi8> to memref<4x8xf32>
+// CHECK: %[[TILE:.*]] = memref.view %{{.*}}[%{{.*}}][] : memref<{{.*}}xi8, #gpu.address_space<workgroup>> to memref<4x8xf32, #gpu.address_space<workgroup>>
 // CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step
-// CHECK: %[[INIT:.*]] = memref.load %[[TILE]][%[[I:.*]], %[[J:.*]]] : memref<4x8xf32>
+// CHECK: %[[INIT:.*]] = memref.load %[[TILE]][%[[I:.*]], %[[J:.*]]] : memref<4x8xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[SUM:.*]] = scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args(%[[ACC:.*]] = %[[INIT]]) -> (f32) {
 // CHECK-NOT: memref.store
 // CHECK: arith.addf %[[ACC]]
 // CHECK-NEXT: scf.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: memref.store %[[SUM]], %[[TILE]][%[[I]], %[[J]]] : memref<4x8xf32>
+// CHECK-NEXT: memref.store %[[SUM]], %[[TILE]][%[[I]], %[[J]]] : memref<4x8xf32, #gpu.address_space<workgroup>>
 // CHECK: gpu.barrier
 // CHECK: scf.for
 // CHECK-NEXT: scf.for %{{.*}} = %c0 to %c8 step %c1 {
@@ -884,8 +920,9 @@ func.func @tile_sums(%a: memref<2x4x16xf32>, %b: memref<2x16x8xf32>, %n: memref<
 // Two sums carried at once, each the other's value (a swap): both loads
 // become iteration arguments before either store's value is taken. A tile
 // also reached through a select (another value that may be it) stays in
-// memory.
-// CHECK-LABEL: gpu.func @two_sums_0(
+// memory, and the tile's allocations stay in global scratch (shared memory
+// is another address space, which the select's other operand is not in).
+// CHECK-LABEL: gpu.func @two_sums_0(%{{.*}}: memref<512xi8>,
 // CHECK: %[[R:.*]]:2 = scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args(%[[X:.*]] = %{{.*}}, %[[Y:.*]] = %{{.*}}) -> (f32, f32) {
 // CHECK-NEXT: scf.yield %[[Y]], %[[X]] : f32, f32
 // CHECK-NEXT: }
@@ -927,6 +964,148 @@ func.func @two_sums(%n: memref<2x4xf32>) {
       memref.store %r, %n[%t, %i] : memref<2x4xf32>
       scf.reduce
     }
+  }
+  return
+}
+
+// -----
+
+// A tile's row reductions over few rows (4 rows, 256 threads) are split:
+// 32 adjacent threads share a row (the block's threads over the rows,
+// capped at a warp), each summing every 32nd term, and combine their parts
+// with xor shuffles; the row's initial value joins last and the row's
+// first lane alone stores it. Threads past the rows (128 and up) redo the
+// last row, taking part in the shuffles, and store nothing. A row loop
+// that writes memory keeps a thread per row.
+// CHECK-LABEL: gpu.func @split_rows_0(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: gpu.barrier
+// CHECK: %[[ROW:.*]] = arith.divui %[[T]], %c32
+// CHECK: %[[LANE:.*]] = arith.remui %[[T]], %c32
+// CHECK: %[[LEAD:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %c4
+// CHECK: %[[R:.*]] = arith.minui %[[ROW]], %c3
+// CHECK: %[[STORE:.*]] = arith.andi %[[LEAD]], %[[IN]]
+// CHECK: %[[INIT:.*]] = memref.load %{{.*}}[%{{.*}}, %[[R]]] : memref<2x4xf32>
+// CHECK: %[[PART:.*]] = scf.for unsigned %[[K:.*]] = %[[LANE]] to %c64 step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
+// CHECK-NEXT: %[[X:.*]] = memref.load %{{.*}}[%[[R]], %[[K]]] : memref<4x64xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[X]]
+// CHECK-NEXT: scf.yield %[[S]]
+// CHECK: %[[O16:.*]], %{{.*}} = gpu.shuffle xor %[[PART]], %c16_i32, %c32_i32 : f32
+// CHECK: %[[P16:.*]] = arith.addf %[[PART]], %[[O16]]
+// CHECK: gpu.shuffle xor %[[P16]], %c8_i32, %c32_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32, %c32_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32
+// CHECK: %[[O1:.*]], %{{.*}} = gpu.shuffle xor %[[P2:.*]], %c1_i32, %c32_i32
+// CHECK: %[[P1:.*]] = arith.addf %[[P2]], %[[O1]]
+// CHECK: %[[TOTAL:.*]] = arith.addf %[[INIT]], %[[P1]]
+// CHECK: scf.if %[[STORE]] {
+// CHECK-NEXT: memref.store %[[TOTAL]], %{{.*}}[%{{.*}}, %[[R]]] : memref<2x4xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.for %{{.*}} = %[[T]] to %{{.*}} step %{{.*}} {
+// CHECK: scf.for
+// CHECK: memref.store
+// CHECK: gpu.barrier
+func.func @split_rows(%a: memref<2x4x64xf32>, %n: memref<2x4xf32>, %m: memref<2x4x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c64 = arith.constant 64 : index
+  scf.forall (%t) in (2) {
+    %tile = memref.alloc() : memref<4x64xf32>
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c64) step (%c1, %c1) {
+      %x = memref.load %a[%t, %i, %j] : memref<2x4x64xf32>
+      memref.store %x, %tile[%i, %j] : memref<4x64xf32>
+      scf.reduce
+    }
+    scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+      %init = memref.load %n[%t, %i] : memref<2x4xf32>
+      %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x = memref.load %tile[%i, %k] : memref<4x64xf32>
+        %s = arith.addf %acc, %x : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %n[%t, %i] : memref<2x4xf32>
+      scf.reduce
+    }
+    scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+      %init = memref.load %n[%t, %i] : memref<2x4xf32>
+      %sum = scf.for %k = %c0 to %c64 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x = memref.load %tile[%i, %k] : memref<4x64xf32>
+        memref.store %acc, %m[%t, %i, %k] : memref<2x4x64xf32>
+        %s = arith.addf %acc, %x : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %n[%t, %i] : memref<2x4xf32>
+      scf.reduce
+    }
+    memref.dealloc %tile : memref<4x64xf32>
+  }
+  return
+}
+
+// -----
+
+// A tile's product of 8 x 64 outputs on 256 threads: each thread takes its
+// 2 outputs (rows i and i + 4 of column j) at once, both sums carried by
+// one term loop, so that the two terms' load of b[k, j] is one load after
+// CSE (the same indices), and each iteration of the thread has its sum in
+// flight beside the other's.
+// CHECK-LABEL: gpu.func @jammed_0(
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[J:.*]] = arith.remui %[[T]], %c64
+// CHECK: %[[I:.*]] = arith.divui %[[T]], %c64
+// CHECK: %[[I2:.*]] = arith.addi %[[I]], %c4
+// CHECK: %[[X0:.*]] = memref.load %[[TILE:.*]][%[[I]], %[[J]]]
+// CHECK: %[[Y0:.*]] = memref.load %[[TILE]][%[[I2]], %[[J]]]
+// CHECK: %[[R:.*]]:2 = scf.for %[[K:.*]] = %c0 to %c16 step %c1 iter_args(%[[X:.*]] = %[[X0]], %[[Y:.*]] = %[[Y0]]) -> (f32, f32) {
+// CHECK-NEXT: memref.load %{{.*}}[%{{.*}}, %[[I]], %[[K]]]
+// CHECK-NEXT: memref.load %{{.*}}[%{{.*}}, %[[K]], %[[J]]]
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.addf %[[X]]
+// CHECK-NEXT: memref.load %{{.*}}[%{{.*}}, %[[I2]], %[[K]]]
+// CHECK-NEXT: memref.load %{{.*}}[%{{.*}}, %[[K]], %[[J]]]
+// CHECK-NEXT: arith.mulf
+// CHECK-NEXT: arith.addf %[[Y]]
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: memref.store %[[R]]#0, %[[TILE]][%[[I]], %[[J]]]
+// CHECK-NEXT: memref.store %[[R]]#1, %[[TILE]][%[[I2]], %[[J]]]
+// CHECK-NEXT: gpu.barrier
+func.func @jammed(%a: memref<2x8x16xf32>, %b: memref<2x16x64xf32>, %o: memref<2x8x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%t) in (2) {
+    %tile = memref.alloc() : memref<8x64xf32>
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c64) step (%c1, %c1) {
+      memref.store %zero, %tile[%i, %j] : memref<8x64xf32>
+      scf.reduce
+    }
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c64) step (%c1, %c1) {
+      %init = memref.load %tile[%i, %j] : memref<8x64xf32>
+      %sum = scf.for %k = %c0 to %c16 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x = memref.load %a[%t, %i, %k] : memref<2x8x16xf32>
+        %y = memref.load %b[%t, %k, %j] : memref<2x16x64xf32>
+        %p = arith.mulf %x, %y : f32
+        %s = arith.addf %acc, %p : f32
+        scf.yield %s : f32
+      }
+      memref.store %sum, %tile[%i, %j] : memref<8x64xf32>
+      scf.reduce
+    }
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c64) step (%c1, %c1) {
+      %x = memref.load %tile[%i, %j] : memref<8x64xf32>
+      memref.store %x, %o[%t, %i, %j] : memref<2x8x64xf32>
+      scf.reduce
+    }
+    memref.dealloc %tile : memref<8x64xf32>
   }
   return
 }

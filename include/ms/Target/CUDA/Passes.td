@@ -71,9 +71,13 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
     - a top-level `scf.forall` (a tiled loop: fused attention is tiled by
       batch and head) with static bounds, static allocations and parallel
       loops inside is one launch of a block per tile: its allocations are
-      slices of one scratch buffer (`memref.view` at the block's offset),
-      each inner parallel loop's iterations are taken by the block's
-      threads in turn (a power of two from 32 to 256, for the widest loop),
+      slices (`memref.view`) of a workgroup buffer, the block's shared
+      memory, where they take at most 48 KiB and only views, loads, stores
+      and deallocations reach them (their types and their views' take the
+      workgroup memory space), else of one global scratch buffer at the
+      block's offset; each inner parallel loop's iterations are taken by
+      the block's threads in turn (a power of two from 32 to 256, for the
+      widest loop),
       a sequential loop holding parallel loops (flash attention's loop over
       key blocks) runs on every thread with its steps mapped the same way,
       any other op with effects runs on thread 0, and `gpu.barrier` follows
@@ -84,7 +88,25 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       is carried in a register (`iter_args`: loaded before the loop, stored
       after it) instead of being stored at every iteration; one in a kernel
       argument stays in memory, since another argument may be the same
-      buffer;
+      buffer. A parallel loop whose iterations (rows) each reduce with an
+      `scf.for` carrying values (ops before it only read, its body only
+      reads, ops after it anything) runs two ways. With fewer rows than
+      half the threads, constant bounds and each carried value combined
+      once an iteration (add, mul, min, max, ... as above, f32 or i32), a
+      row is split over L adjacent threads (threads / rows rounded down to
+      a power of two, at most 32, at most the row's terms): each takes every
+      L-th term from the identity, `gpu.shuffle xor` combines the parts
+      within the L, then the row's initial value joins, and the row's first
+      thread runs the ops after the loop; threads past the rows redo the
+      last row (they must join the shuffles) and keep nothing. With J = 2
+      to 16 iterations a thread (the trip count a multiple of the threads)
+      and loop bounds the iterations share, a thread runs its J iterations
+      at once: their ops before the loop, one loop carrying all J sets of
+      values, their ops after it; an iteration's indices are the thread's
+      first's where its shift (a multiple of the threads) is a whole
+      number of a dimension's period, so that the iterations' loads of a
+      common operand (a product's column, read by J rows) are one after
+      CSE;
     - a top-level `gpu.launch` (`ms-cuda-tile-matmul`'s products; x-only
       constant grid and block, synchronous, one block) is one launch as
       written: its workgroup buffers become the function's, 16-byte
