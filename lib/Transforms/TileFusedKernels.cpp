@@ -112,6 +112,45 @@ static SmallVector<bool> findTileableLoops(func::FuncOp kernel,
   return ok;
 }
 
+/// Whether a linalg op of `kernel` reduces, and each one that does is a
+/// row reduction: its reduction loops innermost, read by one input alone,
+/// as that input's trailing dimensions in order (a sum, max or sum of
+/// squares along contiguous rows; not a matrix product, not a sum down
+/// columns).
+static bool hasOnlyRowReductions(func::FuncOp kernel) {
+  bool any = false, other = false;
+  kernel.walk([&](linalg::LinalgOp op) {
+    unsigned reductions = op.getNumReductionLoops();
+    if (reductions == 0 || op->getParentOfType<linalg::LinalgOp>())
+      return;
+    any = true;
+    SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+    unsigned first = iterators.size() - reductions;
+    for (auto [i, iterator] : llvm::enumerate(iterators))
+      if ((iterator == utils::IteratorType::reduction) != (i >= first))
+        other = true;
+    int readers = 0;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (llvm::none_of(llvm::seq<unsigned>(first, iterators.size()),
+                        [&](unsigned i) { return map.isFunctionOfDim(i); }))
+        continue;
+      ++readers;
+      unsigned results = map.getNumResults();
+      if (results < reductions) {
+        other = true;
+        continue;
+      }
+      for (unsigned i = 0; i < reductions; ++i)
+        if (map.getResult(results - reductions + i) !=
+            getAffineDimExpr(first + i, op.getContext()))
+          other = true;
+    }
+    other |= readers > 1;
+  });
+  return any && !other;
+}
+
 namespace {
 struct TileFusedKernelsPass final
     : ms::impl::TileFusedKernelsPassBase<TileFusedKernelsPass> {
@@ -126,7 +165,8 @@ struct TileFusedKernelsPass final
     if (ret.getNumOperands() != 1)
       return;
     auto anchor = ret.getOperand(0).getDefiningOp<linalg::LinalgOp>();
-    if (!anchor || anchor->getNumResults() != 1)
+    if (!anchor || anchor->getNumResults() != 1 ||
+        (rowReductionsOnly && !hasOnlyRowReductions(kernel)))
       return;
     SmallVector<int64_t> ranges = anchor.getStaticLoopRanges();
     if (ranges.size() < 2 || ShapedType::isDynamicShape(ranges))

@@ -1,4 +1,18 @@
 // RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-tile-fused-kernels{tile-elements=64}))' | FileCheck %s
+// RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-tile-fused-kernels{tile-elements=64 row-reductions-only=1}))' | FileCheck %s --check-prefix=ROWS
+//
+// With row-reductions-only (the cuda target) only kernels reducing along
+// contiguous rows are tiled: @rows is, @columns (a sum down columns) and
+// the kernels without reductions or with a matrix product are not.
+// ROWS-LABEL: func @rows
+// ROWS: scf.forall
+// ROWS-LABEL: func @columns
+// ROWS-NOT: scf.forall
+// ROWS-LABEL: func @elementwise
+// ROWS-NOT: scf.forall
+// ROWS-LABEL: func @product
+// ROWS-NOT: scf.forall
+// ROWS-LABEL: func @both_layouts
 
 // A row-wise reduction and its elementwise producer and consumer: rows are
 // tiled (64 elements per tile: 2 rows of 32), every producer is fused into
@@ -67,6 +81,56 @@ func.func @columns(%x: tensor<16x32xf32>) -> tensor<32xf32> attributes {ms.kerne
     linalg.yield %s : f32
   } -> tensor<32xf32>
   return %1 : tensor<32xf32>
+}
+
+// -----
+
+// Elementwise ops only: tiled by rows (64 elements a tile: 4 rows) where any kernel
+// may be, left whole with row-reductions-only.
+// CHECK-LABEL: func @elementwise
+// CHECK: scf.forall (%{{.*}}) = (0) to (16) step (4)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @elementwise(%x: tensor<16x16xf32>) -> tensor<16x16xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.exp", "msgraph.neg"]} {
+  %e = tensor.empty() : tensor<16x16xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<16x16xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<16x16xf32>) outs(%e : tensor<16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.negf %in : f32
+    linalg.yield %v : f32
+  } -> tensor<16x16xf32>
+  return %1 : tensor<16x16xf32>
+}
+
+// -----
+
+// A matrix product with a bias: its reduction loop is read by both
+// operands. Tiled by rows where any kernel may be.
+// CHECK-LABEL: func @product
+// CHECK: scf.forall
+#a = affine_map<(d0, d1, d2) -> (d0, d2)>
+#b = affine_map<(d0, d1, d2) -> (d2, d1)>
+#c = affine_map<(d0, d1, d2) -> (d0, d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @product(%x: tensor<16x32xf32>, %w: tensor<32x8xf32>) -> tensor<16x8xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.matmul", "msgraph.exp"]} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %0 = linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %w : tensor<16x32xf32>, tensor<32x8xf32>) outs(%init : tensor<16x8xf32>) {
+  ^bb0(%p: f32, %q: f32, %acc: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<16x8xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<16x8xf32>) outs(%e : tensor<16x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<16x8xf32>
+  return %1 : tensor<16x8xf32>
 }
 
 // -----

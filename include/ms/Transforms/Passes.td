@@ -231,7 +231,12 @@ def TileFusedKernelsPass : Pass<"ms-tile-fused-kernels",
     is computed as without tiling. The innermost loop stays whole. Tiles
     hold about `tile-elements` elements of the result; the tile sizes
     divide the loop extents. Kernels with other tensor ops between their
-    linalg ops are left as they are. The target sets the budget.
+    linalg ops are left as they are. The target sets the budget. With
+    `row-reductions-only` (the cuda target, whose tiles are blocks), only
+    kernels that reduce, and only along rows, are tiled: some op has
+    reduction loops, and every such op has them innermost and read by one
+    input alone (softmax, norms; not a matrix product, not an elementwise
+    kernel).
 
     ```mlir
     %r = linalg.generic ... ins(%t : tensor<64x4096xf32>) ...   // uses %t = exp(x)
@@ -244,6 +249,9 @@ def TileFusedKernelsPass : Pass<"ms-tile-fused-kernels",
   let options = [
     Option<"tileElements", "tile-elements", "int64_t", /*default=*/"16384",
            "Elements of the result per tile (the target's budget)">,
+    Option<"rowReductionsOnly", "row-reductions-only", "bool",
+           /*default=*/"false",
+           "Tile only kernels with reductions, all along rows">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::linalg::LinalgDialect",

@@ -143,6 +143,10 @@ static FailureOr<llvm::json::Object> describeLaunches(func::FuncOp func) {
                             {"launches", std::move(launches)}};
 }
 
+/// Elements of a row-wise kernel's result a block computes: whole rows,
+/// as many as fit (one row where rows are this long or longer).
+static constexpr int64_t kRowTileElements = 1024;
+
 namespace {
 class CUDATargetBackend : public TargetBackend {
 public:
@@ -176,6 +180,19 @@ public:
   void buildCodegenPhase(StringRef phase, OpPassManager &pm,
                          const TargetOptions &options) const override {
     OpPassManager &kernels = pm.nest<exec::ExecutableOp>().nest<ModuleOp>();
+    if (phase == "linalg") {
+      buildKernelLinalgPipeline(kernels);
+      // Row-wise kernels (softmax, norms) become a block per row (or per
+      // few short rows): their intermediates then stay in the block's
+      // shared memory and the kernel is one launch.
+      TileFusedKernelsPassOptions rows;
+      rows.tileElements = kRowTileElements;
+      rows.rowReductionsOnly = true;
+      kernels.addNestedPass<func::FuncOp>(createTileFusedKernelsPass(rows));
+      kernels.addPass(createCanonicalizerPass());
+      kernels.addPass(createCSEPass());
+      return;
+    }
     if (buildSharedKernelPhase(phase, kernels))
       return;
     if (phase == "gpu") {

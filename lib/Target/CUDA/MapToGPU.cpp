@@ -911,6 +911,32 @@ struct SplitRows {
 };
 } // namespace
 
+/// Matches each value `loop` carries as combined once an iteration with a
+/// term (add, max, ... of f32 or i32: getReductionKind), the combining op
+/// into `combines`, its kind into `kinds`; the bounds must be constant.
+static LogicalResult
+matchCombines(scf::ForOp loop, SmallVectorImpl<Operation *> &combines,
+              SmallVectorImpl<arith::AtomicRMWKind> &kinds) {
+  if (!getConstantIntValue(loop.getLowerBound()) ||
+      !getConstantIntValue(loop.getUpperBound()) ||
+      !getConstantIntValue(loop.getStep()))
+    return failure();
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [argument, yielded] :
+       llvm::zip(loop.getRegionIterArgs(), yield.getOperands())) {
+    Operation *combine = yielded.getDefiningOp();
+    std::optional<std::pair<arith::AtomicRMWKind, gpu::AllReduceOperation>>
+        kind = combine ? getReductionKind(combine) : std::nullopt;
+    if (!kind || combine->getBlock() != loop.getBody() ||
+        !argument.hasOneUse() || !yielded.hasOneUse() ||
+        llvm::count(combine->getOperands(), argument) != 1)
+      return failure();
+    combines.push_back(combine);
+    kinds.push_back(kind->first);
+  }
+  return success();
+}
+
 /// The loop reducing each iteration's row in `loop` (a parallel step of a
 /// block program), or null: before it, ops that only read; the loop has
 /// results, and its body only reads memory; after it, anything.
@@ -949,23 +975,23 @@ static std::optional<SplitRows> matchSplitRows(scf::ParallelOp loop,
     return std::nullopt;
   std::optional<APInt> trips = reduction.getStaticTripCount();
   if (!trips || trips->getSExtValue() < split.lanes ||
-      !getConstantIntValue(reduction.getLowerBound()) ||
-      !getConstantIntValue(reduction.getStep()))
+      failed(matchCombines(reduction, split.combines, split.kinds)))
     return std::nullopt;
-  auto yield = cast<scf::YieldOp>(reduction.getBody()->getTerminator());
-  for (auto [argument, yielded] :
-       llvm::zip(reduction.getRegionIterArgs(), yield.getOperands())) {
-    Operation *combine = yielded.getDefiningOp();
-    std::optional<std::pair<arith::AtomicRMWKind, gpu::AllReduceOperation>>
-        kind = combine ? getReductionKind(combine) : std::nullopt;
-    if (!kind || combine->getBlock() != reduction.getBody() ||
-        !argument.hasOneUse() || !yielded.hasOneUse() ||
-        llvm::count(combine->getOperands(), argument) != 1)
-      return std::nullopt;
-    split.combines.push_back(combine);
-    split.kinds.push_back(kind->first);
-  }
   return split;
+}
+
+/// Whether `loop`, a step of a block program (directly in its body), is a
+/// reduction the whole block shares (a row's sum or max where the tile is
+/// one row): it carries values, each combined once an iteration, its
+/// bounds constant and its body only reading memory.
+static bool isBlockReduction(Operation *op) {
+  auto loop = dyn_cast<scf::ForOp>(op);
+  SmallVector<Operation *> combines;
+  SmallVector<arith::AtomicRMWKind> kinds;
+  return loop && loop->getNumResults() != 0 &&
+         llvm::all_of(loop.getBody()->without_terminator(),
+                      [](Operation &op) { return isCloneable(&op); }) &&
+         succeeded(matchCombines(loop, combines, kinds));
 }
 
 /// The most iterations of a parallel step one thread runs at once
@@ -1025,7 +1051,7 @@ static bool isBlockProgramBody(Block *body) {
         return false;
       continue;
     }
-    if (isUniformLoop(&op))
+    if (isUniformLoop(&op) || isBlockReduction(&op))
       continue;
     if (auto loop = dyn_cast<scf::ParallelOp>(&op)) {
       SmallVector<int64_t> l, st, t;
@@ -1167,6 +1193,63 @@ promoteAccumulators(scf::ForOp loop,
     rewriter.eraseOp(load);
 }
 
+/// Whether `loop` (a step of a tile) only reads memory but for sums into
+/// the tile's own allocations that promoteAccumulators carries, each
+/// `store(combine(load(acc[idx]), term), acc[idx])` (getReductionKind, at
+/// places invariant in the loop, touched by nothing else in it): it then
+/// carries only such sums and is a block reduction (isBlockReduction).
+static bool
+isBlockAccumulation(scf::ForOp loop,
+                    function_ref<bool(memref::AllocOp)> isTileAllocation) {
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  if (loop->getNumResults() != 0 || !lower || !upper || *lower >= *upper ||
+      !getConstantIntValue(loop.getStep()))
+    return false;
+  Block *body = loop.getBody();
+  bool any = false;
+  for (Operation &op : body->without_terminator()) {
+    if (isCloneable(&op))
+      continue;
+    auto store = dyn_cast<memref::StoreOp>(&op);
+    if (!store)
+      return false;
+    Value root = getViewedMemRef(store.getMemRef());
+    auto alloc = root.getDefiningOp<memref::AllocOp>();
+    Operation *combine = store.getValueToStore().getDefiningOp();
+    if (!alloc || !isTileAllocation(alloc) || !combine ||
+        combine->getBlock() != body || !getReductionKind(combine) ||
+        !combine->hasOneUse() ||
+        !loop.isDefinedOutsideOfLoop(store.getMemRef()) ||
+        !llvm::all_of(store.getIndices(), [&](Value index) {
+          return loop.isDefinedOutsideOfLoop(index);
+        }))
+      return false;
+    int loads = 0;
+    for (Value operand : combine->getOperands()) {
+      auto load = operand.getDefiningOp<memref::LoadOp>();
+      if (load && load->getBlock() == body &&
+          load.getMemRef() == store.getMemRef() &&
+          load.getIndices() == store.getIndices() && load->hasOneUse())
+        ++loads;
+    }
+    if (loads != 1)
+      return false;
+    // Only that load and the store reach the allocation.
+    for (Operation &other : body->without_terminator())
+      if (&other != store.getOperation() &&
+          !(isa<memref::LoadOp>(other) &&
+            llvm::is_contained(combine->getOperands(), other.getResult(0))) &&
+          llvm::any_of(other.getOperands(), [&](Value operand) {
+            return isa<BaseMemRefType>(operand.getType()) &&
+                   getViewedMemRef(operand) == root;
+          }))
+        return false;
+    any = true;
+  }
+  return any;
+}
+
 /// Promotes the accumulators (promoteAccumulators) of the loops inside
 /// the parallel loops of `forall`, a block program: a product's or a row
 /// reduction's sum then stays in a register instead of being loaded and
@@ -1186,6 +1269,12 @@ static void promoteAccumulators(scf::ForallOp forall) {
         parallel && forall->isProperAncestor(parallel))
       loops.push_back(loop);
   });
+  // A step of the tile that reduces into its own allocation (the tile is
+  // one row): promoted only where every store of the loop is such a sum,
+  // so that the loop then only reads and becomes a block reduction.
+  for (auto loop : forall.getBody()->getOps<scf::ForOp>())
+    if (isBlockAccumulation(loop, isTileAllocation))
+      loops.push_back(loop);
   for (scf::ForOp loop : loops)
     promoteAccumulators(loop, isTileAllocation);
 }
@@ -1716,6 +1805,9 @@ private:
                   b.clone(bodyOp, inner);
                 scf::YieldOp::create(b, loc);
               });
+      } else if (isBlockReduction(&op)) {
+        emitBlockReduction(builder, loc, cast<scf::ForOp>(op), thread, threads,
+                           mapping);
       } else {
         Value isFirst = arith::CmpIOp::create(
             builder, loc, arith::CmpIPredicate::eq, thread, index(0));
@@ -1730,6 +1822,82 @@ private:
     // writes.
     if (readSinceBarrier)
       gpu::BarrierOp::create(builder, loc);
+  }
+
+  /// Emits the part of reduction `loop` (its combined values' `kinds`, as
+  /// matchCombines finds them) that the `index`-th of `count` threads
+  /// takes: every count-th term from its index-th on, combined from the
+  /// identities (its ops cloned with `mapping`).
+  scf::ForOp emitPart(OpBuilder &builder, Location loc, scf::ForOp loop,
+                      ArrayRef<arith::AtomicRMWKind> kinds, Value index,
+                      int64_t count, IRMapping &mapping) {
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(builder, loc, v);
+    };
+    int64_t first = *getConstantIntValue(loop.getLowerBound());
+    int64_t stride = *getConstantIntValue(loop.getStep());
+    Value start = index;
+    if (stride != 1)
+      start = arith::MulIOp::create(builder, loc, start, constant(stride));
+    if (first != 0)
+      start = arith::AddIOp::create(builder, loc, start, constant(first));
+    Value end = mapping.lookupOrDefault(loop.getUpperBound());
+    Value by = constant(stride * count);
+    SmallVector<Value> identities;
+    for (auto [kind, argument] : llvm::zip(kinds, loop.getRegionIterArgs()))
+      identities.push_back(
+          arith::getIdentityValue(kind, argument.getType(), builder, loc));
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    auto part = scf::ForOp::create(
+        builder, loc, start, end, by, identities,
+        [&](OpBuilder &b, Location, Value iv, ValueRange carried) {
+          IRMapping inner = mapping;
+          inner.map(loop.getInductionVar(), iv);
+          inner.map(loop.getRegionIterArgs(), carried);
+          for (Operation &op : loop.getBody()->without_terminator())
+            b.clone(op, inner);
+          scf::YieldOp::create(
+              b, loc, llvm::map_to_vector(yield.getOperands(), [&](Value v) {
+                return inner.lookupOrDefault(v);
+              }));
+        });
+    part.setUnsignedCmp(true);
+    return part;
+  }
+
+  /// `combine` (an accumulator's, of iteration argument `argument`) applied
+  /// to `accumulated` in the argument's place and `term`.
+  static Value combineWith(OpBuilder &builder, Operation *combine,
+                           BlockArgument argument, Value accumulated,
+                           Value term) {
+    IRMapping values;
+    for (Value operand : combine->getOperands())
+      values.map(operand, operand == argument ? accumulated : term);
+    return builder.clone(*combine, values)->getResult(0);
+  }
+
+  /// Emits block reduction `loop` (isBlockReduction) for `thread` of
+  /// `threads`: the thread's part (every threads-th term), the block's
+  /// total by gpu.all_reduce, combined with the loop's initial value; every
+  /// thread then has the loop's results.
+  void emitBlockReduction(OpBuilder &builder, Location loc, scf::ForOp loop,
+                          Value thread, int64_t threads, IRMapping &mapping) {
+    SmallVector<Operation *> combines;
+    SmallVector<arith::AtomicRMWKind> kinds;
+    (void)matchCombines(loop, combines, kinds);
+    scf::ForOp part =
+        emitPart(builder, loc, loop, kinds, thread, threads, mapping);
+    for (auto [i, combine] : llvm::enumerate(combines)) {
+      gpu::AllReduceOperation operation = getReductionKind(combine)->second;
+      Value total = gpu::AllReduceOp::create(
+          builder, loc, part.getResult(i),
+          gpu::AllReduceOperationAttr::get(builder.getContext(), operation),
+          builder.getUnitAttr());
+      Value init = mapping.lookupOrDefault(loop.getInitArgs()[i]);
+      mapping.map(loop.getResult(i),
+                  combineWith(builder, combine, loop.getRegionIterArgs()[i],
+                              init, total));
+    }
   }
 
   /// Emits parallel step `loop` (of `trips`, matched as `split`) for
@@ -1771,47 +1939,9 @@ private:
     for (; &*it != reduction.getOperation(); ++it)
       builder.clone(*it, mapping);
 
-    // This lane's part: the terms from lower + lane * step on, a step of
-    // lanes * step.
-    int64_t first = *getConstantIntValue(reduction.getLowerBound());
-    int64_t stride = *getConstantIntValue(reduction.getStep());
-    Value start = lane;
-    if (stride != 1)
-      start = arith::MulIOp::create(builder, loc, start, index(stride));
-    if (first != 0)
-      start = arith::AddIOp::create(builder, loc, start, index(first));
-    Value end = mapping.lookupOrDefault(reduction.getUpperBound());
-    Value by = index(stride * split.lanes);
-    SmallVector<Value> identities;
-    for (auto [kind, combine] : llvm::zip(split.kinds, split.combines))
-      identities.push_back(arith::getIdentityValue(
-          kind, combine->getResult(0).getType(), builder, loc));
-    auto parts = scf::ForOp::create(
-        builder, loc, start, end, by, identities,
-        [&](OpBuilder &b, Location, Value iv, ValueRange carried) {
-          IRMapping inner = mapping;
-          inner.map(reduction.getInductionVar(), iv);
-          for (auto [argument, value] :
-               llvm::zip(reduction.getRegionIterArgs(), carried))
-            inner.map(argument, value);
-          for (Operation &op : reduction.getBody()->without_terminator())
-            b.clone(op, inner);
-          auto yield = cast<scf::YieldOp>(reduction.getBody()->getTerminator());
-          scf::YieldOp::create(
-              b, loc, llvm::map_to_vector(yield.getOperands(), [&](Value v) {
-                return inner.lookupOrDefault(v);
-              }));
-        });
-    parts.setUnsignedCmp(true);
-    // `combine` applied to `accumulated` (in its iteration argument's
-    // place) and `term`.
-    auto combineWith = [&](Operation *combine, BlockArgument argument,
-                           Value accumulated, Value term) {
-      IRMapping values;
-      for (Value operand : combine->getOperands())
-        values.map(operand, operand == argument ? accumulated : term);
-      return builder.clone(*combine, values)->getResult(0);
-    };
+    // This lane's part: every lanes-th term from the lane's.
+    scf::ForOp parts = emitPart(builder, loc, reduction, split.kinds, lane,
+                                split.lanes, mapping);
     for (auto [i, combine] : llvm::enumerate(split.combines)) {
       BlockArgument argument = reduction.getRegionIterArgs()[i];
       Value part = parts.getResult(i);
@@ -1820,11 +1950,11 @@ private:
             gpu::ShuffleOp::create(builder, loc, part, offset,
                                    kMinSharedReduction, gpu::ShuffleMode::XOR)
                 .getShuffleResult();
-        part = combineWith(combine, argument, part, other);
+        part = combineWith(builder, combine, argument, part, other);
       }
       Value init = mapping.lookupOrDefault(reduction.getInitArgs()[i]);
       mapping.map(reduction.getResult(i),
-                  combineWith(combine, argument, init, part));
+                  combineWith(builder, combine, argument, init, part));
     }
     auto guard = scf::IfOp::create(builder, loc, isFirst);
     OpBuilder::InsertionGuard insertion(builder);

@@ -1048,6 +1048,69 @@ func.func @split_rows(%a: memref<2x4x64xf32>, %n: memref<2x4xf32>, %m: memref<2x
 
 // -----
 
+// A tile that is one row (a row-wise kernel tiled by rows, as the cuda
+// target tiles softmax and norms): a loop of the tile summing into the
+// tile's own allocation is carried in a register and shared by the whole
+// block, each thread summing every 64th term, gpu.all_reduce combining the
+// parts; every thread then has the total, and thread 0 stores it. A loop
+// that stores something other than such a sum stays on thread 0.
+// CHECK-LABEL: gpu.func @block_sum_0(
+// CHECK-SAME: known_block_size = array<i32: 64, 1, 1>
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: %[[INIT:.*]] = memref.load %[[ACC:.*]][%c0] : memref<1xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[PART:.*]] = scf.for unsigned %[[K:.*]] = %[[T]] to %c64 step %{{.*}} iter_args(%[[P:.*]] = %{{.*}}) -> (f32) {
+// CHECK-NEXT: %[[X:.*]] = memref.load %{{.*}}[%[[K]]] : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[P]], %[[X]]
+// CHECK-NEXT: scf.yield %[[S]]
+// CHECK: %[[TOTAL:.*]] = gpu.all_reduce add %[[PART]] uniform
+// CHECK: %[[SUM:.*]] = arith.addf %[[INIT]], %[[TOTAL]]
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK-NEXT: memref.store %[[SUM]], %[[ACC]][%c0]
+// CHECK: gpu.barrier
+// CHECK: scf.if
+// CHECK-NEXT: scf.for %{{.*}} = %c0 to %c64 step %c1 {
+// CHECK: gpu.barrier
+func.func @block_sum(%a: memref<2x64xf32>, %b: memref<2x64xf32>, %n: memref<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%t) in (2) {
+    %tile = memref.alloc() : memref<64xf32>
+    %acc = memref.alloc() : memref<1xf32>
+    scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+      %x = memref.load %a[%t, %i] : memref<2x64xf32>
+      %y = arith.addf %x, %x : f32
+      memref.store %y, %tile[%i] : memref<64xf32>
+      scf.reduce
+    }
+    memref.store %zero, %acc[%c0] : memref<1xf32>
+    scf.for %k = %c0 to %c64 step %c1 {
+      %x = memref.load %tile[%k] : memref<64xf32>
+      %s = memref.load %acc[%c0] : memref<1xf32>
+      %s1 = arith.addf %s, %x : f32
+      memref.store %s1, %acc[%c0] : memref<1xf32>
+    }
+    scf.for %k = %c0 to %c64 step %c1 {
+      %x = memref.load %tile[%k] : memref<64xf32>
+      memref.store %x, %n[%t] : memref<2xf32>
+    }
+    scf.parallel (%i) = (%c0) to (%c64) step (%c1) {
+      %x = memref.load %tile[%i] : memref<64xf32>
+      %s = memref.load %acc[%c0] : memref<1xf32>
+      %y = arith.divf %x, %s : f32
+      memref.store %y, %b[%t, %i] : memref<2x64xf32>
+      scf.reduce
+    }
+    memref.dealloc %tile : memref<64xf32>
+    memref.dealloc %acc : memref<1xf32>
+  }
+  return
+}
+
+// -----
+
 // A tile's product of 8 x 64 outputs on 256 threads: each thread takes its
 // 2 outputs (rows i and i + 4 of column j) at once, both sums carried by
 // one term loop, so that the two terms' load of b[k, j] is one load after

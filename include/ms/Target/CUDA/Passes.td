@@ -106,7 +106,13 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       first's where its shift (a multiple of the threads) is a whole
       number of a dimension's period, so that the iterations' loads of a
       common operand (a product's column, read by J rows) are one after
-      CSE;
+      CSE. A sequential loop directly in the tile (the tile is one row)
+      whose only writes are such sums into the tile's own allocations
+      (`store(combine(load(acc[idx]), x), acc[idx])`, `idx` invariant) is
+      carried in registers the same way and shared by the whole block: each
+      thread takes every threads-th term from the identity,
+      `gpu.all_reduce` (uniform) gives every thread the total, which the
+      loop's initial value joins; the stores after it run on thread 0;
     - a top-level `gpu.launch` (`ms-cuda-tile-matmul`'s products; x-only
       constant grid and block, synchronous, one block) is one launch as
       written: its workgroup buffers become the function's, 16-byte
