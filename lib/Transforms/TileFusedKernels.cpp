@@ -165,8 +165,13 @@ struct TileFusedKernelsPass final
     if (ret.getNumOperands() != 1)
       return;
     auto anchor = ret.getOperand(0).getDefiningOp<linalg::LinalgOp>();
+    // With row-reductions-only the result is elementwise over the rows'
+    // reductions (softmax, a norm): a kernel ending in its reduction writes
+    // the result in place, which a tile of one row could only sum on one
+    // thread.
     if (!anchor || anchor->getNumResults() != 1 ||
-        (rowReductionsOnly && !hasOnlyRowReductions(kernel)))
+        (rowReductionsOnly &&
+         (anchor.getNumReductionLoops() != 0 || !hasOnlyRowReductions(kernel))))
       return;
     SmallVector<int64_t> ranges = anchor.getStaticLoopRanges();
     if (ranges.size() < 2 || ShapedType::isDynamicShape(ranges))
@@ -194,7 +199,10 @@ struct TileFusedKernelsPass final
       tile *= size;
       tiles *= ranges[i] / size;
     }
-    if (tiles < 2)
+    // Tiles longer than the budget (whole long rows) only where there are
+    // at least min-tiles of them: few long rows are better split another
+    // way (the target's reductions over many blocks).
+    if (tiles < 2 || (tile > tileElements && tiles < minTiles))
       return;
 
     scf::SCFTilingOptions tiling;

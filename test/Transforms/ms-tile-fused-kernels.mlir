@@ -1,12 +1,18 @@
 // RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-tile-fused-kernels{tile-elements=64}))' | FileCheck %s
-// RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-tile-fused-kernels{tile-elements=64 row-reductions-only=1}))' | FileCheck %s --check-prefix=ROWS
+// RUN: ms-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(ms-tile-fused-kernels{tile-elements=64 row-reductions-only=1 min-tiles=4}))' | FileCheck %s --check-prefix=ROWS
 //
-// With row-reductions-only (the cuda target) only kernels reducing along
-// contiguous rows are tiled: @rows is, @columns (a sum down columns) and
-// the kernels without reductions or with a matrix product are not.
+// With row-reductions-only (the cuda target) only kernels whose result is
+// elementwise over reductions along contiguous rows are tiled: @rows is;
+// @columns (a sum down columns), @row_sums (ending in its reduction), the
+// kernels without reductions or with a matrix product are not, nor are
+// @long_rows' two rows longer than the budget (fewer than min-tiles).
 // ROWS-LABEL: func @rows
 // ROWS: scf.forall
 // ROWS-LABEL: func @columns
+// ROWS-NOT: scf.forall
+// ROWS-LABEL: func @row_sums
+// ROWS-NOT: scf.forall
+// ROWS-LABEL: func @long_rows
 // ROWS-NOT: scf.forall
 // ROWS-LABEL: func @elementwise
 // ROWS-NOT: scf.forall
@@ -81,6 +87,57 @@ func.func @columns(%x: tensor<16x32xf32>) -> tensor<32xf32> attributes {ms.kerne
     linalg.yield %s : f32
   } -> tensor<32xf32>
   return %1 : tensor<32xf32>
+}
+
+// -----
+
+// A kernel ending in its row sums: tiled by rows where any kernel may be.
+// CHECK-LABEL: func @row_sums
+// CHECK: scf.forall
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @row_sums(%x: tensor<16x32xf32>) -> tensor<16xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.exp", "msgraph.reduce_sum"]} {
+  %e = tensor.empty() : tensor<16x32xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x32xf32>) outs(%e : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<16x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%er : tensor<16xf32>) -> tensor<16xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%0 : tensor<16x32xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  return %1 : tensor<16xf32>
+}
+
+// -----
+
+// Two rows of 128, each longer than the budget: a row a tile, where any
+// kernel may be tiled.
+// CHECK-LABEL: func @long_rows
+// CHECK: scf.forall (%{{.*}}) in (2)
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @long_rows(%x: tensor<2x128xf32>) -> tensor<2x128xf32> attributes {ms.kernel, msfusion.ops = ["msgraph.reduce_max", "msgraph.sub"]} {
+  %ninf = arith.constant 0xFF800000 : f32
+  %er = tensor.empty() : tensor<2xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%er : tensor<2xf32>) -> tensor<2xf32>
+  %0 = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<2x128xf32>) outs(%init : tensor<2xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<2xf32>
+  %e = tensor.empty() : tensor<2x128xf32>
+  %1 = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %0 : tensor<2x128xf32>, tensor<2xf32>) outs(%e : tensor<2x128xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %d = arith.subf %in, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<2x128xf32>
+  return %1 : tensor<2x128xf32>
 }
 
 // -----

@@ -235,8 +235,11 @@ def TileFusedKernelsPass : Pass<"ms-tile-fused-kernels",
     `row-reductions-only` (the cuda target, whose tiles are blocks), only
     kernels that reduce, and only along rows, are tiled: some op has
     reduction loops, and every such op has them innermost and read by one
-    input alone (softmax, norms; not a matrix product, not an elementwise
-    kernel).
+    input alone, as its trailing dimensions in order; the result's op has
+    none (softmax, norms; not a matrix product, not a sum down columns,
+    not a kernel ending in its reduction, not an elementwise kernel).
+    Tiles larger than the budget (whole rows longer than it) are made only
+    where there are at least `min-tiles` of them.
 
     ```mlir
     %r = linalg.generic ... ins(%t : tensor<64x4096xf32>) ...   // uses %t = exp(x)
@@ -252,6 +255,8 @@ def TileFusedKernelsPass : Pass<"ms-tile-fused-kernels",
     Option<"rowReductionsOnly", "row-reductions-only", "bool",
            /*default=*/"false",
            "Tile only kernels with reductions, all along rows">,
+    Option<"minTiles", "min-tiles", "int64_t", /*default=*/"2",
+           "The fewest tiles for tiles larger than the budget">,
   ];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::linalg::LinalgDialect",

@@ -146,6 +146,10 @@ static FailureOr<llvm::json::Object> describeLaunches(func::FuncOp func) {
 /// Elements of a row-wise kernel's result a block computes: whole rows,
 /// as many as fit (one row where rows are this long or longer).
 static constexpr int64_t kRowTileElements = 1024;
+/// Rows longer than that are a block each only where they are at least
+/// this many (one per SM of an H100 or H200); fewer long rows keep the
+/// reductions split over many blocks.
+static constexpr int64_t kMinLongRows = 132;
 
 namespace {
 class CUDATargetBackend : public TargetBackend {
@@ -188,6 +192,7 @@ public:
       TileFusedKernelsPassOptions rows;
       rows.tileElements = kRowTileElements;
       rows.rowReductionsOnly = true;
+      rows.minTiles = kMinLongRows;
       kernels.addNestedPass<func::FuncOp>(createTileFusedKernelsPass(rows));
       kernels.addPass(createCanonicalizerPass());
       kernels.addPass(createCSEPass());

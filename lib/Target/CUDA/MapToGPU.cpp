@@ -65,8 +65,9 @@ static constexpr int64_t kElementsPerBlock = 4096;
 /// thread's.
 static constexpr int64_t kElementsPerThread = 64;
 /// The most bytes of allocations a block program's tile keeps in shared
-/// memory (the static shared memory a block may have); a tile needing
-/// more keeps them in a slice of a global scratch buffer.
+/// memory, with its block reductions' buffers (the static shared memory a
+/// block may have); a tile needing more keeps them in a slice of a global
+/// scratch buffer.
 static constexpr int64_t kMaxSharedScratch = 48 * 1024;
 /// The name of the module holding every launched function.
 static constexpr StringLiteral kGpuModuleName = "ms_cuda";
@@ -913,12 +914,13 @@ struct SplitRows {
 
 /// Matches each value `loop` carries as combined once an iteration with a
 /// term (add, max, ... of f32 or i32: getReductionKind), the combining op
-/// into `combines`, its kind into `kinds`; the bounds must be constant.
+/// into `combines`, its kind into `kinds`; the bounds must be constant,
+/// the lower one not negative (the parts' loops compare unsigned).
 static LogicalResult
 matchCombines(scf::ForOp loop, SmallVectorImpl<Operation *> &combines,
               SmallVectorImpl<arith::AtomicRMWKind> &kinds) {
-  if (!getConstantIntValue(loop.getLowerBound()) ||
-      !getConstantIntValue(loop.getUpperBound()) ||
+  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
+  if (!lower || *lower < 0 || !getConstantIntValue(loop.getUpperBound()) ||
       !getConstantIntValue(loop.getStep()))
     return failure();
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
@@ -974,8 +976,11 @@ static std::optional<SplitRows> matchSplitRows(scf::ParallelOp loop,
   if (split.lanes < 2 || !reduction)
     return std::nullopt;
   std::optional<APInt> trips = reduction.getStaticTripCount();
-  if (!trips || trips->getSExtValue() < split.lanes ||
-      failed(matchCombines(reduction, split.combines, split.kinds)))
+  if (!trips || failed(matchCombines(reduction, split.combines, split.kinds)))
+    return std::nullopt;
+  split.lanes = std::min<int64_t>(
+      split.lanes, int64_t(llvm::bit_floor(trips->getZExtValue())));
+  if (split.lanes < 2)
     return std::nullopt;
   return split;
 }
@@ -1291,7 +1296,8 @@ static void moveToSharedMemory(Value memref) {
     if (auto view = dyn_cast<ViewLikeOpInterface>(user);
         view && view.getViewSource() == memref)
       for (Value result : user->getResults())
-        moveToSharedMemory(result);
+        if (isa<MemRefType>(result.getType()))
+          moveToSharedMemory(result);
 }
 
 namespace {
@@ -1445,8 +1451,17 @@ private:
         forall.erase();
         return success();
       }
-      sharedScratch =
-          blockScratch && plain && blockScratch <= kMaxSharedScratch;
+      // Each block reduction's gpu.all_reduce takes a warp's worth of its
+      // values in shared memory once lowered.
+      int64_t reductionBytes = 0;
+      forall.getBody()->walk([&](scf::ForOp loop) {
+        if (!loop->getParentOfType<scf::ParallelOp>() && isBlockReduction(loop))
+          for (Type type : loop->getResultTypes())
+            reductionBytes +=
+                kMinSharedReduction * type.getIntOrFloatBitWidth() / 8;
+      });
+      sharedScratch = blockScratch && plain &&
+                      blockScratch + reductionBytes <= kMaxSharedScratch;
       if (sharedScratch) {
         forall.getBody()->walk([&](memref::AllocOp alloc) {
           moveToSharedMemory(alloc.getResult());

@@ -1048,6 +1048,48 @@ func.func @split_rows(%a: memref<2x4x64xf32>, %n: memref<2x4xf32>, %m: memref<2x
 
 // -----
 
+// Rows of 8 terms: 8 threads a row (not 32: no thread without a term), the
+// parts combined by three shuffles.
+// CHECK-LABEL: gpu.func @short_rows_0(
+// CHECK: %[[T:.*]] = gpu.thread_id x
+// CHECK: arith.divui %[[T]], %c8
+// CHECK: arith.remui %[[T]], %c8
+// CHECK-NOT: gpu.shuffle xor %{{.*}}, %c8_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c4_i32, %c32_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c2_i32, %c32_i32
+// CHECK: gpu.shuffle xor %{{.*}}, %c1_i32, %c32_i32
+// CHECK-NOT: gpu.shuffle
+// CHECK: gpu.return
+func.func @short_rows(%a: memref<2x4x64xf32>, %n: memref<2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  scf.forall (%t) in (2) {
+    %tile = memref.alloc() : memref<4x64xf32>
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c64) step (%c1, %c1) {
+      %x = memref.load %a[%t, %i, %j] : memref<2x4x64xf32>
+      memref.store %x, %tile[%i, %j] : memref<4x64xf32>
+      scf.reduce
+    }
+    scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+      %init = memref.load %n[%t, %i] : memref<2x4xf32>
+      %max = scf.for %k = %c0 to %c8 step %c1 iter_args(%acc = %init) -> (f32) {
+        %x = memref.load %tile[%i, %k] : memref<4x64xf32>
+        %m = arith.maximumf %acc, %x : f32
+        scf.yield %m : f32
+      }
+      memref.store %max, %n[%t, %i] : memref<2x4xf32>
+      scf.reduce
+    }
+    memref.dealloc %tile : memref<4x64xf32>
+  }
+  return
+}
+
+// -----
+
 // A tile that is one row (a row-wise kernel tiled by rows, as the cuda
 // target tiles softmax and norms): a loop of the tile summing into the
 // tile's own allocation is carried in a register and shared by the whole

@@ -72,7 +72,8 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       batch and head) with static bounds, static allocations and parallel
       loops inside is one launch of a block per tile: its allocations are
       slices (`memref.view`) of a workgroup buffer, the block's shared
-      memory, where they take at most 48 KiB and only views, loads, stores
+      memory, where they take at most 48 KiB (with 32 values for each
+      block reduction's `gpu.all_reduce`) and only views, loads, stores
       and deallocations reach them (their types and their views' take the
       workgroup memory space), else of one global scratch buffer at the
       block's offset; each inner parallel loop's iterations are taken by
@@ -90,11 +91,12 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       argument stays in memory, since another argument may be the same
       buffer. A parallel loop whose iterations (rows) each reduce with an
       `scf.for` carrying values (ops before it only read, its body only
-      reads, ops after it anything) runs two ways. With fewer rows than
-      half the threads, constant bounds and each carried value combined
-      once an iteration (add, mul, min, max, ... as above, f32 or i32), a
-      row is split over L adjacent threads (threads / rows rounded down to
-      a power of two, at most 32, at most the row's terms): each takes every
+      reads, ops after it anything) runs two ways. With at most half as
+      many rows as threads, constant bounds (the lower one not negative)
+      and each carried value combined once an iteration (add, mul, min,
+      max, ... as above, f32 or i32), a row is split over L adjacent
+      threads (threads / rows rounded down to a power of two, at most 32,
+      at most the row's terms; at least 2): each takes every
       L-th term from the identity, `gpu.shuffle xor` combines the parts
       within the L, then the row's initial value joins, and the row's first
       thread runs the ops after the loop; threads past the rows redo the
