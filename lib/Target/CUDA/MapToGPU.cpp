@@ -896,8 +896,8 @@ static void rewriteSharedReduction(Operation *op, SharedReduction &shared) {
 }
 
 namespace {
-/// A parallel step of a block program whose iterations (rows) are fewer
-/// than half the block's threads, each reducing along a row with a
+/// A parallel step of a block program whose iterations (rows) are at most
+/// half the block's threads, each reducing along a row with a
 /// sequential loop: `lanes` adjacent threads share a row, each taking
 /// every `lanes`-th term, and combine their parts with warp shuffles.
 struct SplitRows {
