@@ -939,6 +939,12 @@ matchCombines(scf::ForOp loop, SmallVectorImpl<Operation *> &combines,
   return success();
 }
 
+/// Whether the body of `loop` only reads memory (its ops can be cloned).
+static bool onlyReadsInBody(scf::ForOp loop) {
+  return llvm::all_of(loop.getBody()->without_terminator(),
+                      [](Operation &op) { return isCloneable(&op); });
+}
+
 /// The loop reducing each iteration's row in `loop` (a parallel step of a
 /// block program), or null: before it, ops that only read; the loop has
 /// results, and its body only reads memory; after it, anything.
@@ -953,9 +959,7 @@ static scf::ForOp getRowReduction(scf::ParallelOp loop) {
     else if (!isCloneable(&op))
       return nullptr;
   }
-  if (!reduction ||
-      !llvm::all_of(reduction.getBody()->without_terminator(),
-                    [](Operation &op) { return isCloneable(&op); }))
+  if (!reduction || !onlyReadsInBody(reduction))
     return nullptr;
   return reduction;
 }
@@ -993,9 +997,7 @@ static bool isBlockReduction(Operation *op) {
   auto loop = dyn_cast<scf::ForOp>(op);
   SmallVector<Operation *> combines;
   SmallVector<arith::AtomicRMWKind> kinds;
-  return loop && loop->getNumResults() != 0 &&
-         llvm::all_of(loop.getBody()->without_terminator(),
-                      [](Operation &op) { return isCloneable(&op); }) &&
+  return loop && loop->getNumResults() != 0 && onlyReadsInBody(loop) &&
          succeeded(matchCombines(loop, combines, kinds));
 }
 
@@ -1115,22 +1117,25 @@ static bool hasOnlyPlainUses(Value memref) {
   return true;
 }
 
-/// Carries each accumulator of `loop` (constant bounds, at least one
-/// iteration) in registers: a place of a tile's own allocation
-/// (`isTileAllocation`), invariant in the loop, loaded and then stored once
-/// an iteration directly in its body and touched by nothing else in it,
-/// is loaded before the loop, an iteration argument inside it and stored
-/// after it. Nothing else can see the place meanwhile: the allocation is
+/// An accumulator of a block program's loop in its tile's memory: the load
+/// and the store of its place.
+using TileAccumulator = std::pair<memref::LoadOp, memref::StoreOp>;
+
+/// The accumulators of `loop` (constant bounds, at least one iteration)
+/// that can be carried in registers: each a place of a tile's own
+/// allocation (`isTileAllocation`), invariant in the loop, loaded and then
+/// stored once an iteration directly in its body and touched by nothing
+/// else in it. Nothing else can see the place meanwhile: the allocation is
 /// fresh and reached only through views, loads and stores, and in the loop
 /// only those two ops reach it.
-static void
-promoteAccumulators(scf::ForOp loop,
-                    function_ref<bool(memref::AllocOp)> isTileAllocation) {
+static SmallVector<TileAccumulator>
+findAccumulators(scf::ForOp loop,
+                 function_ref<bool(memref::AllocOp)> isTileAllocation) {
   std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
   std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
+  SmallVector<TileAccumulator> found;
   if (!lower || !upper || *lower >= *upper)
-    return;
-  SmallVector<std::pair<memref::LoadOp, memref::StoreOp>> found;
+    return found;
   Block *body = loop.getBody();
   for (auto store : body->getOps<memref::StoreOp>()) {
     Value root = getViewedMemRef(store.getMemRef());
@@ -1164,6 +1169,16 @@ promoteAccumulators(scf::ForOp loop,
     if (load && !other)
       found.emplace_back(load, store);
   }
+  return found;
+}
+
+/// Carries each accumulator of `loop` (findAccumulators) in registers: it
+/// is loaded before the loop, an iteration argument inside it and stored
+/// after it.
+static void
+promoteAccumulators(scf::ForOp loop,
+                    function_ref<bool(memref::AllocOp)> isTileAllocation) {
+  SmallVector<TileAccumulator> found = findAccumulators(loop, isTileAllocation);
   if (found.empty())
     return;
   IRRewriter rewriter(loop.getContext());
@@ -1199,60 +1214,32 @@ promoteAccumulators(scf::ForOp loop,
 }
 
 /// Whether `loop` (a step of a tile) only reads memory but for sums into
-/// the tile's own allocations that promoteAccumulators carries, each
-/// `store(combine(load(acc[idx]), term), acc[idx])` (getReductionKind, at
-/// places invariant in the loop, touched by nothing else in it): it then
-/// carries only such sums and is a block reduction (isBlockReduction).
+/// the tile's own allocations that promoteAccumulators carries
+/// (findAccumulators), each `store(combine(load(acc[idx]), term),
+/// acc[idx])` (getReductionKind): it then carries only such sums and is a
+/// block reduction (isBlockReduction).
 static bool
 isBlockAccumulation(scf::ForOp loop,
                     function_ref<bool(memref::AllocOp)> isTileAllocation) {
-  std::optional<int64_t> lower = getConstantIntValue(loop.getLowerBound());
-  std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
-  if (loop->getNumResults() != 0 || !lower || !upper || *lower >= *upper ||
-      !getConstantIntValue(loop.getStep()))
+  if (loop->getNumResults() != 0 || !getConstantIntValue(loop.getStep()))
     return false;
+  SmallVector<TileAccumulator> found = findAccumulators(loop, isTileAllocation);
   Block *body = loop.getBody();
-  bool any = false;
   for (Operation &op : body->without_terminator()) {
     if (isCloneable(&op))
       continue;
-    auto store = dyn_cast<memref::StoreOp>(&op);
-    if (!store)
+    const TileAccumulator *acc = llvm::find_if(
+        found, [&](const TileAccumulator &a) { return a.second == &op; });
+    if (acc == found.end())
       return false;
-    Value root = getViewedMemRef(store.getMemRef());
-    auto alloc = root.getDefiningOp<memref::AllocOp>();
+    auto [load, store] = *acc;
     Operation *combine = store.getValueToStore().getDefiningOp();
-    if (!alloc || !isTileAllocation(alloc) || !combine ||
-        combine->getBlock() != body || !getReductionKind(combine) ||
-        !combine->hasOneUse() ||
-        !loop.isDefinedOutsideOfLoop(store.getMemRef()) ||
-        !llvm::all_of(store.getIndices(), [&](Value index) {
-          return loop.isDefinedOutsideOfLoop(index);
-        }))
+    if (!combine || combine->getBlock() != body || !getReductionKind(combine) ||
+        !combine->hasOneUse() || !load->hasOneUse() ||
+        llvm::count(combine->getOperands(), load.getResult()) != 1)
       return false;
-    int loads = 0;
-    for (Value operand : combine->getOperands()) {
-      auto load = operand.getDefiningOp<memref::LoadOp>();
-      if (load && load->getBlock() == body &&
-          load.getMemRef() == store.getMemRef() &&
-          load.getIndices() == store.getIndices() && load->hasOneUse())
-        ++loads;
-    }
-    if (loads != 1)
-      return false;
-    // Only that load and the store reach the allocation.
-    for (Operation &other : body->without_terminator())
-      if (&other != store.getOperation() &&
-          !(isa<memref::LoadOp>(other) &&
-            llvm::is_contained(combine->getOperands(), other.getResult(0))) &&
-          llvm::any_of(other.getOperands(), [&](Value operand) {
-            return isa<BaseMemRefType>(operand.getType()) &&
-                   getViewedMemRef(operand) == root;
-          }))
-        return false;
-    any = true;
   }
-  return any;
+  return !found.empty();
 }
 
 /// Promotes the accumulators (promoteAccumulators) of the loops inside

@@ -7,7 +7,8 @@
 // One thread per output reading a row of A and a column of B from global
 // memory reads each element of A N times and each of B M times. Here each
 // f32 contraction of a kernel (linalg.matmul, linalg.batch_matmul, or a
-// generic of that shape) becomes one gpu.launch: a block per tile of the
+// generic of that shape) becomes one gpu.launch (two when its K is split, see
+// kSplitBlocks): a block per tile of the
 // output, whose threads stage A and B through shared memory a slice of K at
 // a time and each accumulate a piece of the tile in registers, so that an
 // element loaded from global memory is used by a whole row or column of the
@@ -75,6 +76,17 @@ static_assert(kLargeTile.bm * kLargeTile.bk % kThreads == 0 &&
 /// Blocks of large tiles a product needs for them to be chosen: two per
 /// streaming multiprocessor of an H100 (132), so that none idles.
 static constexpr int64_t kMinLargeBlocks = 264;
+/// A product of fewer small tiles than kMinLargeBlocks (a linear layer of
+/// few rows and columns: BERT-base's output projection and FFN down
+/// projection at 1,024 tokens have 192) splits K into parts, each a block
+/// per tile writing its partial sums to a scratch buffer, that a second
+/// launch adds up in order: as many parts as keep the blocks at most
+/// kSplitBlocks (four per multiprocessor, all resident at once), but at
+/// most K / kMinSplitTerms (the parts are whole steps, so the last may be
+/// shorter) and at most kMaxSplits.
+static constexpr int64_t kSplitBlocks = 528;
+static constexpr int64_t kMinSplitTerms = 256;
+static constexpr int64_t kMaxSplits = 16;
 /// Shared rows are padded by 16 bytes: threads storing down a column, or
 /// the 8 rows an ldmatrix reads, then hit distinct banks, and rows stay
 /// 16-byte aligned.
@@ -278,11 +290,16 @@ public:
     tile = mmaType ? kSmallMmaTile : kSmallTile;
     if (m >= large.bm && n >= large.bn && blocksOf(large) >= kMinLargeBlocks)
       tile = large;
-    int64_t blocks = blocksOf(tile);
-    if (blocks > std::numeric_limits<int32_t>::max())
+    int64_t tiles = blocksOf(tile);
+    if (tiles > std::numeric_limits<int32_t>::max())
       return c.op.emitError("expected at most 2^31 - 1 tiles of the matrix "
                             "product, but found ")
-             << blocks;
+             << tiles;
+    int64_t terms = c.ranges[c.kDim];
+    if (tiles < kMinLargeBlocks)
+      splits = std::max<int64_t>(
+          1,
+          std::min({kSplitBlocks / tiles, terms / kMinSplitTerms, kMaxSplits}));
 
     // SIMT tiles are [k][row] in f32; tensor-core tiles [row][k] in the
     // precision's type (TF32 as the bits of its f32 rounding), but for B's
@@ -300,6 +317,10 @@ public:
     int64_t pad = kPadBytes / bytes;
     if (mmaType)
       tile.bk = kMmaRowBytes / bytes;
+    // Each part of K is whole steps, and none is empty.
+    int64_t steps = llvm::divideCeil(terms, tile.bk);
+    splitSteps = llvm::divideCeil(steps, splits);
+    splits = llvm::divideCeil(steps, splitSteps);
     auto sharedType = [&](int64_t width, bool kMajor) {
       SmallVector<int64_t> shape =
           kMajor ? SmallVector<int64_t>{kStages, tile.bk, width + pad}
@@ -313,8 +334,11 @@ public:
                kMaxSharedBytes &&
            "the shared tiles fit a block");
     b.setInsertionPoint(c.op);
+    if (splits > 1)
+      partials = memref::AllocOp::create(
+          b, loc, MemRefType::get({splits, grid, m, n}, b.getF32Type()));
     Value one = index(1);
-    Value gridX = index(blocks);
+    Value gridX = index(tiles * splits);
     Value blockX = index(kThreads);
     auto launch = gpu::LaunchOp::create(
         b, loc, gridX, one, one, blockX, one, one,
@@ -334,6 +358,12 @@ public:
     Value rest = arith::DivUIOp::create(b, loc, block, tilesN);
     Value tm = arith::RemUIOp::create(b, loc, rest, tilesM);
     Value g = arith::DivUIOp::create(b, loc, rest, tilesM);
+    // With K split, block = (split * grid + g) * tilesM * tilesN + ...
+    if (partials) {
+      split = arith::DivUIOp::create(b, loc, g, index(grid));
+      g = arith::RemUIOp::create(b, loc, g, index(grid));
+    }
+    gridIndex = g;
     ivs.assign(c.ranges.size(), Value());
     setIndex(c.gridDims, g);
     m0 = mul(tm, tile.bm);
@@ -343,6 +373,10 @@ public:
     else
       emitSimt(init);
     gpu::TerminatorOp::create(b, loc);
+    if (partials) {
+      b.setInsertionPoint(c.op);
+      emitCombine(init);
+    }
     return success();
   }
 
@@ -379,9 +413,11 @@ private:
 
     // Each thread adds its sums to the outputs it owns.
     for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < cols; ++j)
-        addToOutput(add(ty, kSide * i), add(tx, kSide * j),
-                    steps.getResult(i * cols + j), init);
+      for (int64_t j = 0; j < cols; ++j) {
+        Value row = add(ty, kSide * i);
+        Value col = add(tx, kSide * j);
+        addToOutput(row, col, steps.getResult(i * cols + j), init);
+      }
   }
 
   /// Warp (wr, wc) of the block's kWarpRows x kWarpCols grid owns rows
@@ -536,10 +572,12 @@ private:
     Value colPair = arith::AddIOp::create(b, loc, warpCol, pair);
     for (int64_t i = 0; i < fragsM; ++i)
       for (int64_t j = 0; j < fragsN; ++j)
-        for (int64_t e = 0; e < 4; ++e)
-          addToOutput(add(rowBase, kFragM * i + (e / 2) * 8),
-                      add(colPair, kFragN * j + e % 2),
-                      steps.getResult((i * fragsN + j) * 4 + e), init);
+        for (int64_t e = 0; e < 4; ++e) {
+          Value row = add(rowBase, kFragM * i + (e / 2) * 8);
+          Value col = add(colPair, kFragN * j + e % 2);
+          addToOutput(row, col, steps.getResult((i * fragsN + j) * 4 + e),
+                      init);
+        }
   }
 
   /// The loop over K in steps of the tile's: `count` f32 accumulators from
@@ -557,16 +595,29 @@ private:
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
     SmallVector<Value> inits(count, zero);
     int64_t terms = c.ranges[c.kDim];
-    Value last = index((llvm::divideCeil(terms, tile.bk) - 1) * tile.bk);
-    Value first = index(0);
-    stageStep(first, first);
+    int64_t lastStep = (llvm::divideCeil(terms, tile.bk) - 1) * tile.bk;
+    // This block's part of K: [first, end), its last step at `last`.
+    Value first = index(0), end = index(terms), last = index(lastStep);
+    if (partials) {
+      int64_t part = splitSteps * tile.bk;
+      first = mul(split, part);
+      Value partEnd = add(first, part);
+      end = arith::MinUIOp::create(b, loc, partEnd, index(terms));
+      Value partLast = add(first, part - tile.bk);
+      last = arith::MinUIOp::create(b, loc, partLast, index(lastStep));
+    }
+    stageStep(first, index(0));
     gpu::BarrierOp::create(b, loc);
     return scf::ForOp::create(
-        b, loc, index(0), index(terms), index(tile.bk), inits,
+        b, loc, first, end, index(tile.bk), inits,
         [&](OpBuilder &, Location, Value k0, ValueRange accs) {
           // Ops are created one by one (not as call arguments, whose order
           // C++ leaves open): the IR is the same with every compiler.
-          Value step = arith::DivUIOp::create(b, loc, k0, index(tile.bk));
+          Value fromFirst = k0;
+          if (partials)
+            fromFirst = arith::SubIOp::create(b, loc, k0, first);
+          Value step =
+              arith::DivUIOp::create(b, loc, fromFirst, index(tile.bk));
           Value current = arith::RemUIOp::create(b, loc, step, index(kStages));
           Value other = arith::SubIOp::create(b, loc, index(1), current);
           Value kNext = arith::MinUIOp::create(
@@ -596,7 +647,8 @@ private:
 
   /// Adds `sum` to the output at row `row` and column `col` of the tile
   /// (bounds-checked when the tiles overrun the matrix), or stores `init` +
-  /// `sum` when the output was filled with `init`.
+  /// `sum` when the output was filled with `init`; with K split, stores it
+  /// as the block's partial sum there.
   void addToOutput(Value row, Value col, Value sum, Value init) {
     int64_t m = c.extent(c.rowDims), n = c.ranges[c.nDim];
     row = arith::AddIOp::create(b, loc, m0, row);
@@ -613,6 +665,57 @@ private:
       auto owned = scf::IfOp::create(b, loc, inside);
       b.setInsertionPointToStart(owned.thenBlock());
     }
+    if (partials) {
+      memref::StoreOp::create(b, loc, sum, partials,
+                              ValueRange{split, gridIndex, row, ivs[c.nDim]});
+      return;
+    }
+    finishOutput(sum, init);
+  }
+
+  /// A launch of a thread per output (neighbouring threads on neighbouring
+  /// columns) that adds up the parts' partial sums in order, so that the
+  /// result does not depend on which block finished first, and finishes
+  /// the output as an unsplit product does.
+  void emitCombine(Value init) {
+    int64_t m = c.extent(c.rowDims), n = c.ranges[c.nDim];
+    int64_t outputs = c.extent(c.gridDims) * m * n;
+    Value one = index(1);
+    Value gridX = index(llvm::divideCeil(outputs, kThreads));
+    Value blockX = index(kThreads);
+    auto launch =
+        gpu::LaunchOp::create(b, loc, gridX, one, one, blockX, one, one);
+    b.setInsertionPointToStart(&launch.getBody().front());
+    gpu::TerminatorOp terminator = gpu::TerminatorOp::create(b, loc);
+    b.setInsertionPoint(terminator);
+    Value first = mul(launch.getBlockIds().x, kThreads);
+    Value id = arith::AddIOp::create(b, loc, first, launch.getThreadIds().x);
+    if (outputs % kThreads) {
+      Value inside = inBounds({{id, outputs}});
+      auto owned = scf::IfOp::create(b, loc, inside);
+      b.setInsertionPointToStart(owned.thenBlock());
+    }
+    Value col = arith::RemUIOp::create(b, loc, id, index(n));
+    Value rest = arith::DivUIOp::create(b, loc, id, index(n));
+    Value row = arith::RemUIOp::create(b, loc, rest, index(m));
+    Value g = arith::DivUIOp::create(b, loc, rest, index(m));
+    ivs.assign(c.ranges.size(), Value());
+    setIndex(c.gridDims, g);
+    setIndex(c.rowDims, row);
+    ivs[c.nDim] = col;
+    Value sum;
+    for (int64_t s = 0; s < splits; ++s) {
+      Value part = memref::LoadOp::create(b, loc, partials,
+                                          ValueRange{index(s), g, row, col});
+      sum = sum ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
+    }
+    finishOutput(sum, init);
+    b.setInsertionPointAfter(launch);
+  }
+
+  /// Finishes the output where `ivs` are: `init` (or the output's
+  /// contents) plus `sum`, then the epilogue's ops.
+  void finishOutput(Value sum, Value init) {
     SmallVector<Value> at = indices(c.outMap);
     Value base = init;
     if (!base)
@@ -857,6 +960,13 @@ private:
   Location loc;
   TileShape tile = kSmallTile;
   Value aTile, bTile, thread, m0, n0;
+  /// The parts K is split into and the steps of K each takes (the last may
+  /// take fewer); with more than one part, the scratch buffer of their
+  /// partial sums ([part][grid][row][column]) and this block's part.
+  int64_t splits = 1, splitSteps = 0;
+  Value partials, split;
+  /// This block's index of the output's other (batch) dimensions, linear.
+  Value gridIndex;
   /// Whether the shared tiles of A and B are [k][row] rather than [row][k].
   bool aKMajor = false, bKMajor = false;
   /// The value of each loop of the contraction where the launch reads or

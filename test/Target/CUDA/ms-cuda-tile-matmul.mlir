@@ -5,15 +5,15 @@
 // RUN: not ms-opt %s --ms-cuda-tile-matmul=precision=f64 --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: expected precision f32, tf32, bf16 or f16, found 'f64'
 
-// A 256x512 by 512x128 product after a fill: one launch of 2 x 4 blocks of
+// A 256x256 by 256x128 product after a fill: one launch of 2 x 4 blocks of
 // 64 x 64 (too few for 128 x 128 tiles) and 256 threads, two shared tiles
 // of two stages of 16 steps of K by 64 (+4) rows, the fill folded into the
 // final sums. No bounds checks: the tiles divide the matrix. The first
 // step is staged before the loop; each step loads the next (the last
-// reloads itself, at 496) before computing from its stage, then stores it
+// reloads itself, at 240) before computing from its stage, then stores it
 // in the other stage: one barrier a step.
 // CHECK-LABEL: func.func @matmul(
-// CHECK-SAME: %[[A:.*]]: memref<256x512xf32>, %[[B:.*]]: memref<512x128xf32>, %[[C:.*]]: memref<256x128xf32>
+// CHECK-SAME: %[[A:.*]]: memref<256x256xf32>, %[[B:.*]]: memref<256x128xf32>, %[[C:.*]]: memref<256x128xf32>
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : index
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : index
@@ -28,7 +28,7 @@
 // CHECK: %[[N0:.*]] = arith.muli %[[TN]], %{{.*}} : index
 // CHECK: %[[TY:.*]] = arith.divui %[[TX]], %{{.*}} : index
 // CHECK: %[[TXX:.*]] = arith.remui %[[TX]], %{{.*}} : index
-// CHECK: %[[LAST:.*]] = arith.constant 496 : index
+// CHECK: %[[LAST:.*]] = arith.constant 240 : index
 // CHECK: %[[Z:.*]] = arith.constant 0 : index
 // The first step into stage 0.
 // CHECK: vector.load %[[A]]
@@ -42,20 +42,20 @@
 // CHECK: %[[AFTER:.*]] = arith.addi %[[K0]], %{{.*}} : index
 // CHECK: %[[KN:.*]] = arith.minui %[[AFTER]], %[[LAST]] : index
 // A's elements along K (its innermost dimension), 4 at a time (rows of
-// 512 floats): row e / 4, step k = 4 (e % 4).
+// 256 floats): row e / 4, step k = 4 (e % 4).
 // CHECK: %[[RA:.*]] = arith.divui %[[TX]], %[[C4:.*]] : index
 // CHECK: %[[GA:.*]] = arith.remui %[[TX]], %[[C4]] : index
 // CHECK: %[[KA:.*]] = arith.muli %[[GA]], %{{.*}} : index
 // CHECK: %[[GM:.*]] = arith.addi %[[M0]], %[[RA]] : index
 // CHECK: %[[GK:.*]] = arith.addi %[[KN]], %[[KA]] : index
-// CHECK: %[[VA:.*]] = vector.load %[[A]][%[[GM]], %[[GK]]] {alignment = 16 : i64} : memref<256x512xf32>, vector<4xf32>
+// CHECK: %[[VA:.*]] = vector.load %[[A]][%[[GM]], %[[GK]]] {alignment = 16 : i64} : memref<256x256xf32>, vector<4xf32>
 // B's along N (its innermost dimension): columns 4 (e % 16), step e / 16.
 // CHECK: %[[GB:.*]] = arith.remui %[[TX]], %{{.*}} : index
 // CHECK: %[[CB:.*]] = arith.muli %[[GB]], %{{.*}} : index
 // CHECK: %[[KB:.*]] = arith.divui %[[TX]], %{{.*}} : index
 // CHECK: %[[GN:.*]] = arith.addi %[[N0]], %[[CB]] : index
 // CHECK: %[[GKB:.*]] = arith.addi %[[KN]], %[[KB]] : index
-// CHECK: %[[VB:.*]] = vector.load %[[B]][%[[GKB]], %[[GN]]] {alignment = 16 : i64} : memref<512x128xf32>, vector<4xf32>
+// CHECK: %[[VB:.*]] = vector.load %[[B]][%[[GKB]], %[[GN]]] {alignment = 16 : i64} : memref<256x128xf32>, vector<4xf32>
 // CHECK-NOT: gpu.barrier
 // CHECK: %[[X:.*]] = memref.load %[[AS]][%[[CUR]], %{{.*}}, %[[TY]]]
 // CHECK: %[[Y:.*]] = memref.load %[[BS]][%[[CUR]], %{{.*}}, %[[TXX]]]
@@ -144,10 +144,82 @@
 // TF32-COUNT-8: nvvm.mma.sync A[{{.*}}] B[{{.*}}] C[{{.*}}] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<tf32>, multiplicandBPtxType = #nvvm.mma_type<tf32>, shape = #nvvm.shape<m = 16, n = 8, k = 8>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // TF32-NOT: nvvm.mma.sync
 // TF32: gpu.terminator
-func.func @matmul(%a: memref<256x512xf32>, %b: memref<512x128xf32>, %c: memref<256x128xf32>) {
+func.func @matmul(%a: memref<256x256xf32>, %b: memref<256x128xf32>, %c: memref<256x128xf32>) {
   %cst = arith.constant 2.5 : f32
   linalg.fill ins(%cst : f32) outs(%c : memref<256x128xf32>)
-  linalg.matmul ins(%a, %b : memref<256x512xf32>, memref<512x128xf32>) outs(%c : memref<256x128xf32>)
+  linalg.matmul ins(%a, %b : memref<256x256xf32>, memref<256x128xf32>) outs(%c : memref<256x128xf32>)
+  return
+}
+
+// -----
+
+// One tile (64 x 64) and a long sum (K = 1000, 63 steps of 16): K is split
+// into 3 parts of 21 steps (336 terms; the last part's last step has 8
+// terms), a block each, which store their partial sums in a scratch
+// buffer ([part][batch][row][column]); a part runs from 336 p to
+// min(336 (p + 1), 1000), its last step at min(336 p + 320, 992). A
+// second launch, a thread per output (4,096: 16 blocks), adds the parts
+// up in order and then the fill's value.
+// CHECK-LABEL: func.func @split_k(
+// CHECK-SAME: %{{.*}}: memref<64x1000xf32>, %{{.*}}: memref<1000x64xf32>, %[[C:.*]]: memref<64x64xf32>
+// CHECK: %[[P:.*]] = memref.alloc() : memref<3x1x64x64xf32>
+// CHECK: %[[C3:.*]] = arith.constant 3 : index
+// CHECK: gpu.launch blocks(%[[BX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C3]],
+// Block: column tile, row tile, batch index, then part.
+// CHECK: arith.remui %[[BX]], %{{.*}} : index
+// CHECK: %[[R:.*]] = arith.divui %[[BX]], %{{.*}} : index
+// CHECK: arith.remui %[[R]], %{{.*}} : index
+// CHECK: %[[G:.*]] = arith.divui %[[R]], %{{.*}} : index
+// CHECK: %[[PART:.*]] = arith.divui %[[G]], %{{.*}} : index
+// CHECK: %[[C336:.*]] = arith.constant 336 : index
+// CHECK: %[[FIRST:.*]] = arith.muli %[[PART]], %[[C336]] : index
+// CHECK: %[[C336B:.*]] = arith.constant 336 : index
+// CHECK: %[[UP:.*]] = arith.addi %[[FIRST]], %[[C336B]] : index
+// CHECK: %[[K:.*]] = arith.constant 1000 : index
+// CHECK: %[[END:.*]] = arith.minui %[[UP]], %[[K]] : index
+// CHECK: %[[C320:.*]] = arith.constant 320 : index
+// CHECK: %[[LASTUP:.*]] = arith.addi %[[FIRST]], %[[C320]] : index
+// CHECK: %[[C992:.*]] = arith.constant 992 : index
+// CHECK: %[[LAST:.*]] = arith.minui %[[LASTUP]], %[[C992]] : index
+// CHECK: gpu.barrier
+// CHECK: %[[SUMS:.*]]:16 = scf.for %[[K0:.*]] = %[[FIRST]] to %[[END]] step %{{.*}} iter_args(
+// CHECK: %[[REL:.*]] = arith.subi %[[K0]], %[[FIRST]] : index
+// CHECK: arith.divui %[[REL]], %{{.*}} : index
+// CHECK: arith.minui %{{.*}}, %[[LAST]] : index
+// CHECK: gpu.barrier
+// CHECK-NEXT: scf.yield
+// CHECK: memref.store %[[SUMS]]#0, %[[P]][%[[PART]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<3x1x64x64xf32>
+// CHECK-NOT: memref.store %{{.*}}, %[[C]]
+// CHECK: gpu.terminator
+// CHECK: %[[C16:.*]] = arith.constant 16 : index
+// CHECK: gpu.launch blocks(%[[CB:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C16]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[CT:[^,]*]], %{{.*}}, %{{.*}}) in
+// CHECK: %[[ID0:.*]] = arith.muli %[[CB]], %{{.*}} : index
+// CHECK: %[[ID:.*]] = arith.addi %[[ID0]], %[[CT]] : index
+// CHECK: %[[COL:.*]] = arith.remui %[[ID]], %{{.*}} : index
+// CHECK: %[[REST:.*]] = arith.divui %[[ID]], %{{.*}} : index
+// CHECK: %[[ROW:.*]] = arith.remui %[[REST]], %{{.*}} : index
+// CHECK: %[[B:.*]] = arith.divui %[[REST]], %{{.*}} : index
+// CHECK: %[[P0:.*]] = memref.load %[[P]][%{{.*}}, %[[B]], %[[ROW]], %[[COL]]]
+// CHECK: %[[P1:.*]] = memref.load %[[P]][%{{.*}}, %[[B]], %[[ROW]], %[[COL]]]
+// CHECK: %[[S1:.*]] = arith.addf %[[P0]], %[[P1]] : f32
+// CHECK: %[[P2:.*]] = memref.load %[[P]][%{{.*}}, %[[B]], %[[ROW]], %[[COL]]]
+// CHECK: %[[S2:.*]] = arith.addf %[[S1]], %[[P2]] : f32
+// CHECK: %[[OUT:.*]] = arith.addf %{{.*}}, %[[S2]] : f32
+// CHECK: memref.store %[[OUT]], %[[C]][%[[ROW]], %[[COL]]] : memref<64x64xf32>
+// CHECK: gpu.terminator
+// CHECK-NOT: linalg.matmul
+// On tensor cores too: 32 steps of 32 halves in parts of 11, 11 and 10.
+// BF16-LABEL: func.func @split_k(
+// BF16: %[[P:.*]] = memref.alloc() : memref<3x1x64x64xf32>
+// BF16: nvvm.mma.sync
+// BF16: memref.store %{{.*}}, %[[P]]
+// BF16: gpu.launch
+// BF16-NOT: nvvm.mma.sync
+// BF16: gpu.terminator
+func.func @split_k(%a: memref<64x1000xf32>, %b: memref<1000x64xf32>, %c: memref<64x64xf32>) {
+  %cst = arith.constant 2.5 : f32
+  linalg.fill ins(%cst : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x1000xf32>, memref<1000x64xf32>) outs(%c : memref<64x64xf32>)
   return
 }
 

@@ -190,7 +190,7 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     M dimension of `lhs` and an N dimension of `rhs`, M and N at least 16
     and K at least 8 (`linalg.matmul`, `linalg.batch_matmul`, a broadcast
     batch product as a generic) becomes one `gpu.launch` of 256 threads per
-    block:
+    block (two launches when K is split, below):
 
     - a block per tile of the output (128 x 128 when that gives at least
       264 blocks, two per multiprocessor of an H100; else 64 x 64) and per
@@ -214,10 +214,22 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     - at the end each thread adds its sums to its outputs (bounds-checked
       when the tile overruns the matrix). A `linalg.fill` of the output
       just before the product is folded in: its value is added instead of
-      reading the output.
+      reading the output;
+    - a product of fewer than 264 small tiles (a linear layer of few rows
+      and columns, such as BERT-base's output and FFN down projections at
+      1,024 tokens: 192 tiles) splits K into parts of whole steps, as many
+      as keep the blocks at most 528 (four per multiprocessor, all resident
+      at once) but at most K / 256 (the last part may be shorter) and at
+      most 16: a block per tile and
+      part stores its sums in a scratch buffer (`[part][batch][row]
+      [column]`, a `memref.alloc` of the kernel), and a second launch, a
+      thread per output, adds the parts up in order (the result does not
+      depend on which block finished first), then the fill's value or the
+      output's contents, then the epilogue below.
 
     Each thread sums its outputs' terms in order of K from zero (multiplies
-    and adds may contract to fused multiply-adds), then adds the fill value
+    and adds may contract to fused multiply-adds; with K split, each part
+    from zero, then the parts in order), then adds the fill value
     or the output's contents: where those are not zero, rounding may differ
     from the CPU's `((c + t0) + t1) + ...`. Every loop of the op must be one
     of the output's or K (an op with a second reduction, with a loop only an
