@@ -295,11 +295,6 @@ public:
       return c.op.emitError("expected at most 2^31 - 1 tiles of the matrix "
                             "product, but found ")
              << tiles;
-    int64_t terms = c.ranges[c.kDim];
-    if (tiles < kMinLargeBlocks)
-      splits = std::max<int64_t>(
-          1,
-          std::min({kSplitBlocks / tiles, terms / kMinSplitTerms, kMaxSplits}));
 
     // SIMT tiles are [k][row] in f32; tensor-core tiles [row][k] in the
     // precision's type (TF32 as the bits of its f32 rounding), but for B's
@@ -317,7 +312,13 @@ public:
     int64_t pad = kPadBytes / bytes;
     if (mmaType)
       tile.bk = kMmaRowBytes / bytes;
-    // Each part of K is whole steps, and none is empty.
+    // Few tiles split K (kSplitBlocks) into parts of whole steps, none
+    // empty.
+    int64_t terms = c.ranges[c.kDim];
+    if (tiles < kMinLargeBlocks)
+      splits = std::max<int64_t>(
+          1,
+          std::min({kSplitBlocks / tiles, terms / kMinSplitTerms, kMaxSplits}));
     int64_t steps = llvm::divideCeil(terms, tile.bk);
     splitSteps = llvm::divideCeil(steps, splits);
     splits = llvm::divideCeil(steps, splitSteps);
