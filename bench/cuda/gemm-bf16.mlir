@@ -1,5 +1,6 @@
 // A 4096^3 matrix product of f32 operands multiplied in bf16 on tensor
-// cores (--precision bf16: rounded as they are staged, mma.sync, f32
+// cores (--precision bf16: each operand rounded to bf16 by a launch of its
+// own, then copied by cp.async through a 4-stage pipeline, mma.sync, f32
 // sums): against cuBLAS's bf16 GEMM through PyTorch, the operands rounded
 // the same way first.
 // COMPILE-FLAGS: --precision=bf16

@@ -10,7 +10,8 @@
 // the weights and the arena at offsets, a kernel with scratch, and a copy.
 // Against the driver stand-in (test/cuda/FakeCuda.cpp) the tests also
 // count captures and launches; on a GPU they check the results only;
-// without a driver they skip.
+// without a driver they skip. The same fixture checks launches with
+// dynamic shared memory (over 48 KiB: opted in when the module loads).
 //
 //===----------------------------------------------------------------------===//
 
@@ -161,6 +162,73 @@ TEST_F(CudaGraphTest, ReportsArgumentsTheStepDoesNotPass) {
                 .find("a cuda graph reads argument 3 but the step passes 3"),
             std::string::npos)
       << status.message();
+}
+
+// A launch with 64 KiB of dynamic shared memory (the kernel reverses 4
+// floats through the last 16 bytes of it), and the sizes a section may not
+// ask for.
+TEST_F(CudaGraphTest, LaunchesWithDynamicSharedMemory) {
+  Json section = graphSection();
+  std::string ptx = section["ptx"].get<std::string>();
+  const std::string header = ".address_size 64\n";
+  size_t at = ptx.find(header);
+  ASSERT_NE(at, std::string::npos);
+  ptx.insert(at + header.size(),
+             ".extern .shared .align 16 .b8 ms_test_dynamic[];\n");
+  ptx += R"(
+.visible .entry ms_test_reverse(.param .u64 ms_test_reverse_p0,
+                                .param .u64 ms_test_reverse_p1)
+{
+  .reg .b32 %r<6>; .reg .f32 %f<2>; .reg .b64 %rd<8>;
+  mov.u32 %r1, %tid.x;
+  ld.param.u64 %rd0, [ms_test_reverse_p0];
+  cvta.to.global.u64 %rd0, %rd0;
+  ld.param.u64 %rd1, [ms_test_reverse_p1];
+  cvta.to.global.u64 %rd1, %rd1;
+  mul.wide.u32 %rd4, %r1, 4;
+  add.s64 %rd5, %rd0, %rd4;
+  ld.global.f32 %f1, [%rd5];
+  mov.u32 %r2, ms_test_dynamic;
+  add.s32 %r2, %r2, 65520;
+  shl.b32 %r3, %r1, 2;
+  add.s32 %r4, %r2, %r3;
+  st.shared.f32 [%r4], %f1;
+  bar.sync 0;
+  sub.s32 %r5, 3, %r1;
+  shl.b32 %r5, %r5, 2;
+  add.s32 %r5, %r2, %r5;
+  ld.shared.f32 %f1, [%r5];
+  add.s64 %rd6, %rd1, %rd4;
+  st.global.f32 [%rd6], %f1;
+  ret;
+}
+)";
+  section["ptx"] = ptx;
+  section["kernels"]["ms_kernel_4"] = Json::parse(R"({"scratch": [],
+    "launches": [{"function": "ms_test_reverse", "grid": [1, 1, 1],
+                  "block": [4, 1, 1], "shared": 65536,
+                  "args": [["arg", 0], ["arg", 1]]}]})");
+  ASSERT_TRUE(load(section, {"ms_kernel_4"}).ok());
+  const float x[4] = {1, 2, 3, 4};
+  void *args[2] = {allocate(16, x), allocate(16)};
+  std::unique_ptr<Queue> queue;
+  ASSERT_TRUE(device->createQueue(QueueMode::Inline, queue).ok());
+  Status status = queue->launch(executable->functions()[0], args, 2);
+  if (status.ok())
+    status = queue->synchronize();
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(read(args[1]), (std::array<float, 4>{4, 3, 2, 1}));
+
+  for (const char *shared : {"-1", "232449", "\"big\""}) {
+    section["kernels"]["ms_kernel_4"]["launches"][0]["shared"] =
+        Json::parse(shared);
+    status = load(section, {"ms_kernel_4"});
+    EXPECT_FALSE(status.ok()) << shared;
+    EXPECT_NE(std::string(status.message())
+                  .find("expected 'shared' to be at most 232448 bytes"),
+              std::string::npos)
+        << status.message();
+  }
 }
 
 TEST_F(CudaGraphTest, RejectsMalformedGraphs) {

@@ -48,8 +48,8 @@ std::string launch(const PtxModule &module, const char *name, unsigned grid,
   std::vector<void *> params;
   for (uint64_t &v : values)
     params.push_back(&v);
-  return module.launch(name, grid, block, params.data(), check,
-                       /*maxSteps=*/100000000);
+  return module.launch(name, grid, block, /*dynamicShared=*/0, params.data(),
+                       check, /*maxSteps=*/100000000);
 }
 } // namespace
 
@@ -317,7 +317,7 @@ TEST(PtxInterpreterTest, ReportsMisalignedAccesses) {
   auto run = [&](uint64_t shift) {
     std::vector<uint64_t> values = {reinterpret_cast<uint64_t>(data), shift};
     void *params[] = {&values[0], &values[1]};
-    return module->launch("vector", 1, 1, params, anywhere,
+    return module->launch("vector", 1, 1, 0, params, anywhere,
                           /*maxSteps=*/1000);
   };
   EXPECT_EQ(run(16), "");
@@ -462,6 +462,99 @@ TEST(PtxInterpreterTest, LoadsMatricesAcrossTheWarp) {
       << error;
 }
 
+// cp.async: a copy lands in shared memory when a wait covers its group, not
+// before (the tile keeps what it held); a source size below the copy's
+// zero-fills the rest (0 bytes: no source read at all, the address
+// anywhere); wait_group N leaves the newest N groups in flight; wait_all
+// takes the uncommitted copies too.
+TEST(PtxInterpreterTest, CopiesAsynchronouslyIntoSharedMemory) {
+  auto module = parse(R"(
+.visible .entry k(.param .u64 p, .param .u64 q)
+{
+  .reg .b32 %r<12>; .reg .b64 %rd<4>;
+  .shared .align 16 .b8 tile[48];
+  ld.param.u64 %rd1, [p];
+  ld.param.u64 %rd2, [q];
+  mov.u32 %r1, tile;
+  cp.async.cg.shared.global [%r1], [%rd1], 16;
+  cp.async.commit_group;
+  cp.async.ca.shared.global [%r1+16], [%rd1+16], 16, 8;
+  cp.async.commit_group;
+  mov.u64 %rd3, 0;
+  cp.async.cg.shared.global [%r1+32], [%rd3], 16, 0;
+  ld.shared.u32 %r2, [%r1];
+  cp.async.wait_group 1;
+  ld.shared.u32 %r3, [%r1];
+  ld.shared.u32 %r4, [%r1+12];
+  ld.shared.u32 %r5, [%r1+16];
+  cp.async.wait_all;
+  ld.shared.u32 %r6, [%r1+16];
+  ld.shared.u32 %r7, [%r1+20];
+  ld.shared.u32 %r8, [%r1+24];
+  ld.shared.u32 %r9, [%r1+28];
+  ld.shared.u32 %r10, [%r1+32];
+  ld.shared.u32 %r11, [%r1+44];
+  st.global.v4.u32 [%rd2], {%r2, %r3, %r4, %r5};
+  st.global.v4.u32 [%rd2+16], {%r6, %r7, %r8, %r9};
+  st.global.v2.u32 [%rd2+32], {%r10, %r11};
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  std::vector<uint32_t> in(8), out(10, 7);
+  for (uint32_t i = 0; i < 8; ++i)
+    in[i] = 100 + i;
+  EXPECT_EQ(launch(*module, "k", 1, 1, {in.data(), out.data()}), "");
+  const uint32_t unset = 0xCDCDCDCDu;
+  std::vector<uint32_t> want = {unset, 100, 103, unset, 104, 105, 0, 0, 0, 0};
+  EXPECT_EQ(out, want);
+}
+
+// Dynamic shared memory: the module's `.extern .shared` arrays all start
+// after every entry's static shared variables (aligned as they ask), and
+// hold as many bytes as the launch gives; past them is a fault.
+TEST(PtxInterpreterTest, RunsDynamicSharedMemory) {
+  auto module = parse(R"(
+.extern .shared .align 16 .b8 dynamic[];
+.extern .shared .align 16 .b8 alias[];
+.visible .entry k(.param .u64 p, .param .u32 at)
+{
+  .reg .b32 %r<8>; .reg .b64 %rd<3>;
+  .shared .align 4 .b8 fixed[20];
+  ld.param.u64 %rd1, [p];
+  ld.param.u32 %r1, [at];
+  mov.u32 %r2, dynamic;
+  mov.u32 %r3, fixed;
+  st.shared.u32 [%r3+16], 7;
+  add.s32 %r4, %r2, %r1;
+  st.shared.u32 [%r4], 42;
+  mov.u32 %r5, alias;
+  add.s32 %r5, %r5, %r1;
+  ld.shared.u32 %r6, [%r5];
+  ld.shared.u32 %r7, [%r3+16];
+  sub.s32 %r2, %r2, %r3;
+  st.global.v4.u32 [%rd1], {%r2, %r6, %r7, %r1};
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  std::vector<uint32_t> out(4);
+  auto run = [&](uint32_t at, unsigned bytes) {
+    uint64_t pointer = reinterpret_cast<uint64_t>(out.data());
+    void *params[] = {&pointer, &at};
+    return module->launch("k", 1, 1, bytes, params, anywhere,
+                          /*maxSteps=*/1000);
+  };
+  EXPECT_EQ(run(60, 64), "");
+  EXPECT_EQ(out, (std::vector<uint32_t>{32, 42, 7, 60}));
+  std::string error = run(64, 64);
+  EXPECT_NE(error.find("outside the 96-byte buffer"), std::string::npos)
+      << error;
+  error = run(0, 0);
+  EXPECT_NE(error.find("outside the 20-byte buffer"), std::string::npos)
+      << error;
+}
+
 TEST(PtxInterpreterTest, RefusesWhatItCannotRun) {
   std::string error;
   EXPECT_FALSE(PtxModule::parse(std::string(kHeader) + R"(
@@ -492,7 +585,9 @@ TEST(PtxInterpreterTest, RefusesWhatItCannotRun) {
         "add.sat.s32 %r1, %r1, 1;", "bar.sync 1;", "add.s32 %r1, %r2;",
         "mov.b32 %r1, 0fXYZ;", "@%p1;", "ld.global.v4.f32 {%f1, %f2}, [p];",
         "mov.b32 3, %r1;", "st.global.u32 [p+foo], 1;",
-        "mov.u64 %rd1, nowhere;",
+        "mov.u64 %rd1, nowhere;", "cp.async.ca.shared.global [%r1], [p], 12;",
+        "cp.async.bulk.shared.global [%r1], [p], 16;",
+        "cp.async.wait_group %r1;",
         "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, "
         "%f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4};",
         "mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, "
@@ -714,7 +809,7 @@ $top:
   uint64_t value = 0;
   void *params[] = {&value};
   std::string error =
-      module->launch("spin", 1, 32, params, anywhere, /*maxSteps=*/10000);
+      module->launch("spin", 1, 32, 0, params, anywhere, /*maxSteps=*/10000);
   EXPECT_NE(error.find("kernel spin: more than 10000 instructions run"),
             std::string::npos)
       << error;

@@ -117,8 +117,11 @@ static FailureOr<llvm::json::Object> describeLaunches(func::FuncOp func) {
     FailureOr<llvm::json::Array> grid = dims(launch.getGridSizeOperandValues());
     FailureOr<llvm::json::Array> block =
         dims(launch.getBlockSizeOperandValues());
-    if (failed(grid) || failed(block) || launch.getDynamicSharedMemorySize())
-      return launch.emitError("expected a launch of constant shape without "
+    std::optional<int64_t> sharedBytes = 0;
+    if (Value bytes = launch.getDynamicSharedMemorySize())
+      sharedBytes = getConstantIntValue(bytes);
+    if (failed(grid) || failed(block) || !sharedBytes)
+      return launch.emitError("expected a launch of constant shape and "
                               "dynamic shared memory");
     llvm::json::Array args;
     for (Value operand : launch.getKernelOperands()) {
@@ -133,11 +136,15 @@ static FailureOr<llvm::json::Object> describeLaunches(func::FuncOp func) {
                                 "kernel's arguments or scratch buffers");
       args.push_back(llvm::json::Array{"scratch", it->second});
     }
-    launches.push_back(
-        llvm::json::Object{{"function", launch.getKernelName().getValue()},
-                           {"grid", std::move(*grid)},
-                           {"block", std::move(*block)},
-                           {"args", std::move(args)}});
+    llvm::json::Object described{
+        {"function", launch.getKernelName().getValue()},
+        {"grid", std::move(*grid)},
+        {"block", std::move(*block)},
+        {"args", std::move(args)}};
+    // Dynamic shared memory a block, in bytes (absent: none).
+    if (*sharedBytes)
+      described["shared"] = *sharedBytes;
+    launches.push_back(std::move(described));
   }
   return llvm::json::Object{{"scratch", std::move(scratchBytes)},
                             {"launches", std::move(launches)}};
@@ -230,6 +237,9 @@ public:
       device.addPass(createCanonicalizerPass());
       device.addPass(createCSEPass());
       device.addPass(createReconcileUnrealizedCastsPass());
+      // Dynamic shared memory (ms-cuda-tile-matmul's deep pipelines) as
+      // PTX's `.extern .shared` array.
+      device.addPass(createCUDAExternDynamicSharedPass());
     }
   }
 

@@ -1394,22 +1394,27 @@ private:
     Location loc = first->getLoc();
     DenseSet<Operation *> inGroup(group.ops.begin(), group.ops.end());
 
-    // A launch as written: one-dimensional, of constant shape.
+    // A launch as written: one-dimensional, of constant shape and dynamic
+    // shared memory.
     std::pair<int64_t, int64_t> writtenShape;
+    std::optional<int64_t> dynamicShared;
     if (gpu::LaunchOp launch = group.launch) {
       gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
       gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
       std::optional<int64_t> gx = getConstantIntValue(grid.x),
                              bx = getConstantIntValue(block.x);
+      if (Value bytes = launch.getDynamicSharedMemorySize())
+        dynamicShared = getConstantIntValue(bytes);
       if (!gx || !bx || getConstantIntValue(grid.y) != 1 ||
           getConstantIntValue(grid.z) != 1 ||
           getConstantIntValue(block.y) != 1 ||
           getConstantIntValue(block.z) != 1 || launch.getAsyncToken() ||
-          launch.getDynamicSharedMemorySize() || launch.hasClusterSize() ||
-          launch.getNumPrivateAttributions() != 0 ||
+          (launch.getDynamicSharedMemorySize() && !dynamicShared) ||
+          launch.hasClusterSize() || launch.getNumPrivateAttributions() != 0 ||
           !launch.getBody().hasOneBlock())
         return launch.emitError("expected a synchronous launch of constant "
-                                "x-only grid and block sizes in one block");
+                                "x-only grid and block sizes and dynamic "
+                                "shared memory in one block");
       writtenShape = {*gx, *bx};
     }
 
@@ -1691,10 +1696,13 @@ private:
     Value one = constant(1);
     Value gridX = constant(blocks);
     Value blockX = constant(threads);
+    Value sharedBytes;
+    if (dynamicShared)
+      sharedBytes = arith::ConstantIntOp::create(builder, loc, *dynamicShared,
+                                                 /*width=*/32);
     gpu::LaunchFuncOp::create(
         builder, loc, gpuFunc, gpu::KernelDim3{gridX, one, one},
-        gpu::KernelDim3{blockX, one, one},
-        /*dynamicSharedMemorySize=*/Value(), params.getArrayRef());
+        gpu::KernelDim3{blockX, one, one}, sharedBytes, params.getArrayRef());
     // The group's ops go; those of its cloneable ops still used later are
     // cloned by the launches that use them, then erased as dead.
     for (Operation *op : llvm::reverse(group.ops)) {

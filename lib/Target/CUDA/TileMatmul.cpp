@@ -17,7 +17,10 @@
 // tf32, bf16 or f16 the products run on tensor cores: the staged operands
 // are rounded to the precision's type and each warp of the block reads its
 // fragments with ldmatrix and updates its piece of the tile with mma.sync.
-// ms-cuda-map-to-gpu outlines the launch as written.
+// Products of f16 or bf16 tensors (widened to f32 by the msgraph lowering)
+// read the halves themselves and run on tensor cores at any precision,
+// copied into shared memory by cp.async through a pipeline of up to four
+// stages. ms-cuda-map-to-gpu outlines the launch as written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -120,6 +123,21 @@ static_assert(kLargeMmaTile.bm % (kWarpRows * kFragM) == 0 &&
 /// the loads of the next step, issued before, land in registers and are
 /// then stored in the other.
 static constexpr int64_t kStages = 2;
+/// Operands both copied by cp.async (isCopiedAsync) take as many stages as
+/// fit kMaxDynamicSharedBytes, up to kMaxAsyncStages: the copies of the
+/// next stages - 1 steps are in flight while the block computes. Tiles
+/// over kMaxSharedBytes are in dynamic shared memory (the runtime opts the
+/// kernel in to more than 48 KiB); two blocks of kMaxDynamicSharedBytes
+/// fit a multiprocessor of an A100 (164 KiB) or an H100 (228 KiB), one of
+/// an sm_86 or sm_89 (100 KiB).
+static constexpr int64_t kMaxAsyncStages = 4;
+static constexpr int64_t kMaxDynamicSharedBytes = 80 * 1024;
+/// An f32 operand that tensor cores multiply as halves and that at least
+/// this many tiles of the output read is rounded into a buffer of halves
+/// by a launch of its own first: 6 bytes an element once (the f32 read, the
+/// half written), then 2 a reading tile, where rounding as each block
+/// stages it reads 4 a reading tile; and the halves then go by cp.async.
+static constexpr int64_t kMinRoundedReaders = 3;
 /// The static shared memory a block may have.
 static constexpr int64_t kMaxSharedBytes = 48 * 1024;
 
@@ -169,6 +187,9 @@ struct Contraction {
   /// else).
   SmallVector<linalg::GenericOp> epilogue;
   SmallVector<Value> unstored;
+  /// The generics that widened a half-precision operand to the f32 buffer
+  /// the product read, which now reads their input (absorbWidenings).
+  SmallVector<linalg::GenericOp> widenings;
 
   /// The iterations of `loops` together.
   int64_t extent(ArrayRef<unsigned> loops) const {
@@ -268,6 +289,96 @@ static std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
   return c;
 }
 
+/// The generic that widened `operand`, a buffer the kernel allocated, from
+/// a half-precision (f16 or bf16) buffer just before the product reads it:
+/// a generic over its shape, every loop parallel, that writes it through
+/// the identity as `extf` of its one input read through a permutation. It
+/// must be the buffer's only writer and the product its only other reader,
+/// and nothing between the two may write the input, which the product can
+/// then read instead.
+static linalg::GenericOp findWidening(const Contraction &c, Value operand) {
+  auto alloc = operand.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return {};
+  linalg::GenericOp widening;
+  for (Operation *user : alloc->getUsers()) {
+    if (user == c.op || isa<memref::DeallocOp>(user))
+      continue;
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || (widening && generic != widening))
+      return {};
+    widening = generic;
+  }
+  if (!widening || widening->getBlock() != c.op->getBlock() ||
+      !widening->isBeforeInBlock(c.op) || !widening.hasPureBufferSemantics() ||
+      widening.getNumDpsInputs() != 1 || widening.getNumDpsInits() != 1 ||
+      widening.getDpsInits()[0] != operand ||
+      widening.getNumReductionLoops() != 0)
+    return {};
+  Value source = widening.getDpsInputs()[0];
+  auto sourceType = dyn_cast<MemRefType>(source.getType());
+  if (!sourceType || !sourceType.hasStaticShape() ||
+      !(sourceType.getElementType().isF16() ||
+        sourceType.getElementType().isBF16()))
+    return {};
+  SmallVector<AffineMap> maps = widening.getIndexingMapsArray();
+  if (!maps[0].isPermutation() || !maps[1].isIdentity())
+    return {};
+  Block &body = widening.getRegion().front();
+  auto extend = dyn_cast<arith::ExtFOp>(&body.front());
+  if (body.getOperations().size() != 2 || !extend ||
+      extend.getIn() != body.getArgument(0) ||
+      body.getTerminator()->getOperand(0) != extend.getResult())
+    return {};
+  Value root = getRootMemRef(source);
+  if (root == getRootMemRef(c.out))
+    return {};
+  for (Operation *op = widening->getNextNode(); op != c.op;
+       op = op->getNextNode()) {
+    if (isMemoryEffectFree(op) || isa<memref::AllocOp, memref::DeallocOp>(op))
+      continue;
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics())
+      return {};
+    for (Value init : linalgOp.getDpsInits())
+      if (getRootMemRef(init) == root)
+        return {};
+  }
+  return widening;
+}
+
+/// Makes the product read its half-precision operands where they were
+/// widened to f32 just before it (findWidening) and returns the type its
+/// products multiply in on tensor cores: `precision`'s (null: f32), or,
+/// when that is f32 and both operands were widened from one half type,
+/// that type. Tensor cores multiply halves exactly and add the products in
+/// f32, as the widened product does (only the order of the sums differs).
+/// An operand widened from another type than the products' stays as it is.
+static Type absorbWidenings(Contraction &c, Type precision) {
+  linalg::GenericOp lhs = findWidening(c, c.lhs);
+  linalg::GenericOp rhs = findWidening(c, c.rhs);
+  auto halfOf = [](linalg::GenericOp widening) -> Type {
+    return widening ? getElementTypeOrSelf(widening.getDpsInputs()[0]) : Type();
+  };
+  Type type = precision;
+  if (!type && lhs && rhs && halfOf(lhs) == halfOf(rhs))
+    type = halfOf(lhs);
+  auto absorb = [&](linalg::GenericOp widening, Value &operand,
+                    AffineMap &map) {
+    if (!widening || halfOf(widening) != type)
+      return;
+    // The product read the f32 buffer at `map`; the widening read its
+    // input at its own map of the buffer's indices.
+    map = widening.getIndexingMapsArray()[0].compose(map);
+    operand = widening.getDpsInputs()[0];
+    if (!llvm::is_contained(c.widenings, widening))
+      c.widenings.push_back(widening);
+  };
+  absorb(lhs, c.lhs, c.lhsMap);
+  absorb(rhs, c.rhs, c.rhsMap);
+  return type;
+}
+
 namespace {
 /// Emits a contraction's launch.
 class GemmEmitter {
@@ -312,6 +423,20 @@ public:
     int64_t pad = kPadBytes / bytes;
     if (mmaType)
       tile.bk = kMmaRowBytes / bytes;
+    if (mmaType && !isTf32(mmaType)) {
+      roundFirst(c.lhs, llvm::divideCeil(n, tile.bn));
+      roundFirst(c.rhs, llvm::divideCeil(m, tile.bm));
+    }
+    asyncA = isCopiedAsync(c.lhs, c.lhsMap, c.rowDims, aKMajor);
+    asyncB = isCopiedAsync(c.rhs, c.rhsMap, c.nDim, bKMajor);
+    auto stageElements = [&](int64_t width, bool kMajor) {
+      return kMajor ? tile.bk * (width + pad) : width * (tile.bk + pad);
+    };
+    int64_t stageBytes =
+        (stageElements(tile.bm, aKMajor) + stageElements(tile.bn, bKMajor)) *
+        bytes;
+    if (asyncA && asyncB)
+      stages = std::min(kMaxAsyncStages, kMaxDynamicSharedBytes / stageBytes);
     // Few tiles split K (kSplitBlocks) into parts of whole steps, none
     // empty.
     int64_t terms = c.ranges[c.kDim];
@@ -324,16 +449,19 @@ public:
     splits = llvm::divideCeil(steps, splitSteps);
     auto sharedType = [&](int64_t width, bool kMajor) {
       SmallVector<int64_t> shape =
-          kMajor ? SmallVector<int64_t>{kStages, tile.bk, width + pad}
-                 : SmallVector<int64_t>{kStages, width, tile.bk + pad};
+          kMajor ? SmallVector<int64_t>{stages, tile.bk, width + pad}
+                 : SmallVector<int64_t>{stages, width, tile.bk + pad};
       return MemRefType::get(shape, staged, MemRefLayoutAttrInterface(),
                              workgroup);
     };
     MemRefType aType = sharedType(tile.bm, aKMajor);
     MemRefType bType = sharedType(tile.bn, bKMajor);
-    assert((aType.getNumElements() + bType.getNumElements()) * bytes <=
-               kMaxSharedBytes &&
+    int64_t sharedBytes = stages * stageBytes;
+    assert(stages >= kStages &&
+           (sharedBytes <= kMaxSharedBytes ||
+            sharedBytes <= kMaxDynamicSharedBytes) &&
            "the shared tiles fit a block");
+    bool dynamic = sharedBytes > kMaxSharedBytes;
     b.setInsertionPoint(c.op);
     if (splits > 1)
       partials = memref::AllocOp::create(
@@ -341,13 +469,29 @@ public:
     Value one = index(1);
     Value gridX = index(tiles * splits);
     Value blockX = index(kThreads);
+    Value dynamicBytes;
+    if (dynamic)
+      dynamicBytes = arith::ConstantIntOp::create(b, loc, sharedBytes, 32);
     auto launch = gpu::LaunchOp::create(
-        b, loc, gridX, one, one, blockX, one, one,
-        /*dynamicSharedMemorySize=*/Value(), /*asyncTokenType=*/Type(),
-        /*asyncDependencies=*/ValueRange(), TypeRange{aType, bType});
+        b, loc, gridX, one, one, blockX, one, one, dynamicBytes,
+        /*asyncTokenType=*/Type(), /*asyncDependencies=*/ValueRange(),
+        dynamic ? TypeRange() : TypeRange{aType, bType});
     b.setInsertionPointToStart(&launch.getBody().front());
-    aTile = launch.getWorkgroupAttributions()[0];
-    bTile = launch.getWorkgroupAttributions()[1];
+    if (dynamic) {
+      // A's tile, then B's (A's stages are whole 16-byte rows).
+      auto bytesType = MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                                       MemRefLayoutAttrInterface(), workgroup);
+      Value memory = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
+      Value aStart = index(0);
+      aTile =
+          memref::ViewOp::create(b, loc, aType, memory, aStart, ValueRange());
+      Value bStart = index(aType.getNumElements() * bytes);
+      bTile =
+          memref::ViewOp::create(b, loc, bType, memory, bStart, ValueRange());
+    } else {
+      aTile = launch.getWorkgroupAttributions()[0];
+      bTile = launch.getWorkgroupAttributions()[1];
+    }
     Value block = launch.getBlockIds().x;
     thread = launch.getThreadIds().x;
 
@@ -382,6 +526,34 @@ public:
   }
 
 private:
+  /// Replaces f32 `operand`, which `readers` tiles of the output read, by a
+  /// buffer of the kernel holding it rounded to the tensor cores' halves
+  /// (a generic before the product, a launch of its own) when there are at
+  /// least kMinRoundedReaders of them.
+  void roundFirst(Value &operand, int64_t readers) {
+    if (readers < kMinRoundedReaders || !getElementTypeOrSelf(operand).isF32())
+      return;
+    auto type = cast<MemRefType>(operand.getType());
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(c.op);
+    Value halves = memref::AllocOp::create(
+        b, loc, MemRefType::get(type.getShape(), mmaType));
+    AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+    SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                              utils::IteratorType::parallel);
+    linalg::GenericOp::create(
+        b, loc, ValueRange{operand}, ValueRange{halves},
+        ArrayRef<AffineMap>{identity, identity}, parallel,
+        [&](OpBuilder &nested, Location nestedLoc, ValueRange args) {
+          Value rounded =
+              arith::TruncFOp::create(nested, nestedLoc, mmaType, args[0]);
+          linalg::YieldOp::create(nested, nestedLoc, rounded);
+        });
+    b.setInsertionPoint(c.op->getBlock()->getTerminator());
+    memref::DeallocOp::create(b, loc, halves);
+    operand = halves;
+  }
+
   /// Thread (ty, tx) of the 16 x 16 grid accumulates rows ty + 16 i and
   /// columns tx + 16 j of the tile from f32 tiles staged as [k][row].
   void emitSimt(Value init) {
@@ -607,43 +779,125 @@ private:
       Value partLast = add(first, part - tile.bk);
       last = arith::MinUIOp::create(b, loc, partLast, index(lastStep));
     }
+    if (asyncA && asyncB)
+      return pipelineK(first, end, last, inits, compute);
     stageStep(first, index(0));
-    gpu::BarrierOp::create(b, loc);
     return scf::ForOp::create(
         b, loc, first, end, index(tile.bk), inits,
         [&](OpBuilder &, Location, Value k0, ValueRange accs) {
           // Ops are created one by one (not as call arguments, whose order
           // C++ leaves open): the IR is the same with every compiler.
-          Value fromFirst = k0;
-          if (partials)
-            fromFirst = arith::SubIOp::create(b, loc, k0, first);
-          Value step =
-              arith::DivUIOp::create(b, loc, fromFirst, index(tile.bk));
+          Value step = stepOf(k0, first);
           Value current = arith::RemUIOp::create(b, loc, step, index(kStages));
           Value other = arith::SubIOp::create(b, loc, index(1), current);
           Value kNext = arith::MinUIOp::create(
               b, loc, arith::AddIOp::create(b, loc, k0, index(tile.bk)), last);
-          SmallVector<Value> as = loadSlice(c.lhs, c.lhsMap, c.rowDims, tile.bm,
-                                            aKMajor, m0, kNext);
-          SmallVector<Value> bs =
-              loadSlice(c.rhs, c.rhsMap, c.nDim, tile.bn, bKMajor, n0, kNext);
+          bool copied = copyStep(kNext, other);
+          SmallVector<Value> as, bs;
+          if (!asyncA)
+            as = loadSlice(c.lhs, c.lhsMap, c.rowDims, tile.bm, aKMajor, m0,
+                           kNext);
+          if (!asyncB)
+            bs =
+                loadSlice(c.rhs, c.rhsMap, c.nDim, tile.bn, bKMajor, n0, kNext);
           SmallVector<Value> next(accs.begin(), accs.end());
           compute(current, next);
-          storeSlice(as, c.lhs, c.lhsMap, c.rowDims, tile.bm, aTile, aKMajor,
-                     other);
-          storeSlice(bs, c.rhs, c.rhsMap, c.nDim, tile.bn, bTile, bKMajor,
-                     other);
+          if (!asyncA)
+            storeSlice(as, c.lhs, c.lhsMap, c.rowDims, tile.bm, aTile, aKMajor,
+                       other);
+          if (!asyncB)
+            storeSlice(bs, c.rhs, c.rhsMap, c.nDim, tile.bn, bTile, bKMajor,
+                       other);
+          if (copied)
+            waitForCopies(0);
           gpu::BarrierOp::create(b, loc);
           scf::YieldOp::create(b, loc, next);
         });
   }
 
-  /// Loads the step of K from `k0` into stage `into` of the shared tiles.
+  /// The number of the step of K at `k0` in this block's part of K, which
+  /// starts at `first`.
+  Value stepOf(Value k0, Value first) {
+    Value fromFirst = k0;
+    if (partials)
+      fromFirst = arith::SubIOp::create(b, loc, k0, first);
+    return arith::DivUIOp::create(b, loc, fromFirst, index(tile.bk));
+  }
+
+  /// stepK's loop when both operands are copied by cp.async, over `stages`
+  /// stages: the copies of the first stages - 1 steps start before the
+  /// loop, a group each; step s waits until at most stages - 2 groups are
+  /// in flight (its own has landed) and for the block (which has then
+  /// also finished computing on the stage step s - 1 read), starts the
+  /// copies of step s + stages - 1 into that stage and computes on its
+  /// own. One barrier a step. Steps past `last` copy `last` again, into
+  /// stages nothing reads any more; the loop waits for all before it ends.
+  scf::ForOp
+  pipelineK(Value first, Value end, Value last, ValueRange inits,
+            function_ref<void(Value, SmallVector<Value> &)> compute) {
+    for (int64_t s = 0; s + 1 < stages; ++s) {
+      Value ahead = add(first, s * tile.bk);
+      if (s)
+        ahead = arith::MinUIOp::create(b, loc, ahead, last);
+      copyStep(ahead, index(s));
+    }
+    scf::ForOp loop = scf::ForOp::create(
+        b, loc, first, end, index(tile.bk), inits,
+        [&](OpBuilder &, Location, Value k0, ValueRange accs) {
+          Value step = stepOf(k0, first);
+          Value current = arith::RemUIOp::create(b, loc, step, index(stages));
+          waitForCopies(stages - 2);
+          gpu::BarrierOp::create(b, loc);
+          Value aheadStep = add(step, stages - 1);
+          Value into = arith::RemUIOp::create(b, loc, aheadStep, index(stages));
+          Value ahead = arith::MinUIOp::create(
+              b, loc, add(k0, (stages - 1) * tile.bk), last);
+          copyStep(ahead, into);
+          SmallVector<Value> next(accs.begin(), accs.end());
+          compute(current, next);
+          scf::YieldOp::create(b, loc, next);
+        });
+    waitForCopies(0);
+    return loop;
+  }
+
+  /// Stages the step of K from `k0` in stage `into` of the shared tiles and
+  /// waits for the block.
   void stageStep(Value k0, Value into) {
-    storeSlice(loadSlice(c.lhs, c.lhsMap, c.rowDims, tile.bm, aKMajor, m0, k0),
-               c.lhs, c.lhsMap, c.rowDims, tile.bm, aTile, aKMajor, into);
-    storeSlice(loadSlice(c.rhs, c.rhsMap, c.nDim, tile.bn, bKMajor, n0, k0),
-               c.rhs, c.rhsMap, c.nDim, tile.bn, bTile, bKMajor, into);
+    bool copied = copyStep(k0, into);
+    if (!asyncA)
+      storeSlice(
+          loadSlice(c.lhs, c.lhsMap, c.rowDims, tile.bm, aKMajor, m0, k0),
+          c.lhs, c.lhsMap, c.rowDims, tile.bm, aTile, aKMajor, into);
+    if (!asyncB)
+      storeSlice(loadSlice(c.rhs, c.rhsMap, c.nDim, tile.bn, bKMajor, n0, k0),
+                 c.rhs, c.rhsMap, c.nDim, tile.bn, bTile, bKMajor, into);
+    if (copied)
+      waitForCopies(0);
+    gpu::BarrierOp::create(b, loc);
+  }
+
+  /// Starts the cp.async copies of the step of K from `k0` into stage
+  /// `into` of the operands copied asynchronously and commits them as one
+  /// group of this thread's; returns whether any operand is. (The groups
+  /// are NVVM's: nvgpu's wait takes a group's token, which a loop would
+  /// have to carry.)
+  bool copyStep(Value k0, Value into) {
+    if (!asyncA && !asyncB)
+      return false;
+    if (asyncA)
+      copySlice(c.lhs, c.lhsMap, c.rowDims, tile.bm, aTile, aKMajor, m0, k0,
+                into);
+    if (asyncB)
+      copySlice(c.rhs, c.rhsMap, c.nDim, tile.bn, bTile, bKMajor, n0, k0, into);
+    NVVM::CpAsyncCommitGroupOp::create(b, loc);
+    return true;
+  }
+
+  /// Waits until at most `pending` of this thread's groups of copies are
+  /// in flight; a barrier then makes the landed ones visible to the block.
+  void waitForCopies(int64_t pending) {
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, pending);
   }
 
   /// Adds `sum` to the output at row `row` and column `col` of the tile
@@ -804,7 +1058,13 @@ private:
     }
   }
 
-  /// The f32 elements of `operand` (read through `map`, its rows or
+  /// The bytes of an element of `operand` (f32, or half precision read
+  /// unwidened).
+  static int64_t bytesOf(Value operand) {
+    return getElementTypeOrSelf(operand).getIntOrFloatBitWidth() / 8;
+  }
+
+  /// The elements of `operand` (read through `map`, its rows or
   /// columns `loops`, staged in a [k][row] tile where `kMajor`) a thread
   /// loads at once: up to kCudaVectorBytes along its last dimension when
   /// that is K or the only loop of `loops`, whose extent they divide (a
@@ -819,8 +1079,8 @@ private:
       return 1;
     if (mmaType && kMajor == (last == c.kDim))
       return 1;
-    int64_t vector =
-        std::min<int64_t>(getAlignedVectorWidth(operand), kCudaVectorBytes / 4);
+    int64_t vector = std::min<int64_t>(getAlignedVectorWidth(operand),
+                                       kCudaVectorBytes / bytesOf(operand));
     while (vector > 1 && c.ranges[last] % vector != 0)
       vector /= 2;
     return std::max<int64_t>(vector, 1);
@@ -844,40 +1104,53 @@ private:
             arith::DivUIOp::create(b, loc, e, groups)};
   }
 
+  /// Points `ivs` at this thread's group `r` (sliceElement) of the step's
+  /// slice of an operand read through `map` (its `width` rows or columns
+  /// of `loops`, linearized, from `start`; K from `k0`); returns the group's
+  /// place in the tile (row or column, term) and whether it lies inside the
+  /// matrix (null when every group does).
+  std::tuple<Value, Value, Value> placeGroup(AffineMap map,
+                                             ArrayRef<unsigned> loops,
+                                             int64_t width, int64_t vector,
+                                             int64_t r, Value start, Value k0) {
+    int64_t size = c.extent(loops), terms = c.ranges[c.kDim];
+    auto [w, kk] = sliceElement(map, width, vector, r);
+    Value at = arith::AddIOp::create(b, loc, start, w);
+    setIndex(loops, at);
+    ivs[c.kDim] = arith::AddIOp::create(b, loc, k0, kk);
+    SmallVector<std::pair<Value, int64_t>> checks;
+    if (size % width)
+      checks.push_back({at, size});
+    if (terms % tile.bk)
+      checks.push_back({ivs[c.kDim], terms});
+    return {w, kk, inBounds(checks)};
+  }
+
   /// This thread's elements of the step's slice of `operand` (its `width`
   /// rows or columns of `loops`, linearized, from `start`; K from `k0`), as
-  /// numbered by sliceElement: f32 values, or vectors of getSliceVector
-  /// elements. Elements past the end read as zero.
+  /// numbered by sliceElement: scalars of the operand's type, or vectors of
+  /// getSliceVector elements. Elements past the end read as zero.
   SmallVector<Value> loadSlice(Value operand, AffineMap map,
                                ArrayRef<unsigned> loops, int64_t width,
                                bool kMajor, Value start, Value k0) {
-    int64_t size = c.extent(loops), terms = c.ranges[c.kDim];
     int64_t vector = getSliceVector(operand, map, loops, kMajor);
     assert(tile.bk % vector == 0 && width % vector == 0 &&
            width * tile.bk % (kThreads * vector) == 0 &&
            "the threads load whole groups of a step");
-    Type type = b.getF32Type();
+    Type type = getElementTypeOrSelf(operand);
     if (vector > 1)
       type = VectorType::get({vector}, type);
     auto load = [&]() -> Value {
       if (vector == 1)
         return memref::LoadOp::create(b, loc, operand, indices(map));
-      return vector::LoadOp::create(b, loc, type, operand, indices(map),
-                                    /*nontemporal=*/false,
-                                    llvm::MaybeAlign(vector * 4));
+      return vector::LoadOp::create(
+          b, loc, type, operand, indices(map),
+          /*nontemporal=*/false, llvm::MaybeAlign(vector * bytesOf(operand)));
     };
     SmallVector<Value> values;
     for (int64_t r = 0; r < width * tile.bk / (kThreads * vector); ++r) {
-      auto [w, kk] = sliceElement(map, width, vector, r);
-      Value at = arith::AddIOp::create(b, loc, start, w);
-      setIndex(loops, at);
-      ivs[c.kDim] = arith::AddIOp::create(b, loc, k0, kk);
-      SmallVector<std::pair<Value, int64_t>> checks;
-      if (size % width)
-        checks.push_back({at, size});
-      if (terms % tile.bk)
-        checks.push_back({ivs[c.kDim], terms});
-      Value inside = inBounds(checks);
+      Value inside =
+          std::get<2>(placeGroup(map, loops, width, vector, r, start, k0));
       if (!inside) {
         values.push_back(load());
         continue;
@@ -899,7 +1172,7 @@ private:
   }
 
   /// Stores the elements loadSlice gave of `operand` in stage `into` of
-  /// `shared` ([k][row] where `kMajor`, else [row][k]; rounded to the
+  /// `shared` ([k][row] where `kMajor`, else [row][k]; f32 rounded to the
   /// tensor cores' type): a group as one vector where it is contiguous
   /// there.
   void storeSlice(ArrayRef<Value> values, Value operand, AffineMap map,
@@ -910,19 +1183,21 @@ private:
     // [row][k] tiles hold a group along K together, [k][row] along rows.
     bool contiguous = kMajor != kInnermost;
     auto sharedType = cast<MemRefType>(shared.getType());
+    // Elements already of the tile's type (f32 for SIMT, halves read as
+    // they are) are stored as they were loaded.
+    bool rounded = getElementTypeOrSelf(operand) != sharedType.getElementType();
     for (auto [r, value] : llvm::enumerate(values)) {
       auto [w, kk] = sliceElement(map, width, vector, r);
-      // f32 groups go to a [k][row] tile as they are.
       bool asVector = vector > 1 && contiguous;
       SmallVector<Value> elements;
-      for (int64_t i = 0; i < vector && (mmaType || !asVector); ++i) {
+      for (int64_t i = 0; i < vector && (rounded || !asVector); ++i) {
         Value element = value;
         if (vector > 1)
           element =
               vector::ExtractOp::create(b, loc, value, ArrayRef<int64_t>{i});
-        if (isTf32(mmaType))
+        if (rounded && isTf32(mmaType))
           element = roundToTf32Bits(b, loc, element);
-        else if (mmaType)
+        else if (rounded)
           element = arith::TruncFOp::create(b, loc, mmaType, element);
         elements.push_back(element);
       }
@@ -936,7 +1211,7 @@ private:
       if (asVector) {
         Type element = sharedType.getElementType();
         Value group = value;
-        if (mmaType)
+        if (rounded)
           group = vector::FromElementsOp::create(
               b, loc, VectorType::get({vector}, element), elements);
         vector::StoreOp::create(
@@ -946,6 +1221,47 @@ private:
       }
       for (auto [i, element] : llvm::enumerate(elements))
         memref::StoreOp::create(b, loc, element, shared, at(i));
+    }
+  }
+
+  /// Whether `operand`'s slices go to shared memory by cp.async, without
+  /// passing through registers: its elements are the tensor cores' halves,
+  /// read as they are, in 16-byte groups (getSliceVector) contiguous in
+  /// its tile.
+  bool isCopiedAsync(Value operand, AffineMap map, ArrayRef<unsigned> loops,
+                     bool kMajor) {
+    return mmaType && getElementTypeOrSelf(operand) == mmaType &&
+           kMajor != isKInnermost(map) &&
+           getSliceVector(operand, map, loops, kMajor) * bytesOf(operand) ==
+               kCudaVectorBytes;
+  }
+
+  /// Starts copying this thread's groups of the step's slice of `operand`
+  /// (as loadSlice reads them) into stage `into` of `shared` by cp.async
+  /// (bypassing L1). A group past the end copies no bytes from the
+  /// operand's first element and fills its place with zeros.
+  void copySlice(Value operand, AffineMap map, ArrayRef<unsigned> loops,
+                 int64_t width, Value shared, bool kMajor, Value start,
+                 Value k0, Value into) {
+    int64_t vector = getSliceVector(operand, map, loops, kMajor);
+    auto token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+    for (int64_t r = 0; r < width * tile.bk / (kThreads * vector); ++r) {
+      auto [w, kk, inside] =
+          placeGroup(map, loops, width, vector, r, start, k0);
+      SmallVector<Value> from = indices(map);
+      Value elements;
+      if (inside) {
+        Value zero = index(0);
+        for (Value &i : from)
+          i = arith::SelectOp::create(b, loc, inside, i, zero);
+        Value all = index(vector);
+        elements = arith::SelectOp::create(b, loc, inside, all, zero);
+      }
+      SmallVector<Value> to = kMajor ? SmallVector<Value>{into, kk, w}
+                                     : SmallVector<Value>{into, w, kk};
+      nvgpu::DeviceAsyncCopyOp::create(b, loc, token, shared, to, operand, from,
+                                       b.getIndexAttr(vector), elements,
+                                       b.getUnitAttr());
     }
   }
 
@@ -970,6 +1286,10 @@ private:
   Value gridIndex;
   /// Whether the shared tiles of A and B are [k][row] rather than [row][k].
   bool aKMajor = false, bKMajor = false;
+  /// Whether A's and B's slices are copied by cp.async (isCopiedAsync).
+  bool asyncA = false, asyncB = false;
+  /// The steps of K the shared tiles hold.
+  int64_t stages = kStages;
   /// The value of each loop of the contraction where the launch reads or
   /// writes.
   SmallVector<Value> ivs;
@@ -1152,9 +1472,10 @@ struct CUDATileMatmulPass final
                    fill.getDpsInits()[0] != c.out ||
                    !fill.getDpsInputs()[0].getType().isF32()))
         fill = nullptr;
+      Type type = absorbWidenings(c, mmaType);
       findEpilogue(c, fill);
       OpBuilder builder(c.op);
-      if (failed(GemmEmitter(c, mmaType, builder)
+      if (failed(GemmEmitter(c, type, builder)
                      .emit(fill ? fill.getDpsInputs()[0] : Value())))
         return signalPassFailure();
       c.op->erase();
@@ -1162,6 +1483,16 @@ struct CUDATileMatmulPass final
         op->erase();
       if (fill)
         fill->erase();
+      // A widened buffer nothing reads any more goes with its widening.
+      for (linalg::GenericOp op : c.widenings) {
+        Value wide = op.getDpsInits()[0];
+        op->erase();
+        if (!llvm::all_of(wide.getUsers(), llvm::IsaPred<memref::DeallocOp>))
+          continue;
+        for (Operation *user : llvm::make_early_inc_range(wide.getUsers()))
+          user->erase();
+        wide.getDefiningOp()->erase();
+      }
     }
   }
 };

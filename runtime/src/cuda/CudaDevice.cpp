@@ -46,6 +46,8 @@ struct Launch {
   CUfunction function = nullptr;
   std::array<unsigned, 3> grid{1, 1, 1};
   std::array<unsigned, 3> block{1, 1, 1};
+  /// The dynamic shared memory of each block, in bytes.
+  unsigned sharedBytes = 0;
   /// Per parameter: the kernel's buffer (>= 0) or scratch ~index (< 0).
   std::vector<int> params;
 };
@@ -295,8 +297,8 @@ private:
       }
       MS_CUDA_CALL(d, cuLaunchKernel, launch.function, launch.grid[0],
                    launch.grid[1], launch.grid[2], launch.block[0],
-                   launch.block[1], launch.block[2], 0, stream, params.data(),
-                   nullptr);
+                   launch.block[1], launch.block[2], launch.sharedBytes, stream,
+                   params.data(), nullptr);
     }
     return Status();
   }
@@ -569,6 +571,16 @@ Status parseLaunch(const std::string &where, const Json &json,
       out[i] = static_cast<unsigned>(dims[i].get<uint64_t>());
     }
   }
+  if (json.contains("shared")) {
+    // Dynamic shared memory: at most what any GPU gives a block (227 KiB
+    // on Hopper); the driver refuses more than the device has.
+    const Json &shared = json["shared"];
+    if (!shared.is_number_unsigned() || shared.get<uint64_t>() > 232448)
+      return Status::error(MS_INVALID_ARGUMENT,
+                           where + ": expected 'shared' to be at most "
+                                   "232448 bytes");
+    launch.sharedBytes = static_cast<unsigned>(shared.get<uint64_t>());
+  }
   const Json &args = json.contains("args") ? json["args"] : Json();
   if (!args.is_array())
     return Status::error(MS_INVALID_ARGUMENT, where + ": expected 'args'");
@@ -655,6 +667,19 @@ Status readKernel(const std::string &what, const std::string &where,
             kernelWhere + ": GPU function '" + function +
                 "' not found in the PTX: " +
                 cudaError(d, "cuModuleGetFunction", result).message());
+      // More than 48 KiB of dynamic shared memory is opt-in per function.
+      if (launch.sharedBytes > 48 * 1024)
+        if (CUresult result = d.cuFuncSetAttribute(
+                launch.function,
+                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                static_cast<int>(launch.sharedBytes));
+            result != CUDA_SUCCESS)
+          return Status::error(
+              MS_UNAVAILABLE,
+              kernelWhere + ": GPU function '" + function + "' needs " +
+                  std::to_string(launch.sharedBytes) +
+                  " bytes of shared memory a block: " +
+                  cudaError(d, "cuFuncSetAttribute", result).message());
       kernel.launches.push_back(std::move(launch));
     }
     out = &executable.kernels.emplace(name, std::move(kernel)).first->second;

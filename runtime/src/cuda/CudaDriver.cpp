@@ -63,6 +63,7 @@ const Driver *ms::rt::impl::cuda::openDriver(std::string &error) {
     need("cuModuleLoadDataEx", d.cuModuleLoadDataEx);
     need("cuModuleUnload", d.cuModuleUnload);
     need("cuModuleGetFunction", d.cuModuleGetFunction);
+    need("cuFuncSetAttribute", d.cuFuncSetAttribute);
     need("cuLaunchKernel", d.cuLaunchKernel);
     need("cuStreamCreate", d.cuStreamCreate);
     need("cuStreamDestroy_v2", d.cuStreamDestroy);

@@ -37,6 +37,9 @@ inline constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 /// cuStreamCreate flag: no implicit synchronization with stream 0.
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
+/// CUfunction_attribute: the most dynamic shared memory a launch of the
+/// function may ask for (above 48 KiB only once set).
+inline constexpr int CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8;
 
 /// cuMemcpy2DAsync's description of a copy of rows (CUDA_MEMCPY2D).
 struct CudaMemcpy2D {
@@ -92,6 +95,7 @@ struct Driver {
   CUresult (*cuModuleUnload)(CUmodule module);
   CUresult (*cuModuleGetFunction)(CUfunction *function, CUmodule module,
                                   const char *name);
+  CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value);
   CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX,
                              unsigned gridY, unsigned gridZ, unsigned blockX,
                              unsigned blockY, unsigned blockZ,

@@ -40,12 +40,20 @@
 // which -fsanitize=function checks on every call through a pointer.
 using namespace ms::rt::impl::cuda;
 
+/// The dynamic shared memory a block may have without opting in, and with
+/// (an H100's).
+constexpr unsigned kDefaultDynamicShared = 48 * 1024,
+                   kMaxDynamicShared = 227 * 1024;
+
 /// A GPU function of a loaded module.
 struct ms::rt::impl::cuda::CUfunc_st {
   const ms::fakecuda::PtxModule *module;
   std::string name;
   /// Its parameters' byte sizes.
   std::vector<size_t> params;
+  /// The most dynamic shared memory a launch may ask for
+  /// (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES).
+  unsigned maxDynamicShared = kDefaultDynamicShared;
 };
 
 /// A loaded module: its parsed PTX and the functions looked up in it.
@@ -271,11 +279,20 @@ CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
   *function = module->functions.back().get();
   return kSuccess;
 }
+CUresult cuFuncSetAttribute(CUfunction function, int attribute, int value) {
+  if (!function ||
+      attribute != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES ||
+      value < 0 || static_cast<unsigned>(value) > kMaxDynamicShared)
+    return kInvalidValue;
+  function->maxDynamicShared = static_cast<unsigned>(value);
+  return kSuccess;
+}
 CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
                         unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                        unsigned, CUstream stream, void **params, void **) {
+                        unsigned sharedBytes, CUstream stream, void **params,
+                        void **) {
   if (!function || gy != 1 || gz != 1 || by != 1 || bz != 1 || bx == 0 ||
-      bx > 1024)
+      bx > 1024 || sharedBytes > function->maxDynamicShared)
     return kInvalidValue;
   // The parameters' values are copied now, as a driver does (each at most
   // 8 bytes: pointers and scalars).
@@ -294,8 +311,9 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
       const char *text = std::getenv("MS_FAKE_CUDA_MAX_STEPS");
       return text ? std::strtoull(text, nullptr, 10) : 20000000000ull;
     }();
-    std::string error = called->module->launch(
-        called->name, gx, bx, pointers.data(), isAllocated, maxSteps);
+    std::string error =
+        called->module->launch(called->name, gx, bx, sharedBytes,
+                               pointers.data(), isAllocated, maxSteps);
     if (error.empty())
       return kSuccess;
     // Where a device would fault.

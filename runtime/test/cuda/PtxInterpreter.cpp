@@ -36,7 +36,7 @@ enum class Opcode {
   Ld, St, Mov, Cvta, Add, Sub, Mul, Mad, Div, Rem, Min, Max, Neg, Abs, And,
   Or, Xor, Not, Shl, Shr, Bfe, Shf, Copysign, Fma, Rcp, Sqrt, Rsqrt, Ex2,
   Lg2, Sin, Cos, Tanh, Setp, Selp, Cvt, Bra, Ret, Bar, Shfl, Addc, Madc,
-  Mma, Ldmatrix, Prmt,
+  Mma, Ldmatrix, Prmt, CpAsync,
 };
 
 enum class OperandKind { Reg, Imm, Mem, Symbol, Vector };
@@ -66,6 +66,9 @@ struct Symbol {
   uint64_t size = 0;
   /// Whether it is declared outside every entry.
   bool moduleScope = false;
+  /// An `.extern .shared` array: the launch's dynamic shared memory, after
+  /// every entry's static shared variables.
+  bool dynamic = false;
 };
 
 struct Instr {
@@ -597,6 +600,8 @@ public:
   std::vector<Symbol> symbols;
   std::vector<std::unique_ptr<uint8_t[]>> globalMemory;
   uint64_t moduleShared = 0;
+  /// Where dynamic shared memory starts in a block's shared window.
+  uint64_t dynamicShared = 0;
 
   const Kernel *find(const std::string &name) const {
     for (const Kernel &k : kernels)
@@ -607,8 +612,8 @@ public:
 
   bool parse(const std::string &ptx, std::string &error);
   std::string run(const Kernel &k, unsigned grid, unsigned block,
-                  void **params, const GlobalCheck &isGlobal,
-                  uint64_t maxSteps) const;
+                  unsigned dynamicBytes, void **params,
+                  const GlobalCheck &isGlobal, uint64_t maxSteps) const;
 
 private:
   bool parseInstr(Kernel &k, const std::string &text, int line, Instr &in,
@@ -769,6 +774,7 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
       {"shfl", Opcode::Shfl},     {"addc", Opcode::Addc},
       {"madc", Opcode::Madc},     {"mma", Opcode::Mma},
       {"ldmatrix", Opcode::Ldmatrix}, {"prmt", Opcode::Prmt},
+      {"cp", Opcode::CpAsync},
   };
   in.text = statement;
   in.line = line;
@@ -845,8 +851,36 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     in.vector = static_cast<unsigned>(mods[3][1] - '0');
     in.type = {Kind::B, 32};
   }
+  if (in.op == Opcode::CpAsync) {
+    // cp.async.{ca,cg}.shared[::cta].global (a copy of 4, 8 or 16 bytes
+    // whose source bytes past the optional src-size are zeros),
+    // cp.async.commit_group, cp.async.wait_group N and cp.async.wait_all:
+    // in.mods is "copy", "commit" or "wait".
+    std::vector<std::string> mods;
+    while (std::getline(parts, part, '.'))
+      mods.push_back(part);
+    std::string kind;
+    if (mods.size() == 4 && mods[0] == "async" &&
+        (mods[1] == "ca" || mods[1] == "cg") &&
+        (mods[2] == "shared" || mods[2] == "shared::cta") &&
+        mods[3] == "global")
+      kind = "copy";
+    else if (mods.size() == 2 && mods[0] == "async" &&
+             mods[1] == "commit_group")
+      kind = "commit";
+    else if (mods.size() == 2 && mods[0] == "async" &&
+             (mods[1] == "wait_group" || mods[1] == "wait_all"))
+      kind = "wait";
+    if (kind.empty()) {
+      error = "unsupported instruction '" + opcode + "'";
+      return false;
+    }
+    in.mods = {kind};
+    in.space = Space::Shared;
+    in.type = {Kind::B, 8};
+  }
   while (in.op != Opcode::Mma && in.op != Opcode::Ldmatrix &&
-         std::getline(parts, part, '.')) {
+         in.op != Opcode::CpAsync && std::getline(parts, part, '.')) {
     in.mods.push_back(part);
     Type t;
     if (parseType(part, t))
@@ -911,6 +945,11 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
   case Opcode::Bfe: case Opcode::Shf: case Opcode::Mma: case Opcode::Prmt:
     want = 4; break;
   case Opcode::Shfl: want = 5; break;
+  case Opcode::CpAsync:
+    want = in.has("copy")     ? (in.operands.size() == 4 ? 4 : 3)
+           : in.has("commit") ? 0
+                              : (in.operands.empty() ? 0 : 1);
+    break;
   case Opcode::Setp:
     want = in.operands.size() == 4 ? 4 : 3; break;
   default: want = 3; break;
@@ -924,8 +963,24 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     error = "unsupported barrier (only barrier 0 of the whole block)";
     return false;
   }
+  if (in.op == Opcode::CpAsync) {
+    const std::vector<Operand> &ops = in.operands;
+    bool ok = in.has("copy")
+                  ? ops[0].kind == OperandKind::Mem &&
+                        ops[1].kind == OperandKind::Mem &&
+                        ops[2].kind == OperandKind::Imm &&
+                        (ops[2].imm == 4 || ops[2].imm == 8 ||
+                         ops[2].imm == 16)
+                  : ops.empty() || ops[0].kind == OperandKind::Imm;
+    if (!ok) {
+      error = "expected cp.async [shared], [global], 4, 8 or 16 bytes "
+              "(and the source's bytes), or a group count";
+      return false;
+    }
+  }
   bool writes = in.op != Opcode::St && in.op != Opcode::Bra &&
-                in.op != Opcode::Bar && in.op != Opcode::Ret;
+                in.op != Opcode::Bar && in.op != Opcode::Ret &&
+                in.op != Opcode::CpAsync;
   if (writes) {
     const Operand &d = in.operands[0];
     bool ok = d.kind == OperandKind::Reg ||
@@ -1284,6 +1339,30 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
           return false;
         continue;
       }
+      if (text.rfind(".extern .shared", 0) == 0) {
+        // `.extern .shared [.align N] .b8 name[];`: dynamic shared memory.
+        std::istringstream words(text.substr(15));
+        std::string word;
+        uint64_t align = 1;
+        Symbol symbol;
+        while (words >> word) {
+          if (word == ".align" && (words >> align) && align &&
+              !(align & (align - 1)))
+            continue;
+          if (word[0] != '.')
+            symbol.name = word;
+        }
+        size_t open = symbol.name.find('[');
+        if (open == std::string::npos || symbol.name.substr(open) != "[];")
+          return fail("expected an external shared array of no size");
+        symbol.name = symbol.name.substr(0, open);
+        symbol.space = Space::Shared;
+        symbol.address = align; // The alignment, until the base is known.
+        symbol.moduleScope = true;
+        symbol.dynamic = true;
+        symbols.push_back(symbol);
+        continue;
+      }
       size_t entry = text.find(".entry ");
       if (entry != std::string::npos) {
         kernels.emplace_back();
@@ -1342,14 +1421,39 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
   }
   if (kernel)
     return fail("unterminated entry");
+  // Dynamic shared memory starts after every entry's static shared
+  // variables, aligned as its arrays ask.
+  for (const Kernel &k : kernels)
+    dynamicShared = std::max(dynamicShared, k.sharedBytes);
+  uint64_t align = 16;
+  for (const Symbol &symbol : symbols)
+    if (symbol.dynamic)
+      align = std::max(align, symbol.address);
+  dynamicShared = (dynamicShared + align - 1) / align * align;
+  for (Symbol &symbol : symbols)
+    if (symbol.dynamic)
+      symbol.address = dynamicShared;
   return true;
 }
 
 namespace {
+/// A cp.async copy in flight: its shared destination, its source (null
+/// when it copies no bytes) and how many bytes it copies and zero-fills.
+struct AsyncCopy {
+  uint8_t *to = nullptr;
+  const uint8_t *from = nullptr;
+  size_t copied = 0, filled = 0;
+};
+
 /// A thread's state.
 struct Thread {
   std::vector<uint64_t> regs;
   std::vector<uint8_t> local;
+  /// cp.async copies not yet committed, and the committed groups not yet
+  /// waited for, oldest first: their bytes land at the wait, so that a
+  /// kernel reading them earlier reads what was there before.
+  std::vector<AsyncCopy> uncommitted;
+  std::vector<std::vector<AsyncCopy>> groups;
   long pc = 0;
   bool carry = false;
   enum { Running, AtBarrier, AtShuffle, Done } state = Running;
@@ -1357,15 +1461,19 @@ struct Thread {
 } // namespace
 
 std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
-                               unsigned block, void **params,
-                               const GlobalCheck &isGlobal,
+                               unsigned block, unsigned dynamicBytes,
+                               void **params, const GlobalCheck &isGlobal,
                                uint64_t maxSteps) const {
   std::vector<uint8_t> paramBuffer(k.paramBytes + 8);
   for (size_t i = 0; i < k.params.size(); ++i) {
     const Symbol &p = symbols[k.params[i]];
     std::memcpy(paramBuffer.data() + p.address, params[i], p.size);
   }
-  std::vector<uint8_t> shared(k.sharedBytes + 1);
+  // The block's shared window: its static variables, then the launch's
+  // dynamic shared memory.
+  uint64_t sharedBytes =
+      dynamicBytes ? dynamicShared + dynamicBytes : k.sharedBytes;
+  std::vector<uint8_t> shared(sharedBytes + 1);
   std::vector<Thread> threads(block);
   std::string error;
   uint64_t steps = 0;
@@ -1386,6 +1494,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       th.pc = 0;
       th.state = Thread::Running;
       th.carry = false;
+      th.uncommitted.clear();
+      th.groups.clear();
       if (k.tid >= 0)
         th.regs[k.tid] = t;
       if (k.ntid >= 0)
@@ -1409,7 +1519,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       if (space == Space::Generic || space == Space::Global) {
         uint64_t s = reinterpret_cast<uint64_t>(shared.data());
         uint64_t l = reinterpret_cast<uint64_t>(th.local.data());
-        if (space == Space::Generic && addr >= s && addr < s + k.sharedBytes)
+        if (space == Space::Generic && addr >= s && addr < s + sharedBytes)
           base = s;
         else if (space == Space::Generic && addr >= l &&
                  addr < l + k.localBytes)
@@ -1436,7 +1546,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       };
       switch (space) {
       case Space::Shared:
-        return inside(shared, addr, k.sharedBytes);
+        return inside(shared, addr, sharedBytes);
       case Space::Local:
         return inside(th.local, addr, k.localBytes);
       case Space::Param:
@@ -1445,8 +1555,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       case Space::Generic: {
         uint64_t s = reinterpret_cast<uint64_t>(shared.data());
         uint64_t l = reinterpret_cast<uint64_t>(th.local.data());
-        if (space == Space::Generic && addr >= s && addr < s + k.sharedBytes)
-          return inside(shared, addr - s, k.sharedBytes);
+        if (space == Space::Generic && addr >= s && addr < s + sharedBytes)
+          return inside(shared, addr - s, sharedBytes);
         if (space == Space::Generic && addr >= l && addr < l + k.localBytes)
           return inside(th.local, addr - l, k.localBytes);
         bool ok = isGlobal(addr, size);
@@ -1563,6 +1673,47 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
               std::memcpy(p + i * size, &v, size);
             }
           }
+          break;
+        }
+        case Opcode::CpAsync: {
+          if (in.has("commit")) {
+            th.groups.push_back(std::move(th.uncommitted));
+            th.uncommitted.clear();
+            break;
+          }
+          if (in.has("wait")) {
+            // wait_all: every copy, committed or not.
+            size_t keep = ops.empty() ? 0 : static_cast<size_t>(src(0));
+            if (ops.empty()) {
+              th.groups.push_back(std::move(th.uncommitted));
+              th.uncommitted.clear();
+            }
+            while (th.groups.size() > keep) {
+              for (const AsyncCopy &copy : th.groups.front()) {
+                if (copy.copied)
+                  std::memcpy(copy.to, copy.from, copy.copied);
+                std::memset(copy.to + copy.copied, 0, copy.filled);
+              }
+              th.groups.erase(th.groups.begin());
+            }
+            break;
+          }
+          size_t size = static_cast<size_t>(ops[2].imm);
+          size_t copied = ops.size() == 4 ? static_cast<size_t>(src(3)) : size;
+          if (copied > size) {
+            fail(in, "a source of " + std::to_string(copied) +
+                         " bytes for a copy of " + std::to_string(size));
+            return;
+          }
+          uint8_t *to = resolve(th, in, Space::Shared, address(th, ops[0]), size);
+          const uint8_t *from =
+              copied ? resolve(th, in, Space::Global, address(th, ops[1]), copied)
+                     : nullptr;
+          if (!to || (copied && !from)) {
+            fail(in, "access of a null address");
+            return;
+          }
+          th.uncommitted.push_back({to, from, copied, size - copied});
           break;
         }
         case Opcode::Mov:
@@ -2259,13 +2410,14 @@ std::vector<size_t> PtxModule::getParamSizes(const std::string &name) const {
 }
 
 std::string PtxModule::launch(const std::string &name, unsigned grid,
-                              unsigned block, void **params,
-                              const GlobalCheck &isGlobal,
+                              unsigned block, unsigned dynamicShared,
+                              void **params, const GlobalCheck &isGlobal,
                               uint64_t maxSteps) const {
   const Kernel *k = impl->find(name);
   if (!k)
     return "no entry " + name;
-  return impl->run(*k, grid, block, params, isGlobal, maxSteps);
+  return impl->run(*k, grid, block, dynamicShared, params, isGlobal,
+                   maxSteps);
 }
 
 bool PtxModule::ownsGlobal(uint64_t address, size_t size) const {

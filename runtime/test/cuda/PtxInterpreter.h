@@ -54,12 +54,13 @@ public:
   /// The byte sizes of entry `name`'s parameters (at most 8 each).
   std::vector<size_t> getParamSizes(const std::string &name) const;
   /// Runs entry `name` on a grid of `grid` x 1 x 1 blocks of `block` x 1 x 1
-  /// threads with `params` (as cuLaunchKernel takes them), at most
-  /// `maxSteps` instructions in all; returns an error message, or an empty
-  /// string.
+  /// threads, each block with `dynamicShared` bytes of dynamic shared
+  /// memory (where the module's `.extern .shared` arrays start), with
+  /// `params` (as cuLaunchKernel takes them), at most `maxSteps`
+  /// instructions in all; returns an error message, or an empty string.
   std::string launch(const std::string &name, unsigned grid, unsigned block,
-                     void **params, const GlobalCheck &isGlobal,
-                     uint64_t maxSteps) const;
+                     unsigned dynamicShared, void **params,
+                     const GlobalCheck &isGlobal, uint64_t maxSteps) const;
   /// Whether [address, address + size) lies in a `.global` variable.
   bool ownsGlobal(uint64_t address, size_t size) const;
 

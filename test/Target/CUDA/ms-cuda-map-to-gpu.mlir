@@ -1350,9 +1350,37 @@ func.func @written(%a: memref<512xf32>) {
 
 // -----
 
+// A written launch's constant dynamic shared memory goes to its launch; the
+// function takes the memory as written.
+// CHECK-LABEL: func.func @written_shared(
+// CHECK: arith.constant 65536 : i32
+// CHECK: %[[BYTES:.*]] = arith.constant 65536 : i32
+// CHECK-NEXT: gpu.launch_func @ms_cuda::@written_shared_0 blocks in ({{.*}}) threads in ({{.*}}) dynamic_shared_memory_size %[[BYTES]] args(
+// CHECK-LABEL: gpu.func @written_shared_0(
+// CHECK: %[[MEM:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// CHECK: memref.view %[[MEM]]
+func.func @written_shared(%a: memref<256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  %bytes = arith.constant 65536 : i32
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c256, %sy = %c1, %sz = %c1)
+             dynamic_shared_memory_size %bytes {
+    %mem = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+    %s = memref.view %mem[%c0][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<16384xf32, #gpu.address_space<workgroup>>
+    %x = memref.load %a[%tx] : memref<256xf32>
+    memref.store %x, %s[%tx] : memref<16384xf32, #gpu.address_space<workgroup>>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
 func.func @written_dynamic(%a: memref<512xf32>, %n: index) {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{expected a synchronous launch of constant x-only grid and block sizes in one block}}
+  // expected-error @+1 {{expected a synchronous launch of constant x-only grid and block sizes and dynamic shared memory in one block}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     gpu.terminator

@@ -78,25 +78,34 @@
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.matmul
 // On tensor cores (bf16): 64 x 64 tiles, A's [row][k] in bf16 (32 of K,
-// +8), B's [k][column] (its rows are along N; 64 columns, +8); both
-// operands rounded as staged, 4 at a time, stored as vectors of 4 halves;
+// +8), B's [k][column] (its rows are along N; 64 columns, +8). B, which 4
+// tiles of rows read, is rounded into a bf16 buffer by a generic first and
+// copied by cp.async; A, which 2 tiles of columns read, is rounded as
+// staged, 4 at a time, stored as vectors of 4 halves;
 // each warp's 32 x 16 piece is 2 x 2 fragments (16 sums a lane); each
 // fragment of A read by one ldmatrix of four 8 x 8 matrices, both of B's
 // by one ldmatrix.trans; 2 steps of 16 of K, 4 mma.sync each; the fill
 // folded in.
 // BF16-LABEL: func.func @matmul(
+// BF16-SAME: %[[A:[^:]*]]: memref<256x256xf32>, %[[B:[^:]*]]: memref<256x128xf32>
 // BF16-DAG: %[[INIT:.*]] = arith.constant 2.500000e+00 : f32
+// BF16: %[[BH:.*]] = memref.alloc() : memref<256x128xbf16>
+// BF16: linalg.generic {{.*}} ins(%[[B]] : memref<256x128xf32>) outs(%[[BH]] : memref<256x128xbf16>)
+// BF16: arith.truncf %{{.*}} : f32 to bf16
 // BF16: gpu.launch
 // BF16-SAME: workgroup(%[[AS:[^ ]*]] : memref<2x64x40xbf16, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<2x32x72xbf16, #gpu.address_space<workgroup>>)
+// BF16: nvgpu.device_async_copy %[[BH]][{{.*}}], %[[BS]][%[[Z:[^,]*]], {{.*}}], 8 {bypassL1}
+// BF16: nvvm.cp.async.commit.group
 // BF16: %[[R:.*]] = arith.truncf %{{.*}} : f32 to bf16
 // BF16-COUNT-3: arith.truncf %{{.*}} : f32 to bf16
 // BF16: %[[V:.*]] = vector.from_elements %[[R]], %{{.*}}, %{{.*}}, %{{.*}} : vector<4xbf16>
-// BF16: vector.store %[[V]], %[[AS]][%[[Z:.*]], %{{.*}}, %{{.*}}] {alignment = 8 : i64}
-// BF16: vector.store %{{.*}}, %[[BS]][%[[Z]], %{{.*}}, %{{.*}}] {alignment = 8 : i64}
-// BF16: gpu.barrier
+// BF16: vector.store %[[V]], %[[AS]][%[[Z]], %{{.*}}, %{{.*}}] {alignment = 8 : i64}
+// BF16: nvvm.cp.async.wait.group 0
+// BF16-NEXT: gpu.barrier
 // BF16: %[[SUMS:.*]]:16 = scf.for
 // BF16: %[[CUR:.*]] = arith.remui
 // BF16: %[[OTHER:.*]] = arith.subi %{{.*}}, %[[CUR]] : index
+// BF16: nvgpu.device_async_copy %[[BH]][{{.*}}], %[[BS]][%[[OTHER]], {{.*}}]
 // BF16-NOT: arith.truncf
 // BF16: %[[A:.*]] = nvgpu.ldmatrix %[[AS]][%[[CUR]], {{.*}}] {numTiles = 4 : i32, transpose = false} : memref<2x64x40xbf16, #gpu.address_space<workgroup>> -> vector<4x2xbf16>
 // BF16: %[[PAIR:.*]] = vector.extract %[[A]][0] : vector<2xbf16> from vector<4x2xbf16>
@@ -109,11 +118,13 @@
 // BF16-COUNT-4: nvvm.mma.sync
 // BF16: arith.truncf %{{.*}} : f32 to bf16
 // BF16: vector.store %{{.*}}, %[[AS]][%[[OTHER]], %{{.*}}, %{{.*}}]
-// BF16: vector.store %{{.*}}, %[[BS]][%[[OTHER]], %{{.*}}, %{{.*}}]
-// BF16: gpu.barrier
+// BF16: nvvm.cp.async.wait.group 0
+// BF16-NEXT: gpu.barrier
 // BF16-NEXT: scf.yield
 // BF16: arith.addf %[[INIT]], %[[SUMS]]#0 : f32
 // BF16-NOT: nvvm.mma.sync
+// BF16: memref.dealloc %[[BH]]
+// BF16-NEXT: return
 // The same with f16 pairs, passed as vectors of two halves.
 // F16-LABEL: func.func @matmul(
 // F16: workgroup(%[[AS:[^ ]*]] : memref<2x64x40xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>)
@@ -234,9 +245,23 @@ func.func @split_k(%a: memref<64x1000xf32>, %b: memref<1000x64xf32>, %c: memref<
 // CHECK: %[[OLD:.*]] = memref.load %{{.*}} : memref<2048x4096xf32>
 // CHECK: arith.addf %[[OLD]], %[[SUMS]]#0 : f32
 // Tensor cores: 128 x 128 tiles, a warp's 64 x 32 piece as 4 x 4 fragments
-// (64 sums a lane), 16 mma.sync per step of 16 of K.
+// (64 sums a lane), 16 mma.sync per step of 16 of K. A and B, which 32 and
+// 16 tiles read, are rounded into bf16 buffers first; both then go by
+// cp.async, in four stages of 18,944 bytes: 75,776 bytes of dynamic shared
+// memory, A's tile at its start and B's after it.
 // BF16-LABEL: func.func @large(
-// BF16: workgroup(%{{.*}} : memref<2x128x40xbf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x32x136xbf16, #gpu.address_space<workgroup>>)
+// BF16: %[[AH:.*]] = memref.alloc() : memref<2048x64xbf16>
+// BF16: linalg.generic
+// BF16: %[[BH:.*]] = memref.alloc() : memref<64x4096xbf16>
+// BF16: linalg.generic
+// BF16: %[[BYTES:.*]] = arith.constant 75776 : i32
+// BF16: gpu.launch {{.*}} dynamic_shared_memory_size %[[BYTES]]
+// BF16-NOT: workgroup
+// BF16: %[[MEM:.*]] = gpu.dynamic_shared_memory : memref<?xi8, #gpu.address_space<workgroup>>
+// BF16: %[[AS:.*]] = memref.view %[[MEM]][%c0{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4x128x40xbf16, #gpu.address_space<workgroup>>
+// BF16: %[[BS:.*]] = memref.view %[[MEM]][%c40960{{.*}}][] : memref<?xi8, #gpu.address_space<workgroup>> to memref<4x32x136xbf16, #gpu.address_space<workgroup>>
+// BF16: nvgpu.device_async_copy %[[AH]][{{.*}}], %[[AS]]
+// BF16: nvgpu.device_async_copy %[[BH]][{{.*}}], %[[BS]]
 // BF16: %[[SUMS:.*]]:64 = scf.for
 // BF16-COUNT-32: nvvm.mma.sync
 // BF16-NOT: nvvm.mma.sync
@@ -690,6 +715,175 @@ func.func @writes_an_operand(%a: memref<64x64xf32>, %b: memref<64x64xf32>, %c: m
 // BF16: gpu.barrier
 func.func @odd_columns(%a: memref<64x32xf32>, %b: memref<32x33xf32>, %c: memref<64x33xf32>) {
   linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x33xf32>) outs(%c : memref<64x33xf32>)
+  return
+}
+
+// -----
+
+// Half-precision operands widened to f32 just before the product (as the
+// msgraph lowering of a bf16 matmul does): the product reads the bf16
+// buffers themselves and multiplies them on tensor cores without
+// --precision; the widenings and their buffers go. A's elements (read
+// through the widening's transpose, M innermost) go one by one through
+// registers; B's rows are copied into the shared tile 8 halves (16 bytes)
+// at a time by cp.async, one group a step: the first step's copies are
+// waited for before the loop, and each step starts the next one's into
+// the other stage before its products and waits for them at its end,
+// before the barrier.
+// CHECK-LABEL: func.func @widened(
+// CHECK-SAME: %[[A:.*]]: memref<64x128xbf16>, %[[B:.*]]: memref<64x64xbf16>
+// CHECK-NOT: memref.alloc
+// CHECK-NOT: linalg.generic
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%[[AS:[^ ]*]] : memref<2x64x40xbf16, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<2x32x72xbf16, #gpu.address_space<workgroup>>)
+// CHECK: nvgpu.device_async_copy %[[B]][{{.*}}], %[[BS]][%c0{{.*}}], 8 {bypassL1} : memref<64x64xbf16> to memref<2x32x72xbf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK: memref.load %[[A]][{{.*}}] : memref<64x128xbf16>
+// CHECK: memref.store %{{.*}}, %[[AS]]
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK: scf.for
+// CHECK: %[[OTHER:.*]] = arith.subi %c1{{.*}}, %{{.*}} : index
+// CHECK: nvgpu.device_async_copy %[[B]][{{.*}}], %[[BS]][%[[OTHER]], {{.*}}], 8 {bypassL1}
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK: memref.load %[[A]]
+// CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
+// CHECK: memref.store %{{.*}}, %[[AS]][%[[OTHER]],
+// CHECK: nvvm.cp.async.wait.group 0
+// CHECK-NEXT: gpu.barrier
+// CHECK-NOT: memref.dealloc
+// CHECK: return
+// With --precision f16 the bf16 operands stay widened (f32, rounded to f16
+// as staged): bf16 to f16 would lose range.
+// F16-LABEL: func.func @widened(
+// F16: memref.alloc() : memref<128x64xf32>
+// F16: linalg.generic
+// F16: workgroup(%{{.*}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
+// F16: arith.truncf %{{.*}} : f32 to f16
+func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<128x64xf32>) {
+  %wa = memref.alloc() : memref<128x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x128xbf16>) outs(%wa : memref<128x64xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %e = arith.extf %x : bf16 to f32
+    linalg.yield %e : f32
+  }
+  %wb = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<64x64xbf16>) outs(%wb : memref<64x64xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %e = arith.extf %x : bf16 to f32
+    linalg.yield %e : f32
+  }
+  linalg.matmul ins(%wa, %wb : memref<128x64xf32>, memref<64x64xf32>) outs(%c : memref<128x64xf32>)
+  memref.dealloc %wa : memref<128x64xf32>
+  memref.dealloc %wb : memref<64x64xf32>
+  return
+}
+
+// -----
+
+// Both operands copied by cp.async (f16, K innermost in A, N in B): a 64 x
+// 64 tile's stage takes 9,728 bytes, so four stages fit (38,912 bytes).
+// The copies of steps 0, 1 and 2 start before the loop, a group each (step
+// 2 clamped to the last, 96); step s waits until at most 2 groups are in
+// flight, waits for the block, starts step s + 3 (clamped) into stage
+// (s + 3) % 4 and computes on stage s % 4. The loop waits for every copy
+// before it ends.
+// CHECK-LABEL: func.func @pipelined(
+// CHECK-SAME: %[[A:.*]]: memref<64x128xf16>, %[[B:.*]]: memref<128x64xf16>
+// CHECK: gpu.launch
+// CHECK-SAME: workgroup(%[[AS:[^ ]*]] : memref<4x64x40xf16, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<4x32x72xf16, #gpu.address_space<workgroup>>)
+// CHECK: nvgpu.device_async_copy %[[A]][{{.*}}], %[[AS]][%c0
+// CHECK: nvgpu.device_async_copy %[[B]][{{.*}}], %[[BS]][%c0
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK: nvgpu.device_async_copy %[[A]][{{.*}}], %[[AS]][%c1
+// CHECK: nvgpu.device_async_copy %[[B]][{{.*}}], %[[BS]][%c1
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK: arith.minui %{{.*}}, %c96
+// CHECK: nvgpu.device_async_copy %[[A]][{{.*}}], %[[AS]][%c2
+// CHECK: nvgpu.device_async_copy %[[B]][{{.*}}], %[[BS]][%c2
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c32
+// CHECK: %[[STEP:.*]] = arith.divui %[[K]], %c32
+// CHECK: %[[CURRENT:.*]] = arith.remui %[[STEP]], %c4
+// CHECK: nvvm.cp.async.wait.group 2
+// CHECK-NEXT: gpu.barrier
+// CHECK: %[[AHEAD:.*]] = arith.addi %[[STEP]], %c3
+// CHECK: %[[INTO:.*]] = arith.remui %[[AHEAD]], %c4
+// CHECK: arith.minui %{{.*}}, %c96
+// CHECK: nvgpu.device_async_copy %[[A]][{{.*}}], %[[AS]][%[[INTO]],
+// CHECK: nvgpu.device_async_copy %[[B]][{{.*}}], %[[BS]][%[[INTO]],
+// CHECK-NEXT: nvvm.cp.async.commit.group
+// CHECK: nvgpu.ldmatrix %[[AS]][%[[CURRENT]],
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: gpu.barrier
+// CHECK: scf.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: nvvm.cp.async.wait.group 0
+func.func @pipelined(%a: memref<64x128xf16>, %b: memref<128x64xf16>, %c: memref<64x64xf32>) {
+  %wa = memref.alloc() : memref<64x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x128xf16>) outs(%wa : memref<64x128xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %e = arith.extf %x : f16 to f32
+    linalg.yield %e : f32
+  }
+  %wb = memref.alloc() : memref<128x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<128x64xf16>) outs(%wb : memref<128x64xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %e = arith.extf %x : f16 to f32
+    linalg.yield %e : f32
+  }
+  linalg.matmul ins(%wa, %wb : memref<64x128xf32>, memref<128x64xf32>) outs(%c : memref<64x64xf32>)
+  return
+}
+
+// -----
+
+// Left widened: operands of two half types (no one type to multiply in),
+// and a widened buffer another op also reads.
+// CHECK-LABEL: func.func @kept_widened(
+// CHECK-COUNT-2: linalg.generic
+// CHECK: gpu.launch
+// CHECK-SAME: memref<2x16x68xf32, #gpu.address_space<workgroup>>
+// CHECK: linalg.generic
+// CHECK: gpu.launch
+// CHECK-SAME: memref<2x16x68xf32, #gpu.address_space<workgroup>>
+func.func @kept_widened(%a: memref<64x64xbf16>, %b: memref<64x64xf16>, %c: memref<64x64xf32>,
+                        %d: memref<64x64xf32>, %e: memref<64x64xf32>) {
+  %wa = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x64xbf16>) outs(%wa : memref<64x64xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %w = arith.extf %x : bf16 to f32
+    linalg.yield %w : f32
+  }
+  %wb = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<64x64xf16>) outs(%wb : memref<64x64xf32>) {
+  ^bb0(%x: f16, %o: f32):
+    %w = arith.extf %x : f16 to f32
+    linalg.yield %w : f32
+  }
+  linalg.matmul ins(%wa, %wb : memref<64x64xf32>, memref<64x64xf32>) outs(%c : memref<64x64xf32>)
+  %wc = memref.alloc() : memref<64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<64x64xbf16>) outs(%wc : memref<64x64xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %w = arith.extf %x : bf16 to f32
+    linalg.yield %w : f32
+  }
+  linalg.matmul ins(%wc, %d : memref<64x64xf32>, memref<64x64xf32>) outs(%e : memref<64x64xf32>)
+  memref.copy %wc, %d : memref<64x64xf32> to memref<64x64xf32>
   return
 }
 

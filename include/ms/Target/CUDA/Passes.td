@@ -180,8 +180,9 @@ def CUDAEmitGraphsPass : Pass<"ms-cuda-emit-graphs", "::mlir::ModuleOp"> {
 }
 
 def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
-  let summary = "runs f32 matrix products as shared-memory tiled launches "
-                "(on tensor cores with --precision tf32, bf16 or f16)";
+  let summary = "runs matrix products as shared-memory tiled launches (on "
+                "tensor cores for f16/bf16 operands or with --precision "
+                "tf32, bf16 or f16)";
   let description = [{
     Runs on the module of an `msexec.executable` with target `cuda`, once
     its kernels are bufferized. Each top-level linalg op of a kernel that
@@ -235,7 +236,8 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     of the output's or K (an op with a second reduction, with a loop only an
     operand indexes, or with K in the output is left alone), and an empty
     batch is left to the loops, which run nothing. Smaller products
-    (a matrix-vector product) and other element types are left to
+    (a matrix-vector product) and other element types (but half
+    precision widened just before, below) are left to
     `ms-cuda-map-to-gpu`'s thread per output; `ms-cuda-map-to-gpu` outlines
     the launches as they are.
 
@@ -273,6 +275,45 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     fragment of A, or two of B; the lanes give the rows' addresses;
     `[k][column]` tiles are read transposed); the fragments' elements are
     added to the outputs as in f32.
+
+    Half-precision products run on tensor cores without `precision`: an
+    operand that a generic just before widened from f16 or bf16 to a
+    buffer of the kernel (`extf` over its shape, through the identity or a
+    transpose; the msgraph lowering of an f16 or bf16 matmul) that nothing
+    else reads, with nothing between writing the halves, is read as the
+    halves themselves, and when both operands are of one half type the
+    products multiply in it (a product of two halves is exact in f32, so
+    only the order of the sums differs from the widened product); the
+    widenings and their buffers go. With a precision, an operand widened
+    from that precision's type is read the same way; other operands stay
+    as they are.
+
+    Halves read as they are, 16 bytes to a group and contiguous in their
+    tile (K innermost for `[row][k]`, the rows' dimension for
+    `[k][column]`, extents divisible by 8), are copied to shared memory by
+    `cp.async` (`nvgpu.device_async_copy`, bypassing L1; a group past the
+    matrix's end copies no bytes and is zero-filled), committed as one
+    group a step (`nvvm.cp.async.commit.group`), not through registers.
+    When both operands are, the tiles take as many stages as fit 80 KiB,
+    at most 4 (a 64 x 64 tile: 4 stages, 38,912 bytes; 128 x 128: 4
+    stages, 75,776 bytes): the first stages - 1 steps' copies start before
+    the loop, and step s waits until at most stages - 2 groups are in
+    flight (`nvvm.cp.async.wait.group`), waits for the block, starts step
+    s + stages - 1 into the stage step s - 1 read, then computes: one
+    barrier a step. Tiles over 48 KiB are in dynamic shared memory (the
+    launch's `dynamic_shared_memory_size`, `memref.view`s of
+    `gpu.dynamic_shared_memory`; the runtime opts the kernel in). With one
+    operand copied so, the other goes through registers as above and each
+    step waits for its own copies before its barrier.
+
+    With `precision=bf16` or `f16`, an f32 operand that at least 3 tiles of
+    the output read (A: tiles along N; B: along M) is first rounded into a
+    buffer of halves of the kernel (`memref.alloc`, a `linalg.generic` of
+    `arith.truncf` before the product, which `ms-cuda-map-to-gpu` makes an
+    elementwise launch, and a `memref.dealloc` before the return), which
+    the product then reads as above: 6 bytes an element once, then 2 a
+    reading tile, where rounding as each block stages it reads 4 a reading
+    tile. The rounding is the same (`arith.truncf`, to nearest even).
   }];
   let options =
       [Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
@@ -308,6 +349,24 @@ def CUDAOrderLoopsPass : Pass<"ms-cuda-order-loops"> {
     ```
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def CUDAExternDynamicSharedPass
+    : Pass<"ms-cuda-extern-dynamic-shared", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "declares the dynamic shared memory of GPU kernels external";
+  let description = [{
+    Runs on a `gpu.module` lowered to the LLVM dialect. The GPU-to-NVVM
+    lowering gives `gpu.dynamic_shared_memory` an internal zero-length
+    global of address space 3, which LLVM's NVPTX backend prints as a
+    one-byte static variable (`.shared .align 16 .b8 __dynamic_shmem__0;`):
+    the launch's dynamic shared memory then begins after it rather than at
+    it, and ptxas counts it as static. Each such global (address space 3,
+    a zero-length array, no initializer) becomes an external declaration,
+    which NVPTX prints as PTX's dynamic shared array
+    (`.extern .shared .align 16 .b8 __dynamic_shmem__0[];`), as nvcc does
+    for `extern __shared__`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // MS_TARGET_CUDA_PASSES_TD

@@ -1,0 +1,45 @@
+//===- ExternDynamicShared.cpp - dynamic shared memory as PTX declares it -===//
+//
+// Part of the ms project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A launch's dynamic shared memory is PTX's `.extern .shared` array of no
+// size; the GPU-to-NVVM lowering declares it as an internal zero-length
+// global, which NVPTX prints as a one-byte static shared variable. Making the
+// global external gives the array.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ms/Target/CUDA/CUDATarget.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace mlir::ms {
+#define GEN_PASS_DEF_CUDAEXTERNDYNAMICSHAREDPASS
+#include "ms/Target/CUDA/Passes.h.inc"
+} // namespace mlir::ms
+
+using namespace mlir;
+using namespace mlir::ms;
+
+namespace {
+/// The address space of the GPU's shared memory in NVVM.
+constexpr unsigned kSharedAddressSpace = 3;
+
+struct CUDAExternDynamicSharedPass final
+    : mlir::ms::impl::CUDAExternDynamicSharedPassBase<
+          CUDAExternDynamicSharedPass> {
+  void runOnOperation() override {
+    for (auto global : getOperation().getOps<LLVM::GlobalOp>()) {
+      auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
+      if (global.getAddrSpace() != kSharedAddressSpace || !array ||
+          array.getNumElements() != 0 || global.getValueOrNull() ||
+          !global.getInitializerRegion().empty())
+        continue;
+      global.setLinkage(LLVM::Linkage::External);
+    }
+  }
+};
+} // namespace

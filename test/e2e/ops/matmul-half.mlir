@@ -1,0 +1,59 @@
+// RUN: %check %s --work-dir %t
+// RUN: ms-compile %s -O1 --target cuda --compile-to=gpu | FileCheck %s
+// Products of half-precision tensors, which the msgraph lowering widens
+// to f32 (f32 sums, one rounding): on the cuda target ms-cuda-tile-matmul
+// reads the halves themselves (8 a 128-bit load, no widening launch) and
+// multiplies them on tensor cores with f32 sums, with no --precision: a
+// product of halves is exact in f32, so only the order of the sums
+// differs. An f16 linear layer with ReLU (150 rows, 200 columns, 100
+// terms: tails in every dimension), a batch of f16 products by transposed
+// matrices (K innermost in both operands), and a bf16 product of f32
+// inputs cast to bf16 with enough tiles for the 128 x 128 tile. The
+// reference sums in float64 and rounds once to the output's type.
+// INPUT 0: (rng.standard_normal((2, 75, 100)) * 0.25).astype(np.float16)
+// INPUT 1: (rng.standard_normal((100, 200)) * 0.25).astype(np.float16)
+// INPUT 2: (rng.standard_normal((3, 80, 40)) * 0.25).astype(np.float16)
+// INPUT 3: (rng.standard_normal((3, 72, 40)) * 0.25).astype(np.float16)
+// INPUT 4: (rng.standard_normal((1152, 48)) * 0.25).astype(np.float32)
+// INPUT 5: (rng.standard_normal((48, 3840)) * 0.25).astype(np.float32)
+// INPUT 6: (rng.standard_normal((2, 96, 1000)) * 0.25).astype(np.float16)
+// INPUT 7: (rng.standard_normal((1000, 136)) * 0.25).astype(np.float16)
+// REFERENCE: np.maximum(a0.astype(np.float64) @ a1.astype(np.float64), 0).astype(np.float16)
+// REFERENCE: (a2.astype(np.float64) @ a3.astype(np.float64).transpose(0, 2, 1)).astype(np.float16)
+// REFERENCE: bf16((bf16(a4).astype(np.float64) @ bf16(a5).astype(np.float64)).astype(np.float32))
+// REFERENCE: (a6.astype(np.float64) @ a7.astype(np.float64)).astype(np.float16)
+// TOLERANCE: rtol=8e-3 atol=1e-3
+// CHECK-LABEL: func.func @fused_0_matmul_relu(
+// CHECK-NOT: memref.alloc
+// CHECK: gpu.launch_func @ms_cuda::@fused_0_matmul_relu_0 blocks in (%c12,
+// CHECK-NEXT: return
+// CHECK-LABEL: func.func @fused_5_matmul_cast(
+// CHECK-NOT: memref.alloc
+// CHECK: gpu.launch_func @ms_cuda::@fused_5_matmul_cast_0 blocks in (%c270,
+// CHECK-NEXT: return
+// A's rows (K = 100) take groups of 4 halves (8 bytes), through registers;
+// B's and the bf16 product's rows are copied 16 bytes at a time by cp.async.
+// CHECK-LABEL: gpu.func @fused_0_matmul_relu_0(
+// CHECK: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<100x200xf16> to memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// CHECK: vector.load %{{.*}} : memref<2x75x100xf16>, vector<4xf16>
+// CHECK: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32)
+// CHECK-LABEL: gpu.func @fused_5_matmul_cast_0(
+// CHECK: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<1152x48xbf16>
+// CHECK: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<48x3840xbf16>
+// CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
+func.func @main(%x: tensor<2x75x100xf16>, %w: tensor<100x200xf16>,
+                %q: tensor<3x80x40xf16>, %k: tensor<3x72x40xf16>,
+                %l: tensor<1152x48xf32>, %r: tensor<48x3840xf32>,
+                %s: tensor<2x96x1000xf16>, %t: tensor<1000x136xf16>)
+    -> (tensor<2x75x200xf16>, tensor<3x80x72xf16>, tensor<1152x3840xf32>, tensor<2x96x136xf16>) {
+  %0 = msgraph.matmul %x, %w : (tensor<2x75x100xf16>, tensor<100x200xf16>) -> tensor<2x75x200xf16>
+  %1 = msgraph.relu %0 : tensor<2x75x200xf16>
+  %kt = msgraph.transpose %k {permutation = array<i64: 0, 2, 1>} : (tensor<3x72x40xf16>) -> tensor<3x40x72xf16>
+  %2 = msgraph.matmul %q, %kt : (tensor<3x80x40xf16>, tensor<3x40x72xf16>) -> tensor<3x80x72xf16>
+  %lb = msgraph.cast %l : (tensor<1152x48xf32>) -> tensor<1152x48xbf16>
+  %rb = msgraph.cast %r : (tensor<48x3840xf32>) -> tensor<48x3840xbf16>
+  %3 = msgraph.matmul %lb, %rb : (tensor<1152x48xbf16>, tensor<48x3840xbf16>) -> tensor<1152x3840xbf16>
+  %4 = msgraph.cast %3 : (tensor<1152x3840xbf16>) -> tensor<1152x3840xf32>
+  %5 = msgraph.matmul %s, %t : (tensor<2x96x1000xf16>, tensor<1000x136xf16>) -> tensor<2x96x136xf16>
+  return %1, %2, %4, %5 : tensor<2x75x200xf16>, tensor<3x80x72xf16>, tensor<1152x3840xf32>, tensor<2x96x136xf16>
+}
