@@ -462,11 +462,12 @@ TEST(PtxInterpreterTest, LoadsMatricesAcrossTheWarp) {
       << error;
 }
 
-// cp.async: a copy lands in shared memory when a wait covers its group, not
-// before (the tile keeps what it held); a source size below the copy's
-// zero-fills the rest (0 bytes: no source read at all, the address
-// anywhere); wait_group N leaves the newest N groups in flight; wait_all
-// takes the uncommitted copies too.
+// cp.async: in even blocks a copy lands in shared memory when a wait covers
+// its group, not before (the tile keeps what it held), in odd ones at once
+// (both are times a GPU may land it: a kernel must be right with either);
+// a source size below the copy's zero-fills the rest (0 bytes: no source
+// read at all); wait_group N leaves the newest N groups in flight;
+// wait_all takes the uncommitted copies too.
 TEST(PtxInterpreterTest, CopiesAsynchronouslyIntoSharedMemory) {
   auto module = parse(R"(
 .visible .entry k(.param .u64 p, .param .u64 q)
@@ -475,13 +476,15 @@ TEST(PtxInterpreterTest, CopiesAsynchronouslyIntoSharedMemory) {
   .shared .align 16 .b8 tile[48];
   ld.param.u64 %rd1, [p];
   ld.param.u64 %rd2, [q];
+  mov.u32 %r1, %ctaid.x;
+  mul.wide.u32 %rd3, %r1, 48;
+  add.s64 %rd2, %rd2, %rd3;
   mov.u32 %r1, tile;
   cp.async.cg.shared.global [%r1], [%rd1], 16;
   cp.async.commit_group;
   cp.async.ca.shared.global [%r1+16], [%rd1+16], 16, 8;
   cp.async.commit_group;
-  mov.u64 %rd3, 0;
-  cp.async.cg.shared.global [%r1+32], [%rd3], 16, 0;
+  cp.async.cg.shared.global [%r1+32], [%rd1+16], 16, 0;
   ld.shared.u32 %r2, [%r1];
   cp.async.wait_group 1;
   ld.shared.u32 %r3, [%r1];
@@ -501,12 +504,14 @@ TEST(PtxInterpreterTest, CopiesAsynchronouslyIntoSharedMemory) {
 }
 )");
   ASSERT_TRUE(module);
-  std::vector<uint32_t> in(8), out(10, 7);
+  std::vector<uint32_t> in(8), out(24, 7);
   for (uint32_t i = 0; i < 8; ++i)
     in[i] = 100 + i;
-  EXPECT_EQ(launch(*module, "k", 1, 1, {in.data(), out.data()}), "");
+  EXPECT_EQ(launch(*module, "k", 2, 1, {in.data(), out.data()}), "");
   const uint32_t unset = 0xCDCDCDCDu;
-  std::vector<uint32_t> want = {unset, 100, 103, unset, 104, 105, 0, 0, 0, 0};
+  std::vector<uint32_t> want = {unset, 100, 103, unset, 104, 105, 0,   0,
+                                0,     0,   7,   7,     100, 100, 103, 104,
+                                104,   105, 0,   0,     0,   0,   7,   7};
   EXPECT_EQ(out, want);
 }
 
@@ -580,14 +585,25 @@ TEST(PtxInterpreterTest, RefusesWhatItCannotRun) {
   // Packed halves, saturating arithmetic, named barriers, too few operands,
   // malformed declarations: refused, not run wrongly or crashed on.
   for (const char *statement :
-       {"add.rn.f32x2 %rd1, %rd1, %rd1;", "cvt.rn.f16x2.f16 %r1, %rs1, %rs2;",
-        "setp.lt.f16x2 %p1, %r1, %r2;", "@%p1 setp.lt.f16x2 %p2|%p1, %r1, %r2;",
-        "add.sat.s32 %r1, %r1, 1;", "bar.sync 1;", "add.s32 %r1, %r2;",
-        "mov.b32 %r1, 0fXYZ;", "@%p1;", "ld.global.v4.f32 {%f1, %f2}, [p];",
-        "mov.b32 3, %r1;", "st.global.u32 [p+foo], 1;",
-        "mov.u64 %rd1, nowhere;", "cp.async.ca.shared.global [%r1], [p], 12;",
+       {"add.rn.f32x2 %rd1, %rd1, %rd1;",
+        "cvt.rn.f16x2.f16 %r1, %rs1, %rs2;",
+        "setp.lt.f16x2 %p1, %r1, %r2;",
+        "@%p1 setp.lt.f16x2 %p2|%p1, %r1, %r2;",
+        "add.sat.s32 %r1, %r1, 1;",
+        "bar.sync 1;",
+        "add.s32 %r1, %r2;",
+        "mov.b32 %r1, 0fXYZ;",
+        "@%p1;",
+        "ld.global.v4.f32 {%f1, %f2}, [p];",
+        "mov.b32 3, %r1;",
+        "st.global.u32 [p+foo], 1;",
+        "mov.u64 %rd1, nowhere;",
+        "cp.async.ca.shared.global [%r1], [p], 12;",
         "cp.async.bulk.shared.global [%r1], [p], 16;",
+        "cp.async.cg.shared.global [%r1], [p], 8;",
         "cp.async.wait_group %r1;",
+        "cp.async.wait_group;",
+        "cp.async.wait_all 1;",
         "mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, "
         "%f4}, {%r1, %r2}, {%r3}, {%f1, %f2, %f3, %f4};",
         "mma.sync.aligned.m16n8k16.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, "

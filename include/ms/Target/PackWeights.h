@@ -57,6 +57,13 @@ private:
   /// The packed constant of each constant packed so far.
   DenseMap<Value, Value> packedOf;
 };
+/// Stores in `narrow` (f16 or bf16) each constant f32 weight that every
+/// call of a kernel of `module` passes for an operand of an
+/// `msgraph.matmul` (its only use, read as it is: no broadcast batch
+/// dimension) and widens the kernel's argument back with `msgraph.cast`:
+/// a target whose products multiply in `narrow` rounds the same way (to
+/// nearest, ties to even) and reads half the bytes.
+void packMatmulWeights(ModuleOp module, Type narrow);
 } // namespace mlir::ms
 
 #endif // MS_TARGET_PACKWEIGHTS_H

@@ -122,7 +122,7 @@ static FailureOr<llvm::json::Object> describeLaunches(func::FuncOp func) {
       sharedBytes = getConstantIntValue(bytes);
     if (failed(grid) || failed(block) || !sharedBytes)
       return launch.emitError("expected a launch of constant shape and "
-                              "dynamic shared memory");
+                              "dynamic shared memory size");
     llvm::json::Array args;
     for (Value operand : launch.getKernelOperands()) {
       if (auto arg = dyn_cast<BlockArgument>(operand);
@@ -186,6 +186,12 @@ public:
   ArrayRef<StringRef> getCodegenPhases() const override {
     static const StringRef phases[] = {"linalg", "bufferized", "gpu", "nvvm"};
     return phases;
+  }
+
+  void buildKernelPhase(OpPassManager &pm,
+                        const TargetOptions &options) const override {
+    pm.addPass(createCUDAPackWeightsPass(
+        CUDAPackWeightsPassOptions{options.precision}));
   }
 
   void buildCodegenPhase(StringRef phase, OpPassManager &pm,

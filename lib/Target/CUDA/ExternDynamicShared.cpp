@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 namespace mlir::ms {
 #define GEN_PASS_DEF_CUDAEXTERNDYNAMICSHAREDPASS
@@ -25,17 +26,15 @@ using namespace mlir;
 using namespace mlir::ms;
 
 namespace {
-/// The address space of the GPU's shared memory in NVVM.
-constexpr unsigned kSharedAddressSpace = 3;
-
 struct CUDAExternDynamicSharedPass final
     : mlir::ms::impl::CUDAExternDynamicSharedPassBase<
           CUDAExternDynamicSharedPass> {
   void runOnOperation() override {
     for (auto global : getOperation().getOps<LLVM::GlobalOp>()) {
       auto array = dyn_cast<LLVM::LLVMArrayType>(global.getGlobalType());
-      if (global.getAddrSpace() != kSharedAddressSpace || !array ||
-          array.getNumElements() != 0 || global.getValueOrNull() ||
+      if (global.getAddrSpace() !=
+              static_cast<unsigned>(NVVM::NVVMMemorySpace::Shared) ||
+          !array || array.getNumElements() != 0 || global.getValueOrNull() ||
           !global.getInitializerRegion().empty())
         continue;
       global.setLinkage(LLVM::Linkage::External);

@@ -1414,7 +1414,7 @@ private:
           !launch.getBody().hasOneBlock())
         return launch.emitError("expected a synchronous launch of constant "
                                 "x-only grid and block sizes and dynamic "
-                                "shared memory in one block");
+                                "shared memory size in one block");
       writtenShape = {*gx, *bx};
     }
 

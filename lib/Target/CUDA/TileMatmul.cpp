@@ -132,6 +132,9 @@ static constexpr int64_t kStages = 2;
 /// an sm_86 or sm_89 (100 KiB).
 static constexpr int64_t kMaxAsyncStages = 4;
 static constexpr int64_t kMaxDynamicSharedBytes = 80 * 1024;
+static_assert(kMaxAsyncStages >= kStages &&
+                  kMaxDynamicSharedBytes >= kStages * 18944,
+              "a 128 x 128 tile of halves takes 18,944 bytes a stage");
 /// An f32 operand that tensor cores multiply as halves and that at least
 /// this many tiles of the output read is rounded into a buffer of halves
 /// by a launch of its own first: 6 bytes an element once (the f32 read, the
@@ -352,7 +355,8 @@ static linalg::GenericOp findWidening(const Contraction &c, Value operand) {
 /// products multiply in on tensor cores: `precision`'s (null: f32), or,
 /// when that is f32 and both operands were widened from one half type,
 /// that type. Tensor cores multiply halves exactly and add the products in
-/// f32, as the widened product does (only the order of the sums differs).
+/// f32, as the widened product does (the sums' order differs, and the
+/// tensor cores' adds within an mma.sync need not round as f32 adds do).
 /// An operand widened from another type than the products' stays as it is.
 static Type absorbWidenings(Contraction &c, Type precision) {
   linalg::GenericOp lhs = findWidening(c, c.lhs);
@@ -371,8 +375,19 @@ static Type absorbWidenings(Contraction &c, Type precision) {
     // input at its own map of the buffer's indices.
     map = widening.getIndexingMapsArray()[0].compose(map);
     operand = widening.getDpsInputs()[0];
-    if (!llvm::is_contained(c.widenings, widening))
-      c.widenings.push_back(widening);
+    if (llvm::is_contained(c.widenings, widening))
+      return;
+    c.widenings.push_back(widening);
+    // The halves' dealloc after their last read, the widening, goes after
+    // the product that now reads them.
+    Value root = getRootMemRef(operand);
+    for (Operation *op = widening->getNextNode(); op != c.op;) {
+      Operation *next = op->getNextNode();
+      if (auto dealloc = dyn_cast<memref::DeallocOp>(op);
+          dealloc && getRootMemRef(dealloc.getMemref()) == root)
+        op->moveAfter(c.op);
+      op = next;
+    }
   };
   absorb(lhs, c.lhs, c.lhsMap);
   absorb(rhs, c.rhs, c.rhsMap);
@@ -424,8 +439,10 @@ public:
     if (mmaType)
       tile.bk = kMmaRowBytes / bytes;
     if (mmaType && !isTf32(mmaType)) {
-      roundFirst(c.lhs, llvm::divideCeil(n, tile.bn));
-      roundFirst(c.rhs, llvm::divideCeil(m, tile.bm));
+      roundFirst(c.lhs, c.lhsMap, c.rowDims, aKMajor,
+                 llvm::divideCeil(n, tile.bn));
+      roundFirst(c.rhs, c.rhsMap, c.nDim, bKMajor,
+                 llvm::divideCeil(m, tile.bm));
     }
     asyncA = isCopiedAsync(c.lhs, c.lhsMap, c.rowDims, aKMajor);
     asyncB = isCopiedAsync(c.rhs, c.rhsMap, c.nDim, bKMajor);
@@ -457,9 +474,7 @@ public:
     MemRefType aType = sharedType(tile.bm, aKMajor);
     MemRefType bType = sharedType(tile.bn, bKMajor);
     int64_t sharedBytes = stages * stageBytes;
-    assert(stages >= kStages &&
-           (sharedBytes <= kMaxSharedBytes ||
-            sharedBytes <= kMaxDynamicSharedBytes) &&
+    assert(stages >= kStages && sharedBytes <= kMaxDynamicSharedBytes &&
            "the shared tiles fit a block");
     bool dynamic = sharedBytes > kMaxSharedBytes;
     b.setInsertionPoint(c.op);
@@ -526,12 +541,18 @@ public:
   }
 
 private:
-  /// Replaces f32 `operand`, which `readers` tiles of the output read, by a
-  /// buffer of the kernel holding it rounded to the tensor cores' halves
-  /// (a generic before the product, a launch of its own) when there are at
-  /// least kMinRoundedReaders of them.
-  void roundFirst(Value &operand, int64_t readers) {
-    if (readers < kMinRoundedReaders || !getElementTypeOrSelf(operand).isF32())
+  /// Replaces f32 `operand` (read through `map`, its rows or columns
+  /// `loops`, staged [k][row] where `kMajor`), which `readers` tiles of the
+  /// output read, by a buffer of the kernel holding it rounded to the
+  /// tensor cores' halves (a generic before the product, a launch of its
+  /// own) when there are at least kMinRoundedReaders of them and the
+  /// halves can then go by cp.async (isCopiedAsync).
+  void roundFirst(Value &operand, AffineMap map, ArrayRef<unsigned> loops,
+                  bool kMajor, int64_t readers) {
+    int64_t group = kCudaVectorBytes / 2;
+    if (readers < kMinRoundedReaders ||
+        !getElementTypeOrSelf(operand).isF32() || kMajor == isKInnermost(map) ||
+        getSliceVector(group, map, loops, kMajor) != group)
       return;
     auto type = cast<MemRefType>(operand.getType());
     OpBuilder::InsertionGuard guard(b);
@@ -830,16 +851,21 @@ private:
   /// in flight (its own has landed) and for the block (which has then
   /// also finished computing on the stage step s - 1 read), starts the
   /// copies of step s + stages - 1 into that stage and computes on its
-  /// own. One barrier a step. Steps past `last` copy `last` again, into
-  /// stages nothing reads any more; the loop waits for all before it ends.
+  /// own. One barrier a step. Steps past `last` copy no bytes (copySlice),
+  /// into stages nothing reads any more; the loop waits for all before it
+  /// ends.
   scf::ForOp
   pipelineK(Value first, Value end, Value last, ValueRange inits,
             function_ref<void(Value, SmallVector<Value> &)> compute) {
     for (int64_t s = 0; s + 1 < stages; ++s) {
       Value ahead = add(first, s * tile.bk);
-      if (s)
-        ahead = arith::MinUIOp::create(b, loc, ahead, last);
-      copyStep(ahead, index(s));
+      if (!s) {
+        copyStep(ahead, index(s));
+        continue;
+      }
+      Value live =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, ahead, last);
+      copyStep(ahead, index(s), live);
     }
     scf::ForOp loop = scf::ForOp::create(
         b, loc, first, end, index(tile.bk), inits,
@@ -850,9 +876,10 @@ private:
           gpu::BarrierOp::create(b, loc);
           Value aheadStep = add(step, stages - 1);
           Value into = arith::RemUIOp::create(b, loc, aheadStep, index(stages));
-          Value ahead = arith::MinUIOp::create(
-              b, loc, add(k0, (stages - 1) * tile.bk), last);
-          copyStep(ahead, into);
+          Value ahead = add(k0, (stages - 1) * tile.bk);
+          Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
+                                             ahead, last);
+          copyStep(ahead, into, live);
           SmallVector<Value> next(accs.begin(), accs.end());
           compute(current, next);
           scf::YieldOp::create(b, loc, next);
@@ -882,14 +909,16 @@ private:
   /// group of this thread's; returns whether any operand is. (The groups
   /// are NVVM's: nvgpu's wait takes a group's token, which a loop would
   /// have to carry.)
-  bool copyStep(Value k0, Value into) {
+  /// A step that is not `live` (when given) copies no bytes.
+  bool copyStep(Value k0, Value into, Value live = {}) {
     if (!asyncA && !asyncB)
       return false;
     if (asyncA)
       copySlice(c.lhs, c.lhsMap, c.rowDims, tile.bm, aTile, aKMajor, m0, k0,
-                into);
+                into, live);
     if (asyncB)
-      copySlice(c.rhs, c.rhsMap, c.nDim, tile.bn, bTile, bKMajor, n0, k0, into);
+      copySlice(c.rhs, c.rhsMap, c.nDim, tile.bn, bTile, bKMajor, n0, k0, into,
+                live);
     NVVM::CpAsyncCommitGroupOp::create(b, loc);
     return true;
   }
@@ -1074,13 +1103,22 @@ private:
   /// lanes start 4 rows (80 bytes) apart, in two banks.
   int64_t getSliceVector(Value operand, AffineMap map, ArrayRef<unsigned> loops,
                          bool kMajor) {
+    return getSliceVector(
+        std::min<int64_t>(getAlignedVectorWidth(operand),
+                          kCudaVectorBytes / bytesOf(operand)),
+        map, loops, kMajor);
+  }
+
+  /// getSliceVector of an operand whose layout allows groups of `aligned`
+  /// elements.
+  int64_t getSliceVector(int64_t aligned, AffineMap map,
+                         ArrayRef<unsigned> loops, bool kMajor) {
     unsigned last = map.getDimPosition(map.getNumResults() - 1);
     if (last != c.kDim && (loops.size() != 1 || loops.front() != last))
       return 1;
     if (mmaType && kMajor == (last == c.kDim))
       return 1;
-    int64_t vector = std::min<int64_t>(getAlignedVectorWidth(operand),
-                                       kCudaVectorBytes / bytesOf(operand));
+    int64_t vector = aligned;
     while (vector > 1 && c.ranges[last] % vector != 0)
       vector /= 2;
     return std::max<int64_t>(vector, 1);
@@ -1238,16 +1276,19 @@ private:
 
   /// Starts copying this thread's groups of the step's slice of `operand`
   /// (as loadSlice reads them) into stage `into` of `shared` by cp.async
-  /// (bypassing L1). A group past the end copies no bytes from the
-  /// operand's first element and fills its place with zeros.
+  /// (bypassing L1). A group past the end, or every group when `live` is
+  /// given and false, copies no bytes from the operand's first element and
+  /// fills its place with zeros.
   void copySlice(Value operand, AffineMap map, ArrayRef<unsigned> loops,
                  int64_t width, Value shared, bool kMajor, Value start,
-                 Value k0, Value into) {
+                 Value k0, Value into, Value live) {
     int64_t vector = getSliceVector(operand, map, loops, kMajor);
     auto token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
     for (int64_t r = 0; r < width * tile.bk / (kThreads * vector); ++r) {
       auto [w, kk, inside] =
           placeGroup(map, loops, width, vector, r, start, k0);
+      if (live)
+        inside = inside ? arith::AndIOp::create(b, loc, inside, live) : live;
       SmallVector<Value> from = indices(map);
       Value elements;
       if (inside) {

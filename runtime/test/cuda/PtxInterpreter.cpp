@@ -863,8 +863,11 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     if (mods.size() == 4 && mods[0] == "async" &&
         (mods[1] == "ca" || mods[1] == "cg") &&
         (mods[2] == "shared" || mods[2] == "shared::cta") &&
-        mods[3] == "global")
+        mods[3] == "global") {
       kind = "copy";
+      // .cg copies 16 bytes only.
+      in.mods.push_back(mods[1]);
+    }
     else if (mods.size() == 2 && mods[0] == "async" &&
              mods[1] == "commit_group")
       kind = "commit";
@@ -875,7 +878,9 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
       error = "unsupported instruction '" + opcode + "'";
       return false;
     }
-    in.mods = {kind};
+    in.mods.insert(in.mods.begin(), kind);
+    if (kind == "wait")
+      in.mods.push_back(mods[1]);
     in.space = Space::Shared;
     in.type = {Kind::B, 8};
   }
@@ -946,9 +951,9 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     want = 4; break;
   case Opcode::Shfl: want = 5; break;
   case Opcode::CpAsync:
-    want = in.has("copy")     ? (in.operands.size() == 4 ? 4 : 3)
-           : in.has("commit") ? 0
-                              : (in.operands.empty() ? 0 : 1);
+    want = in.has("copy")         ? (in.operands.size() == 4 ? 4 : 3)
+           : in.has("wait_group") ? 1
+                                  : 0;
     break;
   case Opcode::Setp:
     want = in.operands.size() == 4 ? 4 : 3; break;
@@ -969,8 +974,8 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
                   ? ops[0].kind == OperandKind::Mem &&
                         ops[1].kind == OperandKind::Mem &&
                         ops[2].kind == OperandKind::Imm &&
-                        (ops[2].imm == 4 || ops[2].imm == 8 ||
-                         ops[2].imm == 16)
+                        (ops[2].imm == 16 ||
+                         (!in.has("cg") && (ops[2].imm == 4 || ops[2].imm == 8)))
                   : ops.empty() || ops[0].kind == OperandKind::Imm;
     if (!ok) {
       error = "expected cp.async [shared], [global], 4, 8 or 16 bytes "
@@ -1346,11 +1351,15 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
         uint64_t align = 1;
         Symbol symbol;
         while (words >> word) {
-          if (word == ".align" && (words >> align) && align &&
-              !(align & (align - 1)))
+          if (word == ".align") {
+            if (!(words >> align) || align == 0 || (align & (align - 1)))
+              return fail("expected a power-of-two alignment");
             continue;
-          if (word[0] != '.')
+          }
+          if (word[0] != '.') {
             symbol.name = word;
+            break;
+          }
         }
         size_t open = symbol.name.find('[');
         if (open == std::string::npos || symbol.name.substr(open) != "[];")
@@ -1443,6 +1452,13 @@ struct AsyncCopy {
   uint8_t *to = nullptr;
   const uint8_t *from = nullptr;
   size_t copied = 0, filled = 0;
+
+  /// Writes the copy's bytes to shared memory.
+  void land() const {
+    if (copied)
+      std::memcpy(to, from, copied);
+    std::memset(to + copied, 0, filled);
+  }
 };
 
 /// A thread's state.
@@ -1684,16 +1700,13 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           if (in.has("wait")) {
             // wait_all: every copy, committed or not.
             size_t keep = ops.empty() ? 0 : static_cast<size_t>(src(0));
-            if (ops.empty()) {
+            if (in.has("wait_all")) {
               th.groups.push_back(std::move(th.uncommitted));
               th.uncommitted.clear();
             }
             while (th.groups.size() > keep) {
-              for (const AsyncCopy &copy : th.groups.front()) {
-                if (copy.copied)
-                  std::memcpy(copy.to, copy.from, copy.copied);
-                std::memset(copy.to + copy.copied, 0, copy.filled);
-              }
+              for (const AsyncCopy &copy : th.groups.front())
+                copy.land();
               th.groups.erase(th.groups.begin());
             }
             break;
@@ -1705,6 +1718,12 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
                          " bytes for a copy of " + std::to_string(size));
             return;
           }
+          // The source is aligned to the copy's size, read or not.
+          if (address(th, ops[1]) % size != 0) {
+            fail(in, "misaligned source of a copy of " +
+                         std::to_string(size) + " bytes");
+            return;
+          }
           uint8_t *to = resolve(th, in, Space::Shared, address(th, ops[0]), size);
           const uint8_t *from =
               copied ? resolve(th, in, Space::Global, address(th, ops[1]), copied)
@@ -1713,7 +1732,16 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
             fail(in, "access of a null address");
             return;
           }
-          th.uncommitted.push_back({to, from, copied, size - copied});
+          AsyncCopy copy{to, from, copied, size - copied};
+          // A copy may land any time before the wait that covers it: in
+          // odd blocks at once, so that a copy into a stage another thread
+          // still reads shows, in even ones at the wait, so that a read
+          // before the wait shows.
+          if (b % 2) {
+            copy.land();
+            break;
+          }
+          th.uncommitted.push_back(copy);
           break;
         }
         case Opcode::Mov:
@@ -2267,33 +2295,18 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       return true;
     };
 
-    // Runs every thread until all end; releases barriers and shuffles.
-    // Rounds alternate the threads' order, so that a read of what another
-    // thread writes without a barrier between shows in one of them.
-    for (unsigned round = 0; error.empty(); ++round) {
-      for (unsigned t = 0; t < block; ++t)
-        step(threads[round % 2 ? block - 1 - t : t]);
-      if (!error.empty())
-        break;
-      bool allDone = true, allAtBarrier = true;
-      for (Thread &th : threads) {
-        allDone &= th.state == Thread::Done;
-        allAtBarrier &= th.state == Thread::Done || th.state == Thread::AtBarrier;
-      }
-      if (allDone)
-        break;
+    // The lanes of warp `w` at a shuffle exchange once every lane of its
+    // member mask that has not ended is there; returns whether any did.
+    auto resolveWarp = [&](unsigned w) -> bool {
       bool released = false;
-      // The lanes of a warp at a shuffle exchange once every lane of its
-      // member mask that has not ended is there.
-      for (unsigned w = 0; w * 32 < block && error.empty(); ++w) {
-        unsigned first = w * 32, last = std::min(block, first + 32);
-        // Each shuffle some lane waits at, in turn.
-        std::vector<long> pcs;
-        for (unsigned t = first; t < last; ++t)
-          if (threads[t].state == Thread::AtShuffle &&
-              std::find(pcs.begin(), pcs.end(), threads[t].pc) == pcs.end())
-            pcs.push_back(threads[t].pc);
-        for (long pc : pcs) {
+      unsigned first = w * 32, last = std::min(block, first + 32);
+      // Each shuffle some lane waits at, in turn.
+      std::vector<long> pcs;
+      for (unsigned t = first; t < last; ++t)
+        if (threads[t].state == Thread::AtShuffle &&
+            std::find(pcs.begin(), pcs.end(), threads[t].pc) == pcs.end())
+          pcs.push_back(threads[t].pc);
+      for (long pc : pcs) {
         const Instr &in = k.code[pc];
         if (in.op == Opcode::Mma) {
           if (runMma(in, pc, first, last))
@@ -2360,8 +2373,47 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           ++th.pc;
         }
         released = true;
-        }
       }
+      return released;
+    };
+
+    // Runs every thread until all end; releases barriers and shuffles.
+    // Rounds alternate the threads' order, so that a read of what another
+    // thread writes without a barrier between shows in one of them. Even
+    // blocks run the warps together, from one warp-wide instruction to the
+    // next; odd ones run each warp on its own up to the next barrier, so
+    // that a warp overwriting shared memory another warp has yet to read
+    // in the same interval between barriers shows too.
+    unsigned warps = (block + 31) / 32;
+    for (unsigned round = 0; error.empty(); ++round) {
+      bool released = false;
+      if (b % 2) {
+        for (unsigned i = 0; i < warps && error.empty(); ++i) {
+          unsigned w = round % 2 ? warps - 1 - i : i;
+          unsigned first = w * 32, last = std::min(block, first + 32);
+          bool progress = true;
+          while (progress && error.empty()) {
+            for (unsigned t = first; t < last; ++t)
+              step(threads[round % 2 ? last - 1 - (t - first) : t]);
+            progress = error.empty() && resolveWarp(w);
+            released |= progress;
+          }
+        }
+      } else {
+        for (unsigned t = 0; t < block; ++t)
+          step(threads[round % 2 ? block - 1 - t : t]);
+        for (unsigned w = 0; w < warps && error.empty(); ++w)
+          released |= resolveWarp(w);
+      }
+      if (!error.empty())
+        break;
+      bool allDone = true, allAtBarrier = true;
+      for (Thread &th : threads) {
+        allDone &= th.state == Thread::Done;
+        allAtBarrier &= th.state == Thread::Done || th.state == Thread::AtBarrier;
+      }
+      if (allDone)
+        break;
       if (!released && allAtBarrier) {
         for (Thread &th : threads)
           if (th.state == Thread::AtBarrier) {

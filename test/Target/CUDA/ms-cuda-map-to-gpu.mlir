@@ -1380,7 +1380,7 @@ func.func @written_shared(%a: memref<256xf32>) {
 
 func.func @written_dynamic(%a: memref<512xf32>, %n: index) {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{expected a synchronous launch of constant x-only grid and block sizes and dynamic shared memory in one block}}
+  // expected-error @+1 {{expected a synchronous launch of constant x-only grid and block sizes and dynamic shared memory size in one block}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %n, %gy = %c1, %gz = %c1)
              threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1) {
     gpu.terminator

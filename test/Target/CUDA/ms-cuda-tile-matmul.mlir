@@ -754,7 +754,8 @@ func.func @odd_columns(%a: memref<64x32xf32>, %b: memref<32x33xf32>, %c: memref<
 // CHECK-NOT: memref.dealloc
 // CHECK: return
 // With --precision f16 the bf16 operands stay widened (f32, rounded to f16
-// as staged): bf16 to f16 would lose range.
+// as staged, as the precision asks): the tensor cores then multiply f16,
+// not the operands' bf16.
 // F16-LABEL: func.func @widened(
 // F16: memref.alloc() : memref<128x64xf32>
 // F16: linalg.generic
@@ -787,11 +788,11 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 
 // Both operands copied by cp.async (f16, K innermost in A, N in B): a 64 x
 // 64 tile's stage takes 9,728 bytes, so four stages fit (38,912 bytes).
-// The copies of steps 0, 1 and 2 start before the loop, a group each (step
-// 2 clamped to the last, 96); step s waits until at most 2 groups are in
-// flight, waits for the block, starts step s + 3 (clamped) into stage
-// (s + 3) % 4 and computes on stage s % 4. The loop waits for every copy
-// before it ends.
+// The copies of steps 0, 1 and 2 start before the loop, a group each (a
+// step past the last, 96, copies no bytes: steps 1 and 2 test it); step s
+// waits until at most 2 groups are in flight, waits for the block, starts
+// step s + 3 into stage (s + 3) % 4 and computes on stage s % 4. The loop
+// waits for every copy before it ends.
 // CHECK-LABEL: func.func @pipelined(
 // CHECK-SAME: %[[A:.*]]: memref<64x128xf16>, %[[B:.*]]: memref<128x64xf16>
 // CHECK: gpu.launch
@@ -802,8 +803,9 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // CHECK: nvgpu.device_async_copy %[[A]][{{.*}}], %[[AS]][%c1
 // CHECK: nvgpu.device_async_copy %[[B]][{{.*}}], %[[BS]][%c1
 // CHECK-NEXT: nvvm.cp.async.commit.group
-// CHECK: arith.minui %{{.*}}, %c96
-// CHECK: nvgpu.device_async_copy %[[A]][{{.*}}], %[[AS]][%c2
+// CHECK: %[[LIVE2:.*]] = arith.cmpi ule, %{{.*}}, %c96
+// CHECK: %[[BYTES2:.*]] = arith.select %[[LIVE2]], %c8{{.*}}, %c0
+// CHECK: nvgpu.device_async_copy %[[A]][{{.*}}], %[[AS]][%c2, {{.*}}], 8, %[[BYTES2]]
 // CHECK: nvgpu.device_async_copy %[[B]][{{.*}}], %[[BS]][%c2
 // CHECK-NEXT: nvvm.cp.async.commit.group
 // CHECK: scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %c32
@@ -813,7 +815,7 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // CHECK-NEXT: gpu.barrier
 // CHECK: %[[AHEAD:.*]] = arith.addi %[[STEP]], %c3
 // CHECK: %[[INTO:.*]] = arith.remui %[[AHEAD]], %c4
-// CHECK: arith.minui %{{.*}}, %c96
+// CHECK: %[[LIVE:.*]] = arith.cmpi ule, %{{.*}}, %c96
 // CHECK: nvgpu.device_async_copy %[[A]][{{.*}}], %[[AS]][%[[INTO]],
 // CHECK: nvgpu.device_async_copy %[[B]][{{.*}}], %[[BS]][%[[INTO]],
 // CHECK-NEXT: nvvm.cp.async.commit.group

@@ -3,6 +3,7 @@
 // RUN: ms-compile %s -O1 --precision=bf16 --compile-to=kernels | FileCheck %s --check-prefix=KERNELS
 // RUN: ms-compile %s -O1 --precision=bf16 --target-cpu=x86-64-v4 --compile-to=linalg | FileCheck %s --check-prefixes=CHECK,FMA
 // RUN: ms-compile %s -O1 --precision=bf16 --target-cpu=znver4 --compile-to=linalg | FileCheck %s --check-prefixes=CHECK,DOT
+// RUN: ms-compile %s -O1 --target cuda --precision=bf16 --compile-to=gpu | FileCheck %s --check-prefix=CUDA
 // RUN: not ms-compile %s --precision=f64 -o %t.msm 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not ms-compile %s --precision=f16 --target=cpu -o %t.msm 2>&1 | FileCheck %s --check-prefix=CPU16
 // COMPILE-FLAGS: --precision=bf16
@@ -18,6 +19,13 @@
 // operands to bf16 and sums in float64: the products of two bf16 are exact
 // in f32, so only the f32 sums differ (the f32 product differs from it by
 // up to 2^-7 of the sum of |a||b|: docs/Performance.md).
+// On the cuda target (ms-cuda-pack-weights) the weights are stored in bf16
+// as they are, and the product reads them so, with no widening launch.
+// CUDA-LABEL: func.func @fused_0_matmul_add_relu(
+// CUDA-SAME: memref<64x96xbf16>
+// CUDA-NOT: memref.alloc
+// CUDA: gpu.launch_func
+// CUDA-NEXT: return
 // KERNELS-DAG: msgraph.constant {{.*}} : tensor<3x32x64xbf16>
 // KERNELS-DAG: msgraph.constant {{.*}} : tensor<2x384x64xbf16>
 // KERNELS-LABEL: func.func @fused_0_matmul_add_relu

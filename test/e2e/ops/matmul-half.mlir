@@ -4,8 +4,8 @@
 // to f32 (f32 sums, one rounding): on the cuda target ms-cuda-tile-matmul
 // reads the halves themselves (8 a 128-bit load, no widening launch) and
 // multiplies them on tensor cores with f32 sums, with no --precision: a
-// product of halves is exact in f32, so only the order of the sums
-// differs. An f16 linear layer with ReLU (150 rows, 200 columns, 100
+// product of halves is exact in f32, so only the sums differ (their
+// order, and the tensor cores' adds). An f16 linear layer with ReLU (150 rows, 200 columns, 100
 // terms: tails in every dimension), a batch of f16 products by transposed
 // matrices (K innermost in both operands), and a bf16 product of f32
 // inputs cast to bf16 with enough tiles for the 128 x 128 tile. The

@@ -283,8 +283,10 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     else reads, with nothing between writing the halves, is read as the
     halves themselves, and when both operands are of one half type the
     products multiply in it (a product of two halves is exact in f32, so
-    only the order of the sums differs from the widened product); the
-    widenings and their buffers go. With a precision, an operand widened
+    only the sums differ from the widened product's: their order, and the
+    tensor cores' adds within an mma.sync); the widenings and their
+    buffers go (a dealloc of the halves between the widening and the
+    product moves after the product). With a precision, an operand widened
     from that precision's type is read the same way; other operands stay
     as they are.
 
@@ -300,7 +302,8 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     the loop, and step s waits until at most stages - 2 groups are in
     flight (`nvvm.cp.async.wait.group`), waits for the block, starts step
     s + stages - 1 into the stage step s - 1 read, then computes: one
-    barrier a step. Tiles over 48 KiB are in dynamic shared memory (the
+    barrier a step. Steps past the part's last copy no bytes (their stages
+    zero-filled; nothing reads them). Tiles over 48 KiB are in dynamic shared memory (the
     launch's `dynamic_shared_memory_size`, `memref.view`s of
     `gpu.dynamic_shared_memory`; the runtime opts the kernel in). With one
     operand copied so, the other goes through registers as above and each
@@ -349,6 +352,30 @@ def CUDAOrderLoopsPass : Pass<"ms-cuda-order-loops"> {
     ```
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def CUDAPackWeightsPass : Pass<"ms-cuda-pack-weights", "::mlir::ModuleOp"> {
+  let summary = "stores constant matmul weights in the halves the tensor "
+                "cores multiply";
+  let description = [{
+    Runs on outlined kernels and their callers. With `precision=bf16` or
+    `f16`, when every call of a kernel passes a constant for an f32
+    operand of an `msgraph.matmul` (its only use, read as it is), the
+    constant is stored in that type at compile time (`#msgraph.relayout`,
+    rounded to nearest, ties to even, as `ms-cuda-tile-matmul` rounds the
+    operands it stages: the results are the same bit for bit) and the
+    kernel widens its argument back with `msgraph.cast`. After
+    bufferization `ms-cuda-tile-matmul` finds that widening before the
+    product and reads the halves themselves, by `cp.async`: half the bytes
+    from memory, and no rounding launch or rounding as staged on each
+    call. With precision f32 or tf32 nothing changes.
+  }];
+  let options = [Option<"precision", "precision", "std::string",
+                        /*default=*/"\"f32\"",
+                        "the type products multiply in: f32, tf32, bf16 or "
+                        "f16">,
+  ];
+  let dependentDialects = ["::mlir::ms::graph::GraphDialect"];
 }
 
 def CUDAExternDynamicSharedPass
