@@ -1040,6 +1040,197 @@ $done:
             std::string::npos);
 }
 
+namespace {
+/// How wgmmaKernel's products end: waited for before the store, after it,
+/// or never.
+enum class WgmmaWait { BeforeStore, AfterStore, Never };
+
+/// A warpgroup's `products` wgmma.m64n8k16 of `type` halves into the same
+/// accumulators, one group, B transposed or not (`transposeB`): the block
+/// copies 4,096 bytes from k_s into shared memory, reads A's and B's
+/// descriptors (added to the shared memory's address) and whether to add
+/// D from k_d, starts D at 1 in every element, and stores each thread's 4
+/// accumulators at k_o + 16 (128 ctaid + tid).
+std::string wgmmaKernel(const char *type, bool transposeB, int products = 1,
+                        WgmmaWait wait = WgmmaWait::BeforeStore) {
+  std::string product =
+      std::string("  wgmma.mma_async.sync.aligned.m64n8k16.f32.") + type + "." +
+      type + " {%f1, %f2, %f3, %f4}, %rd9, %rd10, q, 1, 1, 0, " +
+      (transposeB ? "1" : "0") + ";\n";
+  std::string waitForIt = "  wgmma.wait_group.sync.aligned 0;\n";
+  std::string text = R"(
+.visible .entry k(.param .u64 k_s, .param .u64 k_d, .param .u64 k_o)
+{
+  .reg .pred p; .reg .b32 %r<8>; .reg .f32 %f<5>; .reg .b64 %rd<16>;
+  .shared .align 128 .b8 tile[4096];
+  ld.param.u64 %rd1, [k_s];
+  ld.param.u64 %rd2, [k_d];
+  ld.param.u64 %rd3, [k_o];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd4, %r1, 32;
+  add.s64 %rd5, %rd1, %rd4;
+  mov.u64 %rd6, tile;
+  add.s64 %rd7, %rd6, %rd4;
+  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd5];
+  st.shared.v4.u32 [%rd7], {%r2, %r3, %r4, %r5};
+  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd5+16];
+  st.shared.v4.u32 [%rd7+16], {%r2, %r3, %r4, %r5};
+  fence.proxy.async.shared::cta;
+  bar.sync 0;
+  shr.u64 %rd8, %rd6, 4;
+  ld.global.u64 %rd9, [%rd2];
+  add.s64 %rd9, %rd9, %rd8;
+  ld.global.u64 %rd10, [%rd2+8];
+  add.s64 %rd10, %rd10, %rd8;
+  ld.global.u32 %r6, [%rd2+16];
+  mov.f32 %f1, 0f3F800000;
+  mov.f32 %f2, %f1;
+  mov.f32 %f3, %f1;
+  mov.f32 %f4, %f1;
+  wgmma.fence.sync.aligned;
+  {
+  .reg .pred q;
+  setp.ne.b32 q, %r6, 0;
+)";
+  for (int i = 0; i < products; ++i)
+    text += product;
+  text += "  }\n  wgmma.commit_group.sync.aligned;\n";
+  if (wait == WgmmaWait::BeforeStore)
+    text += waitForIt;
+  text += R"(  mov.u32 %r7, %ctaid.x;
+  mad.lo.u32 %r7, %r7, 128, %r1;
+  mul.wide.u32 %rd11, %r7, 16;
+  add.s64 %rd12, %rd3, %rd11;
+  st.global.v4.f32 [%rd12], {%f1, %f2, %f3, %f4};
+)";
+  if (wait == WgmmaWait::AfterStore)
+    text += waitForIt;
+  return text + "  ret;\n}\n";
+}
+} // namespace
+
+// wgmma.m64nNk16 (f16 and bf16 halves, f32 sums) reads A and B from
+// shared memory through descriptors: unswizzled core matrices of 8 rows
+// of 16 bytes, the start address, the leading byte offset (between core
+// matrices along K) and the stride byte offset (along M or N), each in
+// 16-byte units at bits 0, 16 and 32. A is K-major: element (m, k) at
+// (m / 8) SBO + (k / 8) LBO + 16 (m % 8) + 2 (k % 8). B is K-major
+// without transposition, element (k, n) at (n / 8) SBO + (k / 8) LBO +
+// 16 (n % 8) + 2 (k % 8), and MN-major with it: (n / 8) SBO + (k / 8) LBO
+// + 16 (k % 8) + 2 (n % 8). Warp w holds rows 16 w to 16 w + 15 of D as
+// mma.sync's accumulators: lane l's register v at row l / 4 + 8 (v / 2),
+// column 2 (l % 4) + v % 2.
+TEST(PtxInterpreterTest, MultipliesWarpgroupsFromSharedMemory) {
+  for (bool bf16 : {true, false})
+    for (bool transposeB : {false, true})
+      for (bool accumulate : {false, true}) {
+        auto module = parse(wgmmaKernel(bf16 ? "bf16" : "f16", transposeB));
+        ASSERT_TRUE(module);
+        float a[64][16], b[16][8];
+        for (int m = 0; m < 64; ++m)
+          for (int k = 0; k < 16; ++k)
+            a[m][k] = static_cast<float>((m * 7 + k * 3) % 9 - 4) * 0.5f;
+        for (int k = 0; k < 16; ++k)
+          for (int n = 0; n < 8; ++n)
+            b[k][n] = static_cast<float>((k * 5 + n * 11) % 7 - 3);
+        // A from byte 0 (LBO 128, SBO 256), B from byte 2048 (LBO 1024).
+        std::vector<uint16_t> shared(2048, 0);
+        for (int m = 0; m < 64; ++m)
+          for (int k = 0; k < 16; ++k)
+            shared[((m / 8) * 256 + (k / 8) * 128 + (m % 8) * 16 +
+                    (k % 8) * 2) /
+                   2] = halfBits(a[m][k], bf16);
+        for (int k = 0; k < 16; ++k)
+          for (int n = 0; n < 8; ++n)
+            shared[(2048 + (k / 8) * 1024 +
+                    (transposeB ? (k % 8) * 16 + n * 2
+                                : n * 16 + (k % 8) * 2)) /
+                   2] = halfBits(b[k][n], bf16);
+        auto describe = [](uint64_t start, uint64_t leading, uint64_t stride) {
+          return start >> 4 | (leading >> 4) << 16 | (stride >> 4) << 32;
+        };
+        std::vector<uint64_t> descriptors = {describe(0, 128, 256),
+                                             describe(2048, 1024, 256),
+                                             accumulate ? 1u : 0u};
+        std::vector<float> out(2 * 128 * 4, -7.0f);
+        EXPECT_EQ(launch(*module, "k", 2, 128,
+                         {shared.data(), descriptors.data(), out.data()}),
+                  "");
+        for (int t = 0; t < 2 * 128; ++t)
+          for (int v = 0; v < 4; ++v) {
+            int lane = t % 32,
+                row = 16 * (t % 128 / 32) + lane / 4 + 8 * (v / 2);
+            int col = 2 * (lane % 4) + v % 2;
+            float want = accumulate ? 1.0f : 0.0f;
+            for (int k = 0; k < 16; ++k)
+              want += a[row][k] * b[k][col];
+            EXPECT_EQ(out[t * 4 + v], want)
+                << (bf16 ? "bf16" : "f16") << (transposeB ? " transposed" : "")
+                << " thread " << t << " element " << v;
+          }
+        // Warpgroups are whole (128 threads); layouts unswizzled.
+        EXPECT_NE(launch(*module, "k", 1, 64,
+                         {shared.data(), descriptors.data(), out.data()})
+                      .find("wgmma in a block of 64 threads, not whole "
+                            "warpgroups of 128"),
+                  std::string::npos);
+        descriptors[1] |= uint64_t(1) << 62;
+        EXPECT_NE(launch(*module, "k", 1, 128,
+                         {shared.data(), descriptors.data(), out.data()})
+                      .find("unsupported wgmma descriptor (a swizzled layout)"),
+                  std::string::npos);
+      }
+}
+
+// wgmma runs asynchronously: a product reads its accumulators at issue
+// and, in odd blocks, shared memory and writes the accumulators only at
+// the wgmma.wait_group covering its group (even blocks: at once). Products
+// of one group into the same accumulators chain; a store before the wait
+// stores what was there before (in odd blocks); a block ending with
+// products still running fails.
+TEST(PtxInterpreterTest, RunsWgmmaAsynchronously) {
+  std::vector<uint16_t> shared(2048, 0);
+  // A = 1 everywhere, B's column n = n + 1 (K-major A and B, as above).
+  for (int m = 0; m < 64; ++m)
+    for (int k = 0; k < 16; ++k)
+      shared[((m / 8) * 256 + (k / 8) * 128 + (m % 8) * 16 + (k % 8) * 2) / 2] =
+          halfBits(1.0f, false);
+  for (int k = 0; k < 16; ++k)
+    for (int n = 0; n < 8; ++n)
+      shared[(2048 + (k / 8) * 1024 + n * 16 + (k % 8) * 2) / 2] =
+          halfBits(static_cast<float>(n + 1), false);
+  std::vector<uint64_t> descriptors = {
+      0 | 8u << 16 | uint64_t(16) << 32,
+      2048 >> 4 | 64u << 16 | uint64_t(16) << 32, 1};
+  auto column = [](int t, int v) { return 2 * (t % 32 % 4) + v % 2; };
+  std::vector<float> out(2 * 128 * 4);
+  auto chained = parse(wgmmaKernel("f16", false, 2));
+  ASSERT_TRUE(chained);
+  EXPECT_EQ(launch(*chained, "k", 2, 128,
+                   {shared.data(), descriptors.data(), out.data()}),
+            "");
+  for (int t = 0; t < 2 * 128; ++t)
+    for (int v = 0; v < 4; ++v)
+      EXPECT_EQ(out[t * 4 + v], 1.0f + 2 * 16 * (column(t, v) + 1))
+          << "thread " << t << " element " << v;
+  auto early = parse(wgmmaKernel("f16", false, 1, WgmmaWait::AfterStore));
+  ASSERT_TRUE(early);
+  EXPECT_EQ(launch(*early, "k", 2, 128,
+                   {shared.data(), descriptors.data(), out.data()}),
+            "");
+  for (int t = 0; t < 2 * 128; ++t)
+    for (int v = 0; v < 4; ++v)
+      EXPECT_EQ(out[t * 4 + v],
+                t >= 128 ? 1.0f : 1.0f + 16 * (column(t, v) + 1))
+          << "thread " << t << " element " << v;
+  auto unwaited = parse(wgmmaKernel("f16", false, 1, WgmmaWait::Never));
+  ASSERT_TRUE(unwaited);
+  EXPECT_NE(launch(*unwaited, "k", 2, 128,
+                   {shared.data(), descriptors.data(), out.data()})
+                .find("wgmma products still running when the block ends"),
+            std::string::npos);
+}
+
 // TF32 (m16n8k8): A's element of register r at row groupID (+ 8 for odd
 // r), column t (+ 4 for r >= 2); B's at row t (+ 4 for the second),
 // column groupID; the 13 lowest bits of each operand ignored.

@@ -216,7 +216,7 @@ public:
     if (phase == "gpu") {
       kernels.addPass(createLowerMemRefCopiesPass());
       kernels.addPass(createCUDATileMatmulPass(
-          CUDATileMatmulPassOptions{options.precision}));
+          CUDATileMatmulPassOptions{options.precision, options.cudaArch}));
       kernels.addPass(createCUDAOrderLoopsPass());
       kernels.addPass(createConvertLinalgToParallelLoopsPass());
       kernels.addPass(createCanonicalizerPass());
@@ -240,6 +240,8 @@ public:
       ConvertGpuOpsToNVVMOpsOptions nvvm;
       nvvm.useBarePtrCallConv = true;
       device.addPass(createConvertGpuOpsToNVVMOps(nvvm));
+      // wgmma (ms-cuda-tile-matmul on sm_90a) as PTX in inline assembly.
+      device.addPass(createConvertNVVMToLLVMPass());
       device.addPass(createCanonicalizerPass());
       device.addPass(createCSEPass());
       device.addPass(createReconcileUnrealizedCastsPass());

@@ -20,7 +20,9 @@
 // Products of f16 or bf16 tensors (widened to f32 by the msgraph lowering)
 // read the halves themselves and run on tensor cores at any precision,
 // copied into shared memory by cp.async through a pipeline of up to four
-// stages. ms-cuda-map-to-gpu outlines the launch as written.
+// stages; on sm_90a such products run on wgmma, the block's two warpgroups
+// multiplying straight from shared memory. ms-cuda-map-to-gpu outlines the
+// launch as written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -119,6 +121,18 @@ static_assert(kLargeMmaTile.bm % (kWarpRows * kFragM) == 0 &&
                   kLargeMmaTile.bk % kFragK == 0 &&
                   kSmallMmaTile.bk % kFragK == 0,
               "each warp owns whole fragments");
+/// On sm_90a, products whose operands both go by cp.async run on wgmma:
+/// the block's two warpgroups of 4 warps each own a 64-row piece of the
+/// tile (kWgmmaM: 128 x 128 tiles, each all 128 columns) or half its
+/// columns (64 x 64 tiles), updated by 16 terms (kWgmmaK) a wgmma from
+/// operands in shared memory, laid out as core matrices of kCoreRows rows
+/// of 16 bytes.
+static constexpr int64_t kWarpGroup = 4 * kWarp, kWgmmaM = 64, kWgmmaK = 16,
+                         kCoreRows = 8, kCoreBytes = 16 * kCoreRows;
+static_assert(kThreads == 2 * kWarpGroup && kLargeMmaTile.bm == 2 * kWgmmaM &&
+                  kSmallMmaTile.bm == kWgmmaM &&
+                  kLargeMmaTile.bk % kWgmmaK == 0,
+              "the warpgroups of a block cover its tile");
 /// The shared tiles hold two steps of K: the block computes on one while
 /// the loads of the next step, issued before, land in registers and are
 /// then stored in the other.
@@ -131,6 +145,10 @@ static constexpr int64_t kStages = 2;
 /// fit a multiprocessor of an A100 (164 KiB) or an H100 (228 KiB), one of
 /// an sm_86 or sm_89 (100 KiB).
 static constexpr int64_t kMaxAsyncStages = 4;
+/// wgmma leaves a step's products running into the next step, so its
+/// tiles take one stage more to copy as many steps ahead (16,384 bytes a
+/// stage of a 128 x 128 tile: 5 stages fill kMaxDynamicSharedBytes).
+static constexpr int64_t kMaxWgmmaStages = kMaxAsyncStages + 1;
 static constexpr int64_t kMaxDynamicSharedBytes = 80 * 1024;
 static_assert(kMaxAsyncStages >= kStages &&
                   kMaxDynamicSharedBytes >= kStages * 18944,
@@ -400,8 +418,10 @@ class GemmEmitter {
 public:
   /// `mmaType` is the type products multiply in on tensor cores (tf32,
   /// bf16 or f16), or null for f32 on the threads' FMA units.
-  GemmEmitter(Contraction c, Type mmaType, OpBuilder &builder)
-      : c(c), mmaType(mmaType), b(builder), loc(c.op.getLoc()) {}
+  /// `hasWgmma`: the target has Hopper's warpgroup products (sm_90a).
+  GemmEmitter(Contraction c, Type mmaType, bool hasWgmma, OpBuilder &builder)
+      : c(c), mmaType(mmaType), hasWgmma(hasWgmma), b(builder),
+        loc(c.op.getLoc()) {}
 
   /// Replaces the contraction by its launch; `init` is the value the output
   /// was filled with just before (the fill is then dropped), or null to add
@@ -446,6 +466,11 @@ public:
     }
     asyncA = isCopiedAsync(c.lhs, c.lhsMap, c.rowDims, aKMajor);
     asyncB = isCopiedAsync(c.rhs, c.rhsMap, c.nDim, bKMajor);
+    // wgmma reads both operands from shared memory, in core matrices of 8
+    // rows of 16 bytes (sharedType): no padding.
+    wgmma = hasWgmma && !isTf32(mmaType) && asyncA && asyncB;
+    if (wgmma)
+      pad = 0;
     auto stageElements = [&](int64_t width, bool kMajor) {
       return kMajor ? tile.bk * (width + pad) : width * (tile.bk + pad);
     };
@@ -453,7 +478,8 @@ public:
         (stageElements(tile.bm, aKMajor) + stageElements(tile.bn, bKMajor)) *
         bytes;
     if (asyncA && asyncB)
-      stages = std::min(kMaxAsyncStages, kMaxDynamicSharedBytes / stageBytes);
+      stages = std::min(wgmma ? kMaxWgmmaStages : kMaxAsyncStages,
+                        kMaxDynamicSharedBytes / stageBytes);
     // Few tiles split K (kSplitBlocks) into parts of whole steps, none
     // empty.
     int64_t terms = c.ranges[c.kDim];
@@ -468,6 +494,12 @@ public:
       SmallVector<int64_t> shape =
           kMajor ? SmallVector<int64_t>{stages, tile.bk, width + pad}
                  : SmallVector<int64_t>{stages, width, tile.bk + pad};
+      // For wgmma, [stage][w / 8][k / 8] core matrices of 8 x 8 halves,
+      // each 128 contiguous bytes: rows w % 8 of 8 terms where K is the
+      // operand's innermost dimension, else rows k % 8 of 8 columns.
+      if (wgmma)
+        shape = {stages, width / kCoreRows, tile.bk / kCoreRows, kCoreRows,
+                 kCoreRows};
       return MemRefType::get(shape, staged, MemRefLayoutAttrInterface(),
                              workgroup);
     };
@@ -528,7 +560,9 @@ public:
     setIndex(c.gridDims, g);
     m0 = mul(tm, tile.bm);
     n0 = mul(tn, tile.bn);
-    if (mmaType)
+    if (wgmma)
+      emitWgmma(init);
+    else if (mmaType)
       emitMma(init);
     else
       emitSimt(init);
@@ -774,6 +808,119 @@ private:
         }
   }
 
+  /// The block's two warpgroups each own a 64 x wn piece of the tile (two
+  /// pieces down a 128 x 128 tile, two across a 64 x 64 one), which each
+  /// step updates by wgmma.m64n{wn}k16 (f32 sums) from the shared tiles,
+  /// addressed by descriptors (describe). Warp q of a warpgroup holds, of
+  /// each 8 columns of its piece, mma.sync's accumulator fragment at rows
+  /// 16 q to 16 q + 15: with g = lane / 4 and t = lane % 4, rows g and
+  /// g + 8 at columns 2 t and 2 t + 1.
+  void emitWgmma(Value init) {
+    MLIRContext *ctx = b.getContext();
+    Type f32 = b.getF32Type();
+    int64_t wgRows = tile.bm / kWgmmaM;
+    int64_t wgCols = kThreads / kWarpGroup / wgRows;
+    int64_t wn = tile.bn / wgCols;
+    Value group = arith::DivUIOp::create(b, loc, thread, index(kWarpGroup));
+    Value wgRow =
+        mul(arith::DivUIOp::create(b, loc, group, index(wgCols)), kWgmmaM);
+    Value wgCol = mul(arith::RemUIOp::create(b, loc, group, index(wgCols)), wn);
+    // Both tiles are [stage][w / 8][k / 8] core matrices (sharedType): 8
+    // terms on from one, kCoreBytes; 8 rows or columns on, a step's terms
+    // of 8.
+    int64_t bytes = mmaType.getIntOrFloatBitWidth() / 8;
+    int64_t strideBytes = tile.bk / kCoreRows * kCoreBytes;
+    auto pieceStart = [&](Value shared, Value w) {
+      Value start =
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, shared);
+      Value cores = arith::DivUIOp::create(b, loc, w, index(kCoreRows));
+      return arith::AddIOp::create(b, loc, start, mul(cores, strideBytes));
+    };
+    Value aPiece = pieceStart(aTile, wgRow);
+    Value bPiece = pieceStart(bTile, wgCol);
+    NVVM::WGMMATypes type =
+        mmaType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+    // B's core matrices are rows of terms (col: K-major) where K is its
+    // innermost dimension, else rows of columns (row: transposed).
+    NVVM::MMALayout bLayout =
+        isKInnermost(c.rhsMap) ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+    int64_t count = wn / 2;
+    auto accsType =
+        LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, f32));
+    auto describe = [&](Value address) {
+      return describeShared(address, kCoreBytes, strideBytes);
+    };
+
+    scf::ForOp steps =
+        stepK(count, [&](Value current, SmallVector<Value> &next) {
+          Value accs = LLVM::PoisonOp::create(b, loc, accsType);
+          for (int64_t e = 0; e < count; ++e)
+            accs = LLVM::InsertValueOp::create(b, loc, accs, next[e],
+                                               ArrayRef<int64_t>{e});
+          Value aStage = arith::AddIOp::create(
+              b, loc, aPiece, mul(current, tile.bm * tile.bk * bytes));
+          Value bStage = arith::AddIOp::create(
+              b, loc, bPiece, mul(current, tile.bn * tile.bk * bytes));
+          NVVM::WgmmaFenceAlignedOp::create(b, loc);
+          for (int64_t ks = 0; ks < tile.bk; ks += kWgmmaK) {
+            int64_t offset = ks / kCoreRows * kCoreBytes;
+            Value aDescriptor = describe(add(aStage, offset));
+            Value bDescriptor = describe(add(bStage, offset));
+            accs = NVVM::WgmmaMmaAsyncOp::create(
+                b, loc, accsType, accs, aDescriptor, bDescriptor,
+                NVVM::MMAShapeAttr::get(ctx, kWgmmaM, wn, kWgmmaK), type, type,
+                NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+                NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+                NVVM::MMALayout::row, bLayout,
+                /*satfinite=*/NVVM::MMAIntOverflowAttr());
+          }
+          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+          // The step's products run on while the next step waits for its
+          // copies and the block; the previous step's end here, before the
+          // block's next barrier, after which its stage is copied into
+          // (pipelineK). The next products add to these accumulators as
+          // they are (no fence needed between products of one shape).
+          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
+          for (int64_t e = 0; e < count; ++e)
+            next[e] = LLVM::ExtractValueOp::create(b, loc, accs,
+                                                   ArrayRef<int64_t>{e});
+        });
+
+    // The last step's products end.
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+    // Each lane adds its fragments' elements to their outputs.
+    Value lane = arith::RemUIOp::create(b, loc, thread, index(kWarp));
+    Value warp = arith::DivUIOp::create(b, loc, thread, index(kWarp));
+    Value quarter = arith::RemUIOp::create(b, loc, warp, index(4));
+    Value rowBase = arith::AddIOp::create(b, loc, wgRow, mul(quarter, kFragM));
+    rowBase = arith::AddIOp::create(
+        b, loc, rowBase, arith::DivUIOp::create(b, loc, lane, index(4)));
+    Value colBase = arith::AddIOp::create(
+        b, loc, wgCol, mul(arith::RemUIOp::create(b, loc, lane, index(4)), 2));
+    for (int64_t j = 0; j < wn / kFragN; ++j)
+      for (int64_t e = 0; e < 4; ++e) {
+        Value row = add(rowBase, (e / 2) * 8);
+        Value col = add(colBase, kFragN * j + e % 2);
+        addToOutput(row, col, steps.getResult(4 * j + e), init);
+      }
+  }
+
+  /// A wgmma descriptor of the core matrices of shared memory from
+  /// `address` (bytes, 16-byte aligned), unswizzled: `leading` bytes
+  /// between neighbouring core matrices along K, `stride` bytes along the
+  /// rows or columns.
+  Value describeShared(Value address, int64_t leading, int64_t stride) {
+    Type i64 = b.getI64Type();
+    Value bits = arith::IndexCastUIOp::create(b, loc, i64, address);
+    Value four = arith::ConstantIntOp::create(b, loc, i64, 4);
+    bits = arith::ShRUIOp::create(b, loc, bits, four);
+    Value field = arith::ConstantIntOp::create(b, loc, i64, 0x3fff);
+    bits = arith::AndIOp::create(b, loc, bits, field);
+    Value offsets = arith::ConstantIntOp::create(
+        b, loc, i64, (leading >> 4) << 16 | (stride >> 4) << 32);
+    return arith::OrIOp::create(b, loc, bits, offsets);
+  }
+
   /// The loop over K in steps of the tile's: `count` f32 accumulators from
   /// zero, updated by `compute` from the stage of the shared tiles holding
   /// the step. The first step is staged before the loop; each step then
@@ -846,40 +993,51 @@ private:
   }
 
   /// stepK's loop when both operands are copied by cp.async, over `stages`
-  /// stages: the copies of the first stages - 1 steps start before the
-  /// loop, a group each; step s waits until at most stages - 2 groups are
-  /// in flight (its own has landed) and for the block (which has then
-  /// also finished computing on the stage step s - 1 read), starts the
-  /// copies of step s + stages - 1 into that stage and computes on its
-  /// own. One barrier a step. Steps past `last` copy no bytes (copySlice),
-  /// into stages nothing reads any more; the loop waits for all before it
-  /// ends.
+  /// stages, copying `ahead` = stages - 1 steps ahead: the copies of the
+  /// first `ahead` steps start before the loop, a group each; step s waits
+  /// until at most ahead - 1 groups are in flight (its own has landed) and
+  /// for the block (which has then also finished computing on the stage
+  /// step s - 1 read), starts the copies of step s + ahead into that stage
+  /// and computes on its own. One barrier a step. With wgmma, whose
+  /// products a step leaves running until the end of the next (emitWgmma),
+  /// `ahead` is stages - 2: the stage copied into was read by step s - 2.
+  /// Steps past `last` copy no bytes (copySlice), into stages nothing reads
+  /// any more; the loop waits for all before it ends.
   scf::ForOp
   pipelineK(Value first, Value end, Value last, ValueRange inits,
             function_ref<void(Value, SmallVector<Value> &)> compute) {
-    for (int64_t s = 0; s + 1 < stages; ++s) {
-      Value ahead = add(first, s * tile.bk);
+    int64_t ahead = wgmma ? stages - 2 : stages - 1;
+    assert(ahead >= 1 && "the pipeline copies ahead");
+    for (int64_t s = 0; s < ahead; ++s) {
+      Value k0 = add(first, s * tile.bk);
       if (!s) {
-        copyStep(ahead, index(s));
+        copyStep(k0, index(s));
         continue;
       }
       Value live =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, ahead, last);
-      copyStep(ahead, index(s), live);
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, k0, last);
+      copyStep(k0, index(s), live);
     }
     scf::ForOp loop = scf::ForOp::create(
         b, loc, first, end, index(tile.bk), inits,
         [&](OpBuilder &, Location, Value k0, ValueRange accs) {
           Value step = stepOf(k0, first);
           Value current = arith::RemUIOp::create(b, loc, step, index(stages));
-          waitForCopies(stages - 2);
+          waitForCopies(ahead - 1);
+          // wgmma reads shared memory through the async proxy: this
+          // thread's landed copies are ordered before it, then the block's.
+          if (wgmma)
+            NVVM::FenceProxyOp::create(
+                b, loc, NVVM::ProxyKind::async_shared,
+                NVVM::SharedSpaceAttr::get(b.getContext(),
+                                           NVVM::SharedSpace::shared_cta));
           gpu::BarrierOp::create(b, loc);
-          Value aheadStep = add(step, stages - 1);
+          Value aheadStep = add(step, ahead);
           Value into = arith::RemUIOp::create(b, loc, aheadStep, index(stages));
-          Value ahead = add(k0, (stages - 1) * tile.bk);
+          Value aheadK = add(k0, ahead * tile.bk);
           Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
-                                             ahead, last);
-          copyStep(ahead, into, live);
+                                             aheadK, last);
+          copyStep(aheadK, into, live);
           SmallVector<Value> next(accs.begin(), accs.end());
           compute(current, next);
           scf::YieldOp::create(b, loc, next);
@@ -1132,6 +1290,22 @@ private:
   std::pair<Value, Value> sliceElement(AffineMap map, int64_t width,
                                        int64_t vector, int64_t r) {
     Value e = add(thread, r * kThreads);
+    if (wgmma) {
+      // 8 neighbouring threads copy the 8 rows of a core matrix (distinct
+      // banks), then the next core matrix along the innermost dimension.
+      Value row = arith::RemUIOp::create(b, loc, e, index(kCoreRows));
+      Value rest = arith::DivUIOp::create(b, loc, e, index(kCoreRows));
+      int64_t inner = (isKInnermost(map) ? tile.bk : width) / vector;
+      Value along =
+          mul(arith::RemUIOp::create(b, loc, rest, index(inner)), vector);
+      Value across = arith::AddIOp::create(
+          b, loc,
+          mul(arith::DivUIOp::create(b, loc, rest, index(inner)), kCoreRows),
+          row);
+      if (isKInnermost(map))
+        return {across, along};
+      return {along, across};
+    }
     if (isKInnermost(map)) {
       Value groups = index(tile.bk / vector);
       return {arith::DivUIOp::create(b, loc, e, groups),
@@ -1300,6 +1474,13 @@ private:
       }
       SmallVector<Value> to = kMajor ? SmallVector<Value>{into, kk, w}
                                      : SmallVector<Value>{into, w, kk};
+      if (wgmma) {
+        Value inCore = isKInnermost(map) ? w : kk;
+        to = {into, arith::DivUIOp::create(b, loc, w, index(kCoreRows)),
+              arith::DivUIOp::create(b, loc, kk, index(kCoreRows)),
+              arith::RemUIOp::create(b, loc, inCore, index(kCoreRows)),
+              index(0)};
+      }
       nvgpu::DeviceAsyncCopyOp::create(b, loc, token, shared, to, operand, from,
                                        b.getIndexAttr(vector), elements,
                                        b.getUnitAttr());
@@ -1314,6 +1495,8 @@ private:
 
   Contraction c;
   Type mmaType;
+  /// Whether the target has wgmma (sm_90a).
+  bool hasWgmma;
   OpBuilder &b;
   Location loc;
   TileShape tile = kSmallTile;
@@ -1329,6 +1512,9 @@ private:
   bool aKMajor = false, bKMajor = false;
   /// Whether A's and B's slices are copied by cp.async (isCopiedAsync).
   bool asyncA = false, asyncB = false;
+  /// Whether this product runs on wgmma (hasWgmma, both operands copied
+  /// by cp.async).
+  bool wgmma = false;
   /// The steps of K the shared tiles hold.
   int64_t stages = kStages;
   /// The value of each loop of the contraction where the launch reads or
@@ -1516,7 +1702,7 @@ struct CUDATileMatmulPass final
       Type type = absorbWidenings(c, mmaType);
       findEpilogue(c, fill);
       OpBuilder builder(c.op);
-      if (failed(GemmEmitter(c, type, builder)
+      if (failed(GemmEmitter(c, type, arch == "sm_90a", builder)
                      .emit(fill ? fill.getDpsInputs()[0] : Value())))
         return signalPassFailure();
       c.op->erase();

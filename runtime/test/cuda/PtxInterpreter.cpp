@@ -36,7 +36,7 @@ enum class Opcode {
   Ld, St, Mov, Cvta, Add, Sub, Mul, Mad, Div, Rem, Min, Max, Neg, Abs, And,
   Or, Xor, Not, Shl, Shr, Bfe, Shf, Copysign, Fma, Rcp, Sqrt, Rsqrt, Ex2,
   Lg2, Sin, Cos, Tanh, Setp, Selp, Cvt, Bra, Ret, Bar, Shfl, Addc, Madc,
-  Mma, Ldmatrix, Prmt, CpAsync,
+  Mma, Ldmatrix, Prmt, CpAsync, Wgmma, Fence,
 };
 
 enum class OperandKind { Reg, Imm, Mem, Symbol, Vector };
@@ -110,6 +110,9 @@ struct Kernel {
   /// The registers that read 1 (the grid and block's y and z sizes).
   std::vector<int> ones;
   std::map<std::string, int> symbols;
+  /// Registers an inline assembly scope declared without a '%' (`.reg
+  /// .pred p;`): a scope's registers are the kernel's.
+  std::set<std::string> namedRegisters;
 };
 
 uint64_t maskTo(uint64_t v, unsigned bits) {
@@ -721,7 +724,7 @@ bool PtxModuleImpl::parseOperand(Kernel &k, const std::string &text,
     op.negated = true;
     return true;
   }
-  if (text.front() == '%') {
+  if (text.front() == '%' || k.namedRegisters.count(text)) {
     op.kind = OperandKind::Reg;
     size_t bar = text.find('|');
     op.reg = reg(k, text.substr(0, bar));
@@ -774,7 +777,8 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
       {"shfl", Opcode::Shfl},     {"addc", Opcode::Addc},
       {"madc", Opcode::Madc},     {"mma", Opcode::Mma},
       {"ldmatrix", Opcode::Ldmatrix}, {"prmt", Opcode::Prmt},
-      {"cp", Opcode::CpAsync},
+      {"cp", Opcode::CpAsync},    {"wgmma", Opcode::Wgmma},
+      {"fence", Opcode::Fence},
   };
   in.text = statement;
   in.line = line;
@@ -884,8 +888,65 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     in.space = Space::Shared;
     in.type = {Kind::B, 8};
   }
+  if (in.op == Opcode::Wgmma) {
+    // wgmma.fence, wgmma.commit_group, wgmma.wait_group N (all
+    // .sync.aligned) and wgmma.mma_async.sync.aligned.m64nNk16 of f16 or
+    // bf16 halves into f32 accumulators: in.mods is "fence", "commit",
+    // "wait", or "mma" and the halves' type (in.vector: N / 2, the
+    // accumulator registers a lane).
+    std::vector<std::string> mods;
+    while (std::getline(parts, part, '.'))
+      mods.push_back(part);
+    bool aligned = mods.size() >= 3 && mods[1] == "sync" && mods[2] == "aligned";
+    std::string kind;
+    if (aligned && mods.size() == 3 && mods[0] == "fence")
+      kind = "fence";
+    else if (aligned && mods.size() == 3 && mods[0] == "commit_group")
+      kind = "commit";
+    else if (aligned && mods.size() == 3 && mods[0] == "wait_group")
+      kind = "wait";
+    else if (aligned && mods.size() == 7 && mods[0] == "mma_async" &&
+             mods[4] == "f32" && mods[5] == mods[6] &&
+             (mods[5] == "f16" || mods[5] == "bf16") &&
+             mods[3].size() > 7 && mods[3].rfind("m64n", 0) == 0 &&
+             mods[3].compare(mods[3].size() - 3, 3, "k16") == 0) {
+      std::string n = mods[3].substr(4, mods[3].size() - 7);
+      unsigned columns = 0;
+      if (!n.empty() && n.find_first_not_of("0123456789") == std::string::npos)
+        columns = static_cast<unsigned>(std::stoul(n));
+      if (columns >= 8 && columns <= 256 && columns % 8 == 0) {
+        kind = "mma";
+        in.vector = columns / 2;
+        parseType(mods[5], in.from);
+      }
+    }
+    if (kind.empty()) {
+      error = "unsupported instruction '" + opcode + "'";
+      return false;
+    }
+    in.mods = {kind};
+    in.type = {Kind::F, 32};
+  }
+  if (in.op == Opcode::Fence) {
+    // fence.proxy.async[.shared::cta]: orders this thread's generic writes
+    // of shared memory before wgmma's reads, which the stand-in makes at
+    // once.
+    std::vector<std::string> mods;
+    while (std::getline(parts, part, '.'))
+      mods.push_back(part);
+    bool ok = (mods.size() == 2 || (mods.size() == 3 &&
+                                    mods[2] == "shared::cta")) &&
+              mods[0] == "proxy" && mods[1] == "async";
+    if (!ok) {
+      error = "unsupported instruction '" + opcode + "'";
+      return false;
+    }
+    in.mods = mods;
+    in.type = {Kind::B, 32};
+  }
   while (in.op != Opcode::Mma && in.op != Opcode::Ldmatrix &&
-         in.op != Opcode::CpAsync && std::getline(parts, part, '.')) {
+         in.op != Opcode::CpAsync && in.op != Opcode::Wgmma &&
+         in.op != Opcode::Fence && std::getline(parts, part, '.')) {
     in.mods.push_back(part);
     Type t;
     if (parseType(part, t))
@@ -918,7 +979,7 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     error = "unsupported instruction '" + opcode + "'";
     return false;
   }
-  if (!types.empty() && in.op != Opcode::Mma) {
+  if (!types.empty() && in.op != Opcode::Mma && in.op != Opcode::Wgmma) {
     in.type = in.op == Opcode::Cvt ? types.front() : types.back();
     in.from = types.back();
   }
@@ -957,6 +1018,10 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     break;
   case Opcode::Setp:
     want = in.operands.size() == 4 ? 4 : 3; break;
+  case Opcode::Fence: want = 0; break;
+  case Opcode::Wgmma:
+    want = in.has("mma") ? 8 : in.has("wait") ? 1 : 0;
+    break;
   default: want = 3; break;
   }
   if (in.operands.size() != want) {
@@ -983,15 +1048,41 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
       return false;
     }
   }
+  if (in.op == Opcode::Wgmma && in.has("wait") &&
+      in.operands[0].kind != OperandKind::Imm) {
+    error = "expected a group count";
+    return false;
+  }
+  if (in.op == Opcode::Wgmma && in.has("mma")) {
+    // D, the descriptors of A and B, whether to add D, A's and B's scales
+    // (1 or -1) and whether each is transposed (0 or 1).
+    const std::vector<Operand> &ops = in.operands;
+    bool ok = ops[0].kind == OperandKind::Vector &&
+              ops[0].elements.size() == in.vector;
+    for (size_t i = 1; i < 4; ++i)
+      ok &= ops[i].kind == OperandKind::Reg || ops[i].kind == OperandKind::Imm;
+    for (size_t i = 4; i < 8; ++i)
+      ok &= ops[i].kind == OperandKind::Imm &&
+            (i < 6 ? ops[i].imm == 1 || ops[i].imm == -1
+                   : ops[i].imm == 0 || ops[i].imm == 1);
+    if (!ok) {
+      error = "expected wgmma operands: " + std::to_string(in.vector) +
+              " accumulators, two descriptors, a predicate, scales of 1 or "
+              "-1 and transpositions of 0 or 1";
+      return false;
+    }
+  }
   bool writes = in.op != Opcode::St && in.op != Opcode::Bra &&
                 in.op != Opcode::Bar && in.op != Opcode::Ret &&
-                in.op != Opcode::CpAsync;
+                in.op != Opcode::CpAsync && in.op != Opcode::Fence &&
+                !(in.op == Opcode::Wgmma && !in.has("mma"));
   if (writes) {
     const Operand &d = in.operands[0];
     bool ok = d.kind == OperandKind::Reg ||
               (d.kind == OperandKind::Vector &&
                (in.op == Opcode::Ld || in.op == Opcode::Mov ||
-                in.op == Opcode::Mma || in.op == Opcode::Ldmatrix));
+                in.op == Opcode::Mma || in.op == Opcode::Ldmatrix ||
+                in.op == Opcode::Wgmma));
     for (const Operand &e : d.elements)
       ok &= e.kind == OperandKind::Reg;
     if (!ok || d.negated) {
@@ -1303,7 +1394,20 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
           static_cast<long>(kernel->code.size());
       return true;
     }
-    if (text.rfind(".reg", 0) == 0 || text.rfind(".pragma", 0) == 0)
+    if (text.rfind(".reg", 0) == 0) {
+      // `.reg .type a, b;` or `.reg .type %r<n>;`: names without a '%'.
+      std::string names = text.substr(4, text.size() - 5);
+      names = trim(names);
+      size_t space = names.find_first_of(" \t");
+      if (space != std::string::npos)
+        for (const std::string &part : splitTopLevel(names.substr(space), ',')) {
+          std::string name = trim(part);
+          if (!name.empty() && name[0] != '%')
+            kernel->namedRegisters.insert(name);
+        }
+      return true;
+    }
+    if (text.rfind(".pragma", 0) == 0)
       return true;
     if (text.rfind(".shared", 0) == 0)
       return declare(text, Space::Shared, kernel->sharedBytes);
@@ -1474,6 +1578,25 @@ struct Thread {
   bool carry = false;
   enum { Running, AtBarrier, AtShuffle, Done } state = Running;
 };
+
+/// A warp's wgmma product not yet run: its instruction, descriptors, and
+/// each lane's predicate and accumulators as they were at issue (where an
+/// earlier product still running writes an accumulator, `chained`, it
+/// starts from that product's result instead).
+struct PendingWgmma {
+  const Instr *in = nullptr;
+  uint64_t descriptors[2] = {0, 0};
+  std::vector<bool> accumulate;
+  std::vector<std::vector<uint64_t>> inputs;
+  std::vector<bool> chained;
+};
+
+/// A warp's wgmma products not yet committed, and its committed groups
+/// not yet waited for, oldest first.
+struct WarpWgmma {
+  std::vector<PendingWgmma> uncommitted;
+  std::vector<std::vector<PendingWgmma>> groups;
+};
 } // namespace
 
 std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
@@ -1491,6 +1614,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       dynamicBytes ? dynamicShared + dynamicBytes : k.sharedBytes;
   std::vector<uint8_t> shared(sharedBytes + 1);
   std::vector<Thread> threads(block);
+  std::vector<WarpWgmma> wgmmas((block + 31) / 32);
   std::string error;
   uint64_t steps = 0;
   auto symbolAt = [&](int index) -> const Symbol & {
@@ -1503,6 +1627,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
   };
   for (unsigned b = 0; b < grid && error.empty(); ++b) {
     std::fill(shared.begin(), shared.end(), 0xCD);
+    for (WarpWgmma &warp : wgmmas)
+      warp = WarpWgmma();
     for (unsigned t = 0; t < block; ++t) {
       Thread &th = threads[t];
       th.regs.assign(k.registers.size(), 0);
@@ -2161,6 +2287,15 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         case Opcode::Bar:
           th.state = Thread::AtBarrier;
           return;
+        case Opcode::Fence:
+          break;
+        case Opcode::Wgmma:
+          // Products, commits and waits are the warp's (runWgmma); a
+          // fence has nothing left to order.
+          if (in.has("fence"))
+            break;
+          th.state = Thread::AtShuffle;
+          return;
         case Opcode::Shfl:
         case Opcode::Mma:
         case Opcode::Ldmatrix:
@@ -2295,6 +2430,154 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       return true;
     };
 
+    // wgmma.mma_async.sync.aligned.m64nNk16 for warp q = (first / 32) % 4
+    // of its warpgroup: the warp's rows 16 q to 16 q + 15 of D (64 x N,
+    // f32) = A B (+ D when the predicate holds), A (64 x 16) and B (16 x N)
+    // halves in shared memory that the descriptors give: unswizzled core
+    // matrices of 8 rows of 16 bytes, element (i, k) (i: A's row or B's
+    // column) of a K-major matrix (transposition 0) at start + (i / 8) SBO
+    // + (k / 8) LBO + 16 (i % 8) + 2 (k % 8), of an MN-major one (1) at
+    // start + (i / 8) SBO + (k / 8) LBO + 16 (k % 8) + 2 (i % 8). D lies
+    // over the lanes as mma.sync's accumulator fragments, one per 8
+    // columns: register 4 j + e of lane l holds row l / 4 + 8 (e / 2),
+    // column 8 j + 2 (l % 4) + e % 2. The products are exact; each sum is
+    // taken in double and rounded once to f32. Returns whether it could
+    // read the operands.
+    auto computeWgmma = [&](const PendingWgmma &p, unsigned first) -> bool {
+      const Instr &in = *p.in;
+      const std::vector<Operand> &ops = in.operands;
+      // The matrix's element at row or column i, term kk.
+      auto element = [&](int which, unsigned i, unsigned kk,
+                         double &out) -> bool {
+        uint64_t d = p.descriptors[which];
+        uint64_t start = (d & 0x3FFF) << 4;
+        uint64_t leading = ((d >> 16) & 0x3FFF) << 4;
+        uint64_t stride = ((d >> 32) & 0x3FFF) << 4;
+        uint64_t at = start + (i / 8) * stride + (kk / 8) * leading +
+                      (ops[6 + which].imm ? 16 * (kk % 8) + 2 * (i % 8)
+                                          : 16 * (i % 8) + 2 * (kk % 8));
+        const uint8_t *bytes =
+            resolve(threads[first], in, Space::Shared, at, 2);
+        if (!bytes)
+          return false;
+        uint16_t bits;
+        std::memcpy(&bits, bytes, 2);
+        out = in.from.kind == Kind::BF ? bf16ToFloat(bits) : halfToFloat(bits);
+        return true;
+      };
+      unsigned columns = 2 * in.vector, q = (first / 32) % 4;
+      double a[16][16];
+      std::vector<double> bm(16 * columns);
+      for (unsigned r = 0; r < 16; ++r)
+        for (unsigned kk = 0; kk < 16; ++kk)
+          if (!element(0, 16 * q + r, kk, a[r][kk]))
+            return false;
+      for (unsigned col = 0; col < columns; ++col)
+        for (unsigned kk = 0; kk < 16; ++kk)
+          if (!element(1, col, kk, bm[kk * columns + col]))
+            return false;
+      double scale = static_cast<double>(ops[4].imm * ops[5].imm);
+      for (unsigned l = 0; l < 32; ++l) {
+        Thread &th = threads[first + l];
+        for (unsigned v = 0; v < in.vector; ++v) {
+          unsigned row = l / 4 + 8 * (v % 4 / 2);
+          unsigned col = 8 * (v / 4) + 2 * (l % 4) + v % 2;
+          int reg = ops[0].elements[v].reg;
+          uint64_t input = p.chained[v] ? th.regs[reg] : p.inputs[l][v];
+          double sum = p.accumulate[l] ? asF32(input) : 0.0;
+          for (unsigned kk = 0; kk < 16; ++kk)
+            sum += scale * a[row][kk] * bm[kk * columns + col];
+          th.regs[reg] = bitsOf(narrow(sum));
+        }
+      }
+      return true;
+    };
+
+    // A wgmma instruction of the warp of lanes [first, last), once all 32
+    // are at it. A product reads its descriptors, predicate and
+    // accumulators at once; it runs (reads shared memory and writes the
+    // accumulators) in even blocks at once (where cp.async copies land at
+    // their wait: a product reading a stage before its copies' wait
+    // shows), in odd ones at the wgmma.wait_group that covers its group
+    // (where copies land at once: a stage copied into while a product
+    // reading it still runs shows, as does an accumulator read before the
+    // wait).
+    // commit_group and wait_group N (at most N groups left running) act
+    // on the warp's groups. Returns whether the lanes went on.
+    auto runWgmma = [&](const Instr &in, long pc, unsigned first,
+                        unsigned last) -> bool {
+      if (!warpAt(in, "wgmma", pc, first, last))
+        return false;
+      if (block % 128 != 0) {
+        fail(in, "wgmma in a block of " + std::to_string(block) +
+                     " threads, not whole warpgroups of 128");
+        return false;
+      }
+      WarpWgmma &warp = wgmmas[first / 32];
+      const std::vector<Operand> &ops = in.operands;
+      if (in.has("commit")) {
+        warp.groups.push_back(std::move(warp.uncommitted));
+        warp.uncommitted.clear();
+      } else if (in.has("wait")) {
+        while (warp.groups.size() > static_cast<size_t>(ops[0].imm)) {
+          for (const PendingWgmma &p : warp.groups.front())
+            if (!computeWgmma(p, first))
+              return false;
+          warp.groups.erase(warp.groups.begin());
+        }
+      } else {
+        PendingWgmma p;
+        p.in = &in;
+        p.descriptors[0] = value(threads[first], ops[1]);
+        p.descriptors[1] = value(threads[first], ops[2]);
+        for (unsigned t = first; t < last; ++t)
+          if (value(threads[t], ops[1]) != p.descriptors[0] ||
+              value(threads[t], ops[2]) != p.descriptors[1]) {
+            fail(in, "wgmma descriptors that differ between a warp's lanes");
+            return false;
+          }
+        for (uint64_t d : p.descriptors)
+          if (d >> 62) {
+            fail(in, "unsupported wgmma descriptor (a swizzled layout)");
+            return false;
+          }
+        // An accumulator an earlier product still running writes.
+        auto running = [&](int reg) {
+          auto writes = [&](const PendingWgmma &q) {
+            for (const Operand &e : q.in->operands[0].elements)
+              if (e.reg == reg)
+                return true;
+            return false;
+          };
+          for (const std::vector<PendingWgmma> &group : warp.groups)
+            if (std::any_of(group.begin(), group.end(), writes))
+              return true;
+          return std::any_of(warp.uncommitted.begin(), warp.uncommitted.end(),
+                             writes);
+        };
+        for (const Operand &e : ops[0].elements)
+          p.chained.push_back(running(e.reg));
+        for (unsigned t = first; t < last; ++t) {
+          p.accumulate.push_back(value(threads[t], ops[3]) != 0);
+          std::vector<uint64_t> inputs;
+          for (const Operand &e : ops[0].elements)
+            inputs.push_back(threads[t].regs[e.reg]);
+          p.inputs.push_back(std::move(inputs));
+        }
+        if (b % 2 == 0) {
+          if (!computeWgmma(p, first))
+            return false;
+        } else {
+          warp.uncommitted.push_back(std::move(p));
+        }
+      }
+      for (unsigned t = first; t < last; ++t) {
+        threads[t].state = Thread::Running;
+        ++threads[t].pc;
+      }
+      return true;
+    };
+
     // The lanes of warp `w` at a shuffle exchange once every lane of its
     // member mask that has not ended is there; returns whether any did.
     auto resolveWarp = [&](unsigned w) -> bool {
@@ -2315,6 +2598,11 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         }
         if (in.op == Opcode::Ldmatrix) {
           if (runLdmatrix(in, pc, first, last))
+            released = true;
+          continue;
+        }
+        if (in.op == Opcode::Wgmma) {
+          if (runWgmma(in, pc, first, last))
             released = true;
           continue;
         }
@@ -2412,8 +2700,14 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         allDone &= th.state == Thread::Done;
         allAtBarrier &= th.state == Thread::Done || th.state == Thread::AtBarrier;
       }
-      if (allDone)
+      if (allDone) {
+        for (const WarpWgmma &warp : wgmmas)
+          if (!warp.uncommitted.empty() || !warp.groups.empty())
+            error = "kernel " + k.name +
+                    ": wgmma products still running when the block ends "
+                    "(no wgmma.wait_group covers them)";
         break;
+      }
       if (!released && allAtBarrier) {
         for (Thread &th : threads)
           if (th.state == Thread::AtBarrier) {

@@ -2,6 +2,7 @@
 // RUN: ms-opt %s --ms-cuda-tile-matmul=precision=bf16 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=BF16
 // RUN: ms-opt %s --ms-cuda-tile-matmul=precision=f16 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=F16
 // RUN: ms-opt %s --ms-cuda-tile-matmul=precision=tf32 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TF32
+// RUN: ms-opt %s --ms-cuda-tile-matmul=arch=sm_90a --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=WGMMA
 // RUN: not ms-opt %s --ms-cuda-tile-matmul=precision=f64 --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: expected precision f32, tf32, bf16 or f16, found 'f64'
 
@@ -793,6 +794,53 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // waits until at most 2 groups are in flight, waits for the block, starts
 // step s + 3 into stage (s + 3) % 4 and computes on stage s % 4. The loop
 // waits for every copy before it ends.
+// On sm_90a the same product runs on wgmma: the tiles are [stage][w / 8]
+// [k / 8] core matrices of 8 x 8 halves (A's rows of terms, B's rows of
+// columns), unpadded; 8 neighbouring threads copy a core matrix's 8 rows.
+// 5 stages of 8,192 bytes; the copies run 3 steps ahead (steps 0 to 2
+// before the loop); each step waits until at most 2 groups are in flight,
+// orders the landed copies before wgmma's reads (fence.proxy.async),
+// waits for the block, starts step s + 3 into stage (s + 3) % 5 (read by
+// step s - 2), and each warpgroup (64 x 32 of the
+// tile) runs two m64n32k16 products (32 terms) from descriptors: the
+// piece's address / 16, 8 (128 bytes between core matrices along K) at
+// bit 16, 32 (512 bytes along the rows) at bit 32; B transposed (row).
+// They run on until the end of the next step (wait_group 1); the last
+// step's end after the loop.
+// WGMMA-LABEL: func.func @pipelined(
+// WGMMA: gpu.launch
+// WGMMA-SAME: workgroup(%[[AS:[^ ]*]] : memref<5x8x4x8x8xf16, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<5x8x4x8x8xf16, #gpu.address_space<workgroup>>)
+// WGMMA: %[[WG:.*]] = arith.divui %{{.*}}, %c128
+// WGMMA: memref.extract_aligned_pointer_as_index %[[AS]]
+// WGMMA: %[[ROW:.*]] = arith.remui %{{.*}}, %c8
+// WGMMA: %[[REST:.*]] = arith.divui %{{.*}}, %c8
+// WGMMA: %[[KC:.*]] = arith.remui %[[REST]], %c4
+// WGMMA: nvgpu.device_async_copy %{{.*}}, %[[AS]][%c0{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %c0{{.*}}], 8
+// WGMMA: nvgpu.device_async_copy %{{.*}}, %[[BS]][%c0
+// WGMMA-NEXT: nvvm.cp.async.commit.group
+// WGMMA: nvgpu.device_async_copy %{{.*}}, %[[BS]][%c1
+// WGMMA-NEXT: nvvm.cp.async.commit.group
+// WGMMA: nvgpu.device_async_copy %{{.*}}, %[[BS]][%c2
+// WGMMA-NEXT: nvvm.cp.async.commit.group
+// WGMMA: scf.for
+// WGMMA: nvvm.cp.async.wait.group 2
+// WGMMA-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// WGMMA-NEXT: gpu.barrier
+// WGMMA: %[[AHEAD:.*]] = arith.addi %{{.*}}, %c3
+// WGMMA: %[[INTO:.*]] = arith.remui %[[AHEAD]], %c5
+// WGMMA: nvgpu.device_async_copy %{{.*}}, %[[AS]][%[[INTO]],
+// WGMMA: nvvm.wgmma.fence.aligned
+// WGMMA: arith.constant 137439477760 : i64
+// WGMMA: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// WGMMA: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>
+// WGMMA-NEXT: nvvm.wgmma.commit.group.sync.aligned
+// WGMMA-NEXT: nvvm.wgmma.wait.group.sync.aligned 1
+// WGMMA-NOT: gpu.barrier
+// WGMMA: scf.yield
+// WGMMA: nvvm.cp.async.wait.group 0
+// WGMMA-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA-NOT: nvvm.mma.sync
+// WGMMA-LABEL: func.func @kept_widened(
 // CHECK-LABEL: func.func @pipelined(
 // CHECK-SAME: %[[A:.*]]: memref<64x128xf16>, %[[B:.*]]: memref<128x64xf16>
 // CHECK: gpu.launch
@@ -886,6 +934,44 @@ func.func @kept_widened(%a: memref<64x64xbf16>, %b: memref<64x64xf16>, %c: memre
   }
   linalg.matmul ins(%wc, %d : memref<64x64xf32>, memref<64x64xf32>) outs(%e : memref<64x64xf32>)
   memref.copy %wc, %d : memref<64x64xf32> to memref<64x64xf32>
+  return
+}
+
+// -----
+
+// B's halves with K innermost ([n][k]): its core matrices are rows of
+// terms, as A's (col: not transposed). 128 x 128 tiles (264 of them):
+// each warpgroup a 64 x 128 piece, 5 stages of 16,384 bytes in dynamic
+// shared memory.
+// WGMMA-LABEL: func.func @wgmma_transposed_b(
+// WGMMA: gpu.launch {{.*}} dynamic_shared_memory_size %c81920
+// WGMMA: memref.view {{.*}} to memref<5x16x4x8x8xbf16, #gpu.address_space<workgroup>>
+// WGMMA: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+func.func @wgmma_transposed_b(%a: memref<2048x64xbf16>, %b: memref<2112x64xbf16>, %c: memref<2048x2112xf32>) {
+  %wa = memref.alloc() : memref<2048x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<2048x64xbf16>) outs(%wa : memref<2048x64xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %e = arith.extf %x : bf16 to f32
+    linalg.yield %e : f32
+  }
+  %wb = memref.alloc() : memref<2112x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<2112x64xbf16>) outs(%wb : memref<2112x64xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %e = arith.extf %x : bf16 to f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%wa, %wb : memref<2048x64xf32>, memref<2112x64xf32>) outs(%c : memref<2048x2112xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
   return
 }
 

@@ -1,5 +1,7 @@
 // RUN: %check %s --work-dir %t
+// RUN: %check %s --work-dir %t.sm80 --levels O1 --compile-flags=--cuda-arch=sm_80
 // RUN: ms-compile %s -O1 --target cuda --compile-to=gpu | FileCheck %s
+// RUN: ms-compile %s -O1 --target cuda --cuda-arch=sm_80 --compile-to=gpu | FileCheck %s --check-prefix=SM80
 // Products of half-precision tensors, which the msgraph lowering widens
 // to f32 (f32 sums, one rounding): on the cuda target ms-cuda-tile-matmul
 // reads the halves themselves (8 a 128-bit load, no widening launch) and
@@ -9,7 +11,9 @@
 // terms: tails in every dimension), a batch of f16 products by transposed
 // matrices (K innermost in both operands), and a bf16 product of f32
 // inputs cast to bf16 with enough tiles for the 128 x 128 tile. The
-// reference sums in float64 and rounds once to the output's type.
+// reference sums in float64 and rounds once to the output's type. Products
+// whose operands both go by cp.async run on wgmma on sm_90a (the default)
+// and on mma.sync on sm_80; the others on mma.sync on both.
 // INPUT 0: (rng.standard_normal((2, 75, 100)) * 0.25).astype(np.float16)
 // INPUT 1: (rng.standard_normal((100, 200)) * 0.25).astype(np.float16)
 // INPUT 2: (rng.standard_normal((3, 80, 40)) * 0.25).astype(np.float16)
@@ -38,9 +42,18 @@
 // CHECK: vector.load %{{.*}} : memref<2x75x100xf16>, vector<4xf16>
 // CHECK: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK-LABEL: gpu.func @fused_5_matmul_cast_0(
-// CHECK: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<1152x48xbf16>
-// CHECK: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<48x3840xbf16>
-// CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
+// CHECK: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<1152x48xbf16> to memref<5x16x4x8x8xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<48x3840xbf16> to memref<5x16x4x8x8xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK-NOT: nvvm.mma.sync
+// CHECK-LABEL: gpu.func @kernel_6_0(
+// SM80-LABEL: gpu.func @fused_0_matmul_relu_0(
+// SM80: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32)
+// SM80-LABEL: gpu.func @fused_5_matmul_cast_0(
+// SM80: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<1152x48xbf16>
+// SM80: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<48x3840xbf16>
+// SM80: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
+// SM80-NOT: nvvm.wgmma
 func.func @main(%x: tensor<2x75x100xf16>, %w: tensor<100x200xf16>,
                 %q: tensor<3x80x40xf16>, %k: tensor<3x72x40xf16>,
                 %l: tensor<1152x48xf32>, %r: tensor<48x3840xf32>,

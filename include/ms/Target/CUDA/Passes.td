@@ -298,7 +298,7 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     group a step (`nvvm.cp.async.commit.group`), not through registers.
     When both operands are, the tiles take as many stages as fit 80 KiB,
     at most 4 (a 64 x 64 tile: 4 stages, 38,912 bytes; 128 x 128: 4
-    stages, 75,776 bytes): the first stages - 1 steps' copies start before
+    stages, 75,776 bytes; wgmma below): the first stages - 1 steps' copies start before
     the loop, and step s waits until at most stages - 2 groups are in
     flight (`nvvm.cp.async.wait.group`), waits for the block, starts step
     s + stages - 1 into the stage step s - 1 read, then computes: one
@@ -308,6 +308,34 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     `gpu.dynamic_shared_memory`; the runtime opts the kernel in). With one
     operand copied so, the other goes through registers as above and each
     step waits for its own copies before its barrier.
+
+    With `arch=sm_90a` (`--cuda-arch`, the default there), a product of
+    halves whose operands both go by cp.async runs on Hopper's warpgroup
+    products instead of mma.sync: the block's 256 threads are two
+    warpgroups, each owning a 64-row piece of the tile (128 x 128: 64 x
+    128 each; 64 x 64: 64 x 32 each), updated by
+    `wgmma.mma_async.m64n{128,32}k16` (`nvvm.wgmma.mma_async`, f32 sums)
+    straight from shared memory. The shared tiles are then
+    `[stage][w / 8][k / 8]` core matrices of 8 x 8 halves, 128 contiguous
+    bytes each, unpadded (rows of 8 terms where K is the operand's
+    innermost dimension, else rows of 8 columns, which wgmma reads
+    transposed), 8 neighbouring threads copying the 8 rows of a core matrix
+    (distinct banks): 16,384 bytes a stage of a 128 x 128 tile, 8,192 of
+    a 64 x 64 one, up to 5 stages (81,920 bytes of dynamic shared memory;
+    40,960 static). Each
+    step orders its landed copies before wgmma's reads
+    (`nvvm.fence.proxy` async.shared, before the barrier), then each
+    warpgroup runs `wgmma.fence`, one product per 16 terms from
+    descriptors (the piece's shared address / 16; 128 bytes between core
+    matrices along K at bit 16, a step's 32 terms' 512 bytes along the
+    rows at bit 32; unswizzled) and commits them; they run on while the
+    next step waits for its copies and the block, and end by its end
+    (`wgmma.wait_group 1`), so the copies run stages - 2 steps ahead (the
+    stage copied into at step s was read by step s - 2; hence a stage
+    more than mma.sync's), and the last step's end after the loop. Warp q of
+    a warpgroup holds mma.sync's accumulator fragments of rows 16 q to
+    16 q + 15 of its piece, whose elements are added to the outputs as
+    above.
 
     With `precision=bf16` or `f16`, an f32 operand that at least 3 tiles of
     the output read (A: tiles along N; B: along M) is first rounded into a
@@ -321,7 +349,10 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
   let options =
       [Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
               "the type products multiply in: f32 (shared-memory SIMT "
-              "tiles), tf32, bf16 or f16 (tensor cores, f32 sums)">];
+              "tiles), tf32, bf16 or f16 (tensor cores, f32 sums)">,
+       Option<"arch", "arch", "std::string", /*default=*/"\"sm_80\"",
+              "the architecture (--cuda-arch): on sm_90a, products of "
+              "halves whose operands both go by cp.async run on wgmma">];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
