@@ -9,7 +9,7 @@
 // product of halves is exact in f32, so only the sums differ (their
 // order, and the tensor cores' adds). An f16 linear layer with ReLU (150 rows, 200 columns, 100
 // terms: tails in every dimension), a batch of f16 products by transposed
-// matrices (K innermost in both operands), and a bf16 product of f32
+// matrices (the transpose a launch of its own at O1), and a bf16 product of f32
 // inputs cast to bf16 with enough tiles for the 128 x 128 tile. The
 // reference sums in float64 and rounds once to the output's type. Products
 // whose operands both go by cp.async run on wgmma on sm_90a (the default)
