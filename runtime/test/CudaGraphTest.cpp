@@ -11,7 +11,8 @@
 // Against the driver stand-in (test/cuda/FakeCuda.cpp) the tests also
 // count captures and launches; on a GPU they check the results only;
 // without a driver they skip. The same fixture checks launches with
-// dynamic shared memory (over 48 KiB: opted in when the module loads).
+// dynamic shared memory (over 48 KiB: opted in when the module loads) and
+// launches taking TMA tensor maps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -227,6 +228,151 @@ TEST_F(CudaGraphTest, LaunchesWithDynamicSharedMemory) {
     EXPECT_NE(std::string(status.message())
                   .find("expected 'shared' to be at most 232448 bytes"),
               std::string::npos)
+        << status.message();
+  }
+}
+
+/// A section of one sm_90a kernel, `ms_kernel_5`: 16 threads store the box
+/// at (0, 1) of the launch's tensor map (16-bit elements, an 8 x 2 box) that
+/// thread 0 loads by TMA into shared memory; and graph `ms_graph_1` of it.
+Json tensorMapSection() {
+  Json section;
+  section["version"] = 1;
+  section["arch"] = "sm_90a";
+  section["ptx"] = R"(.version 8.0
+.target sm_90a
+.address_size 64
+
+.visible .entry ms_test_tma(.param .u64 ms_test_tma_p0,
+                            .param .u64 ms_test_tma_p1)
+{
+  .reg .pred %p<2>; .reg .b16 %rs<2>; .reg .b32 %r<8>; .reg .b64 %rd<8>;
+  .shared .align 128 .b8 ms_test_tile[32];
+  .shared .align 8 .b8 ms_test_bar[8];
+  ld.param.u64 %rd1, [ms_test_tma_p0];
+  ld.param.u64 %rd2, [ms_test_tma_p1];
+  cvta.to.global.u64 %rd2, %rd2;
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  mov.u32 %r2, 1;
+  @%p1 mbarrier.init.shared.b64 [ms_test_bar], %r2;
+  @%p1 fence.mbarrier_init.release.cluster;
+  bar.sync 0;
+  mov.u32 %r3, 32;
+  @%p1 mbarrier.arrive.expect_tx.shared.b64 %rd3, [ms_test_bar], %r3;
+  mov.u64 %rd4, ms_test_tile;
+  cvta.shared.u64 %rd4, %rd4;
+  cvta.to.shared::cluster.u64 %rd4, %rd4;
+  mov.u32 %r4, 0;
+  mov.u32 %r5, 1;
+  @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd4], [%rd1, {%r4, %r5}], [ms_test_bar];
+  mov.u32 %r6, ms_test_bar;
+  mov.u32 %r7, 0;
+  {
+  .reg .pred P1;
+  LAB_WAIT:
+  mbarrier.try_wait.parity.shared.b64 P1, [%r6], %r7;
+  @P1 bra.uni DONE;
+  bra.uni LAB_WAIT;
+  DONE:
+  }
+  mov.u32 %r2, ms_test_tile;
+  shl.b32 %r3, %r1, 1;
+  add.s32 %r2, %r2, %r3;
+  ld.shared.u16 %rs1, [%r2];
+  mul.wide.u32 %rd5, %r1, 2;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.u16 [%rd6], %rs1;
+  ret;
+}
+)";
+  // The map: rows of 8 elements of argument 0 from its 16th byte on, 16
+  // bytes apart, 2 of them (the box's second row is past the end).
+  section["kernels"]["ms_kernel_5"] = Json::parse(R"({"scratch": [],
+    "launches": [{"function": "ms_test_tma", "grid": [1, 1, 1],
+                  "block": [16, 1, 1],
+                  "args": [["tensor-map", {"buffer": ["arg", 0],
+                                           "offset": 16, "type": "f16",
+                                           "dims": [8, 2], "strides": [16],
+                                           "box": [8, 2]}],
+                           ["arg", 1]]}]})");
+  section["kernels"]["ms_graph_1"] = Json::parse(R"({"graph": [
+    {"kernel": "ms_kernel_5", "args": [[0, 0], [1, 0]]}]})");
+  return section;
+}
+
+// A launch taking a TMA tensor map: the runtime encodes it for the run's
+// buffers (cuTensorMapEncodeTiled), in device memory the launch gets the
+// address of; a graph's are encoded once per capture. Malformed maps are
+// refused when the section loads, maps the driver refuses when the kernel
+// runs.
+TEST_F(CudaGraphTest, LaunchesWithTensorMaps) {
+  Status loaded = load(tensorMapSection(), {"ms_kernel_5", "ms_graph_1"});
+  if (!loaded.ok() &&
+      std::string(loaded.message()).find("CUDA_ERROR_NO_BINARY_FOR_GPU") !=
+          std::string::npos)
+    GTEST_SKIP() << "TMA needs an sm_90a GPU: " << loaded.message();
+  ASSERT_TRUE(loaded.ok()) << loaded.message();
+  std::vector<uint16_t> values(32);
+  for (size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<uint16_t>(1000 + i);
+  void *input = allocate(64, values.data());
+  std::unique_ptr<Queue> queue;
+  ASSERT_TRUE(device->createQueue(QueueMode::Inline, queue).ok());
+  for (size_t f = 0; f < 2; ++f) {
+    void *out = allocate(32);
+    void *args[2] = {input, out};
+    Status status = queue->launch(executable->functions()[f], args, 2);
+    if (status.ok())
+      status = queue->synchronize();
+    ASSERT_TRUE(status.ok()) << status.message();
+    std::vector<uint16_t> result(16);
+    ASSERT_TRUE(device->copyToHost(result.data(), out, 32).ok());
+    for (size_t i = 0; i < 16; ++i)
+      EXPECT_EQ(result[i], i < 8 ? 1016 + i : 0)
+          << (f ? "graph" : "kernel") << ", element " << i;
+  }
+
+  // The driver refuses a map at an address not 16-byte aligned.
+  Json misaligned = tensorMapSection();
+  misaligned["kernels"]["ms_kernel_5"]["launches"][0]["args"][0][1]["offset"] =
+      8;
+  ASSERT_TRUE(load(misaligned, {"ms_kernel_5"}).ok());
+  void *args[2] = {input, allocate(32)};
+  Status status = queue->launch(executable->functions()[0], args, 2);
+  if (status.ok())
+    status = queue->synchronize();
+  EXPECT_NE(
+      std::string(status.message())
+          .find("cuTensorMapEncodeTiled failed: CUDA_ERROR_INVALID_VALUE"),
+      std::string::npos)
+      << status.message();
+
+  struct Case {
+    const char *key;
+    const char *value;
+    const char *error;
+  };
+  const Case cases[] = {
+      {"buffer", R"(["scratch", 0])",
+       "argument ['scratch', 0] names no buffer"},
+      {"type", R"("f32")", "tensor map: expected 'type' f16 or bf16"},
+      {"dims", "[]", "tensor map: expected 1 to 5 'dims'"},
+      {"dims", "[1, 1, 1, 1, 1, 1]", "tensor map: expected 1 to 5 'dims'"},
+      {"strides", "[16, 16]",
+       "tensor map: expected a stride for each dimension but the innermost"},
+      {"box", "[8, 257]",
+       "tensor map: expected 'dims' of at most 2^32 and 'box' sizes of at "
+       "most 256"},
+      {"offset", R"("16")", "tensor map: expected 'offset' in bytes"},
+  };
+  for (const Case &each : cases) {
+    Json section = tensorMapSection();
+    section["kernels"]["ms_kernel_5"]["launches"][0]["args"][0][1][each.key] =
+        Json::parse(each.value);
+    Status status = load(section, {"ms_kernel_5"});
+    EXPECT_FALSE(status.ok()) << each.key;
+    EXPECT_NE(std::string(status.message()).find(each.error), std::string::npos)
         << status.message();
   }
 }

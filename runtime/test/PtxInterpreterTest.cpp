@@ -1231,6 +1231,133 @@ TEST(PtxInterpreterTest, RunsWgmmaAsynchronously) {
             std::string::npos);
 }
 
+/// A kernel of 32 threads: thread 0 initializes an mbarrier, expects a
+/// box's 64 bytes and loads the box at (8, 4) of the tensor map at `map`
+/// (2D, 16-bit elements, an 8 x 4 box) into shared memory by TMA; every
+/// thread waits for the phase (inline assembly as LLVM writes it, twice:
+/// its labels are the scope's, else the first would skip what is between)
+/// and stores element t of the box at out[32 + t].
+/// `dst` is the load's offset in the tile, `wait` whether threads wait,
+/// `arrive` whether thread 0 arrives.
+std::string tmaKernel(int dst = 0, bool wait = true, bool arrive = true) {
+  std::string waitAsm = R"(
+  {
+  .reg .pred       P1;
+  LAB_WAIT:
+  mbarrier.try_wait.parity.shared.b64 P1, [%r4], %r5, %r6;
+  @P1 bra.uni DONE;
+  bra.uni     LAB_WAIT;
+  DONE:
+  }
+)";
+  return std::string(R"(
+.visible .entry k(.param .u64 map, .param .u64 out)
+{
+  .reg .pred %p<2>; .reg .b16 %rs<2>; .reg .b32 %r<10>; .reg .b64 %rd<12>;
+  .shared .align 128 .b8 tile[192];
+  .shared .align 8 .b8 bar[8];
+  ld.param.u64 %rd1, [map];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  mov.u32 %r2, 1;
+  @%p1 mbarrier.init.shared.b64 [bar], %r2;
+  @%p1 fence.mbarrier_init.release.cluster;
+  bar.sync 0;
+  mov.u32 %r3, 64;
+)") +
+         (arrive ? "  @%p1 mbarrier.arrive.expect_tx.shared.b64 %rd3, [bar], "
+                   "%r3;\n"
+                 : "") +
+         R"(
+  mov.u64 %rd4, tile;
+  add.u64 %rd4, %rd4, )" +
+         std::to_string(dst) + R"(;
+  cvta.shared.u64 %rd5, %rd4;
+  cvta.to.shared::cluster.u64 %rd6, %rd5;
+  mov.u32 %r7, 8;
+  mov.u32 %r8, 4;
+  @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd6], [%rd1, {%r7, %r8}], [bar];
+  mov.u32 %r4, bar;
+  mov.u32 %r5, 0;
+  mov.u32 %r6, 1000;
+)" +
+         (wait ? waitAsm + "  add.u64 %rd2, %rd2, 64;\n" + waitAsm
+               : std::string("  add.u64 %rd2, %rd2, 64;\n")) +
+         R"(
+  mov.u32 %r9, tile;
+  mul.wide.u32 %rd7, %r1, 2;
+  cvt.u64.u32 %rd8, %r9;
+  add.u64 %rd8, %rd8, %rd7;
+  cvt.u32.u64 %r9, %rd8;
+  ld.shared.u16 %rs1, [%r9];
+  add.u64 %rd9, %rd2, %rd7;
+  st.global.u16 [%rd9], %rs1;
+  ret;
+}
+)";
+}
+
+// TMA: cp.async.bulk.tensor loads a box of the tensor a map describes into
+// shared memory (elements past the tensor's end as zeros), completing the
+// bytes thread 0 expected at the mbarrier; try_wait.parity waits for the
+// phase. Loads land at issue in odd blocks, at the wait in even ones (a
+// read before it reads what was there: both blocks give the box here). A
+// destination not 128-byte aligned, a phase nothing completes and loads
+// nobody waits for fail.
+TEST(PtxInterpreterTest, LoadsBoxesByTma) {
+  // A 6 x 12 tensor of 16-bit elements, rows 32 bytes apart.
+  std::vector<uint16_t> tensor(6 * 16);
+  for (int y = 0; y < 6; ++y)
+    for (int x = 0; x < 16; ++x)
+      tensor[y * 16 + x] = static_cast<uint16_t>(100 * y + x);
+  alignas(64) FakeTensorMap map;
+  map.magic = FakeTensorMap::kMagic;
+  map.dataType = 6; // f16
+  map.rank = 2;
+  map.elementBytes = 2;
+  map.address = reinterpret_cast<uint64_t>(tensor.data());
+  map.dims[0] = 12;
+  map.dims[1] = 6;
+  map.strides[0] = 2;
+  map.strides[1] = 32;
+  map.box[0] = 8;
+  map.box[1] = 4;
+  std::vector<uint16_t> want(64, 7), out(64);
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 8; ++x)
+      want[32 + y * 8 + x] = 8 + x < 12 && 4 + y < 6
+                                 ? static_cast<uint16_t>(100 * (4 + y) + 8 + x)
+                                 : 0;
+  auto module = parse(tmaKernel());
+  ASSERT_TRUE(module);
+  for (unsigned blocks : {1u, 2u}) {
+    std::fill(out.begin(), out.end(), 7);
+    EXPECT_EQ(launch(*module, "k", blocks, 32, {&map, out.data()}), "");
+    EXPECT_EQ(out, want) << blocks << " blocks";
+  }
+  auto misaligned = parse(tmaKernel(/*dst=*/64));
+  ASSERT_TRUE(misaligned);
+  EXPECT_NE(launch(*misaligned, "k", 1, 32, {&map, out.data()})
+                .find("which is not 128-byte aligned"),
+            std::string::npos);
+  auto unarrived = parse(tmaKernel(0, /*wait=*/true, /*arrive=*/false));
+  ASSERT_TRUE(unarrived);
+  EXPECT_NE(launch(*unarrived, "k", 1, 32, {&map, out.data()})
+                .find("threads wait forever at an mbarrier"),
+            std::string::npos);
+  auto unwaited = parse(tmaKernel(0, /*wait=*/false));
+  ASSERT_TRUE(unwaited);
+  EXPECT_NE(launch(*unwaited, "k", 1, 32, {&map, out.data()})
+                .find("TMA loads still in flight when the block ends"),
+            std::string::npos);
+  // Not a map the stand-in encoded.
+  alignas(64) FakeTensorMap garbage;
+  EXPECT_NE(launch(*module, "k", 1, 32, {&garbage, out.data()})
+                .find("expected the address of a 2-dimensional tensor map"),
+            std::string::npos);
+}
+
 // TF32 (m16n8k8): A's element of register r at row groupID (+ 8 for odd
 // r), column t (+ 4 for r >= 2); B's at row t (+ 4 for the second),
 // column groupID; the 13 lowest bits of each operand ignored.

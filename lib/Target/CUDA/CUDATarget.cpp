@@ -25,8 +25,10 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -85,19 +87,80 @@ static int64_t byteSize(MemRefType type) {
   return type.getNumElements() * ((bits + 7) / 8);
 }
 
+/// The memref `value` is a view of (through view-like ops), or `value`.
+static Value getRootMemRef(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
 /// The launches of `func` (a kernel mapped by ms-cuda-map-to-gpu) as JSON:
 /// `{"scratch": [bytes...], "launches": [{"function", "grid", "block",
-/// "args": [["arg", i] | ["scratch", j]]}]}`.
+/// "args": [["arg", i] | ["scratch", j] | ["tensor-map", {...}]]}]}`.
 static FailureOr<llvm::json::Object> describeLaunches(func::FuncOp func) {
   DenseMap<Value, int64_t> scratch;
   llvm::json::Array scratchBytes, launches;
+  // A buffer of the kernel: its argument or scratch buffer.
+  auto describeBuffer = [&](Value buffer) -> std::optional<llvm::json::Array> {
+    if (auto arg = dyn_cast<BlockArgument>(buffer);
+        arg && arg.getOwner() == &func.getBody().front())
+      return llvm::json::Array{"arg", arg.getArgNumber()};
+    auto it = scratch.find(buffer);
+    if (it == scratch.end())
+      return std::nullopt;
+    return llvm::json::Array{"scratch", it->second};
+  };
+  // A TMA tensor map (ms-cuda-tile-matmul's) of a static view of a buffer,
+  // innermost dimension first: the buffer, the view's offset in bytes, its
+  // element type, dimensions, strides in bytes (but the innermost) and the
+  // box a load copies.
+  auto describeTensorMap =
+      [&](nvgpu::TmaCreateDescriptorOp create) -> FailureOr<llvm::json::Array> {
+    Value tensor = create.getTensor();
+    if (auto cast = tensor.getDefiningOp<memref::CastOp>())
+      tensor = cast.getSource();
+    auto type = dyn_cast<MemRefType>(tensor.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset = 0;
+    std::optional<llvm::json::Array> buffer =
+        describeBuffer(getRootMemRef(tensor));
+    if (!type || !type.hasStaticShape() || !buffer ||
+        failed(type.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) ||
+        llvm::any_of(strides, ShapedType::isDynamic))
+      return create.emitError("expected a tensor map of a static view of a "
+                              "kernel's argument or scratch buffer");
+    int64_t bytes = (type.getElementTypeBitWidth() + 7) / 8;
+    std::string typeName;
+    llvm::raw_string_ostream(typeName) << type.getElementType();
+    llvm::json::Array dims, byteStrides, box;
+    for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+      dims.push_back(type.getDimSize(d));
+      if (d != type.getRank() - 1)
+        byteStrides.push_back(strides[d] * bytes);
+    }
+    for (Value size : llvm::reverse(create.getBoxDimensions())) {
+      std::optional<int64_t> n = getConstantIntValue(size);
+      if (!n)
+        return create.emitError("expected a tensor map of a constant box");
+      box.push_back(*n);
+    }
+    return llvm::json::Array{
+        "tensor-map", llvm::json::Object{{"buffer", std::move(*buffer)},
+                                         {"offset", offset * bytes},
+                                         {"type", typeName},
+                                         {"dims", std::move(dims)},
+                                         {"strides", std::move(byteStrides)},
+                                         {"box", std::move(box)}}};
+  };
   for (Operation &op : func.getBody().front().without_terminator()) {
     if (auto alloc = dyn_cast<memref::AllocOp>(&op)) {
       scratch[alloc] = scratchBytes.size();
       scratchBytes.push_back(byteSize(alloc.getType()));
       continue;
     }
-    if (isa<memref::DeallocOp>(&op) || isMemoryEffectFree(&op))
+    if (isa<memref::DeallocOp, nvgpu::TmaCreateDescriptorOp>(&op) ||
+        isMemoryEffectFree(&op))
       continue;
     auto launch = dyn_cast<gpu::LaunchFuncOp>(&op);
     if (!launch)
@@ -125,16 +188,23 @@ static FailureOr<llvm::json::Object> describeLaunches(func::FuncOp func) {
                               "dynamic shared memory size");
     llvm::json::Array args;
     for (Value operand : launch.getKernelOperands()) {
-      if (auto arg = dyn_cast<BlockArgument>(operand);
-          arg && arg.getOwner() == &func.getBody().front()) {
-        args.push_back(llvm::json::Array{"arg", arg.getArgNumber()});
+      // A tensor map goes as its address (ms-cuda-map-to-gpu).
+      if (auto cast = operand.getDefiningOp<UnrealizedConversionCastOp>();
+          cast && cast->getNumOperands() == 1)
+        operand = cast->getOperand(0);
+      if (auto create = operand.getDefiningOp<nvgpu::TmaCreateDescriptorOp>()) {
+        FailureOr<llvm::json::Array> map = describeTensorMap(create);
+        if (failed(map))
+          return failure();
+        args.push_back(std::move(*map));
         continue;
       }
-      auto it = scratch.find(operand);
-      if (it == scratch.end())
+      std::optional<llvm::json::Array> buffer = describeBuffer(operand);
+      if (!buffer)
         return launch.emitError("expected launch arguments that are the "
-                                "kernel's arguments or scratch buffers");
-      args.push_back(llvm::json::Array{"scratch", it->second});
+                                "kernel's arguments, scratch buffers or "
+                                "tensor maps");
+      args.push_back(std::move(*buffer));
     }
     llvm::json::Object described{
         {"function", launch.getKernelName().getValue()},

@@ -7,7 +7,9 @@
 // A launch's dynamic shared memory is PTX's `.extern .shared` array of no
 // size; the GPU-to-NVVM lowering declares it as an internal zero-length
 // global, which NVPTX prints as a one-byte static shared variable. Making the
-// global external gives the array.
+// global external gives the array, aligned to kTmaSharedAlignment (TMA's
+// loads write there; the block's static shared memory, its barriers, comes
+// first).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,8 @@ struct CUDAExternDynamicSharedPass final
           !global.getInitializerRegion().empty())
         continue;
       global.setLinkage(LLVM::Linkage::External);
+      global.setAlignment(std::max<uint64_t>(global.getAlignment().value_or(1),
+                                             kTmaSharedAlignment));
     }
   }
 };

@@ -28,6 +28,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -1344,7 +1345,9 @@ public:
                  << alloc.getType();
         continue;
       }
-      if (isa<memref::DeallocOp>(&op))
+      // Deallocations, and TMA tensor maps (ms-cuda-tile-matmul's), which
+      // the runtime makes for a launch that takes them, stay on the host.
+      if (isa<memref::DeallocOp, nvgpu::TmaCreateDescriptorOp>(&op))
         continue;
       if (isCloneable(&op)) {
         if (!groups.empty() && groups.back().isRun())
@@ -1472,6 +1475,11 @@ private:
         [&](Value value, Operation *user) -> LogicalResult {
       if (params.contains(value))
         return success();
+      // A TMA tensor map (ms-cuda-tile-matmul's) is the host's.
+      if (isa<nvgpu::TensorMapDescriptorType>(value.getType())) {
+        params.insert(value);
+        return success();
+      }
       Operation *def = value.getDefiningOp();
       if (!def || isa<memref::AllocOp>(def)) {
         if (!isa<MemRefType>(value.getType()))
@@ -1578,8 +1586,15 @@ private:
     // The function, in the module every kernel's launches share.
     OpBuilder builder(gpuModule.getBodyRegion());
     builder.setInsertionPointToEnd(gpuModule.getBody());
-    SmallVector<Type> types =
-        llvm::map_to_vector(params, [](Value v) { return v.getType(); });
+    // A tensor map is passed as its address (a generic pointer, as the
+    // NVGPU-to-NVVM lowering takes it).
+    auto pointer = LLVM::LLVMPointerType::get(builder.getContext());
+    auto isTensorMap = [](Value v) {
+      return isa<nvgpu::TensorMapDescriptorType>(v.getType());
+    };
+    SmallVector<Type> types = llvm::map_to_vector(params, [&](Value v) {
+      return isTensorMap(v) ? Type(pointer) : v.getType();
+    });
     std::string name = (func.getSymName() + "_" + Twine(index)).str();
     SmallVector<Type> shared;
     if (group.launch)
@@ -1594,10 +1609,12 @@ private:
         builder, loc, name, builder.getFunctionType(types, {}), shared);
     gpuFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
                      builder.getUnitAttr());
-    // Shared buffers 16-byte aligned: tiles are read in pairs and vectors.
+    // Shared buffers 16-byte aligned: tiles are read in pairs and vectors;
+    // a launch's as written 128-byte aligned, as TMA writes them.
     for (unsigned i = 0; i < shared.size(); ++i)
-      gpuFunc.setWorkgroupAttributionAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                                          builder.getI64IntegerAttr(16));
+      gpuFunc.setWorkgroupAttributionAttr(
+          i, LLVM::LLVMDialect::getAlignAttrName(),
+          builder.getI64IntegerAttr(group.launch ? kTmaSharedAlignment : 16));
     gpuFunc.setKnownBlockSizeAttr(
         builder.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
     gpuFunc.setKnownGridSizeAttr(
@@ -1607,8 +1624,14 @@ private:
     Block &entry = gpuFunc.getBody().front();
     builder.setInsertionPointToStart(&entry);
     IRMapping mapping;
-    for (auto [param, arg] : llvm::zip(params, entry.getArguments()))
-      mapping.map(param, arg);
+    for (auto [param, arg] : llvm::zip(params, entry.getArguments())) {
+      Value value = arg;
+      if (isTensorMap(param))
+        value = UnrealizedConversionCastOp::create(builder, loc,
+                                                   param.getType(), value)
+                    .getResult(0);
+      mapping.map(param, value);
+    }
     for (Operation *op : cloned)
       builder.clone(*op, mapping);
 
@@ -1700,9 +1723,16 @@ private:
     if (dynamicShared)
       sharedBytes = arith::ConstantIntOp::create(builder, loc, *dynamicShared,
                                                  /*width=*/32);
+    SmallVector<Value> operands;
+    for (Value param : params) {
+      if (isTensorMap(param))
+        param = UnrealizedConversionCastOp::create(builder, loc, pointer, param)
+                    .getResult(0);
+      operands.push_back(param);
+    }
     gpu::LaunchFuncOp::create(
         builder, loc, gpuFunc, gpu::KernelDim3{gridX, one, one},
-        gpu::KernelDim3{blockX, one, one}, sharedBytes, params.getArrayRef());
+        gpu::KernelDim3{blockX, one, one}, sharedBytes, operands);
     // The group's ops go; those of its cloneable ops still used later are
     // cloned by the launches that use them, then erased as dead.
     for (Operation *op : llvm::reverse(group.ops)) {

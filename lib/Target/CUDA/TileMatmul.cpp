@@ -21,8 +21,9 @@
 // read the halves themselves and run on tensor cores at any precision,
 // copied into shared memory by cp.async through a pipeline of up to four
 // stages; on sm_90a such products run on wgmma, the block's two warpgroups
-// multiplying straight from shared memory. ms-cuda-map-to-gpu outlines the
-// launch as written.
+// multiplying straight from shared memory, their operands loaded by TMA
+// (a tensor map the host makes, an mbarrier a stage) where a tensor map
+// can describe them. ms-cuda-map-to-gpu outlines the launch as written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -413,14 +414,36 @@ static Type absorbWidenings(Contraction &c, Type precision) {
 }
 
 namespace {
+/// An operand wgmma's TMA loads copy: the tensor map (created on the host)
+/// of a view of it, per dimension of the view (outermost first) the loop
+/// it indexes (kTmaRows: the tile's rows or columns, linearized), how the
+/// view's dimensions group the operand's, and the box a load copies (in
+/// shared memory; the view's dimensions).
+struct TmaOperand {
+  Value descriptor;
+  SmallVector<int64_t> loops;
+  SmallVector<ReassociationIndices> collapse;
+  MemRefType boxType;
+  /// Whether K is the operand's innermost dimension.
+  bool kInnermost = false;
+};
+/// TmaOperand::loops' entry for the tile's rows or columns.
+static constexpr int64_t kTmaRows = -1;
+/// The most dimensions a tensor map has.
+static constexpr size_t kMaxTmaRank = 5;
+/// The clock ticks a thread waits at a TMA barrier before retrying.
+static constexpr int64_t kMbarrierTicks = 10000000;
+
 /// Emits a contraction's launch.
 class GemmEmitter {
 public:
   /// `mmaType` is the type products multiply in on tensor cores (tf32,
   /// bf16 or f16), or null for f32 on the threads' FMA units.
   /// `hasWgmma`: the target has Hopper's warpgroup products (sm_90a).
-  GemmEmitter(Contraction c, Type mmaType, bool hasWgmma, OpBuilder &builder)
-      : c(c), mmaType(mmaType), hasWgmma(hasWgmma), b(builder),
+  /// `useTma`: wgmma's operands go by TMA where they can.
+  GemmEmitter(Contraction c, Type mmaType, bool hasWgmma, bool useTma,
+              OpBuilder &builder)
+      : c(c), mmaType(mmaType), hasWgmma(hasWgmma), useTma(useTma), b(builder),
         loc(c.op.getLoc()) {}
 
   /// Replaces the contraction by its launch; `init` is the value the output
@@ -471,6 +494,9 @@ public:
     wgmma = hasWgmma && !isTf32(mmaType) && asyncA && asyncB;
     if (wgmma)
       pad = 0;
+    // wgmma's operands go by TMA where both can (isTmaOperand).
+    tma = wgmma && useTma && isTmaOperand(c.lhs, c.lhsMap, c.rowDims) &&
+          isTmaOperand(c.rhs, c.rhsMap, {c.nDim});
     auto stageElements = [&](int64_t width, bool kMajor) {
       return kMajor ? tile.bk * (width + pad) : width * (tile.bk + pad);
     };
@@ -500,6 +526,15 @@ public:
       if (wgmma)
         shape = {stages, width / kCoreRows, tile.bk / kCoreRows, kCoreRows,
                  kCoreRows};
+      // For TMA, [stage][k / 8][w][8] where K is the operand's innermost
+      // dimension (a box of 8 terms of every row each), else [stage][w /
+      // 8][k][8] (a box of 8 columns of every term each): the same core
+      // matrices, those of a K-major operand now stacked along the rows.
+      if (tma)
+        shape = !kMajor ? SmallVector<int64_t>{stages, tile.bk / kCoreRows,
+                                               width, kCoreRows}
+                        : SmallVector<int64_t>{stages, width / kCoreRows,
+                                               tile.bk, kCoreRows};
       return MemRefType::get(shape, staged, MemRefLayoutAttrInterface(),
                              workgroup);
     };
@@ -513,6 +548,10 @@ public:
     if (splits > 1)
       partials = memref::AllocOp::create(
           b, loc, MemRefType::get({splits, grid, m, n}, b.getF32Type()));
+    if (tma) {
+      aTma = createTmaDescriptor(c.lhs, c.lhsMap, c.rowDims, tile.bm);
+      bTma = createTmaDescriptor(c.rhs, c.rhsMap, {c.nDim}, tile.bn);
+    }
     Value one = index(1);
     Value gridX = index(tiles * splits);
     Value blockX = index(kThreads);
@@ -825,19 +864,29 @@ private:
     Value wgRow =
         mul(arith::DivUIOp::create(b, loc, group, index(wgCols)), kWgmmaM);
     Value wgCol = mul(arith::RemUIOp::create(b, loc, group, index(wgCols)), wn);
-    // Both tiles are [stage][w / 8][k / 8] core matrices (sharedType): 8
+    // The tiles are [stage][w / 8][k / 8] core matrices (sharedType): 8
     // terms on from one, kCoreBytes; 8 rows or columns on, a step's terms
-    // of 8.
+    // of 8. By TMA, an operand whose innermost dimension is K is [stage][k
+    // / 8][w][8]: 8 terms on, the tile's rows of 16 bytes; 8 rows on,
+    // kCoreBytes.
     int64_t bytes = mmaType.getIntOrFloatBitWidth() / 8;
-    int64_t strideBytes = tile.bk / kCoreRows * kCoreBytes;
-    auto pieceStart = [&](Value shared, Value w) {
+    int64_t stepCores = tile.bk / kCoreRows * kCoreBytes;
+    auto coreOffsets = [&](AffineMap map,
+                           int64_t width) -> std::pair<int64_t, int64_t> {
+      if (tma && isKInnermost(map))
+        return {width * kCudaVectorBytes, kCoreBytes};
+      return {kCoreBytes, stepCores};
+    };
+    auto [aAlongK, aAlongRows] = coreOffsets(c.lhsMap, tile.bm);
+    auto [bAlongK, bAlongCols] = coreOffsets(c.rhsMap, tile.bn);
+    auto pieceStart = [&](Value shared, Value w, int64_t alongRows) {
       Value start =
           memref::ExtractAlignedPointerAsIndexOp::create(b, loc, shared);
       Value cores = arith::DivUIOp::create(b, loc, w, index(kCoreRows));
-      return arith::AddIOp::create(b, loc, start, mul(cores, strideBytes));
+      return arith::AddIOp::create(b, loc, start, mul(cores, alongRows));
     };
-    Value aPiece = pieceStart(aTile, wgRow);
-    Value bPiece = pieceStart(bTile, wgCol);
+    Value aPiece = pieceStart(aTile, wgRow, aAlongRows);
+    Value bPiece = pieceStart(bTile, wgCol, bAlongCols);
     NVVM::WGMMATypes type =
         mmaType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
     // B's core matrices are rows of terms (col: K-major) where K is its
@@ -847,9 +896,6 @@ private:
     int64_t count = wn / 2;
     auto accsType =
         LLVM::LLVMStructType::getLiteral(ctx, SmallVector<Type>(count, f32));
-    auto describe = [&](Value address) {
-      return describeShared(address, kCoreBytes, strideBytes);
-    };
 
     scf::ForOp steps =
         stepK(count, [&](Value current, SmallVector<Value> &next) {
@@ -863,9 +909,11 @@ private:
               b, loc, bPiece, mul(current, tile.bn * tile.bk * bytes));
           NVVM::WgmmaFenceAlignedOp::create(b, loc);
           for (int64_t ks = 0; ks < tile.bk; ks += kWgmmaK) {
-            int64_t offset = ks / kCoreRows * kCoreBytes;
-            Value aDescriptor = describe(add(aStage, offset));
-            Value bDescriptor = describe(add(bStage, offset));
+            int64_t cores = ks / kCoreRows;
+            Value aDescriptor = describeShared(add(aStage, cores * aAlongK),
+                                               aAlongK, aAlongRows);
+            Value bDescriptor = describeShared(add(bStage, cores * bAlongK),
+                                               bAlongK, bAlongCols);
             accs = NVVM::WgmmaMmaAsyncOp::create(
                 b, loc, accsType, accs, aDescriptor, bDescriptor,
                 NVVM::MMAShapeAttr::get(ctx, kWgmmaM, wn, kWgmmaK), type, type,
@@ -1002,48 +1050,217 @@ private:
   /// products a step leaves running until the end of the next (emitWgmma),
   /// `ahead` is stages - 2: the stage copied into was read by step s - 2.
   /// Steps past `last` copy no bytes (copySlice), into stages nothing reads
-  /// any more; the loop waits for all before it ends.
+  /// any more; the loop waits for all before it ends. By TMA (wgmma's
+  /// operands), no barrier of the block's: step s waits for its stage's
+  /// `loaded` phase; thread 0 then waits until every warp has released
+  /// the stage of step s - 2 (at the end of step s - 1, whose wait ended
+  /// step s - 2's products) and starts step s + ahead's loads into it;
+  /// after computing, each warp releases the stage of step s - 1. Steps
+  /// past `last` start no loads.
   scf::ForOp
   pipelineK(Value first, Value end, Value last, ValueRange inits,
             function_ref<void(Value, SmallVector<Value> &)> compute) {
     int64_t ahead = wgmma ? stages - 2 : stages - 1;
     assert(ahead >= 1 && "the pipeline copies ahead");
+    auto start = [&](Value k0, Value into, Value live) {
+      if (tma)
+        loadStepByTma(k0, into, live);
+      else
+        copyStep(k0, into, live);
+    };
+    if (tma)
+      initBarriers();
     for (int64_t s = 0; s < ahead; ++s) {
       Value k0 = add(first, s * tile.bk);
       if (!s) {
-        copyStep(k0, index(s));
+        start(k0, index(s), Value());
         continue;
       }
       Value live =
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule, k0, last);
-      copyStep(k0, index(s), live);
+      start(k0, index(s), live);
     }
     scf::ForOp loop = scf::ForOp::create(
         b, loc, first, end, index(tile.bk), inits,
         [&](OpBuilder &, Location, Value k0, ValueRange accs) {
           Value step = stepOf(k0, first);
           Value current = arith::RemUIOp::create(b, loc, step, index(stages));
-          waitForCopies(ahead - 1);
-          // wgmma reads shared memory through the async proxy: this
-          // thread's landed copies are ordered before it, then the block's.
-          if (wgmma)
-            NVVM::FenceProxyOp::create(
-                b, loc, NVVM::ProxyKind::async_shared,
-                NVVM::SharedSpaceAttr::get(b.getContext(),
-                                           NVVM::SharedSpace::shared_cta));
-          gpu::BarrierOp::create(b, loc);
+          if (tma) {
+            // The stage's loads have landed once its barrier completes
+            // the phase of this use of the stage (step / stages).
+            waitForPhase(loaded, current, step, /*previous=*/false);
+          } else {
+            waitForCopies(ahead - 1);
+            // wgmma reads shared memory through the async proxy: this
+            // thread's landed copies are ordered before it, then the
+            // block's.
+            if (wgmma)
+              NVVM::FenceProxyOp::create(
+                  b, loc, NVVM::ProxyKind::async_shared,
+                  NVVM::SharedSpaceAttr::get(b.getContext(),
+                                             NVVM::SharedSpace::shared_cta));
+            gpu::BarrierOp::create(b, loc);
+          }
           Value aheadStep = add(step, ahead);
           Value into = arith::RemUIOp::create(b, loc, aheadStep, index(stages));
           Value aheadK = add(k0, ahead * tile.bk);
           Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ule,
                                              aheadK, last);
-          copyStep(aheadK, into, live);
+          if (tma)
+            loadStepByTma(aheadK, into, live, aheadStep);
+          else
+            copyStep(aheadK, into, live);
           SmallVector<Value> next(accs.begin(), accs.end());
           compute(current, next);
+          if (tma)
+            releaseStage(step);
           scf::YieldOp::create(b, loc, next);
         });
-    waitForCopies(0);
+    if (!tma)
+      waitForCopies(0);
     return loop;
+  }
+
+  /// The block's barriers of the TMA pipeline, one of each kind per stage,
+  /// initialized by thread 0 and made visible to the async proxy and the
+  /// block: `loaded`, which thread 0's one arrival (expecting the step's
+  /// bytes) and the step's loads complete, and `released`, which each warp
+  /// arrives at (lane 0) once its products of the step are done.
+  void initBarriers() {
+    auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    auto groupType =
+        nvgpu::MBarrierGroupType::get(b.getContext(), workgroup, stages);
+    loaded = nvgpu::MBarrierCreateOp::create(b, loc, groupType);
+    released = nvgpu::MBarrierCreateOp::create(b, loc, groupType);
+    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         thread, index(0));
+    auto init = scf::IfOp::create(b, loc, leader);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(init.thenBlock());
+      Value one = index(1);
+      Value warps = index(kThreads / kWarp);
+      for (int64_t s = 0; s < stages; ++s) {
+        Value id = index(s);
+        nvgpu::MBarrierInitOp::create(b, loc, loaded, one, id,
+                                      /*predicate=*/Value());
+        nvgpu::MBarrierInitOp::create(b, loc, released, warps, id,
+                                      /*predicate=*/Value());
+      }
+      NVVM::FenceMbarrierInitOp::create(b, loc);
+    }
+    gpu::BarrierOp::create(b, loc);
+  }
+
+  /// Waits until `group`'s barrier `id` completes the phase of use `step /
+  /// stages` of the stage (`previous`: of the use before; a fresh
+  /// barrier's phase before the first counts as complete).
+  void waitForPhase(Value group, Value id, Value step, bool previous) {
+    Value use = arith::DivUIOp::create(b, loc, step, index(stages));
+    Value odd = arith::RemUIOp::create(b, loc, use, index(2));
+    Value parity = arith::CmpIOp::create(
+        b, loc, previous ? arith::CmpIPredicate::eq : arith::CmpIPredicate::ne,
+        odd, index(0));
+    nvgpu::MBarrierTryWaitParityOp::create(b, loc, group, parity,
+                                           index(kMbarrierTicks), id);
+  }
+
+  /// Once step `step`'s products have ended (those of step - 1, after the
+  /// step's wgmma.wait_group 1), lane 0 of each warp releases the stage of
+  /// step - 1 for loads.
+  void releaseStage(Value step) {
+    Value lane = arith::RemUIOp::create(b, loc, thread, index(kWarp));
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, lane, index(0));
+    Value after = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, step,
+                                        index(0));
+    Value arrives = arith::AndIOp::create(b, loc, first, after);
+    auto release = scf::IfOp::create(b, loc, arrives);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(release.thenBlock());
+    Value previous = arith::SubIOp::create(b, loc, step, index(1));
+    Value stage = arith::RemUIOp::create(b, loc, previous, index(stages));
+    nvgpu::MBarrierArriveOp::create(
+        b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), released, stage);
+  }
+
+  /// Thread 0 starts the TMA loads of the step of K from `k0` into stage
+  /// `into` (when `live`, if given): once every warp has released the
+  /// stage's previous use (`step`: the step's number, when given; the
+  /// first `stages` steps' stages are fresh), it arrives at the stage's
+  /// `loaded` barrier expecting the step's bytes, which the loads then
+  /// complete (elements past the end count, filled with zeros).
+  void loadStepByTma(Value k0, Value into, Value live, Value step = {}) {
+    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         thread, index(0));
+    if (live)
+      leader = arith::AndIOp::create(b, loc, leader, live);
+    auto issue = scf::IfOp::create(b, loc, leader);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(issue.thenBlock());
+    if (step)
+      waitForPhase(released, into, step, /*previous=*/true);
+    int64_t bytes = mmaType.getIntOrFloatBitWidth() / 8;
+    int64_t stepBytes = (tile.bm + tile.bn) * tile.bk * bytes;
+    nvgpu::MBarrierArriveExpectTxOp::create(b, loc, loaded, index(stepBytes),
+                                            into, /*predicate=*/Value());
+    loadSliceByTma(*aTma, aTile, tile.bm, m0, k0, into);
+    loadSliceByTma(*bTma, bTile, tile.bn, n0, k0, into);
+  }
+
+  /// Starts the TMA loads of the step's slice of an operand (`width` rows
+  /// or columns from `start`, K from `k0`) into stage `into` of `shared`
+  /// (sharedType): a box of 8 terms of the rows per 8 terms where K is the
+  /// operand's innermost dimension, else of 8 columns of the terms per 8
+  /// columns.
+  void loadSliceByTma(const TmaOperand &operand, Value shared, int64_t width,
+                      Value start, Value k0, Value into) {
+    auto sharedType = cast<MemRefType>(shared.getType());
+    int64_t pieces = (operand.kInnermost ? tile.bk : width) / kCoreRows;
+    int64_t rows = operand.kInnermost ? width : tile.bk;
+    MemRefType boxType = operand.boxType;
+    for (int64_t piece = 0; piece < pieces; ++piece) {
+      SmallVector<OpFoldResult> offsets{into, b.getIndexAttr(piece),
+                                        b.getIndexAttr(0), b.getIndexAttr(0)};
+      SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), b.getIndexAttr(1),
+                                      b.getIndexAttr(rows),
+                                      b.getIndexAttr(kCoreRows)};
+      SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
+      auto boxView = memref::SubViewOp::inferRankReducedResultType(
+          {rows, kCoreRows}, sharedType, offsets, sizes, strides);
+      Value dst = memref::SubViewOp::create(b, loc, boxView, shared, offsets,
+                                            sizes, strides);
+      if (boxType.getRank() > 2) {
+        // The box's unit dimensions (batch loops) around its two.
+        int64_t at =
+            llvm::find(boxType.getShape(), rows) - boxType.getShape().begin();
+        SmallVector<ReassociationIndices> groups(2);
+        for (int64_t d = 0; d < boxType.getRank(); ++d)
+          groups[d <= at ? 0 : 1].push_back(d);
+        FailureOr<MemRefType> expanded =
+            memref::ExpandShapeOp::computeExpandedType(
+                boxView, boxType.getShape(), groups);
+        assert(succeeded(expanded) && "a box's unit dimensions expand");
+        dst = memref::ExpandShapeOp::create(b, loc, *expanded, dst, groups);
+      }
+      // Coordinates innermost first.
+      SmallVector<Value> coordinates;
+      for (int64_t loop : llvm::reverse(operand.loops)) {
+        if (loop == kTmaRows)
+          coordinates.push_back(
+              operand.kInnermost ? start : add(start, piece * kCoreRows));
+        else if (loop == static_cast<int64_t>(c.kDim))
+          coordinates.push_back(operand.kInnermost ? add(k0, piece * kCoreRows)
+                                                   : k0);
+        else
+          coordinates.push_back(ivs[loop]);
+      }
+      nvgpu::TmaAsyncLoadOp::create(b, loc, dst, loaded, operand.descriptor,
+                                    coordinates, into,
+                                    /*multicastMask=*/Value(),
+                                    /*predicate=*/Value());
+    }
   }
 
   /// Stages the step of K from `k0` in stage `into` of the shared tiles and
@@ -1487,6 +1704,113 @@ private:
     }
   }
 
+  /// The view of `operand` (read through `map`, its `width` rows or
+  /// columns `loops` in a tile) that a tensor map describes for wgmma's
+  /// TMA loads: its dimensions, with `loops` (consecutive and contiguous in
+  /// it, in their order) as one, and the box each load copies; none when
+  /// TMA cannot load it: a layout of static strides, unit innermost, every
+  /// other stride and the offset multiples of 16 bytes, the memref a view
+  /// of the kernel's argument or buffer, at most five dimensions.
+  std::optional<TmaOperand> getTmaOperand(Value operand, AffineMap map,
+                                          ArrayRef<unsigned> loops,
+                                          int64_t width) {
+    auto type = dyn_cast<MemRefType>(operand.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (!type || !type.hasStaticShape() || type.getRank() == 0 ||
+        failed(type.getStridesAndOffset(strides, offset)) ||
+        ShapedType::isDynamic(offset) ||
+        llvm::any_of(strides, ShapedType::isDynamic) || strides.back() != 1)
+      return std::nullopt;
+    Value root = getRootMemRef(operand);
+    auto rootType = dyn_cast<MemRefType>(root.getType());
+    if (!rootType || !rootType.getLayout().isIdentity() ||
+        !(isa<BlockArgument>(root) || root.getDefiningOp<memref::AllocOp>()))
+      return std::nullopt;
+    int64_t bytes = bytesOf(operand);
+    int64_t rank = type.getRank();
+    TmaOperand t;
+    t.kInnermost = isKInnermost(map);
+    SmallVector<int64_t> box, viewStrides;
+    for (int64_t d = 0; d < rank; ++d) {
+      unsigned loop = map.getDimPosition(d);
+      if (loop == loops.front()) {
+        // The rows or columns, one dimension where contiguous.
+        ReassociationIndices group;
+        for (auto [i, rowLoop] : llvm::enumerate(loops)) {
+          int64_t at = d + i;
+          if (at >= rank || map.getDimPosition(at) != rowLoop ||
+              (i + 1 < loops.size() &&
+               strides[at] != type.getDimSize(at + 1) * strides[at + 1]))
+            return std::nullopt;
+          group.push_back(at);
+        }
+        d += loops.size() - 1;
+        t.collapse.push_back(group);
+        t.loops.push_back(kTmaRows);
+        box.push_back(t.kInnermost ? width : kCoreRows);
+        viewStrides.push_back(strides[d]);
+        continue;
+      }
+      if (loop != c.kDim && !llvm::is_contained(c.gridDims, loop))
+        return std::nullopt;
+      t.collapse.push_back({d});
+      t.loops.push_back(loop);
+      box.push_back(loop != c.kDim ? 1 : t.kInnermost ? kCoreRows : tile.bk);
+      viewStrides.push_back(strides[d]);
+    }
+    if (t.loops.size() > kMaxTmaRank || offset * bytes % kCudaVectorBytes)
+      return std::nullopt;
+    for (int64_t stride : ArrayRef<int64_t>(viewStrides).drop_back())
+      if (stride * bytes % kCudaVectorBytes)
+        return std::nullopt;
+    // A tensor map's dimensions have at most 2^32 elements.
+    for (const ReassociationIndices &group : t.collapse) {
+      int64_t extent = 1;
+      for (int64_t d : group)
+        extent *= type.getDimSize(d);
+      if (extent > (int64_t(1) << 32))
+        return std::nullopt;
+    }
+    auto workgroup = gpu::AddressSpaceAttr::get(b.getContext(),
+                                                gpu::AddressSpace::Workgroup);
+    t.boxType = MemRefType::get(box, type.getElementType(),
+                                MemRefLayoutAttrInterface(), workgroup);
+    return t;
+  }
+
+  /// Whether wgmma's TMA loads can copy `operand` (getTmaOperand).
+  bool isTmaOperand(Value operand, AffineMap map, ArrayRef<unsigned> loops) {
+    return getTmaOperand(operand, map, loops, tile.bm).has_value();
+  }
+
+  /// getTmaOperand of `operand`, with its tensor map created before the
+  /// launch (the host's; the launch takes it as a parameter).
+  std::optional<TmaOperand> createTmaDescriptor(Value operand, AffineMap map,
+                                                ArrayRef<unsigned> loops,
+                                                int64_t width) {
+    std::optional<TmaOperand> t = getTmaOperand(operand, map, loops, width);
+    assert(t && "isTmaOperand checked the operand");
+    auto type = cast<MemRefType>(operand.getType());
+    Value view = operand;
+    if (t->collapse.size() != static_cast<size_t>(type.getRank()))
+      view = memref::CollapseShapeOp::create(b, loc, operand, t->collapse);
+    auto unranked =
+        UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
+    Value cast = memref::CastOp::create(b, loc, unranked, view);
+    auto descriptorType = nvgpu::TensorMapDescriptorType::get(
+        b.getContext(), t->boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
+        nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
+        nvgpu::TensorMapOOBKind::OOB_ZERO,
+        nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
+    SmallVector<Value> box;
+    for (int64_t size : t->boxType.getShape())
+      box.push_back(index(size));
+    t->descriptor =
+        nvgpu::TmaCreateDescriptorOp::create(b, loc, descriptorType, cast, box);
+    return t;
+  }
+
   /// Whether an operand read through `map` has K as its innermost
   /// dimension.
   bool isKInnermost(AffineMap map) {
@@ -1495,8 +1819,9 @@ private:
 
   Contraction c;
   Type mmaType;
-  /// Whether the target has wgmma (sm_90a).
-  bool hasWgmma;
+  /// Whether the target has wgmma (sm_90a), and whether its operands may
+  /// go by TMA.
+  bool hasWgmma, useTma;
   OpBuilder &b;
   Location loc;
   TileShape tile = kSmallTile;
@@ -1515,6 +1840,11 @@ private:
   /// Whether this product runs on wgmma (hasWgmma, both operands copied
   /// by cp.async).
   bool wgmma = false;
+  /// Whether wgmma's operands are loaded by TMA (both can be), their
+  /// tensor maps, and the pipeline's barriers (initBarriers).
+  bool tma = false;
+  std::optional<TmaOperand> aTma, bTma;
+  Value loaded, released;
   /// The steps of K the shared tiles hold.
   int64_t stages = kStages;
   /// The value of each loop of the contraction where the launch reads or
@@ -1702,7 +2032,7 @@ struct CUDATileMatmulPass final
       Type type = absorbWidenings(c, mmaType);
       findEpilogue(c, fill);
       OpBuilder builder(c.op);
-      if (failed(GemmEmitter(c, type, arch == "sm_90a", builder)
+      if (failed(GemmEmitter(c, type, arch == "sm_90a", tma, builder)
                      .emit(fill ? fill.getDpsInputs()[0] : Value())))
         return signalPassFailure();
       c.op->erase();

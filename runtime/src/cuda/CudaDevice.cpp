@@ -41,6 +41,20 @@ namespace format = ms::format;
 using Json = nlohmann::json;
 
 namespace {
+/// A TMA tensor map of a tiled view of a kernel's buffer (>= 0) or scratch
+/// ~index (< 0) from `offset` bytes, as cuTensorMapEncodeTiled takes it
+/// (innermost dimension first; no interleave, swizzle or L2 promotion;
+/// elements past the end read as zeros).
+struct TensorMapSpec {
+  int buffer = 0;
+  uint64_t offset = 0;
+  int dataType = 0;
+  unsigned rank = 0;
+  std::array<unsigned long long, 5> dims{};
+  std::array<unsigned long long, 4> strides{};
+  std::array<unsigned, 5> box{};
+};
+
 /// One launch of a GPU function.
 struct Launch {
   CUfunction function = nullptr;
@@ -48,8 +62,11 @@ struct Launch {
   std::array<unsigned, 3> block{1, 1, 1};
   /// The dynamic shared memory of each block, in bytes.
   unsigned sharedBytes = 0;
-  /// Per parameter: the kernel's buffer (>= 0) or scratch ~index (< 0).
+  /// Per parameter: the kernel's buffer (>= 0) or scratch ~index (< 0);
+  /// a tensor map's parameter (tensorMaps) is its device address instead.
   std::vector<int> params;
+  /// The launch's TMA tensor maps, each with the parameter it is.
+  std::vector<std::pair<size_t, TensorMapSpec>> tensorMaps;
 };
 
 struct Kernel;
@@ -76,6 +93,8 @@ struct GraphCache;
 struct Kernel {
   std::vector<size_t> scratch;
   std::vector<Launch> launches;
+  /// The tensor maps of all its launches.
+  size_t tensorMapCount = 0;
   /// An offloaded graph: its nodes, in order, and the scratch bytes the
   /// largest node needs (the nodes run one after another and share it).
   bool isGraph = false;
@@ -129,6 +148,8 @@ struct GraphInstance {
   std::vector<void *> buffers;
   CUgraphExec exec = nullptr;
   CUdeviceptr scratch = 0;
+  /// The nodes' tensor maps, or 0.
+  CUdeviceptr tensorMaps = 0;
 
   ~GraphInstance() {
     if (!context->makeCurrent().ok())
@@ -137,6 +158,8 @@ struct GraphInstance {
       context->driver->cuGraphExecDestroy(exec);
     if (scratch)
       context->driver->cuMemFree(scratch);
+    if (tensorMaps)
+      context->driver->cuMemFree(tensorMaps);
   }
 };
 
@@ -262,30 +285,94 @@ private:
               &scratch[i], kernel.scratch[i] ? kernel.scratch[i] : 1, stream);
           result != CUDA_SUCCESS)
         status = cudaError(d, "cuMemAllocAsync", result);
-    if (status.ok()) {
-      std::vector<CUdeviceptr> pointers;
-      for (void *buffer : buffers)
-        pointers.push_back(reinterpret_cast<CUdeviceptr>(buffer));
-      status = queueLaunches(kernel, pointers, scratch);
+    std::vector<CUdeviceptr> pointers;
+    for (void *buffer : buffers)
+      pointers.push_back(reinterpret_cast<CUdeviceptr>(buffer));
+    // The tensor maps, encoded for these buffers, go to device memory of
+    // the run (staged in `tensorMaps` until the launch waits for the
+    // stream).
+    CUdeviceptr maps = 0;
+    if (status.ok() && kernel.tensorMapCount) {
+      tensorMaps.clear();
+      status = encodeTensorMaps(kernel, pointers, scratch, tensorMaps);
+      size_t bytes = tensorMaps.size() * sizeof(CudaTensorMap);
+      if (status.ok())
+        if (CUresult result = d.cuMemAllocAsync(&maps, bytes, stream);
+            result != CUDA_SUCCESS)
+          status = cudaError(d, "cuMemAllocAsync", result);
+      if (status.ok())
+        if (CUresult result =
+                d.cuMemcpyHtoDAsync(maps, tensorMaps.data(), bytes, stream);
+            result != CUDA_SUCCESS)
+          status = cudaError(d, "cuMemcpyHtoDAsync", result);
     }
+    if (status.ok())
+      status = queueLaunches(kernel, pointers, scratch, maps);
     for (CUdeviceptr ptr : scratch)
       if (ptr)
         d.cuMemFreeAsync(ptr, stream);
+    if (maps)
+      d.cuMemFreeAsync(maps, stream);
     return status;
   }
 
+  /// Appends to `out` the tensor maps of `kernel`'s launches, in order,
+  /// of its buffers `pointers` and scratch buffers `scratch`.
+  Status encodeTensorMaps(const Kernel &kernel,
+                          const std::vector<CUdeviceptr> &pointers,
+                          const std::vector<CUdeviceptr> &scratch,
+                          std::vector<CudaTensorMap> &out) {
+    const Driver &d = *context->driver;
+    if (!d.cuTensorMapEncodeTiled)
+      return Status::error(MS_UNAVAILABLE,
+                           "a cuda kernel loads by TMA, which needs a driver "
+                           "for CUDA 12 or newer (cuTensorMapEncodeTiled)");
+    for (const Launch &launch : kernel.launches)
+      for (const auto &[param, map] : launch.tensorMaps) {
+        if (map.buffer >= 0 &&
+            static_cast<size_t>(map.buffer) >= pointers.size())
+          return Status::error(MS_INVALID_ARGUMENT,
+                               "a cuda kernel's tensor map reads buffer " +
+                                   std::to_string(map.buffer) +
+                                   " but the step passes " +
+                                   std::to_string(pointers.size()));
+        CUdeviceptr base =
+            map.buffer >= 0 ? pointers[map.buffer] : scratch[~map.buffer];
+        const std::array<unsigned, 5> unit{1, 1, 1, 1, 1};
+        out.emplace_back();
+        MS_CUDA_CALL(d, cuTensorMapEncodeTiled, &out.back(), map.dataType,
+                     map.rank, reinterpret_cast<void *>(base + map.offset),
+                     map.dims.data(), map.strides.data(), map.box.data(),
+                     unit.data(), /*interleave=*/0, /*swizzle=*/0,
+                     /*l2Promotion=*/0, /*oobFill=*/0);
+      }
+    return Status();
+  }
+
   /// Queues each launch of `kernel` on the stream, its parameters the
-  /// kernel's buffers `pointers` and scratch buffers `scratch`.
+  /// kernel's buffers `pointers` and scratch buffers `scratch`, and its
+  /// tensor maps from `maps` on (in device memory, encodeTensorMaps'
+  /// order).
   Status queueLaunches(const Kernel &kernel,
                        const std::vector<CUdeviceptr> &pointers,
-                       const std::vector<CUdeviceptr> &scratch) {
+                       const std::vector<CUdeviceptr> &scratch,
+                       CUdeviceptr maps) {
     const Driver &d = *context->driver;
     for (const Launch &launch : kernel.launches) {
       // Each parameter is a device pointer; the driver copies the values
       // when the launch is queued (or captured).
       std::vector<CUdeviceptr> values(launch.params.size());
       std::vector<void *> params(launch.params.size());
+      std::vector<bool> isMap(launch.params.size(), false);
+      for (const auto &map : launch.tensorMaps) {
+        values[map.first] = maps;
+        params[map.first] = &values[map.first];
+        isMap[map.first] = true;
+        maps += sizeof(CudaTensorMap);
+      }
       for (size_t p = 0; p < launch.params.size(); ++p) {
+        if (isMap[p])
+          continue;
         int ref = launch.params[p];
         if (ref >= 0 && static_cast<size_t>(ref) >= pointers.size())
           return Status::error(
@@ -344,6 +431,31 @@ private:
             reinterpret_cast<CUdeviceptr>(buffers[ref.argument]) + ref.offset);
       }
     }
+    // The nodes' tensor maps, encoded for these buffers, in device memory
+    // of the graph's own, copied there before the capture.
+    std::vector<std::vector<CUdeviceptr>> nodeScratch;
+    std::vector<CUdeviceptr> nodeMaps;
+    std::vector<CudaTensorMap> maps;
+    for (size_t n = 0; n < graph.nodes.size(); ++n) {
+      const GraphNode &node = graph.nodes[n];
+      nodeScratch.emplace_back();
+      nodeMaps.push_back(maps.size() * sizeof(CudaTensorMap));
+      if (!node.kernel)
+        continue;
+      std::vector<uint64_t> offsets = scratchOffsets(*node.kernel);
+      for (size_t i = 0; i + 1 < offsets.size(); ++i)
+        nodeScratch.back().push_back(instance->scratch + offsets[i]);
+      if (node.kernel->tensorMapCount)
+        MS_RETURN_IF_ERROR(encodeTensorMaps(*node.kernel, pointers[n],
+                                            nodeScratch.back(), maps));
+    }
+    if (!maps.empty()) {
+      size_t bytes = maps.size() * sizeof(CudaTensorMap);
+      MS_CUDA_CALL(d, cuMemAlloc, &instance->tensorMaps, bytes);
+      MS_CUDA_CALL(d, cuMemcpyHtoDAsync, instance->tensorMaps, maps.data(),
+                   bytes, stream);
+      MS_CUDA_CALL(d, cuStreamSynchronize, stream);
+    }
     MS_CUDA_CALL(d, cuStreamBeginCapture, stream,
                  CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
     Status status;
@@ -358,11 +470,8 @@ private:
           status = cudaError(d, "cuMemcpyDtoDAsync", result);
         continue;
       }
-      std::vector<CUdeviceptr> scratch;
-      std::vector<uint64_t> offsets = scratchOffsets(*node.kernel);
-      for (size_t i = 0; i + 1 < offsets.size(); ++i)
-        scratch.push_back(instance->scratch + offsets[i]);
-      status = queueLaunches(*node.kernel, pointers[n], scratch);
+      status = queueLaunches(*node.kernel, pointers[n], nodeScratch[n],
+                             instance->tensorMaps + nodeMaps[n]);
     }
     // The capture ends whatever happened, or the stream stays in it.
     CUgraph captured = nullptr;
@@ -383,6 +492,8 @@ private:
   std::shared_ptr<CudaContext> context;
   CpuQueue inner;
   CUstream stream = nullptr;
+  /// A run's tensor maps on the host, until the stream has copied them.
+  std::vector<CudaTensorMap> tensorMaps;
 };
 
 class CudaDevice final : public Device {
@@ -547,6 +658,59 @@ private:
   std::mutex copyMutex;
 };
 
+/// Reads a launch's tensor map: `{"buffer": ["arg", i] | ["scratch", j],
+/// "offset": bytes, "type": "f16" | "bf16", "dims": [...], "strides":
+/// [...], "box": [...]}`, innermost dimension first (1 to 5 of them;
+/// strides in bytes, but the innermost's). The driver checks the rest
+/// (alignments, strides of 16 bytes, boxes of at most 256) when it encodes
+/// the map for a run's buffers.
+template <typename ParseBuffer>
+Status parseTensorMap(const std::string &where, const Json &json,
+                      ParseBuffer &parseBuffer, TensorMapSpec &map) {
+  auto fail = [&](const std::string &what) {
+    return Status::error(MS_INVALID_ARGUMENT,
+                         where + ": tensor map: expected " + what);
+  };
+  if (!json.is_object() || !json.contains("buffer"))
+    return fail("an object with a 'buffer'");
+  MS_RETURN_IF_ERROR(parseBuffer(json["buffer"], map.buffer));
+  const Json &offset = json.contains("offset") ? json["offset"] : Json();
+  if (!offset.is_number_unsigned() || offset.get<uint64_t>() > (1ull << 48))
+    return fail("'offset' in bytes");
+  map.offset = offset.get<uint64_t>();
+  const Json &type = json.contains("type") ? json["type"] : Json();
+  if (type == "f16")
+    map.dataType = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  else if (type == "bf16")
+    map.dataType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  else
+    return fail("'type' f16 or bf16");
+  const Json &dims = json.contains("dims") ? json["dims"] : Json();
+  const Json &strides = json.contains("strides") ? json["strides"] : Json();
+  const Json &box = json.contains("box") ? json["box"] : Json();
+  if (!dims.is_array() || dims.empty() || dims.size() > map.dims.size())
+    return fail("1 to 5 'dims'");
+  map.rank = static_cast<unsigned>(dims.size());
+  if (!strides.is_array() || strides.size() != dims.size() - 1)
+    return fail("a stride for each dimension but the innermost");
+  if (!box.is_array() || box.size() != dims.size())
+    return fail("a 'box' size for each dimension");
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (!dims[i].is_number_unsigned() || !box[i].is_number_unsigned() ||
+        dims[i].get<uint64_t>() > (1ull << 32) || box[i].get<uint64_t>() > 256)
+      return fail("'dims' of at most 2^32 and 'box' sizes of at most 256");
+    map.dims[i] = dims[i].get<uint64_t>();
+    map.box[i] = static_cast<unsigned>(box[i].get<uint64_t>());
+    if (i + 1 < dims.size()) {
+      if (!strides[i].is_number_unsigned() ||
+          strides[i].get<uint64_t>() >= (1ull << 40))
+        return fail("'strides' below 2^40 bytes");
+      map.strides[i] = strides[i].get<uint64_t>();
+    }
+  }
+  return Status();
+}
+
 /// Reads one launch of kernel `name` from the section.
 Status parseLaunch(const std::string &where, const Json &json,
                    size_t scratchCount, Launch &launch, std::string &function) {
@@ -584,23 +748,38 @@ Status parseLaunch(const std::string &where, const Json &json,
   const Json &args = json.contains("args") ? json["args"] : Json();
   if (!args.is_array())
     return Status::error(MS_INVALID_ARGUMENT, where + ": expected 'args'");
-  for (const Json &arg : args) {
+  // A buffer: ["arg", i] or ["scratch", j].
+  auto parseBuffer = [&](const Json &arg, int &out) -> Status {
     if (!arg.is_array() || arg.size() != 2 || !arg[0].is_string() ||
         !arg[1].is_number_unsigned() || arg[1].get<uint64_t>() > 0xffff)
       return Status::error(MS_INVALID_ARGUMENT,
                            where + ": expected each argument to be "
-                                   "[\"arg\" or \"scratch\", index]");
+                                   "[\"arg\" or \"scratch\", index] or "
+                                   "[\"tensor-map\", {...}]");
     int index = static_cast<int>(arg[1].get<uint64_t>());
     std::string kind = arg[0].get<std::string>();
     if (kind == "arg") {
-      launch.params.push_back(index);
+      out = index;
     } else if (kind == "scratch" && static_cast<size_t>(index) < scratchCount) {
-      launch.params.push_back(~index);
+      out = ~index;
     } else {
       return Status::error(MS_INVALID_ARGUMENT,
                            where + ": argument ['" + kind + "', " +
                                std::to_string(index) + "] names no buffer");
     }
+    return Status();
+  };
+  for (const Json &arg : args) {
+    if (arg.is_array() && arg.size() == 2 && arg[0] == "tensor-map") {
+      TensorMapSpec map;
+      MS_RETURN_IF_ERROR(parseTensorMap(where, arg[1], parseBuffer, map));
+      launch.tensorMaps.push_back({launch.params.size(), map});
+      launch.params.push_back(0);
+      continue;
+    }
+    int ref = 0;
+    MS_RETURN_IF_ERROR(parseBuffer(arg, ref));
+    launch.params.push_back(ref);
   }
   return Status();
 }
@@ -680,6 +859,7 @@ Status readKernel(const std::string &what, const std::string &where,
                   std::to_string(launch.sharedBytes) +
                   " bytes of shared memory a block: " +
                   cudaError(d, "cuFuncSetAttribute", result).message());
+      kernel.tensorMapCount += launch.tensorMaps.size();
       kernel.launches.push_back(std::move(launch));
     }
     out = &executable.kernels.emplace(name, std::move(kernel)).first->second;

@@ -80,6 +80,8 @@ const Driver *ms::rt::impl::cuda::openDriver(std::string &error) {
     need("cuMemPoolTrimTo", d.cuMemPoolTrimTo);
     need("cuGetErrorName", d.cuGetErrorName);
     need("cuGetErrorString", d.cuGetErrorString);
+    // TMA's tensor maps (CUDA 12): only kernels that take them need it.
+    resolve(library, "cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled);
     if (missing) {
       failure = std::string("libcuda.so.1 lacks ") + missing +
                 " (a driver for CUDA 11.4 or newer is needed)";

@@ -68,6 +68,14 @@ inline constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
 /// cuMemPoolSetAttribute: bytes a pool keeps when synchronized (cuuint64_t).
 inline constexpr int CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4;
 
+/// A TMA tensor map (CUtensorMap): 128 opaque bytes, 64-byte aligned.
+struct alignas(64) CudaTensorMap {
+  unsigned char bytes[128];
+};
+/// CUtensorMapDataType: 16-bit floats.
+inline constexpr int CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6;
+inline constexpr int CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 = 9;
+
 /// The driver's entry points (the `_v2` ones where the ABI has them).
 struct Driver {
   CUresult (*cuInit)(unsigned flags);
@@ -116,6 +124,14 @@ struct Driver {
   CUresult (*cuMemPoolSetAttribute)(CUmemoryPool pool, int attribute,
                                     void *value);
   CUresult (*cuMemPoolTrimTo)(CUmemoryPool pool, size_t keepBytes);
+  /// CUDA 12 and newer (null before): a tensor map of a tiled region;
+  /// `interleave`, `swizzle`, `l2Promotion` and `oobFill` as the driver's
+  /// enums (0: none, none, none, zeros).
+  CUresult (*cuTensorMapEncodeTiled)(
+      CudaTensorMap *map, int dataType, unsigned rank, void *address,
+      const unsigned long long *dims, const unsigned long long *strides,
+      const unsigned *box, const unsigned *elementStrides, int interleave,
+      int swizzle, int l2Promotion, int oobFill);
   CUresult (*cuGetErrorName)(CUresult error, const char **name);
   CUresult (*cuGetErrorString)(CUresult error, const char **text);
 };

@@ -78,7 +78,7 @@ struct ms::rt::impl::cuda::CUstream_st {
 namespace {
 constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2,
                    kInvalidPtx = 218, kNotFound = 500, kNotReady = 600,
-                   kIllegalAddress = 700,
+                   kIllegalAddress = 700, kNotSupported = 801,
                    kCaptureUnsupported = 900, kCaptureInvalidated = 901;
 
 std::mutex mutex;
@@ -166,6 +166,58 @@ CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t size) {
   std::lock_guard<std::mutex> lock(mutex);
   allocations[reinterpret_cast<uint64_t>(memory)] = size;
   *ptr = reinterpret_cast<CUdeviceptr>(memory);
+  return kSuccess;
+}
+/// Encodes the stand-in's tensor map (FakeTensorMap), checking what the
+/// driver documents: a 64-byte aligned map, 1 to 5 dimensions of 1 to 2^32
+/// elements, a 16-byte aligned address, strides of multiples of 16 bytes
+/// below 2^40, boxes of 1 to 256 elements (the innermost of multiples of
+/// 16 bytes), element strides of 1 to 8. It implements no interleave or
+/// swizzle, element strides of 1 only and zeros past the end, and refuses
+/// the rest rather than load them wrongly.
+CUresult cuTensorMapEncodeTiled(ms::rt::impl::cuda::CudaTensorMap *map,
+                                int dataType, unsigned rank, void *address,
+                                const unsigned long long *dims,
+                                const unsigned long long *strides,
+                                const unsigned *box,
+                                const unsigned *elementStrides, int interleave,
+                                int swizzle, int /*l2Promotion*/, int oobFill) {
+  // CUtensorMapDataType's sizes: uint8, uint16, uint32, int32, uint64,
+  // int64, float16, float32, float64, bfloat16, float32_ftz, tfloat32,
+  // tfloat32_ftz.
+  static const uint32_t elementBytes[] = {1, 2, 4, 4, 8, 8, 2,
+                                          4, 8, 2, 4, 4, 4};
+  uint64_t at = reinterpret_cast<uint64_t>(address);
+  if (!map || reinterpret_cast<uint64_t>(map) % 64 || dataType < 0 ||
+      dataType >= 13 || rank < 1 || rank > 5 || at % 16 || !dims || !box ||
+      !elementStrides || (rank > 1 && !strides))
+    return kInvalidValue;
+  ms::fakecuda::FakeTensorMap encoded;
+  encoded.magic = ms::fakecuda::FakeTensorMap::kMagic;
+  encoded.dataType = static_cast<uint32_t>(dataType);
+  encoded.rank = rank;
+  encoded.elementBytes = elementBytes[dataType];
+  encoded.address = at;
+  encoded.strides[0] = encoded.elementBytes;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (dims[d] == 0 || dims[d] > (1ull << 32) || box[d] == 0 || box[d] > 256 ||
+        elementStrides[d] == 0 || elementStrides[d] > 8)
+      return kInvalidValue;
+    if (d > 0 && (strides[d - 1] % 16 || strides[d - 1] >= (1ull << 40)))
+      return kInvalidValue;
+    encoded.dims[d] = dims[d];
+    encoded.box[d] = box[d];
+    if (d > 0)
+      encoded.strides[d] = strides[d - 1];
+  }
+  if (box[0] * encoded.elementBytes % 16)
+    return kInvalidValue;
+  bool unitStrides = true;
+  for (unsigned d = 1; d < rank; ++d)
+    unitStrides &= elementStrides[d] == 1;
+  if (interleave != 0 || swizzle != 0 || oobFill != 0 || !unitStrides)
+    return kNotSupported;
+  std::memcpy(map->bytes, &encoded, sizeof(encoded));
   return kSuccess;
 }
 CUresult cuMemFree_v2(CUdeviceptr ptr) {
@@ -412,6 +464,9 @@ CUresult cuGetErrorName(CUresult error, const char **name) {
     return kSuccess;
   case kIllegalAddress:
     *name = "CUDA_ERROR_ILLEGAL_ADDRESS";
+    return kSuccess;
+  case kNotSupported:
+    *name = "CUDA_ERROR_NOT_SUPPORTED";
     return kSuccess;
   case kCaptureUnsupported:
     *name = "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED";

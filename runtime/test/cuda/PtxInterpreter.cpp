@@ -36,7 +36,7 @@ enum class Opcode {
   Ld, St, Mov, Cvta, Add, Sub, Mul, Mad, Div, Rem, Min, Max, Neg, Abs, And,
   Or, Xor, Not, Shl, Shr, Bfe, Shf, Copysign, Fma, Rcp, Sqrt, Rsqrt, Ex2,
   Lg2, Sin, Cos, Tanh, Setp, Selp, Cvt, Bra, Ret, Bar, Shfl, Addc, Madc,
-  Mma, Ldmatrix, Prmt, CpAsync, Wgmma, Fence,
+  Mma, Ldmatrix, Prmt, CpAsync, Wgmma, Fence, Mbarrier,
 };
 
 enum class OperandKind { Reg, Imm, Mem, Symbol, Vector };
@@ -92,8 +92,10 @@ struct Instr {
   int guard = -1;
   bool guardNegated = false;
   std::vector<Operand> operands;
-  /// A branch's label and target instruction.
+  /// A branch's label and target instruction, and the braces' scopes it
+  /// is in (innermost last: a label there is found first).
   std::string label;
+  std::vector<int> scopes;
   long target = -1;
 };
 
@@ -778,7 +780,7 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
       {"madc", Opcode::Madc},     {"mma", Opcode::Mma},
       {"ldmatrix", Opcode::Ldmatrix}, {"prmt", Opcode::Prmt},
       {"cp", Opcode::CpAsync},    {"wgmma", Opcode::Wgmma},
-      {"fence", Opcode::Fence},
+      {"fence", Opcode::Fence},     {"mbarrier", Opcode::Mbarrier},
   };
   in.text = statement;
   in.line = line;
@@ -872,6 +874,18 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
       // .cg copies 16 bytes only.
       in.mods.push_back(mods[1]);
     }
+    else if ((mods.size() == 8 || mods.size() == 7) && mods[0] == "async" &&
+             mods[1] == "bulk" && mods[2] == "tensor" &&
+             mods[3].size() == 2 && mods[3][0] >= '1' && mods[3][0] <= '5' &&
+             mods[3][1] == 'd' && mods[4] == "shared::cluster" &&
+             mods[5] == "global" && (mods.size() == 7 || mods[6] == "tile") &&
+             mods.back() == "mbarrier::complete_tx::bytes") {
+      // cp.async.bulk.tensor.Nd.shared::cluster.global[.tile]
+      // .mbarrier::complete_tx::bytes [shared], [map, {coordinates}],
+      // [mbarrier]: a TMA load of a box (in.vector: N).
+      kind = "tensor";
+      in.vector = static_cast<unsigned>(mods[3][0] - '0');
+    }
     else if (mods.size() == 2 && mods[0] == "async" &&
              mods[1] == "commit_group")
       kind = "commit";
@@ -930,13 +944,16 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
   if (in.op == Opcode::Fence) {
     // fence.proxy.async[.shared::cta]: orders this thread's generic writes
     // of shared memory before wgmma's reads, which the stand-in makes at
-    // once.
+    // once; fence.mbarrier_init.release.cluster: makes mbarrier.init
+    // visible to TMA, which the stand-in's is at once.
     std::vector<std::string> mods;
     while (std::getline(parts, part, '.'))
       mods.push_back(part);
-    bool ok = (mods.size() == 2 || (mods.size() == 3 &&
-                                    mods[2] == "shared::cta")) &&
-              mods[0] == "proxy" && mods[1] == "async";
+    bool ok = ((mods.size() == 2 || (mods.size() == 3 &&
+                                     mods[2] == "shared::cta")) &&
+               mods[0] == "proxy" && mods[1] == "async") ||
+              (mods.size() == 3 && mods[0] == "mbarrier_init" &&
+               mods[1] == "release" && mods[2] == "cluster");
     if (!ok) {
       error = "unsupported instruction '" + opcode + "'";
       return false;
@@ -944,9 +961,55 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     in.mods = mods;
     in.type = {Kind::B, 32};
   }
+  if (in.op == Opcode::Mbarrier) {
+    // mbarrier.init, mbarrier.arrive[.expect_tx] and
+    // mbarrier.try_wait.parity (.shared[::cta].b64): in.mods is "init",
+    // "arrive", "expect" or "wait".
+    std::vector<std::string> mods;
+    while (std::getline(parts, part, '.'))
+      mods.push_back(part);
+    std::string kind;
+    size_t at = 0;
+    if (!mods.empty() && mods[0] == "init")
+      kind = "init", at = 1;
+    else if (mods.size() > 1 && mods[0] == "arrive" && mods[1] == "expect_tx")
+      kind = "expect", at = 2;
+    else if (!mods.empty() && mods[0] == "arrive")
+      kind = "arrive", at = 1;
+    else if (mods.size() > 1 && mods[0] == "try_wait" && mods[1] == "parity")
+      kind = "wait", at = 2;
+    if (kind.empty() || mods.size() != at + 2 ||
+        (mods[at] != "shared" && mods[at] != "shared::cta") ||
+        mods[at + 1] != "b64") {
+      error = "unsupported instruction '" + opcode + "'";
+      return false;
+    }
+    in.mods = {kind};
+    in.space = Space::Shared;
+    in.type = {Kind::B, 64};
+  }
+  if (in.op == Opcode::CpAsync && in.has("tensor")) {
+    // [shared], [map, {coordinates}], [mbarrier]: the map's address and
+    // the coordinates as operands of their own.
+    std::vector<std::string> pieces = splitTopLevel(rest, ',');
+    std::vector<std::string> source;
+    if (pieces.size() == 3 && pieces[1].size() > 2 &&
+        pieces[1].front() == '[' && pieces[1].back() == ']')
+      source = splitTopLevel(pieces[1].substr(1, pieces[1].size() - 2), ',');
+    if (source.size() != 2) {
+      error = "expected [shared], [map, {coordinates}], [mbarrier]";
+      return false;
+    }
+    rest = pieces[0] + ", " + source[0] + ", " + source[1] + ", " + pieces[2];
+  }
   while (in.op != Opcode::Mma && in.op != Opcode::Ldmatrix &&
          in.op != Opcode::CpAsync && in.op != Opcode::Wgmma &&
-         in.op != Opcode::Fence && std::getline(parts, part, '.')) {
+         in.op != Opcode::Fence && in.op != Opcode::Mbarrier &&
+         std::getline(parts, part, '.')) {
+    // Without clusters, a CTA's shared memory is all a cluster's window
+    // holds of it.
+    if (part == "shared::cta" || part == "shared::cluster")
+      part = "shared";
     in.mods.push_back(part);
     Type t;
     if (parseType(part, t))
@@ -1013,8 +1076,14 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
   case Opcode::Shfl: want = 5; break;
   case Opcode::CpAsync:
     want = in.has("copy")         ? (in.operands.size() == 4 ? 4 : 3)
+           : in.has("tensor")     ? 4
            : in.has("wait_group") ? 1
                                   : 0;
+    break;
+  case Opcode::Mbarrier:
+    want = in.has("init") || in.has("arrive") ? 2
+           : in.has("expect")                 ? 3
+                              : (in.operands.size() == 4 ? 4 : 3);
     break;
   case Opcode::Setp:
     want = in.operands.size() == 4 ? 4 : 3; break;
@@ -1033,7 +1102,19 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
     error = "unsupported barrier (only barrier 0 of the whole block)";
     return false;
   }
-  if (in.op == Opcode::CpAsync) {
+  if (in.op == Opcode::CpAsync && in.has("tensor")) {
+    const std::vector<Operand> &ops = in.operands;
+    bool ok = ops[0].kind == OperandKind::Mem &&
+              ops[1].kind == OperandKind::Reg &&
+              ops[2].kind == OperandKind::Vector &&
+              ops[2].elements.size() == in.vector &&
+              ops[3].kind == OperandKind::Mem;
+    if (!ok) {
+      error = "expected [shared], [map, {" + std::to_string(in.vector) +
+              " coordinates}], [mbarrier]";
+      return false;
+    }
+  } else if (in.op == Opcode::CpAsync) {
     const std::vector<Operand> &ops = in.operands;
     bool ok = in.has("copy")
                   ? ops[0].kind == OperandKind::Mem &&
@@ -1072,10 +1153,23 @@ bool PtxModuleImpl::parseInstr(Kernel &k, const std::string &statement,
       return false;
     }
   }
+  if (in.op == Opcode::Mbarrier) {
+    const std::vector<Operand> &ops = in.operands;
+    const Operand &barrier = in.has("init") ? ops[0] : ops[1];
+    bool ok = barrier.kind == OperandKind::Mem;
+    for (size_t i = in.has("init") ? 1 : 2; i < ops.size(); ++i)
+      ok &= ops[i].kind == OperandKind::Reg || ops[i].kind == OperandKind::Imm;
+    if (!ok) {
+      error = "expected an mbarrier [address] and register or immediate "
+              "operands";
+      return false;
+    }
+  }
   bool writes = in.op != Opcode::St && in.op != Opcode::Bra &&
                 in.op != Opcode::Bar && in.op != Opcode::Ret &&
                 in.op != Opcode::CpAsync && in.op != Opcode::Fence &&
-                !(in.op == Opcode::Wgmma && !in.has("mma"));
+                !(in.op == Opcode::Wgmma && !in.has("mma")) &&
+                !(in.op == Opcode::Mbarrier && in.has("init"));
   if (writes) {
     const Operand &d = in.operands[0];
     bool ok = d.kind == OperandKind::Reg ||
@@ -1154,6 +1248,14 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
   int depth = 0;
   bool inHeader = false;
   std::map<std::string, long> labels;
+  // The braces' scopes open within the body, innermost last: a label
+  // defined in one (inline assembly's, which LLVM may copy) is its own,
+  // named `label@scope`.
+  std::vector<int> scopes;
+  int nextScope = 0;
+  auto scopedLabel = [](const std::string &label, int scope) {
+    return label + "@" + std::to_string(scope);
+  };
   // The calls inlined so far (each copy's names get its number), and the
   // brace depth the copy being inlined may not close.
   unsigned inlined = 0;
@@ -1273,6 +1375,8 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
         return fail(message);
       // Errors and faults quote the instruction as written.
       in.text = text;
+      if (in.op == Opcode::Bra)
+        in.scopes = scopes;
       if ((in.op == Opcode::Ld || in.op == Opcode::St) &&
           in.space == Space::Param)
         for (const Operand &op : in.operands)
@@ -1360,6 +1464,7 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
       return fail("a statement outside every entry");
     if (text == "{") {
       ++depth;
+      scopes.push_back(nextScope++);
       return true;
     }
     if (text.size() > 2 && text.front() == '{' && text.back() == '}') {
@@ -1373,12 +1478,20 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
     if (text == "}") {
       if (depth <= bodyDepth)
         return fail("unbalanced '}' in a function");
-      if (--depth > 0)
+      if (--depth > 0) {
+        if (!scopes.empty())
+          scopes.pop_back();
         return true;
+      }
       for (Instr &in : kernel->code) {
         if (in.op != Opcode::Bra)
           continue;
-        auto it = labels.find(in.label);
+        auto it = labels.end();
+        for (auto scope = in.scopes.rbegin();
+             scope != in.scopes.rend() && it == labels.end(); ++scope)
+          it = labels.find(scopedLabel(in.label, *scope));
+        if (it == labels.end())
+          it = labels.find(in.label);
         if (it == labels.end()) {
           line = in.line;
           raw = in.text;
@@ -1390,8 +1503,10 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
       return true;
     }
     if (text.back() == ':') {
-      labels[text.substr(0, text.size() - 1)] =
-          static_cast<long>(kernel->code.size());
+      std::string label = text.substr(0, text.size() - 1);
+      if (!scopes.empty())
+        label = scopedLabel(label, scopes.back());
+      labels[label] = static_cast<long>(kernel->code.size());
       return true;
     }
     if (text.rfind(".reg", 0) == 0) {
@@ -1485,6 +1600,7 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
         kernel->sharedBytes = moduleShared;
         inHeader = true;
         labels.clear();
+        scopes.clear();
         // The parameters, on this line or the next ones up to ')'.
         header = name.find('(') == std::string::npos
                      ? ""
@@ -1576,7 +1692,36 @@ struct Thread {
   std::vector<std::vector<AsyncCopy>> groups;
   long pc = 0;
   bool carry = false;
-  enum { Running, AtBarrier, AtShuffle, Done } state = Running;
+  /// AtMbarrier: waiting (at mbarrier.try_wait) for a phase to complete.
+  enum { Running, AtBarrier, AtShuffle, AtMbarrier, Done } state = Running;
+};
+
+/// A TMA load in flight: the box of `map` at `coordinates`, into shared
+/// memory at `to`.
+struct TmaLoad {
+  FakeTensorMap map;
+  int64_t coordinates[5] = {};
+  uint8_t *to = nullptr;
+  size_t bytes = 0;
+};
+
+/// An mbarrier of the block's shared memory: the arrivals a phase expects,
+/// those still missing, the transaction bytes still due, the phases
+/// completed so far, and the TMA loads that complete its transactions, in
+/// flight.
+struct Mbarrier {
+  uint64_t expected = 0, pending = 0;
+  int64_t tx = 0;
+  uint64_t phases = 0;
+  std::vector<TmaLoad> loads;
+
+  /// Completes the phase once every arrival and byte is in.
+  void update() {
+    if (pending == 0 && tx == 0) {
+      ++phases;
+      pending = expected;
+    }
+  }
 };
 
 /// A warp's wgmma product not yet run: its instruction, descriptors, and
@@ -1615,8 +1760,10 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
   std::vector<uint8_t> shared(sharedBytes + 1);
   std::vector<Thread> threads(block);
   std::vector<WarpWgmma> wgmmas((block + 31) / 32);
+  // The block's mbarriers, by offset in its shared window.
+  std::map<uint64_t, Mbarrier> mbarriers;
   std::string error;
-  uint64_t steps = 0;
+  uint64_t steps = 0, stalls = 0;
   auto symbolAt = [&](int index) -> const Symbol & {
     return symbols[static_cast<size_t>(index)];
   };
@@ -1629,6 +1776,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
     std::fill(shared.begin(), shared.end(), 0xCD);
     for (WarpWgmma &warp : wgmmas)
       warp = WarpWgmma();
+    mbarriers.clear();
     for (unsigned t = 0; t < block; ++t) {
       Thread &th = threads[t];
       th.regs.assign(k.registers.size(), 0);
@@ -1738,6 +1886,56 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       return base + static_cast<uint64_t>(op.imm);
     };
 
+    // Writes TMA load `load`'s box to shared memory (elements past the
+    // tensor's end as zeros); false on a read outside every allocation.
+    auto landTma = [&](const TmaLoad &load, const Instr &in) -> bool {
+      const FakeTensorMap &map = load.map;
+      uint64_t eb = map.elementBytes;
+      uint64_t rows = 1;
+      for (uint32_t d = 1; d < map.rank; ++d)
+        rows *= map.box[d];
+      uint8_t *to = load.to;
+      for (uint64_t r = 0; r < rows; ++r, to += map.box[0] * eb) {
+        std::memset(to, 0, map.box[0] * eb);
+        // The row's coordinates along the outer dimensions.
+        uint64_t rest = r, offset = 0;
+        bool inside = true;
+        for (uint32_t d = 1; d < map.rank; ++d) {
+          int64_t at = load.coordinates[d] + static_cast<int64_t>(rest % map.box[d]);
+          rest /= map.box[d];
+          inside &= at >= 0 && static_cast<uint64_t>(at) < map.dims[d];
+          offset += static_cast<uint64_t>(at) * map.strides[d];
+        }
+        int64_t first = std::max<int64_t>(load.coordinates[0], 0);
+        int64_t end = std::min<int64_t>(load.coordinates[0] + map.box[0],
+                                        static_cast<int64_t>(map.dims[0]));
+        if (!inside || first >= end)
+          continue;
+        uint64_t from = map.address + offset + static_cast<uint64_t>(first) * eb;
+        size_t bytes = static_cast<size_t>(end - first) * eb;
+        if (!isGlobal(from, bytes)) {
+          fail(in, "a TMA load reads " + std::to_string(bytes) +
+                       " bytes at an address outside every allocation");
+          return false;
+        }
+        std::memcpy(to + (first - load.coordinates[0]) * eb,
+                    reinterpret_cast<const uint8_t *>(from), bytes);
+      }
+      return true;
+    };
+    // Lands the TMA loads in flight of `barrier`, completing their bytes.
+    auto landLoads = [&](Mbarrier &barrier, const Instr &in) -> bool {
+      std::vector<TmaLoad> loads = std::move(barrier.loads);
+      barrier.loads.clear();
+      for (const TmaLoad &load : loads) {
+        if (!landTma(load, in))
+          return false;
+        barrier.tx -= static_cast<int64_t>(load.bytes);
+        barrier.update();
+      }
+      return true;
+    };
+
     // Runs thread `th` until it waits or ends.
     auto step = [&](Thread &th) {
       while (th.state == Thread::Running && error.empty()) {
@@ -1817,7 +2015,121 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           }
           break;
         }
+        case Opcode::Mbarrier: {
+          uint64_t at = address(th, in.has("init") ? ops[0] : ops[1]);
+          if (!resolve(th, in, Space::Shared, at, 8))
+            return;
+          if (in.has("init")) {
+            uint64_t count = src(1) & 0xfffff;
+            if (count == 0) {
+              fail(in, "an mbarrier expecting no arrivals");
+              return;
+            }
+            mbarriers[at] = Mbarrier{count, count, 0, 0, {}};
+            break;
+          }
+          auto it = mbarriers.find(at);
+          if (it == mbarriers.end()) {
+            fail(in, "an mbarrier not initialized (mbarrier.init)");
+            return;
+          }
+          Mbarrier &barrier = it->second;
+          if (in.has("expect") || in.has("arrive")) {
+            // Expects the bytes (expect_tx), then arrives.
+            if (in.has("expect"))
+              barrier.tx += static_cast<int64_t>(src(2) & 0xfffff);
+            if (barrier.pending == 0) {
+              fail(in, "more arrivals at an mbarrier than it expects");
+              return;
+            }
+            uint64_t state = barrier.phases;
+            --barrier.pending;
+            barrier.update();
+            set(0, state);
+            // In odd blocks a thread pauses after its arrival while the
+            // others run, so that one acting on the arrival (a stage
+            // released for loads) before this thread's next operations
+            // (the products still reading the stage) shows.
+            if (b % 2 && in.has("arrive")) {
+              ++th.pc;
+              th.state = Thread::AtMbarrier;
+              return;
+            }
+            break;
+          }
+          // try_wait.parity: the phase of that parity has completed once
+          // the current one's parity differs. Loads in flight land now
+          // (in even blocks; odd ones land them at issue), so that a read
+          // of their stage before this wait shows. Until the phase
+          // completes the thread waits here while the others run.
+          uint64_t parity = src(2) & 1;
+          if ((barrier.phases & 1) == parity && !barrier.loads.empty() &&
+              !landLoads(barrier, in))
+            return;
+          if ((barrier.phases & 1) == parity) {
+            ++stalls;
+            th.state = Thread::AtMbarrier;
+            return;
+          }
+          set(0, 1);
+          break;
+        }
         case Opcode::CpAsync: {
+          if (in.has("tensor")) {
+            TmaLoad load;
+            // A tensor map is 64-byte aligned.
+            uint64_t mapAt = src(1);
+            if (mapAt % 64 || !isGlobal(mapAt, sizeof(FakeTensorMap))) {
+              fail(in, "expected the address of a tensor map in device "
+                       "memory, 64-byte aligned");
+              return;
+            }
+            const uint8_t *mapBytes = reinterpret_cast<const uint8_t *>(mapAt);
+            std::memcpy(&load.map, mapBytes, sizeof(FakeTensorMap));
+            const FakeTensorMap &map = load.map;
+            if (map.magic != FakeTensorMap::kMagic ||
+                map.rank != in.vector) {
+              fail(in, "expected the address of a " +
+                           std::to_string(in.vector) +
+                           "-dimensional tensor map (cuTensorMapEncodeTiled)");
+              return;
+            }
+            load.bytes = map.elementBytes;
+            for (uint32_t d = 0; d < map.rank; ++d) {
+              load.coordinates[d] = static_cast<int32_t>(
+                  value(th, ops[2].elements[d]));
+              load.bytes *= map.box[d];
+            }
+            uint64_t to = address(th, ops[0]);
+            if (to % 128) {
+              fail(in, "a TMA load into shared memory at offset " +
+                           std::to_string(to) +
+                           ", which is not 128-byte aligned");
+              return;
+            }
+            load.to = resolve(th, in, Space::Shared, to, 1);
+            if (!load.to)
+              return;
+            if (to + load.bytes > sharedBytes) {
+              fail(in, "a TMA load of " + std::to_string(load.bytes) +
+                           " bytes at offset " + std::to_string(to) +
+                           " outside the " + std::to_string(sharedBytes) +
+                           "-byte shared memory");
+              return;
+            }
+            auto it = mbarriers.find(address(th, ops[3]));
+            if (it == mbarriers.end()) {
+              fail(in, "a TMA load completing an mbarrier not initialized");
+              return;
+            }
+            // The load lands any time before the phase completes: in odd
+            // blocks at once, so that a load into a stage still read
+            // shows, in even ones at the wait.
+            it->second.loads.push_back(load);
+            if (b % 2 && !landLoads(it->second, in))
+              return;
+            break;
+          }
           if (in.has("commit")) {
             th.groups.push_back(std::move(th.uncommitted));
             th.uncommitted.clear();
@@ -2675,6 +2987,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
     unsigned warps = (block + 31) / 32;
     for (unsigned round = 0; error.empty(); ++round) {
       bool released = false;
+      uint64_t stepsBefore = steps, stallsBefore = stalls;
       if (b % 2) {
         for (unsigned i = 0; i < warps && error.empty(); ++i) {
           unsigned w = round % 2 ? warps - 1 - i : i;
@@ -2706,7 +3019,27 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
             error = "kernel " + k.name +
                     ": wgmma products still running when the block ends "
                     "(no wgmma.wait_group covers them)";
+        for (const auto &[at, barrier] : mbarriers)
+          if (!barrier.loads.empty())
+            error = "kernel " + k.name +
+                    ": TMA loads still in flight when the block ends";
         break;
+      }
+      // Threads waiting at an mbarrier try again after the others ran.
+      bool progressed = released || steps - stepsBefore > stalls - stallsBefore;
+      bool waiting = false;
+      for (Thread &th : threads)
+        if (th.state == Thread::AtMbarrier) {
+          waiting = true;
+          if (progressed)
+            th.state = Thread::Running;
+        }
+      if (waiting) {
+        if (!progressed)
+          error = "kernel " + k.name +
+                  ": threads wait forever at an mbarrier (a phase that no "
+                  "arrival or TMA load completes)";
+        continue;
       }
       if (!released && allAtBarrier) {
         for (Thread &th : threads)

@@ -36,6 +36,22 @@ namespace ms::fakecuda {
 
 class PtxModuleImpl;
 
+/// The stand-in's tensor map (cuTensorMapEncodeTiled's 128 opaque bytes): a
+/// tiled view of global memory whose boxes cp.async.bulk.tensor loads,
+/// innermost dimension first; elements past the end read as zeros.
+struct FakeTensorMap {
+  static constexpr uint32_t kMagic = 0x50414d54; // "TMAP"
+  uint32_t magic = 0, dataType = 0, rank = 0, elementBytes = 0;
+  uint64_t address = 0;
+  uint64_t dims[5] = {};
+  /// Bytes between neighbours along each dimension (strides[0]: the
+  /// element's size).
+  uint64_t strides[5] = {};
+  uint32_t box[5] = {};
+  uint32_t reserved = 0;
+};
+static_assert(sizeof(FakeTensorMap) == 128, "a CUtensorMap's size");
+
 /// Whether [address, address + size) lies in memory a kernel may touch (a
 /// live allocation of the driver).
 using GlobalCheck = std::function<bool(uint64_t address, size_t size)>;

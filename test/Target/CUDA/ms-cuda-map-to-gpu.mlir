@@ -1312,7 +1312,7 @@ func.func @serial_in_tile(%a: memref<2x16xf32>, %o: memref<2xf32>) {
 // CHECK: gpu.launch_func @ms_cuda::@written_0 blocks in (%[[TWO_BLOCKS:.*]], %[[ONE:.*]], %[[ONE]]) threads in (%[[THREADS:.*]], %[[ONE]], %[[ONE]]) args(%[[A]] : memref<512xf32>)
 // CHECK-NOT: gpu.launch
 // CHECK-LABEL: gpu.func @written_0(
-// CHECK-SAME: %[[P:.*]]: memref<512xf32>) workgroup(%[[S:.*]] : memref<256xf32, #gpu.address_space<workgroup>> {llvm.align = 16 : i64}) kernel
+// CHECK-SAME: %[[P:.*]]: memref<512xf32>) workgroup(%[[S:.*]] : memref<256xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}) kernel
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 2, 1, 1>
 // CHECK-DAG: %[[B:.*]] = gpu.block_id x
 // CHECK-DAG: %[[T:.*]] = gpu.thread_id x
@@ -1343,6 +1343,38 @@ func.func @written(%a: memref<512xf32>) {
     %y = memref.load %s[%j] : memref<256xf32, #gpu.address_space<workgroup>>
     %z = arith.mulf %y, %two : f32
     memref.store %z, %a[%i] : memref<512xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A TMA tensor map a written launch uses stays on the host and is passed as
+// a pointer, cast back to the map in the function.
+// CHECK-LABEL: func.func @written_tensor_map(
+// CHECK: %[[MAP:.*]] = nvgpu.tma.create.descriptor
+// CHECK: %[[PTR:.*]] = builtin.unrealized_conversion_cast %[[MAP]] : !nvgpu.tensormap.descriptor<{{.*}}> to !llvm.ptr
+// CHECK: gpu.launch_func @ms_cuda::@written_tensor_map_0 blocks in ({{.*}}) threads in ({{.*}}) args(%[[PTR]] : !llvm.ptr)
+// CHECK-LABEL: gpu.func @written_tensor_map_0(
+// CHECK-SAME: %[[P:.*]]: !llvm.ptr) workgroup(%[[S:.*]] : memref<16x8xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
+// CHECK: %[[BACK:.*]] = builtin.unrealized_conversion_cast %[[P]] : !llvm.ptr to !nvgpu.tensormap.descriptor
+// CHECK: nvgpu.tma.async.load %[[BACK]]
+!map = !nvgpu.tensormap.descriptor<tensor = memref<16x8xf16, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+!bars = !nvgpu.mbarrier.group<memorySpace = #gpu.address_space<workgroup>>
+func.func @written_tensor_map(%a: memref<64x64xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c32 = arith.constant 32 : index
+  %cast = memref.cast %a : memref<64x64xf16> to memref<*xf16>
+  %map = nvgpu.tma.create.descriptor %cast box[%c16, %c8] : memref<*xf16> -> !map
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1)
+             workgroup(%s : memref<16x8xf16, #gpu.address_space<workgroup>>) {
+    %bars = nvgpu.mbarrier.create -> !bars
+    nvgpu.tma.async.load %map[%c0, %c0], %bars[%c0] to %s : !map, !bars -> memref<16x8xf16, #gpu.address_space<workgroup>>
     gpu.terminator
   }
   return

@@ -2,7 +2,8 @@
 // RUN: ms-opt %s --ms-cuda-tile-matmul=precision=bf16 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=BF16
 // RUN: ms-opt %s --ms-cuda-tile-matmul=precision=f16 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=F16
 // RUN: ms-opt %s --ms-cuda-tile-matmul=precision=tf32 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TF32
-// RUN: ms-opt %s --ms-cuda-tile-matmul=arch=sm_90a --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=WGMMA
+// RUN: ms-opt %s --ms-cuda-tile-matmul="arch=sm_90a tma=false" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=WGMMA
+// RUN: ms-opt %s --ms-cuda-tile-matmul=arch=sm_90a --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TMA
 // RUN: not ms-opt %s --ms-cuda-tile-matmul=precision=f64 --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: expected precision f32, tf32, bf16 or f16, found 'f64'
 
@@ -841,6 +842,75 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // WGMMA-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // WGMMA-NOT: nvvm.mma.sync
 // WGMMA-LABEL: func.func @kept_widened(
+// With TMA (the default on wgmma), the host makes a tensor map of each
+// operand, a box of 8 terms of A's 64 rows, of 8 columns of B's 32 terms;
+// A's tile is then [stage][k / 8][row][8] (1,024 bytes between core
+// matrices along K, 128 along the rows: 34363932672), B's as before.
+// Thread 0 initializes two barriers per stage (loaded: one arrival;
+// released: one per warp), then expects each step's 8,192 bytes and
+// issues its loads once the warps released the stage; each step waits for
+// its stage's loaded phase, no barrier of the block's, and each warp
+// releases the stage of the step before after its wgmma.wait_group.
+// TMA-LABEL: func.func @pipelined(
+// TMA-SAME: %[[A:.*]]: memref<64x128xf16>, %[[B:.*]]: memref<128x64xf16>
+// TMA: %[[ACAST:.*]] = memref.cast %[[A]] : memref<64x128xf16> to memref<*xf16>
+// TMA: %[[AMAP:.*]] = nvgpu.tma.create.descriptor %[[ACAST]] box[%c64, %c8] : memref<*xf16> -> <tensor = memref<64x8xf16, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+// TMA: %[[BCAST:.*]] = memref.cast %[[B]] : memref<128x64xf16> to memref<*xf16>
+// TMA: %[[BMAP:.*]] = nvgpu.tma.create.descriptor %[[BCAST]] box[%c32, %c8{{.*}}] : memref<*xf16> -> <tensor = memref<32x8xf16, #gpu.address_space<workgroup>>
+// TMA: gpu.launch
+// TMA-SAME: workgroup(%[[AS:[^ ]*]] : memref<5x4x64x8xf16, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<5x8x32x8xf16, #gpu.address_space<workgroup>>)
+// TMA: %[[BARS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+// TMA: %[[FREE:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+// TMA: scf.if
+// TMA: nvgpu.mbarrier.init %[[BARS]][%[[S0:.*]]], %[[ONE:.*]] :
+// TMA-NEXT: nvgpu.mbarrier.init %[[FREE]][%[[S0]]], %[[WARPS:.*]] :
+// TMA: nvgpu.mbarrier.init %[[FREE]][%c4{{.*}}], %[[WARPS]]
+// TMA-NEXT: nvvm.fence.mbarrier.init
+// TMA: gpu.barrier
+// TMA: scf.if
+// TMA: nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%[[S0:.*]]], %c8192
+// TMA-NEXT: %[[BOX:.*]] = memref.subview %[[AS]][%[[S0]], 0, 0, 0] [1, 1, 64, 8] [1, 1, 1, 1]
+// TMA-NEXT: nvgpu.tma.async.load %[[AMAP]][%c0{{.*}}, %{{.*}}], %[[BARS]][%[[S0]]] to %[[BOX]]
+// TMA: nvgpu.tma.async.load %[[AMAP]]
+// TMA: nvgpu.tma.async.load %[[AMAP]]
+// TMA: nvgpu.tma.async.load %[[AMAP]]
+// TMA: memref.subview %[[BS]][%[[S0]], 0, 0, 0] [1, 1, 32, 8] [1, 1, 1, 1]
+// TMA-NEXT: nvgpu.tma.async.load %[[BMAP]][%{{.*}}, %c0{{.*}}], %[[BARS]][%[[S0]]]
+// TMA: scf.for
+// TMA: %[[STEP:.*]] = arith.divui %{{.*}}, %c32
+// TMA: %[[CURRENT:.*]] = arith.remui %[[STEP]], %c5
+// TMA: %[[USE:.*]] = arith.divui %[[STEP]], %c5
+// TMA: %[[ODD:.*]] = arith.remui %[[USE]], %c2
+// TMA: %[[PARITY:.*]] = arith.cmpi ne, %[[ODD]], %c0
+// TMA: nvgpu.mbarrier.try_wait.parity %[[BARS]][%[[CURRENT]]], %[[PARITY]], %c10000000
+// TMA-NOT: gpu.barrier
+// TMA: %[[AHEAD:.*]] = arith.addi %[[STEP]], %c3
+// TMA: %[[INTO:.*]] = arith.remui %[[AHEAD]], %c5
+// TMA: scf.if
+// TMA: %[[AUSE:.*]] = arith.divui %[[AHEAD]], %c5
+// TMA: %[[AODD:.*]] = arith.remui %[[AUSE]], %c2
+// TMA: %[[PREVIOUS:.*]] = arith.cmpi eq, %[[AODD]], %c0
+// TMA: nvgpu.mbarrier.try_wait.parity %[[FREE]][%[[INTO]]], %[[PREVIOUS]], %c10000000
+// TMA: nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%[[INTO]]], %c8192
+// TMA: nvvm.wgmma.fence.aligned
+// TMA: arith.constant 34363932672 : i64
+// TMA: arith.constant 137439477760 : i64
+// TMA: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
+// TMA: nvvm.wgmma.wait.group.sync.aligned 1
+// TMA: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
+// TMA: %[[LANE0:.*]] = arith.cmpi eq, %[[LANE]], %c0
+// TMA: %[[LATER:.*]] = arith.cmpi ugt, %[[STEP]], %c0
+// TMA: %[[RELEASES:.*]] = arith.andi %[[LANE0]], %[[LATER]]
+// TMA: scf.if %[[RELEASES]]
+// TMA: %[[DONE:.*]] = arith.subi %[[STEP]], %c1
+// TMA: %[[DONESTAGE:.*]] = arith.remui %[[DONE]], %c5
+// TMA: nvgpu.mbarrier.arrive %[[FREE]][%[[DONESTAGE]]]
+// TMA: scf.yield
+// TMA-NEXT: }
+// TMA-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// TMA-NOT: nvgpu.device_async_copy
+// TMA-NOT: nvvm.fence.proxy
+// TMA-LABEL: func.func @kept_widened(
 // CHECK-LABEL: func.func @pipelined(
 // CHECK-SAME: %[[A:.*]]: memref<64x128xf16>, %[[B:.*]]: memref<128x64xf16>
 // CHECK: gpu.launch
@@ -947,6 +1017,17 @@ func.func @kept_widened(%a: memref<64x64xbf16>, %b: memref<64x64xf16>, %c: memre
 // WGMMA: gpu.launch {{.*}} dynamic_shared_memory_size %c81920
 // WGMMA: memref.view {{.*}} to memref<5x16x4x8x8xbf16, #gpu.address_space<workgroup>>
 // WGMMA: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// By TMA, both are [stage][k / 8][row][8], boxes of 8 terms of 128 rows:
+// 2,048 bytes between core matrices along K, 128 along the rows.
+// TMA-LABEL: func.func @wgmma_transposed_b(
+// TMA: nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c8] : memref<*xbf16> -> <tensor = memref<128x8xbf16
+// TMA: nvgpu.tma.create.descriptor %{{.*}} box[%c128{{.*}}, %c8{{.*}}] : memref<*xbf16> -> <tensor = memref<128x8xbf16
+// TMA: gpu.launch {{.*}} dynamic_shared_memory_size %c81920
+// TMA: memref.view {{.*}} to memref<5x4x128x8xbf16, #gpu.address_space<workgroup>>
+// TMA: memref.view {{.*}} to memref<5x4x128x8xbf16, #gpu.address_space<workgroup>>
+// TMA: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c16384
+// TMA: arith.constant 34368126976 : i64
+// TMA: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 func.func @wgmma_transposed_b(%a: memref<2048x64xbf16>, %b: memref<2112x64xbf16>, %c: memref<2048x2112xf32>) {
   %wa = memref.alloc() : memref<2048x64xf32>
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
@@ -970,6 +1051,46 @@ func.func @wgmma_transposed_b(%a: memref<2048x64xbf16>, %b: memref<2112x64xbf16>
   ^bb0(%x: f32, %y: f32, %o: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+
+// -----
+
+// A's rows (a batch of 2 x 64, linearized) are a view that skips 16 rows
+// of each batch: no one dimension of a tensor map holds them, so A and B
+// go by cp.async, still on wgmma.
+// TMA-LABEL: func.func @tma_rows_apart(
+// TMA-NOT: nvgpu.tma.create.descriptor
+// TMA: gpu.launch
+// TMA: nvgpu.device_async_copy
+// TMA: nvvm.wgmma.mma_async
+// TMA-NOT: nvgpu.tma.async.load
+func.func @tma_rows_apart(%x: memref<2x80x64xf16>, %b: memref<64x128xf16>, %c: memref<2x64x128xf32>) {
+  %a = memref.subview %x[0, 0, 0] [2, 64, 64] [1, 1, 1] : memref<2x80x64xf16> to memref<2x64x64xf16, strided<[5120, 64, 1]>>
+  %wa = memref.alloc() : memref<2x64x64xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                  iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%a : memref<2x64x64xf16, strided<[5120, 64, 1]>>) outs(%wa : memref<2x64x64xf32>) {
+  ^bb0(%v: f16, %o: f32):
+    %e = arith.extf %v : f16 to f32
+    linalg.yield %e : f32
+  }
+  %wb = memref.alloc() : memref<64x128xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<64x128xf16>) outs(%wb : memref<64x128xf32>) {
+  ^bb0(%v: f16, %o: f32):
+    %e = arith.extf %v : f16 to f32
+    linalg.yield %e : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (k, n)>, affine_map<(b, m, n, k) -> (b, m, n)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%wa, %wb : memref<2x64x64xf32>, memref<64x128xf32>) outs(%c : memref<2x64x128xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
     linalg.yield %s : f32
   }
   return

@@ -12,8 +12,11 @@
 // matrices (the transpose a launch of its own at O1), and a bf16 product of f32
 // inputs cast to bf16 with enough tiles for the 128 x 128 tile. The
 // reference sums in float64 and rounds once to the output's type. Products
-// whose operands both go by cp.async run on wgmma on sm_90a (the default)
-// and on mma.sync on sm_80; the others on mma.sync on both.
+// whose operands both go by cp.async on sm_80 run on wgmma on sm_90a (the
+// default), their operands loaded by TMA, and on mma.sync on sm_80; the
+// others on mma.sync on both. Every product runs on the driver stand-in,
+// whose TMA loads land at issue in odd blocks and at the barrier's wait in
+// even ones.
 // INPUT 0: (rng.standard_normal((2, 75, 100)) * 0.25).astype(np.float16)
 // INPUT 1: (rng.standard_normal((100, 200)) * 0.25).astype(np.float16)
 // INPUT 2: (rng.standard_normal((3, 80, 40)) * 0.25).astype(np.float16)
@@ -31,9 +34,16 @@
 // CHECK-NOT: memref.alloc
 // CHECK: gpu.launch_func @ms_cuda::@fused_0_matmul_relu_0 blocks in (%c12,
 // CHECK-NEXT: return
+// On sm_90a the bf16 product's operands go by TMA: the host makes a tensor
+// map of each (8 terms of 128 rows of A a box, 8 columns of 32 terms of B),
+// which the launch takes as a pointer.
 // CHECK-LABEL: func.func @fused_5_matmul_cast(
 // CHECK-NOT: memref.alloc
-// CHECK: gpu.launch_func @ms_cuda::@fused_5_matmul_cast_0 blocks in (%c270,
+// CHECK: %[[A:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c8] : memref<*xbf16>
+// CHECK: %[[B:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c32, %c8] : memref<*xbf16>
+// CHECK: %[[AP:.*]] = builtin.unrealized_conversion_cast %[[A]]
+// CHECK: %[[BP:.*]] = builtin.unrealized_conversion_cast %[[B]]
+// CHECK: gpu.launch_func @ms_cuda::@fused_5_matmul_cast_0 blocks in (%c270, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c81920_i32 args(%[[AP]] : !llvm.ptr, %[[BP]] : !llvm.ptr,
 // CHECK-NEXT: return
 // A's rows (K = 100) take groups of 4 halves (8 bytes), through registers;
 // B's and the bf16 product's rows are copied 16 bytes at a time by cp.async.
@@ -42,9 +52,13 @@
 // CHECK: vector.load %{{.*}} : memref<2x75x100xf16>, vector<4xf16>
 // CHECK: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK-LABEL: gpu.func @fused_5_matmul_cast_0(
-// CHECK: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<1152x48xbf16> to memref<5x16x4x8x8xbf16, #gpu.address_space<workgroup>>
-// CHECK: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<48x3840xbf16> to memref<5x16x4x8x8xbf16, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%c0], %c16384
+// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%c0] to %{{.*}} : {{.*}} -> memref<128x8xbf16, strided<[8, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%c0] to %{{.*}} : {{.*}} -> memref<32x8xbf16, strided<[8, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK-NOT: nvgpu.device_async_copy
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-LABEL: gpu.func @kernel_6_0(
 // SM80-LABEL: gpu.func @fused_0_matmul_relu_0(

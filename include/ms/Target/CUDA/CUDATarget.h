@@ -37,6 +37,10 @@ FailureOr<llvm::json::Object> describeCudaGraph(exec::OffloadOp offload);
 /// ld/st.global.v4).
 constexpr int64_t kCudaVectorBytes = 16;
 
+/// The alignment of a launch's shared memory, in bytes: TMA's loads write
+/// boxes at 128-byte aligned addresses.
+constexpr int64_t kTmaSharedAlignment = 128;
+
 /// The most elements (a power of two, at most kCudaVectorBytes) one access
 /// of `memref` can take at once along its last dimension, at an index that
 /// is a multiple of it (the other indices any): the last dimension must

@@ -117,14 +117,20 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       loop's initial value joins; the stores after it run on thread 0;
     - a top-level `gpu.launch` (`ms-cuda-tile-matmul`'s products; x-only
       constant grid and block, synchronous, one block) is one launch as
-      written: its workgroup buffers become the function's, 16-byte
-      aligned (tiles are read in pairs and vectors);
+      written: its workgroup buffers become the function's, 128-byte
+      aligned (tiles are read in pairs and vectors, and TMA loads boxes
+      into them); a TMA tensor map it uses (`nvgpu.tma.create.descriptor`,
+      which stays on the host) is a parameter, the function's an
+      `!llvm.ptr` (cast back with `builtin.unrealized_conversion_cast`, as
+      the NVGPU-to-NVVM lowering takes it) and the launch's the map cast
+      the same way;
     - a run of other top-level ops with effects (sequential loops, stores)
       is one launch of one thread;
     - side-effect-free ops (constants, index arithmetic, views such as
       `memref.subview`) are cloned into each launch that uses them, so that
-      every kernel parameter is a memref of the function (an argument) or a
-      top-level `memref.alloc` (scratch the runtime allocates per call).
+      every kernel parameter is a memref of the function (an argument), a
+      top-level `memref.alloc` (scratch the runtime allocates per call) or
+      a tensor map.
 
     The GPU functions are named `<kernel>_<i>`. What the pass cannot map is
     an error on the op: a loop with dynamic bounds, a parallel loop with
@@ -148,7 +154,8 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::memref::MemRefDialect",
-                           "::mlir::vector::VectorDialect"];
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 def CUDAEmitGraphsPass : Pass<"ms-cuda-emit-graphs", "::mlir::ModuleOp"> {
@@ -337,6 +344,41 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     16 q + 15 of its piece, whose elements are added to the outputs as
     above.
 
+    On wgmma, operands whose layout a TMA tensor map can describe (with
+    `tma`, the default) are loaded by the Tensor Memory Accelerator
+    instead of cp.async: static strides, the innermost unit, the others
+    and the offset multiples of 16 bytes, the tile's rows or columns one
+    dimension or several contiguous ones (collapsed by
+    `memref.collapse_shape`), the memref a view of a kernel argument or
+    buffer, at most 5 dimensions. Before the launch the host makes a
+    tensor map of each operand (`nvgpu.tma.create.descriptor` of the view
+    cast unranked, zeros past the end, no swizzle), which the launch takes
+    as a parameter; the runtime encodes it for the run's buffers
+    (docs/ModuleFormat.md). An operand whose innermost dimension is K is
+    then `[stage][k / 8][w][8]` in shared memory, a box of 8 terms of the
+    tile's w rows a load (the same core matrices: 16 bytes between rows, w
+    x 16 bytes along K, which its descriptors say); one whose innermost
+    dimension is its columns stays `[stage][w / 8][k][8]`, a box of 8
+    columns of the step's terms a load. The pipeline then runs on
+    mbarriers, two per stage (`nvgpu.mbarrier.create`/`init` by thread 0,
+    `nvvm.fence.mbarrier.init`, then the block's one barrier): `loaded`
+    (one arrival) and `released` (one per warp). Thread 0 starts a step's
+    loads: it waits until every warp has released the stage's previous
+    use (`nvgpu.mbarrier.try_wait.parity`; a stage's first use waits on
+    the phase before the first, which counts as complete), arrives at
+    `loaded` expecting the step's bytes
+    (`nvgpu.mbarrier.arrive.expect_tx`) and issues the loads
+    (`nvgpu.tma.async.load`), which complete them. Step s waits for its
+    stage's `loaded` phase (parity s / stages mod 2) instead of its copies
+    and the block: no barrier of the block's, and no proxy fence (TMA
+    writes through the async proxy that wgmma reads through); thread 0
+    then starts step s + stages - 2 (the stage step s - 2 read); after its
+    products, whose `wgmma.wait_group 1` ended step s - 1's, lane 0 of
+    each warp releases the stage of step s - 1 (`nvgpu.mbarrier.arrive`).
+    Steps past the part's last start no loads. 128-byte aligned shared
+    memory (`ms-cuda-map-to-gpu`, `ms-cuda-extern-dynamic-shared`) holds
+    the boxes.
+
     With `precision=bf16` or `f16`, an f32 operand that at least 3 tiles of
     the output read (A: tiles along N; B: along M) is first rounded into a
     buffer of halves of the kernel (`memref.alloc`, a `linalg.generic` of
@@ -352,7 +394,10 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
               "tiles), tf32, bf16 or f16 (tensor cores, f32 sums)">,
        Option<"arch", "arch", "std::string", /*default=*/"\"sm_80\"",
               "the architecture (--cuda-arch): on sm_90a, products of "
-              "halves whose operands both go by cp.async run on wgmma">];
+              "halves whose operands both go by cp.async run on wgmma">,
+       Option<"tma", "tma", "bool", /*default=*/"true",
+              "on wgmma, load the operands a tensor map can describe by "
+              "TMA (else cp.async)">];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
@@ -421,8 +466,10 @@ def CUDAExternDynamicSharedPass
     it, and ptxas counts it as static. Each such global (address space 3,
     a zero-length array, no initializer) becomes an external declaration,
     which NVPTX prints as PTX's dynamic shared array
-    (`.extern .shared .align 16 .b8 __dynamic_shmem__0[];`), as nvcc does
-    for `extern __shared__`.
+    (`.extern .shared .align 128 .b8 __dynamic_shmem__0[];`), as nvcc does
+    for `extern __shared__`, aligned to at least 128 bytes: TMA loads write
+    boxes there at 128-byte aligned addresses, and the block's static
+    shared memory (TMA barriers) comes first.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
