@@ -87,8 +87,7 @@ static int64_t byteSize(MemRefType type) {
   return type.getNumElements() * ((bits + 7) / 8);
 }
 
-/// The memref `value` is a view of (through view-like ops), or `value`.
-static Value getRootMemRef(Value value) {
+Value mlir::ms::getRootMemRef(Value value) {
   while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
     value = view.getViewSource();
   return value;

@@ -42,7 +42,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 
 namespace mlir::ms {
@@ -240,13 +239,6 @@ static bool isMulAddBody(Block &body) {
   bool addOk = (add.getLhs() == acc && add.getRhs() == mul.getResult()) ||
                (add.getRhs() == acc && add.getLhs() == mul.getResult());
   return mulOk && addOk;
-}
-
-/// The memref `value` is a view of (through view-like ops), or `value`.
-static Value getRootMemRef(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
 }
 
 static std::optional<Contraction> matchContraction(linalg::LinalgOp op) {
@@ -494,9 +486,12 @@ public:
     wgmma = hasWgmma && !isTf32(mmaType) && asyncA && asyncB;
     if (wgmma)
       pad = 0;
-    // wgmma's operands go by TMA where both can (isTmaOperand).
-    tma = wgmma && useTma && isTmaOperand(c.lhs, c.lhsMap, c.rowDims) &&
-          isTmaOperand(c.rhs, c.rhsMap, {c.nDim});
+    // wgmma's operands go by TMA where both can (getTmaOperand).
+    if (wgmma && useTma) {
+      aTma = getTmaOperand(c.lhs, c.lhsMap, c.rowDims, tile.bm);
+      bTma = getTmaOperand(c.rhs, c.rhsMap, {c.nDim}, tile.bn);
+    }
+    tma = aTma && bTma;
     auto stageElements = [&](int64_t width, bool kMajor) {
       return kMajor ? tile.bk * (width + pad) : width * (tile.bk + pad);
     };
@@ -549,8 +544,8 @@ public:
       partials = memref::AllocOp::create(
           b, loc, MemRefType::get({splits, grid, m, n}, b.getF32Type()));
     if (tma) {
-      aTma = createTmaDescriptor(c.lhs, c.lhsMap, c.rowDims, tile.bm);
-      bTma = createTmaDescriptor(c.rhs, c.rhsMap, {c.nDim}, tile.bn);
+      createTmaDescriptor(*aTma, c.lhs);
+      createTmaDescriptor(*bTma, c.rhs);
     }
     Value one = index(1);
     Value gridX = index(tiles * splits);
@@ -1779,36 +1774,26 @@ private:
     return t;
   }
 
-  /// Whether wgmma's TMA loads can copy `operand` (getTmaOperand).
-  bool isTmaOperand(Value operand, AffineMap map, ArrayRef<unsigned> loops) {
-    return getTmaOperand(operand, map, loops, tile.bm).has_value();
-  }
-
-  /// getTmaOperand of `operand`, with its tensor map created before the
-  /// launch (the host's; the launch takes it as a parameter).
-  std::optional<TmaOperand> createTmaDescriptor(Value operand, AffineMap map,
-                                                ArrayRef<unsigned> loops,
-                                                int64_t width) {
-    std::optional<TmaOperand> t = getTmaOperand(operand, map, loops, width);
-    assert(t && "isTmaOperand checked the operand");
+  /// Creates the tensor map of `t`, getTmaOperand's of `operand`, before
+  /// the launch (the host's; the launch takes it as a parameter).
+  void createTmaDescriptor(TmaOperand &t, Value operand) {
     auto type = cast<MemRefType>(operand.getType());
     Value view = operand;
-    if (t->collapse.size() != static_cast<size_t>(type.getRank()))
-      view = memref::CollapseShapeOp::create(b, loc, operand, t->collapse);
+    if (t.collapse.size() != static_cast<size_t>(type.getRank()))
+      view = memref::CollapseShapeOp::create(b, loc, operand, t.collapse);
     auto unranked =
         UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
     Value cast = memref::CastOp::create(b, loc, unranked, view);
     auto descriptorType = nvgpu::TensorMapDescriptorType::get(
-        b.getContext(), t->boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
+        b.getContext(), t.boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);
     SmallVector<Value> box;
-    for (int64_t size : t->boxType.getShape())
+    for (int64_t size : t.boxType.getShape())
       box.push_back(index(size));
-    t->descriptor =
+    t.descriptor =
         nvgpu::TmaCreateDescriptorOp::create(b, loc, descriptorType, cast, box);
-    return t;
   }
 
   /// Whether an operand read through `map` has K as its innermost

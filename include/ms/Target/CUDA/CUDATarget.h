@@ -37,6 +37,9 @@ FailureOr<llvm::json::Object> describeCudaGraph(exec::OffloadOp offload);
 /// ld/st.global.v4).
 constexpr int64_t kCudaVectorBytes = 16;
 
+/// The memref `value` is a view of (through view-like ops), or `value`.
+Value getRootMemRef(Value value);
+
 /// The alignment of a launch's shared memory, in bytes: TMA's loads write
 /// boxes at 128-byte aligned addresses.
 constexpr int64_t kTmaSharedAlignment = 128;
