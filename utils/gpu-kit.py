@@ -12,7 +12,9 @@ nothing to fetch, but has Python with NumPy).
       and the tolerance each test states (an op test whose data would take
       over 2 MB makes it where it runs instead); the benchmarks of
       bench/cuda (<name>.mlir, and the transformer layers of layers.py,
-      exported to ONNX with their weights as inputs) at O1 and O2; ONNX's
+      exported to ONNX with their weights as inputs) at O1 and O2, and
+      each variant a benchmark names (`// VARIANT: NAME FLAGS...`: the
+      case bench-<name>@NAME, compiled with FLAGS too); ONNX's
       conformance tests (node and simple models, DIR: ../shared/onnx-tests)
       at O1, packed with their data; and copies ms-run, libms_runtime.so
       and the runtime's gtest suites (ms-runtime-tests) into KIT. A test
@@ -204,9 +206,17 @@ def prepare_model(args, msm, model_dir, case_dir):
             "rtol": float(m.group(1)), "atol": float(m.group(2)), "model": True}
 
 
-def prepare_bench(args, msm, path, case_dir):
+def bench_variants(path):
+    """The variants a benchmark names (`// VARIANT: NAME FLAGS...`), by
+    name: each is compiled with its flags after COMPILE-FLAGS."""
+    return {m.group(1): m.group(2).split()
+            for m in re.finditer(r"//\s*VARIANT:\s*(\S+)\s*(.*)", open(path).read())}
+
+
+def prepare_bench(args, msm, path, case_dir, variant=None):
     """Writes one benchmark's case (bench/cuda): modules at O1 and O2, its
-    signature and directives; inputs are made where it runs."""
+    signature and directives (with `variant`'s flags, if named); inputs are
+    made where it runs."""
     text = open(path).read()
     bench = {"torch": None, "moves": 0, "flops": 0}
     for key, pattern in (("torch", r"//\s*TORCH:\s*(.*)"), ("moves", r"//\s*MOVES:\s*(\d+)"),
@@ -216,6 +226,8 @@ def prepare_bench(args, msm, path, case_dir):
             bench[key] = m.group(1).strip() if key == "torch" else int(m.group(1))
     m = re.search(r"//\s*COMPILE-FLAGS:\s*(.*)", text)
     flags = m.group(1).split() if m else []
+    if variant:
+        flags += bench_variants(path)[variant]
     m = re.search(r"//\s*TOLERANCE:\s*rtol=(\S+)\s+atol=(\S+)", text)
     rtol, atol = (float(m.group(1)), float(m.group(2))) if m else (1e-3, 1e-3)
     return compile_bench(args, msm, path, flags, case_dir, bench, rtol, atol)
@@ -358,8 +370,10 @@ def prepare(args):
     sources += [(os.path.basename(p), p, True)
                 for p in sorted(glob.glob(os.path.join(E2E, "torch", "*")))
                 if os.path.isdir(p) and os.path.exists(os.path.join(p, "model.onnx"))]
-    sources += [("bench-" + os.path.splitext(os.path.basename(p))[0], p, "bench")
-                for p in sorted(glob.glob(os.path.join(ROOT, "bench", "cuda", "*.mlir")))]
+    for p in sorted(glob.glob(os.path.join(ROOT, "bench", "cuda", "*.mlir"))):
+        name = "bench-" + os.path.splitext(os.path.basename(p))[0]
+        sources += [(name, p, "bench")]
+        sources += [(name + "@" + v, p, "bench") for v in sorted(bench_variants(p))]
     # The layers' names from the file's text: reading it as a module needs
     # PyTorch (without, each layer is listed as skipped).
     layers_text = open(os.path.join(ROOT, "bench", "cuda", "layers.py")).read()
@@ -385,7 +399,7 @@ def prepare(args):
         case_dir = os.path.join(args.kit, "cases", name)
         os.makedirs(case_dir)
         if model == "bench":
-            record = prepare_bench(args, msm, path, case_dir)
+            record = prepare_bench(args, msm, path, case_dir, name.partition("@")[2])
         elif model == "layer":
             record = prepare_layer(args, msm, path, case_dir)
         elif model:

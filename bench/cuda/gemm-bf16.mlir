@@ -1,9 +1,13 @@
 // A 4096^3 matrix product of f32 operands multiplied in bf16 on tensor
 // cores (--precision bf16: each operand rounded to bf16 by a launch of its
-// own, then copied by cp.async through a 4-stage pipeline, mma.sync, f32
-// sums): against cuBLAS's bf16 GEMM through PyTorch, the operands rounded
-// the same way first.
+// own; on sm_90a, the default, then loaded by TMA through a 5-stage
+// mbarrier pipeline and multiplied by wgmma, f32 sums): against cuBLAS's
+// bf16 GEMM through PyTorch, the operands rounded the same way first.
+// Variants (gpu-kit's bench-gemm-bf16@NAME): wgmma with the operands copied
+// by cp.async instead of TMA, and sm_90's cp.async and mma.sync.
 // COMPILE-FLAGS: --precision=bf16
+// VARIANT: cp-async --cuda-tma=false
+// VARIANT: sm_90 --cuda-arch=sm_90
 // PyTorch's product is bf16 (f32 sums rounded to 8 significant bits), so
 // the comparison allows that rounding (2^-9 relative) and no more.
 // TOLERANCE: rtol=4e-3 atol=1e-3

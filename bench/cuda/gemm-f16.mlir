@@ -1,8 +1,12 @@
 // A 4096^3 matrix product of f16 tensors (f32 sums, rounded once to f16):
-// the operands read as they are (cp.async into shared memory, no
-// --precision), multiplied on tensor cores (mma.sync); against cuBLAS's
-// f16 GEMM through PyTorch (f32 accumulation, PyTorch's default).
-// Both round f32 sums to f16, in different orders of the terms.
+// the operands read as they are (no --precision; on sm_90a, the default,
+// loaded by TMA into shared memory), multiplied on tensor cores (wgmma);
+// against cuBLAS's f16 GEMM through PyTorch (f32 accumulation, PyTorch's
+// default). Both round f32 sums to f16, in different orders of the terms.
+// Variants (gpu-kit's bench-gemm-f16@NAME): wgmma with the operands copied
+// by cp.async instead of TMA, and sm_90's cp.async and mma.sync.
+// VARIANT: cp-async --cuda-tma=false
+// VARIANT: sm_90 --cuda-arch=sm_90
 // TOLERANCE: rtol=4e-3 atol=2e-2
 // TORCH: torch.matmul(a0, a1)
 // FLOPS: 137438953472

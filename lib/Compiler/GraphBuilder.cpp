@@ -14,6 +14,7 @@
 #include "ms/Dialect/Graph/IR/GraphOps.h"
 #include "ms/Importer/ONNX/OnnxImporter.h"
 #include "ms/InitAll.h"
+#include "ms/Target/CUDA/CUDATarget.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -496,7 +497,14 @@ static bool compileCopy(ModuleOp module, const CompileSettings &settings,
   CompileOptions options;
   options.optLevel = settings.optLevel;
   options.target = settings.target;
+  // On cuda the processor is the GPU's architecture ("native": the
+  // default, --cuda-arch's); the host code is for this host.
   options.targetOptions.cpu = settings.targetCpu;
+  if (settings.target == "cuda") {
+    options.targetOptions.cpu = "native";
+    if (settings.targetCpu != "native")
+      options.targetOptions.cudaArch = settings.targetCpu;
+  }
   options.multiCopy = settings.multiCopy;
   options.targetOptions.precision = settings.precision;
   // Shared with ms-compile: kernels compiled by either are reused.
@@ -576,6 +584,10 @@ bool compileOnnxFile(const std::string &path, const CompileSettings &settings,
 std::vector<std::string> compileStages(const std::string &target) {
   registerAllTargetBackends();
   return mlir::ms::getCompilePhases(target);
+}
+
+std::string cudaArchFor(const std::string &deviceArch) {
+  return mlir::ms::getCudaArchForDevice(deviceArch);
 }
 
 std::string compilerIdentity(const std::string &targetCpu) {

@@ -206,6 +206,10 @@ struct NamedPipelineOptions
       *this, "cuda-arch",
       llvm::cl::desc("CUDA architecture to generate PTX for"),
       llvm::cl::init("sm_90a")};
+  Option<bool> cudaTma{
+      *this, "cuda-tma",
+      llvm::cl::desc("Load wgmma operands by TMA where possible (sm_90a)"),
+      llvm::cl::init(true)};
   Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("Precision in which matmuls multiply: f32, bf16 or f16 "
@@ -233,6 +237,7 @@ void mlir::ms::registerCompilePipelines() {
             options.compileTo = named.compileTo;
             options.targetOptions.cpu = named.targetCpu;
             options.targetOptions.cudaArch = named.cudaArch;
+            options.targetOptions.cudaTma = named.cudaTma;
             options.targetOptions.precision = named.precision;
             std::string error;
             if (failed(buildCompilePipeline(pm, options, error)))

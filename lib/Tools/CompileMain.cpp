@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // ms-compile MODEL -o OUT.msm [-O0|-O1|-O2] [--target cpu|cuda]
-//            [--target-cpu NAME] [--cuda-arch SM]
+//            [--target-cpu NAME] [--cuda-arch SM] [--cuda-tma=false]
 //            [--compile-to STAGE] [--dry-run] [--memory-report]
 //            [--simulate PRESET [--simulate-trace FILE]]
 //            [--cache-dir DIR | --no-cache] [--time-report]
@@ -92,6 +92,13 @@ struct Options {
       llvm::cl::desc("CUDA architecture of --target cuda's PTX: sm_90a "
                      "(default), sm_90, sm_89, sm_86 or sm_80"),
       llvm::cl::init("sm_90a"), llvm::cl::cat(category)};
+  llvm::cl::opt<bool> cudaTma{
+      "cuda-tma",
+      llvm::cl::desc("On sm_90a, load the operands of wgmma products by the "
+                     "Tensor Memory Accelerator where a tensor map can "
+                     "describe them (default); =false copies them by "
+                     "cp.async, as on sm_80"),
+      llvm::cl::init(true), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> precision{
       "precision",
       llvm::cl::desc("Precision in which matmuls multiply. --target cpu: "
@@ -264,6 +271,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   compile.target = options.target;
   compile.targetOptions.cpu = options.targetCpu;
   compile.targetOptions.cudaArch = options.cudaArch;
+  compile.targetOptions.cudaTma = options.cudaTma;
   compile.targetOptions.precision = options.precision;
   compile.compileTo = options.compileTo;
   if (options.multiCopy == "auto")

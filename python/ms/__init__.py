@@ -97,9 +97,10 @@ def compile_file(path, level="O0", target="cpu", target_cpu="native",
                  input_shapes=None, precision=None):
     """Compiles an ONNX model; `input_shapes` ({name: shape}) pins dynamic
     dimensions; `precision` is the type matmuls multiply in (None: the
-    target's default; see ms.jit). Returns a callable Module, loaded on the
-    target's device."""
-    from ._jit import _level, _precision
+    target's default; see ms.jit); `target_cpu` is the processor (on cuda
+    the GPU architecture, "native" the GPU's own; see ms.jit). Returns a
+    callable Module, loaded on the target's device."""
+    from ._jit import _level, _precision, _target_cpu
     from ._cache import write_atomically, _process_dir
     import tempfile
     path = _os.fspath(path)
@@ -110,7 +111,7 @@ def compile_file(path, level="O0", target="cpu", target_cpu="native",
               for name, shape in (input_shapes or {}).items()}
     _ms.check_device(str(target))
     data = _ms.compile_onnx_file(path, _level(level), str(target),
-                                 str(target_cpu), shapes,
+                                 _target_cpu(target, target_cpu), shapes,
                                  _precision(precision))
     fd, module_path = tempfile.mkstemp(dir=_process_dir(), suffix=".msm")
     _os.close(fd)

@@ -28,6 +28,27 @@ def _level(level):
                          "'O0', 'O1' or 'O2'") from None
 
 
+def _target_cpu(target, target_cpu):
+    """The processor to compile for: on cuda an architecture (ms-compile's
+    --cuda-arch: "sm_80" ... "sm_120a"), where "native" is the GPU's own
+    (compute capability 9.0: "sm_90a"; 8.6: "sm_86"), or the compiler's
+    default (sm_90a) when no GPU is here to ask."""
+    target_cpu = str(target_cpu)
+    if str(target) != "cuda" or target_cpu != "native":
+        return target_cpu
+    from ._ms import CompileError, ExecutionError
+    try:
+        device = _ms.device_arch("cuda")
+    except ExecutionError:
+        return target_cpu
+    arch = _ms.cuda_arch_for(device)
+    if not arch:
+        raise CompileError(f"the GPU ({device}) is older than every "
+                           "architecture ms generates code for (sm_80 and "
+                           "newer)")
+    return arch
+
+
 def _precision(precision):
     """The compiler's name of `precision`: "" (None: the target's
     default), "f32", "tf32", "bf16" or "f16"."""
@@ -161,7 +182,7 @@ class JitFunction:
         if multi_copy != 1 and mesh is None:
             raise TypeError("ms.jit: multi_copy splits the regions around "
                             "collectives; it needs a mesh (mesh=ms.Mesh(...))")
-        self._settings = (_level(level), str(target), str(target_cpu),
+        self._settings = (_level(level), str(target), _target_cpu(target, target_cpu),
                           multi_copy, _precision(precision))
         self._entries = {}
         self._lock = threading.RLock()
@@ -340,7 +361,10 @@ def jit(fn=None, *, level="O0", target="cpu", target_cpu="native", mesh=None,
         NVIDIA driver); or "npu" (O0 and O1: on the simulated NPU, matmuls
         with fp16 inputs, docs/NPU.md).
     target_cpu: "native" (the host's vector features) or an LLVM CPU name
-    such as "x86-64" for portable code.
+        such as "x86-64" for portable code. On cuda, the GPU architecture:
+        "native" (default) is the first GPU's (compute capability 9.0:
+        "sm_90a", 8.0: "sm_80"; "sm_90a" when no GPU is here), or name one
+        of ms-compile's --cuda-arch ("sm_80" ... "sm_120a").
     mesh: an ms.Mesh: compile one program per mesh device (process), run
         under `python3 -m ms.launch --nproc N` or `mpirun -np N`.
     in_shardings: one ms.P (or None: whole) per positional argument: how

@@ -220,6 +220,9 @@ void populateCompilerBindings(py::module_ &m) {
       "Imports and compiles an ONNX model; returns the module file bytes.");
   m.def("compile_stages", &ms::api::compileStages, py::arg("target") = "cpu",
         "The phase names lower() accepts for a target, in order.");
+  m.def("cuda_arch_for", &ms::api::cudaArchFor, py::arg("device_arch"),
+        "The architecture to compile for on a GPU of compute capability "
+        "device_arch ('sm_90' -> 'sm_90a'); '' when ms has none for it.");
   m.def("compiler_identity", &ms::api::compilerIdentity,
         py::arg("target_cpu") = "native",
         "Identifies this compiler build and target CPU (keys the disk "

@@ -394,6 +394,15 @@ void populateRuntimeBindings(py::module_ &m) {
       "Each dtype name ms knows -> NumPy's name for it ('' when none).");
   m.def("runtime_version", [] { return std::string(ms_runtime_version()); });
   m.def(
+      "device_arch",
+      [](const std::string &name) {
+        return std::string(ms_device_arch(deviceNamed(name)));
+      },
+      py::arg("name"),
+      "The architecture of device `name`'s hardware ('sm_90' for a GPU of "
+      "compute capability 9.0; '' for cpu and npu); raises "
+      "ms.ExecutionError unless the device can be used here.");
+  m.def(
       "check_device", [](const std::string &name) { deviceNamed(name); },
       py::arg("name"),
       "Raises ms.ExecutionError unless the device `name` can be used here.");

@@ -160,6 +160,17 @@ TEST_P(BackendTest, BufferWrapIsAView) {
   EXPECT_TRUE(Buffer::wrap(device, nullptr, 0, buffer).ok());
 }
 
+TEST_P(BackendTest, NamesItsArchitecture) {
+  // A GPU's compute capability ("sm_90"); cpu and npu code does not depend
+  // on one (CudaGraphTest checks the stand-in's).
+  std::string arch = device.arch();
+  if (GetParam().kind == MS_DEVICE_CUDA)
+    EXPECT_EQ(arch.rfind("sm_", 0), 0u) << arch;
+  else
+    EXPECT_EQ(arch, "");
+  EXPECT_STREQ(ms_device_arch(nullptr), "");
+}
+
 TEST_P(BackendTest, NullHandlesAreRejected) {
   ms_buffer_t buffer = nullptr;
   Status status(ms_buffer_allocate(nullptr, 4, &buffer));

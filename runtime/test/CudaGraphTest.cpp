@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 
 using namespace ms;
 using namespace ms::rt::impl;
@@ -375,6 +376,49 @@ TEST_F(CudaGraphTest, LaunchesWithTensorMaps) {
     EXPECT_NE(std::string(status.message()).find(each.error), std::string::npos)
         << status.message();
   }
+}
+
+TEST_F(CudaGraphTest, NamesTheGpuArchitecture) {
+  // "sm_" and the compute capability, which --cuda-arch names.
+  std::string arch = device->arch();
+  EXPECT_TRUE(arch.size() >= 5 && arch.rfind("sm_", 0) == 0 &&
+              std::all_of(arch.begin() + 3, arch.end(),
+                          [](char c) { return c >= '0' && c <= '9'; }))
+      << arch;
+  std::array<long long, 3> counts;
+  if (!fakeCounts(counts))
+    return;
+  // The stand-in is an H100 (9.0) unless told otherwise. On an 8.0 GPU the
+  // test kernels' sm_80 PTX loads and sm_90a PTX does not, which the
+  // loader's error says with the arch the module was compiled for and the
+  // driver's log.
+  EXPECT_EQ(arch, "sm_90");
+  setenv("MS_FAKE_CUDA_COMPUTE_CAPABILITY", "8.0", 1);
+  std::shared_ptr<Device> older;
+  Status status = createDevice(MS_DEVICE_CUDA, older);
+  unsetenv("MS_FAKE_CUDA_COMPUTE_CAPABILITY");
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_STREQ(older->arch(), "sm_80");
+  setenv("MS_FAKE_CUDA_COMPUTE_CAPABILITY", "8.0", 1);
+  std::string text = graphSection().dump();
+  Status sm80 = older->loadExecutable("m.msm", text.data(), text.size(),
+                                      {"ms_kernel_0"}, executable);
+  Json section = tensorMapSection();
+  section["arch"] = "sm_90a";
+  text = section.dump();
+  Status sm90a = older->loadExecutable("m.msm", text.data(), text.size(),
+                                       {"ms_kernel_5"}, executable);
+  unsetenv("MS_FAKE_CUDA_COMPUTE_CAPABILITY");
+  EXPECT_TRUE(sm80.ok()) << sm80.message();
+  EXPECT_NE(std::string(sm90a.message())
+                .find("the driver cannot load its PTX (compiled for sm_90a)"),
+            std::string::npos)
+      << sm90a.message();
+  EXPECT_NE(std::string(sm90a.message())
+                .find(".target sm_90a is not supported by this GPU (compute "
+                      "capability 8.0)"),
+            std::string::npos)
+      << sm90a.message();
 }
 
 TEST_F(CudaGraphTest, RejectsMalformedGraphs) {

@@ -27,11 +27,11 @@ def cuda_available():
         return False
 
 
-def run_on_the_stand_in(script, tmp_path):
+def run_on_the_stand_in(script, tmp_path, **environment):
     """Runs the Python `script` in a process whose libcuda is the driver
-    stand-in; it must print 'matches'."""
+    stand-in (with `environment` set); it must print 'matches'."""
     env = dict(os.environ, LD_LIBRARY_PATH=FAKE_CUDA,
-               MS_CACHE_DIR=str(tmp_path / "cache"))
+               MS_CACHE_DIR=str(tmp_path / "cache"), **environment)
     p = subprocess.run([sys.executable, "-c", script], env=env,
                        capture_output=True, text=True)
     assert p.returncode == 0 and "matches" in p.stdout, p.stdout + p.stderr
@@ -73,6 +73,36 @@ def test_jit_runs_on_the_driver_stand_in(level, tmp_path):
         "np.testing.assert_allclose(f(x, y), np.exp(x) + y, rtol=1e-5, atol=1e-6)\n"
         "print('matches')\n")
     run_on_the_stand_in(script, tmp_path)
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(FAKE_CUDA, "libcuda.so.1")),
+                    reason="the driver stand-in is not built")
+def test_jit_compiles_for_the_gpus_architecture(tmp_path):
+    # On a GPU of compute capability 8.0 (the stand-in told so), ms.jit's
+    # target_cpu="native" compiles for sm_80, whose PTX loads there; PTX
+    # compiled for sm_90a does not load, and the error says for what it
+    # was compiled. Each compute capability's architecture: its
+    # arch-specific one where ms has it, else the newest it runs.
+    script = (
+        "import numpy as np, ms\n"
+        "from ms import ops\n"
+        "assert ms._ms.device_arch('cuda') == 'sm_80', ms._ms.device_arch('cuda')\n"
+        "archs = [ms._ms.cuda_arch_for(a) for a in ('sm_80', 'sm_87', 'sm_90',\n"
+        "         'sm_100', 'sm_103', 'sm_121', 'sm_75', 'x')]\n"
+        "assert archs == ['sm_80', 'sm_86', 'sm_90a', 'sm_100a', 'sm_100',\n"
+        "                 'sm_120', '', ''], archs\n"
+        "x = np.arange(8, dtype=np.float32)\n"
+        "f = ms.jit(lambda x: ops.exp(x), target='cuda', level='O1')\n"
+        "np.testing.assert_allclose(f(x), np.exp(x), rtol=1e-5)\n"
+        "g = ms.jit(lambda x: ops.exp(x), target='cuda', level='O1',\n"
+        "           target_cpu='sm_90a')\n"
+        "try:\n"
+        "    g(x)\n"
+        "    raise SystemExit('sm_90a PTX loaded on a GPU of 8.0')\n"
+        "except ms.ExecutionError as e:\n"
+        "    assert 'compiled for sm_90a' in str(e), e\n"
+        "print('matches')\n")
+    run_on_the_stand_in(script, tmp_path, MS_FAKE_CUDA_COMPUTE_CAPABILITY="8.0")
 
 
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA device")

@@ -127,6 +127,11 @@ bool compileOnnxFile(const std::string &path, const CompileSettings &settings,
 /// (empty when the target is not built).
 std::vector<std::string> compileStages(const std::string &target = "cpu");
 
+/// The architecture to compile for the cuda target on a GPU whose compute
+/// capability `deviceArch` names ("sm_90" -> "sm_90a"; ms_device_arch), or
+/// "" for a GPU older than every architecture ms generates code for.
+std::string cudaArchFor(const std::string &deviceArch);
+
 /// Identifies this compiler build and the code it generates for `targetCpu`
 /// ("native" resolves to the host CPU's name): keys on-disk caches.
 std::string compilerIdentity(const std::string &targetCpu);

@@ -36,6 +36,9 @@ struct TargetOptions {
   std::string cacheDir;
   /// CUDA architecture the cuda target generates PTX for (sm_90a, sm_80).
   std::string cudaArch = "sm_90a";
+  /// Whether the cuda target's wgmma products (sm_90a) load the operands a
+  /// tensor map can describe by TMA; false: by cp.async, as on sm_80.
+  bool cudaTma = true;
   /// Precision in which matmuls multiply: empty for the target's default
   /// (the first of TargetBackend::getPrecisions), "f32", "tf32" (operands
   /// rounded to TensorFloat-32's 10 fraction bits, products summed in f32),

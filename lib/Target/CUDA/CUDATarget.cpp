@@ -63,6 +63,30 @@ StringRef mlir::ms::getCudaPtxFeatures(StringRef arch) {
   return {};
 }
 
+std::string mlir::ms::getCudaArchForDevice(StringRef deviceArch) {
+  unsigned device = 0;
+  if (!deviceArch.consume_front("sm_") || deviceArch.getAsInteger(10, device))
+    return "";
+  std::string best;
+  unsigned bestVersion = 0;
+  for (const CudaArch &known : kCudaArchs) {
+    StringRef name = known.name.drop_front(3);
+    bool specific = name.consume_back("a");
+    unsigned version = 0;
+    if (name.getAsInteger(10, version))
+      continue;
+    // The device's own arch-specific target first, then the newest target
+    // it runs.
+    if (specific && version == device)
+      return known.name.str();
+    if (!specific && version <= device && version >= bestVersion) {
+      best = known.name.str();
+      bestVersion = version;
+    }
+  }
+  return best;
+}
+
 /// The CUDA toolkit whose libdevice the kernels link: `$CUDA_HOME`,
 /// `$CUDA_PATH`, `$CUDA_ROOT` or /usr/local/cuda, the first that has it;
 /// empty when none has.
@@ -284,8 +308,8 @@ public:
       return;
     if (phase == "gpu") {
       kernels.addPass(createLowerMemRefCopiesPass());
-      kernels.addPass(createCUDATileMatmulPass(
-          CUDATileMatmulPassOptions{options.precision, options.cudaArch}));
+      kernels.addPass(createCUDATileMatmulPass(CUDATileMatmulPassOptions{
+          options.precision, options.cudaArch, options.cudaTma}));
       kernels.addPass(createCUDAOrderLoopsPass());
       kernels.addPass(createConvertLinalgToParallelLoopsPass());
       kernels.addPass(createCanonicalizerPass());

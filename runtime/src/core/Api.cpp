@@ -174,6 +174,10 @@ extern "C" const char *ms_device_name(ms_device_t device) {
   return device ? device->device->name() : "";
 }
 
+extern "C" const char *ms_device_arch(ms_device_t device) {
+  return device ? device->device->arch() : "";
+}
+
 extern "C" ms_status_t ms_device_synchronize(ms_device_t device) {
   return guard([&] {
     // Every piece of device work runs on a queue, and each stream

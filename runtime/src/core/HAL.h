@@ -114,6 +114,10 @@ public:
   virtual ms_device_kind_t kind() const = 0;
   /// Returns a short name ("cpu").
   virtual const char *name() const = 0;
+  /// Returns the architecture of the hardware (ms_device_arch): "sm_90"
+  /// for a GPU of compute capability 9.0; "" where code does not depend
+  /// on it.
+  virtual const char *arch() const { return ""; }
   /// Returns the section kind holding this device's code.
   virtual format::SectionKind codeSection() const = 0;
 

@@ -499,8 +499,9 @@ private:
 class CudaDevice final : public Device {
 public:
   CudaDevice(std::shared_ptr<CudaContext> context,
-             std::unique_ptr<ThreadPool> pool)
-      : context(std::move(context)), pool(std::move(pool)) {}
+             std::unique_ptr<ThreadPool> pool, std::string architecture)
+      : context(std::move(context)), pool(std::move(pool)),
+        architecture(std::move(architecture)) {}
   ~CudaDevice() override {
     if (copyStream && context->makeCurrent().ok())
       context->driver->cuStreamDestroy(copyStream);
@@ -508,6 +509,7 @@ public:
 
   ms_device_kind_t kind() const override { return MS_DEVICE_CUDA; }
   const char *name() const override { return "cuda"; }
+  const char *arch() const override { return architecture.c_str(); }
   format::SectionKind codeSection() const override {
     return format::SectionKind::CudaPtx;
   }
@@ -652,6 +654,8 @@ private:
   std::shared_ptr<CudaContext> context;
   /// The workers asynchronous queues run on.
   std::unique_ptr<ThreadPool> pool;
+  /// The GPU's compute capability as "sm_90" (arch()).
+  std::string architecture;
   /// The stream of copyToDevice, copyOnDevice and copyRowsOnDevice, and its
   /// lock.
   CUstream copyStream = nullptr;
@@ -994,6 +998,11 @@ Status ms::rt::impl::createCudaDevice(std::shared_ptr<Device> &out) {
   MS_CUDA_CALL(*driver, cuDeviceGet, &context->device, 0);
   MS_CUDA_CALL(*driver, cuDevicePrimaryCtxRetain, &context->context,
                context->device);
+  int major = 0, minor = 0;
+  MS_CUDA_CALL(*driver, cuDeviceGetAttribute, &major,
+               CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, context->device);
+  MS_CUDA_CALL(*driver, cuDeviceGetAttribute, &minor,
+               CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, context->device);
   // Scratch comes from the device's default pool (cuMemAllocAsync), which
   // then keeps what is freed instead of giving it back at every
   // synchronization: after the first run a kernel's scratch costs no
@@ -1008,6 +1017,8 @@ Status ms::rt::impl::createCudaDevice(std::shared_ptr<Device> &out) {
     context->memoryPool = nullptr;
   std::unique_ptr<ThreadPool> pool;
   MS_RETURN_IF_ERROR(ThreadPool::create(ThreadPool::defaultThreads(), pool));
-  out = std::make_shared<CudaDevice>(std::move(context), std::move(pool));
+  out = std::make_shared<CudaDevice>(std::move(context), std::move(pool),
+                                     "sm_" + std::to_string(major) +
+                                         std::to_string(minor));
   return Status();
 }

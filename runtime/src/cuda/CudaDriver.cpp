@@ -47,6 +47,7 @@ const Driver *ms::rt::impl::cuda::openDriver(std::string &error) {
     need("cuDeviceGetCount", d.cuDeviceGetCount);
     need("cuDeviceGet", d.cuDeviceGet);
     need("cuDeviceGetName", d.cuDeviceGetName);
+    need("cuDeviceGetAttribute", d.cuDeviceGetAttribute);
     need("cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain);
     need("cuDevicePrimaryCtxRelease_v2", d.cuDevicePrimaryCtxRelease);
     need("cuCtxSetCurrent", d.cuCtxSetCurrent);

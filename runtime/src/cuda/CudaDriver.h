@@ -35,6 +35,9 @@ inline constexpr CUresult CUDA_SUCCESS = 0;
 /// cuModuleLoadDataEx options: the JIT's error log and its size.
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER = 5;
 inline constexpr int CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+/// CUdevice_attribute: the device's compute capability (major, minor).
+inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75;
+inline constexpr int CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76;
 /// cuStreamCreate flag: no implicit synchronization with stream 0.
 inline constexpr unsigned CU_STREAM_NON_BLOCKING = 1;
 /// CUfunction_attribute: the most dynamic shared memory a launch of the
@@ -82,6 +85,7 @@ struct Driver {
   CUresult (*cuDeviceGetCount)(int *count);
   CUresult (*cuDeviceGet)(CUdevice *device, int ordinal);
   CUresult (*cuDeviceGetName)(char *name, int length, CUdevice device);
+  CUresult (*cuDeviceGetAttribute)(int *value, int attribute, CUdevice device);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *context, CUdevice device);
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device);
   CUresult (*cuCtxSetCurrent)(CUcontext context);

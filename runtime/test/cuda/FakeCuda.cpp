@@ -18,7 +18,9 @@
 // functions, PTX without a header (or that the interpreter cannot run),
 // memory freed twice, a synchronization or an allocation on a capturing
 // stream. MS_FAKE_CUDA_INIT_ERROR=<code> makes cuInit fail;
-// MS_FAKE_CUDA_MAX_STEPS=<n> bounds the instructions of a launch (2e10).
+// MS_FAKE_CUDA_MAX_STEPS=<n> bounds the instructions of a launch (2e10);
+// MS_FAKE_CUDA_COMPUTE_CAPABILITY=<major>.<minor> is the GPU's (9.0, an
+// H100's, by default), and PTX whose .target it cannot run does not load.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +28,9 @@
 #include "cuda/CudaDriver.h"
 
 #include <atomic>
+#include <cctype>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -127,6 +131,39 @@ CUresult runOrRecord(CUstream stream, std::function<CUresult()> work) {
   return work();
 }
 
+/// The stand-in GPU's compute capability as major * 10 + minor
+/// (MS_FAKE_CUDA_COMPUTE_CAPABILITY, 9.0 by default).
+int computeCapability() {
+  const char *text = std::getenv("MS_FAKE_CUDA_COMPUTE_CAPABILITY");
+  unsigned major = 9, minor = 0;
+  if (text && std::sscanf(text, "%u.%u", &major, &minor) != 2)
+    major = 9, minor = 0;
+  return static_cast<int>(major * 10 + minor);
+}
+
+/// Why a GPU of compute capability `capability` (major * 10 + minor)
+/// cannot run `ptx`, or "": a .target sm_XY needs X.Y or newer, sm_XYa
+/// exactly X.Y.
+std::string targetError(const std::string &ptx, int capability) {
+  size_t at = ptx.find(".target sm_");
+  if (at == std::string::npos)
+    return "";
+  at += 11;
+  size_t end = at;
+  while (end < ptx.size() && std::isdigit(static_cast<unsigned char>(ptx[end])))
+    ++end;
+  if (end == at)
+    return "";
+  int version = std::stoi(ptx.substr(at, end - at));
+  bool specific = end < ptx.size() && ptx[end] == 'a';
+  if (specific ? version == capability : version <= capability)
+    return "";
+  return "ptxas fatal: .target sm_" + ptx.substr(at, end - at + specific) +
+         " is not supported by this GPU (compute capability " +
+         std::to_string(capability / 10) + "." +
+         std::to_string(capability % 10) + ")";
+}
+
 /// Whether `stream` is capturing (where synchronous work is not allowed).
 bool capturing(CUstream stream) { return stream && stream->capture; }
 } // namespace
@@ -146,6 +183,17 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
 }
 CUresult cuDeviceGetName(char *name, int length, CUdevice) {
   std::strncpy(name, "fake", length);
+  return kSuccess;
+}
+CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice device) {
+  if (!value || device != 0)
+    return kInvalidValue;
+  if (attribute == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)
+    *value = computeCapability() / 10;
+  else if (attribute == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)
+    *value = computeCapability() % 10;
+  else
+    return kInvalidValue;
   return kSuccess;
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
@@ -299,7 +347,7 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned count,
   std::unique_ptr<ms::fakecuda::PtxModule> program;
   if (ptx.find(".version") == std::string::npos)
     error = "ptxas fatal: missing .version directive";
-  else
+  else if (error = targetError(ptx, computeCapability()); error.empty())
     program = ms::fakecuda::PtxModule::parse(ptx, error);
   if (!program) {
     for (unsigned i = 0; i < count; ++i)

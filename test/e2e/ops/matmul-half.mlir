@@ -1,7 +1,9 @@
 // RUN: %check %s --work-dir %t
 // RUN: %check %s --work-dir %t.sm80 --levels O1 --compile-flags=--cuda-arch=sm_80
+// RUN: %check %s --work-dir %t.notma --levels O1 --compile-flags=--cuda-tma=false
 // RUN: ms-compile %s -O1 --target cuda --compile-to=gpu | FileCheck %s
 // RUN: ms-compile %s -O1 --target cuda --cuda-arch=sm_80 --compile-to=gpu | FileCheck %s --check-prefix=SM80
+// RUN: ms-compile %s -O1 --target cuda --cuda-tma=false --compile-to=gpu | FileCheck %s --check-prefix=NOTMA
 // Products of half-precision tensors, which the msgraph lowering widens
 // to f32 (f32 sums, one rounding): on the cuda target ms-cuda-tile-matmul
 // reads the halves themselves (8 a 128-bit load, no widening launch) and
@@ -13,8 +15,9 @@
 // inputs cast to bf16 with enough tiles for the 128 x 128 tile. The
 // reference sums in float64 and rounds once to the output's type. Products
 // whose operands both go by cp.async on sm_80 run on wgmma on sm_90a (the
-// default), their operands loaded by TMA, and on mma.sync on sm_80; the
-// others on mma.sync on both. Every product runs on the driver stand-in,
+// default), their operands loaded by TMA (by cp.async with
+// --cuda-tma=false), and on mma.sync on sm_80; the others on mma.sync on
+// both. Every product runs on the driver stand-in,
 // whose TMA loads land at issue in odd blocks and at the barrier's wait in
 // even ones.
 // INPUT 0: (rng.standard_normal((2, 75, 100)) * 0.25).astype(np.float16)
@@ -68,6 +71,14 @@
 // SM80: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<48x3840xbf16>
 // SM80: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
 // SM80-NOT: nvvm.wgmma
+// With --cuda-tma=false the wgmma product's operands go by cp.async.
+// NOTMA-LABEL: gpu.func @fused_5_matmul_cast_0(
+// NOTMA-NOT: nvgpu.tma.async.load
+// NOTMA: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<1152x48xbf16>
+// NOTMA: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<48x3840xbf16>
+// NOTMA: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+// NOTMA-NOT: nvgpu.tma.async.load
+// NOTMA-LABEL: gpu.func @kernel_6_0(
 func.func @main(%x: tensor<2x75x100xf16>, %w: tensor<100x200xf16>,
                 %q: tensor<3x80x40xf16>, %k: tensor<3x72x40xf16>,
                 %l: tensor<1152x48xf32>, %r: tensor<48x3840xf32>,

@@ -26,6 +26,13 @@ void registerCUDATargetBackend();
 /// code for.
 StringRef getCudaPtxFeatures(StringRef arch);
 
+/// The architecture (--cuda-arch) to generate code for a GPU whose compute
+/// capability `deviceArch` names ("sm_90", ms_device_arch): its
+/// arch-specific one where ms has it (sm_90a), else its own, else the
+/// newest older one (PTX runs on newer GPUs, arch-specific PTX does not);
+/// empty for a GPU older than every architecture ms generates code for.
+std::string getCudaArchForDevice(StringRef deviceArch);
+
 /// The nodes of `offload` (an offloaded graph of cuda launches) for the
 /// cuda-ptx section: `{"graph": [{"kernel": "ms_<kernel>", "args": [[a, o],
 /// ...]} | {"copy": bytes, "args": [src, dst]}]}`, where each buffer is

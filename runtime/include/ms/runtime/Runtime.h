@@ -122,6 +122,9 @@ public:
   ms_device_kind_t kind() const { return ms_device_kind(get()); }
   /// Returns the device name.
   const char *name() const { return ms_device_name(get()); }
+  /// Returns the hardware's architecture ("sm_90"; "" on cpu and npu); see
+  /// ms_device_arch.
+  const char *arch() const { return ms_device_arch(get()); }
   /// Returns what a simulated device measured, as JSON ("{}" otherwise);
   /// see ms_device_profile.
   std::string profile() const { return ms_device_profile(get()); }

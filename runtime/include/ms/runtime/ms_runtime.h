@@ -123,6 +123,11 @@ ms_status_t ms_device_create(ms_device_kind_t kind, ms_device_t *out);
 ms_device_kind_t ms_device_kind(ms_device_t device);
 /// Returns a short name such as "cpu"; owned by the device.
 const char *ms_device_name(ms_device_t device);
+/// Returns the architecture of the device's hardware, owned by the device:
+/// for cuda "sm_" and the GPU's compute capability ("sm_90" for 9.0, which
+/// ms-compile --cuda-arch=sm_90a and sm_90 run on; "sm_80" for 8.0); ""
+/// for devices whose code does not depend on it (cpu, npu) or NULL.
+const char *ms_device_arch(ms_device_t device);
 /// Waits for the device's own outstanding work (streams sync separately).
 ms_status_t ms_device_synchronize(ms_device_t device);
 /// Returns, as a JSON object, what a simulated device measured of the
