@@ -85,10 +85,11 @@ $done:
   EXPECT_EQ(out, (std::vector<float>{3, 5, 7, 9, 11, 13, -1, -1}));
 }
 
-// A block reverses 64 floats through shared memory: every thread's store
-// must land before any thread reads (bar.sync).
-TEST(PtxInterpreterTest, BarrierOrdersSharedMemory) {
-  auto module = parse(R"(
+/// A block reversing 64 floats through shared memory, with a bar.sync
+/// between the stores and the loads (`barrier`), then (`rewrite`) storing
+/// its float again with no barrier after the loads.
+std::string reverseKernel(bool barrier, bool rewrite) {
+  return std::string(R"(
 .visible .entry reverse(.param .u64 p)
 {
   .reg .b32 %r<8>; .reg .f32 %f<2>; .reg .b64 %rd<8>;
@@ -102,15 +103,24 @@ TEST(PtxInterpreterTest, BarrierOrdersSharedMemory) {
   shl.b32 %r3, %r1, 2;
   add.s32 %r4, %r2, %r3;
   st.shared.f32 [%r4], %f1;
-  bar.sync 0;
+)") + (barrier ? "  bar.sync 0;\n" : "") +
+         R"(
   sub.s32 %r5, 63, %r1;
   shl.b32 %r6, %r5, 2;
   add.s32 %r7, %r2, %r6;
   ld.shared.f32 %f1, [%r7];
   st.global.f32 [%rd3], %f1;
+)" + (rewrite ? "  st.shared.f32 [%r4], %f1;\n" : "") +
+         R"(
   ret;
 }
-)");
+)";
+}
+
+// A block reverses 64 floats through shared memory: every thread's store
+// must land before any thread reads (bar.sync).
+TEST(PtxInterpreterTest, BarrierOrdersSharedMemory) {
+  auto module = parse(reverseKernel(/*barrier=*/true, /*rewrite=*/false));
   ASSERT_TRUE(module);
   std::vector<float> data(64);
   for (int i = 0; i < 64; ++i)
@@ -118,6 +128,53 @@ TEST(PtxInterpreterTest, BarrierOrdersSharedMemory) {
   EXPECT_EQ(launch(*module, "reverse", 1, 64, {data.data()}), "");
   for (int i = 0; i < 64; ++i)
     EXPECT_EQ(data[i], 63 - i);
+}
+
+// Data races on shared memory fail the launch whatever order the threads
+// ran in (SharedRaces.h): a read of another thread's store with no
+// barrier between, a store over what another thread reads with no
+// barrier between (the second barrier of a reused tile missing), and
+// stores of different values to one place; stores of the same value do
+// not race.
+TEST(PtxInterpreterTest, FindsDataRacesOnSharedMemory) {
+  std::vector<float> data(64);
+  auto unordered = parse(reverseKernel(/*barrier=*/false, /*rewrite=*/false));
+  ASSERT_TRUE(unordered);
+  EXPECT_NE(launch(*unordered, "reverse", 1, 64, {data.data()})
+                .find("line 17 (st.shared.f32 [%r4], %f1;): a data race on "
+                      "shared memory at offset 128: thread 32 writes (line "
+                      "17) what thread 31 read (line 22) with no barrier or "
+                      "mbarrier wait ordering them"),
+            std::string::npos);
+  auto rewritten = parse(reverseKernel(/*barrier=*/true, /*rewrite=*/true));
+  ASSERT_TRUE(rewritten);
+  EXPECT_NE(launch(*rewritten, "reverse", 1, 64, {data.data()})
+                .find("a data race on shared memory at offset 128: thread 31 "
+                      "reads (line 23) what thread 32 wrote (line 25)"),
+            std::string::npos);
+  for (const char *value : {"1", "%r2"}) {
+    auto stores = parse(std::string(R"(
+.visible .entry same(.param .u64 p)
+{
+  .reg .b32 %r<3>;
+  .shared .align 4 .b8 flag[4];
+  mov.u32 %r1, flag;
+  mov.u32 %r2, %tid.x;
+  st.shared.u32 [%r1], )") +
+                        value + R"(;
+  ret;
+}
+)");
+    ASSERT_TRUE(stores);
+    std::string error = launch(*stores, "same", 1, 64, {data.data()});
+    if (value[0] == '1')
+      EXPECT_EQ(error, "");
+    else
+      EXPECT_NE(error.find("a data race on shared memory at offset 0: thread "
+                           "1 writes (line 11) what thread 0 wrote (line 11)"),
+                std::string::npos)
+          << error;
+  }
 }
 
 // A butterfly sum over the 8 lanes of a member mask while the warp's other
@@ -1239,7 +1296,14 @@ TEST(PtxInterpreterTest, RunsWgmmaAsynchronously) {
 /// and stores element t of the box at out[32 + t].
 /// `dst` is the load's offset in the tile, `wait` whether threads wait,
 /// `arrive` whether thread 0 arrives.
-std::string tmaKernel(int dst = 0, bool wait = true, bool arrive = true) {
+/// A kernel whose thread 0 loads a box by TMA into `tile` (at byte `dst`),
+/// expecting its bytes at an mbarrier (`arrive`) that every thread waits
+/// for (`wait`, twice) before each stores its element of the box; with
+/// `reload`, thread 0 then loads the box again into the same tile,
+/// completing a second mbarrier all wait for, after a bar.sync (2) or with
+/// nothing that orders the other threads' reads before the load (1).
+std::string tmaKernel(int dst = 0, bool wait = true, bool arrive = true,
+                      int reload = 0) {
   std::string waitAsm = R"(
   {
   .reg .pred       P1;
@@ -1256,12 +1320,14 @@ std::string tmaKernel(int dst = 0, bool wait = true, bool arrive = true) {
   .reg .pred %p<2>; .reg .b16 %rs<2>; .reg .b32 %r<10>; .reg .b64 %rd<12>;
   .shared .align 128 .b8 tile[192];
   .shared .align 8 .b8 bar[8];
+  .shared .align 8 .b8 bar2[8];
   ld.param.u64 %rd1, [map];
   ld.param.u64 %rd2, [out];
   mov.u32 %r1, %tid.x;
   setp.eq.u32 %p1, %r1, 0;
   mov.u32 %r2, 1;
   @%p1 mbarrier.init.shared.b64 [bar], %r2;
+  @%p1 mbarrier.init.shared.b64 [bar2], %r2;
   @%p1 fence.mbarrier_init.release.cluster;
   bar.sync 0;
   mov.u32 %r3, 64;
@@ -1293,6 +1359,14 @@ std::string tmaKernel(int dst = 0, bool wait = true, bool arrive = true) {
   ld.shared.u16 %rs1, [%r9];
   add.u64 %rd9, %rd2, %rd7;
   st.global.u16 [%rd9], %rs1;
+)" + (reload == 2 ? "  bar.sync 0;\n" : "") +
+         (reload ? "  @%p1 mbarrier.arrive.expect_tx.shared.b64 %rd3, "
+                   "[bar2], %r3;\n  @%p1 cp.async.bulk.tensor.2d.shared::"
+                   "cluster.global.tile.mbarrier::complete_tx::bytes [%rd6], "
+                   "[%rd1, {%r7, %r8}], [bar2];\n  mov.u32 %r4, bar2;\n" +
+                       waitAsm
+                 : std::string()) +
+         R"(
   ret;
 }
 )";
@@ -1346,11 +1420,31 @@ TEST(PtxInterpreterTest, LoadsBoxesByTma) {
   EXPECT_NE(launch(*unarrived, "k", 1, 32, {&map, out.data()})
                 .find("threads wait forever at an mbarrier"),
             std::string::npos);
+  // Loads nobody waits for: with one thread, still in flight at the end;
+  // with 32, the load also races with the others' reads of the tile.
   auto unwaited = parse(tmaKernel(0, /*wait=*/false));
   ASSERT_TRUE(unwaited);
-  EXPECT_NE(launch(*unwaited, "k", 1, 32, {&map, out.data()})
+  EXPECT_NE(launch(*unwaited, "k", 1, 1, {&map, out.data()})
                 .find("TMA loads still in flight when the block ends"),
             std::string::npos);
+  EXPECT_NE(launch(*unwaited, "k", 1, 32, {&map, out.data()})
+                .find("a data race on shared memory at offset 2: a TMA load "
+                      "(agent 0) writes (line 29) what thread 1 read (line "
+                      "40)"),
+            std::string::npos);
+  // A load into a tile other threads read with nothing ordering their
+  // reads before it races with them (SharedRaces.h); a bar.sync before it
+  // orders them.
+  auto unsynced = parse(tmaKernel(0, true, true, /*reload=*/1));
+  ASSERT_TRUE(unsynced);
+  std::string error = launch(*unsynced, "k", 1, 32, {&map, out.data()});
+  EXPECT_NE(error.find("a data race on shared memory at offset "),
+            std::string::npos)
+      << error;
+  EXPECT_NE(error.find("a TMA load (agent 1)"), std::string::npos) << error;
+  auto synced = parse(tmaKernel(0, true, true, /*reload=*/2));
+  ASSERT_TRUE(synced);
+  EXPECT_EQ(launch(*synced, "k", 2, 32, {&map, out.data()}), "");
   // Not a map the stand-in encoded.
   alignas(64) FakeTensorMap garbage;
   EXPECT_NE(launch(*module, "k", 1, 32, {&garbage, out.data()})

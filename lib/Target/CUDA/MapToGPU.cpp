@@ -51,9 +51,11 @@ using namespace mlir::ms;
 /// Threads per block of a parallel loop's launch, and the most threads
 /// that share one row of a reduction.
 static constexpr int64_t kThreadsPerBlock = 256;
+/// The lanes of a warp, the width of its shuffles.
+static constexpr int64_t kWarpLanes = 32;
 /// The fewest elements per row for which threads share a reduction's row
 /// (one warp).
-static constexpr int64_t kMinSharedReduction = 32;
+static constexpr int64_t kMinSharedReduction = kWarpLanes;
 /// A reduction of fewer rows than this (two blocks per SM of a 132-SM
 /// H100 or H200) splits long rows over several blocks...
 static constexpr int64_t kFewRows = 264;
@@ -1941,11 +1943,13 @@ private:
   }
 
   /// Emits parallel step `loop` (of `trips`, matched as `split`) for
-  /// `thread`: row thread / lanes (the last row for threads past the rows,
-  /// which compute it again and keep nothing), its terms from thread %
-  /// lanes on every lanes-th, the parts combined by shuffles within the
-  /// lanes (every thread of the warp takes part), then with the row's
-  /// initial values, and the rest of the row run by its first lane.
+  /// `thread`: row thread / lanes (the last row for threads past the rows
+  /// in the last rows' warp, which compute it again and keep nothing; the
+  /// warps wholly past the rows skip the step, where their reads of the
+  /// last row would race with its first lane's writes), its terms from
+  /// thread % lanes on every lanes-th, the parts combined by shuffles
+  /// within the lanes (every thread of the warp takes part), then with the
+  /// row's initial values, and the rest of the row run by its first lane.
   void emitSplitRows(OpBuilder &builder, Location loc, scf::ParallelOp loop,
                      const SplitRows &split, ArrayRef<int64_t> lower,
                      ArrayRef<int64_t> step, ArrayRef<int64_t> trips,
@@ -1962,7 +1966,15 @@ private:
     Value lane = arith::RemUIOp::create(builder, loc, thread, lanes);
     Value isFirst = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::eq, lane, index(0));
-    if (rows * split.lanes < threads) {
+    OpBuilder::InsertionGuard outside(builder);
+    int64_t busy = llvm::alignTo(rows * split.lanes, kWarpLanes);
+    if (busy < threads) {
+      Value busyThread = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::ult, thread, index(busy));
+      auto busyWarps = scf::IfOp::create(builder, loc, busyThread);
+      builder.setInsertionPointToStart(busyWarps.thenBlock());
+    }
+    if (rows * split.lanes < std::min(busy, threads)) {
       Value last = index(rows - 1);
       Value inRange = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::ult, row, index(rows));
@@ -1986,10 +1998,9 @@ private:
       BlockArgument argument = reduction.getRegionIterArgs()[i];
       Value part = parts.getResult(i);
       for (int64_t offset = split.lanes / 2; offset >= 1; offset /= 2) {
-        Value other =
-            gpu::ShuffleOp::create(builder, loc, part, offset,
-                                   kMinSharedReduction, gpu::ShuffleMode::XOR)
-                .getShuffleResult();
+        Value other = gpu::ShuffleOp::create(builder, loc, part, offset,
+                                             kWarpLanes, gpu::ShuffleMode::XOR)
+                          .getShuffleResult();
         part = combineWith(builder, combine, argument, part, other);
       }
       Value init = mapping.lookupOrDefault(reduction.getInitArgs()[i]);

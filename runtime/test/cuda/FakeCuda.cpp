@@ -19,6 +19,8 @@
 // memory freed twice, a synchronization or an allocation on a capturing
 // stream. MS_FAKE_CUDA_INIT_ERROR=<code> makes cuInit fail;
 // MS_FAKE_CUDA_MAX_STEPS=<n> bounds the instructions of a launch (2e10);
+// MS_FAKE_CUDA_RACES=0 turns off the checks for data races on shared
+// memory (SharedRaces.h), which fail a launch as a fault would;
 // MS_FAKE_CUDA_COMPUTE_CAPABILITY=<major>.<minor> is the GPU's (9.0, an
 // H100's, by default), and PTX whose .target it cannot run does not load.
 //
@@ -411,9 +413,14 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
       const char *text = std::getenv("MS_FAKE_CUDA_MAX_STEPS");
       return text ? std::strtoull(text, nullptr, 10) : 20000000000ull;
     }();
-    std::string error =
-        called->module->launch(called->name, gx, bx, sharedBytes,
-                               pointers.data(), isAllocated, maxSteps);
+    // MS_FAKE_CUDA_RACES=0: no race checks of shared memory.
+    static const bool checkRaces = [] {
+      const char *text = std::getenv("MS_FAKE_CUDA_RACES");
+      return !text || std::string(text) != "0";
+    }();
+    std::string error = called->module->launch(
+        called->name, gx, bx, sharedBytes, pointers.data(), isAllocated,
+        maxSteps, checkRaces);
     if (error.empty())
       return kSuccess;
     // Where a device would fault.

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PtxInterpreter.h"
+#include "SharedRaces.h"
 #include "npu/Float16.h"
 
 #include <cmath>
@@ -618,7 +619,8 @@ public:
   bool parse(const std::string &ptx, std::string &error);
   std::string run(const Kernel &k, unsigned grid, unsigned block,
                   unsigned dynamicBytes, void **params,
-                  const GlobalCheck &isGlobal, uint64_t maxSteps) const;
+                  const GlobalCheck &isGlobal, uint64_t maxSteps,
+                  bool checkRaces) const;
 
 private:
   bool parseInstr(Kernel &k, const std::string &text, int line, Instr &in,
@@ -1672,6 +1674,9 @@ struct AsyncCopy {
   uint8_t *to = nullptr;
   const uint8_t *from = nullptr;
   size_t copied = 0, filled = 0;
+  /// The thread that issued it and the instruction's line.
+  unsigned thread = 0;
+  long line = 0;
 
   /// Writes the copy's bytes to shared memory.
   void land() const {
@@ -1703,6 +1708,10 @@ struct TmaLoad {
   int64_t coordinates[5] = {};
   uint8_t *to = nullptr;
   size_t bytes = 0;
+  /// What the issuing thread had seen at the issue (race checks), and the
+  /// instruction's line.
+  VectorClock issued;
+  long line = 0;
 };
 
 /// An mbarrier of the block's shared memory: the arrivals a phase expects,
@@ -1714,10 +1723,23 @@ struct Mbarrier {
   int64_t tx = 0;
   uint64_t phases = 0;
   std::vector<TmaLoad> loads;
+  /// Race checks: the clock index of its TMA loads (SharedRaces agent) and
+  /// their ticks so far, what the current phase's arrivals released, and
+  /// what the last completed phase of each parity did.
+  int agent = -1;
+  uint32_t agentTicks = 0;
+  VectorClock released, done[2];
 
   /// Completes the phase once every arrival and byte is in.
   void update() {
     if (pending == 0 && tx == 0) {
+      if (!released.empty()) {
+        VectorClock &phase = done[phases & 1];
+        phase = released;
+        if (agent >= 0)
+          phase[static_cast<size_t>(agent)] = agentTicks;
+        std::fill(released.begin(), released.end(), 0);
+      }
       ++phases;
       pending = expected;
     }
@@ -1744,10 +1766,10 @@ struct WarpWgmma {
 };
 } // namespace
 
-std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
-                               unsigned block, unsigned dynamicBytes,
-                               void **params, const GlobalCheck &isGlobal,
-                               uint64_t maxSteps) const {
+std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
+                               unsigned dynamicBytes, void **params,
+                               const GlobalCheck &isGlobal, uint64_t maxSteps,
+                               bool checkRaces) const {
   std::vector<uint8_t> paramBuffer(k.paramBytes + 8);
   for (size_t i = 0; i < k.params.size(); ++i) {
     const Symbol &p = symbols[k.params[i]];
@@ -1772,11 +1794,14 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       error = "kernel " + k.name + ", line " + std::to_string(in.line) +
               " (" + in.text + "): " + message;
   };
+  SharedRaces races;
   for (unsigned b = 0; b < grid && error.empty(); ++b) {
     std::fill(shared.begin(), shared.end(), 0xCD);
     for (WarpWgmma &warp : wgmmas)
       warp = WarpWgmma();
     mbarriers.clear();
+    if (checkRaces)
+      races.reset(block, sharedBytes);
     for (unsigned t = 0; t < block; ++t) {
       Thread &th = threads[t];
       th.regs.assign(k.registers.size(), 0);
@@ -1885,6 +1910,35 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         base = symbolAt(op.symbol).address;
       return base + static_cast<uint64_t>(op.imm);
     };
+    auto indexOf = [&](const Thread &th) {
+      return static_cast<unsigned>(&th - threads.data());
+    };
+    // Checks and records (SharedRaces) thread `t`'s access of `size` bytes
+    // at `p` by instruction `in` (at `line`: the instruction's or, for a
+    // copy landing later, the copy's) when `p` is shared memory; false
+    // after failing the launch on a race.
+    // A store gives the bytes `before` it (`p` holding those after).
+    auto checkShared = [&](const Instr &in, long line, unsigned t,
+                           const uint8_t *p, uint64_t size, bool isWrite,
+                           const uint8_t *before = nullptr) -> bool {
+      if (!checkRaces || p < shared.data() || p >= shared.data() + sharedBytes)
+        return true;
+      uint64_t offset = static_cast<uint64_t>(p - shared.data());
+      std::string race = isWrite ? races.write(t, offset, size, line, before,
+                                               before ? p : nullptr)
+                                 : races.read(t, offset, size, line);
+      if (race.empty())
+        return true;
+      fail(in, race);
+      return false;
+    };
+    // Lands cp.async copy `copy` (at `in`, its wait or itself): a write of
+    // its thread.
+    auto landCopy = [&](const AsyncCopy &copy, const Instr &in) -> bool {
+      copy.land();
+      return checkShared(in, copy.line, copy.thread, copy.to,
+                         copy.copied + copy.filled, true);
+    };
 
     // Writes TMA load `load`'s box to shared memory (elements past the
     // tensor's end as zeros); false on a read outside every allocation.
@@ -1930,6 +1984,20 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
       for (const TmaLoad &load : loads) {
         if (!landTma(load, in))
           return false;
+        // A write of the barrier's agent, which must not race with what
+        // the issuing thread had not seen (a read of the stage since).
+        if (checkRaces) {
+          uint64_t offset = static_cast<uint64_t>(load.to - shared.data());
+          std::string race = races.checkWrite(
+              load.issued, static_cast<unsigned>(barrier.agent), offset,
+              load.bytes, load.line);
+          if (!race.empty()) {
+            fail(in, race);
+            return false;
+          }
+          races.recordAgent(barrier.agent, ++barrier.agentTicks, offset,
+                            load.bytes, load.line);
+        }
         barrier.tx -= static_cast<int64_t>(load.bytes);
         barrier.update();
       }
@@ -1999,6 +2067,13 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
             fail(in, "access of a null address");
             return;
           }
+          uint8_t before[64];
+          size_t bytes = size * in.vector;
+          if (in.op == Opcode::Ld &&
+              !checkShared(in, in.line, indexOf(th), p, bytes, false))
+            return;
+          if (in.op == Opcode::St && bytes <= sizeof(before))
+            std::memcpy(before, p, bytes);
           for (unsigned i = 0; i < in.vector; ++i) {
             const Operand &element =
                 reg.kind == OperandKind::Vector ? reg.elements[i] : reg;
@@ -2013,6 +2088,10 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
               std::memcpy(p + i * size, &v, size);
             }
           }
+          if (in.op == Opcode::St &&
+              !checkShared(in, in.line, indexOf(th), p, bytes, true,
+                           bytes <= sizeof(before) ? before : nullptr))
+            return;
           break;
         }
         case Opcode::Mbarrier: {
@@ -2025,7 +2104,19 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
               fail(in, "an mbarrier expecting no arrivals");
               return;
             }
-            mbarriers[at] = Mbarrier{count, count, 0, 0, {}};
+            Mbarrier &barrier = mbarriers[at] = Mbarrier();
+            barrier.expected = barrier.pending = count;
+            if (checkRaces) {
+              barrier.agent = races.newAgent();
+              if (barrier.agent < 0) {
+                fail(in, "more than " +
+                             std::to_string(SharedRaces::kMaxAgents) +
+                             " mbarriers in a block");
+                return;
+              }
+              barrier.released = races.empty();
+              barrier.done[0] = barrier.done[1] = races.empty();
+            }
             break;
           }
           auto it = mbarriers.find(at);
@@ -2043,6 +2134,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
               return;
             }
             uint64_t state = barrier.phases;
+            if (checkRaces)
+              races.release(indexOf(th), barrier.released);
             --barrier.pending;
             barrier.update();
             set(0, state);
@@ -2071,6 +2164,10 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
             th.state = Thread::AtMbarrier;
             return;
           }
+          // The last phase of that parity: what its arrivals released and
+          // its loads wrote.
+          if (checkRaces)
+            races.acquire(indexOf(th), barrier.done[parity]);
           set(0, 1);
           break;
         }
@@ -2122,6 +2219,19 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
               fail(in, "a TMA load completing an mbarrier not initialized");
               return;
             }
+            // The load writes the box any time from now: it must not race
+            // with what this thread has not seen.
+            if (checkRaces) {
+              load.issued = races.clockOf(indexOf(th));
+              load.line = in.line;
+              std::string race = races.checkWrite(
+                  load.issued, static_cast<unsigned>(it->second.agent), to,
+                  load.bytes, in.line);
+              if (!race.empty()) {
+                fail(in, race);
+                return;
+              }
+            }
             // The load lands any time before the phase completes: in odd
             // blocks at once, so that a load into a stage still read
             // shows, in even ones at the wait.
@@ -2144,7 +2254,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
             }
             while (th.groups.size() > keep) {
               for (const AsyncCopy &copy : th.groups.front())
-                copy.land();
+                if (!landCopy(copy, in))
+                  return;
               th.groups.erase(th.groups.begin());
             }
             break;
@@ -2170,13 +2281,24 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
             fail(in, "access of a null address");
             return;
           }
-          AsyncCopy copy{to, from, copied, size - copied};
+          AsyncCopy copy{to, from, copied, size - copied, indexOf(th), in.line};
+          // The copy writes any time from now to its wait.
+          if (checkRaces) {
+            std::string race = races.checkWrite(
+                races.clockOf(indexOf(th)), indexOf(th),
+                static_cast<uint64_t>(to - shared.data()), size, in.line);
+            if (!race.empty()) {
+              fail(in, race);
+              return;
+            }
+          }
           // A copy may land any time before the wait that covers it: in
           // odd blocks at once, so that a copy into a stage another thread
           // still reads shows, in even ones at the wait, so that a read
           // before the wait shows.
           if (b % 2) {
-            copy.land();
+            if (!landCopy(copy, in))
+              return;
             break;
           }
           th.uncommitted.push_back(copy);
@@ -2716,7 +2838,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         Thread &th = threads[first + r];
         const uint8_t *p =
             resolve(th, in, in.space, address(th, in.operands[1]), 16);
-        if (!p)
+        if (!p || !checkShared(in, in.line, first + r, p, 16, false))
           return false;
         std::memcpy(rows[r], p, 16);
       }
@@ -2770,7 +2892,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
                                           : 16 * (i % 8) + 2 * (kk % 8));
         const uint8_t *bytes =
             resolve(threads[first], in, Space::Shared, at, 2);
-        if (!bytes)
+        if (!bytes || !checkShared(in, in.line, first, bytes, 2, false))
           return false;
         uint16_t bits;
         std::memcpy(&bits, bytes, 2);
@@ -2895,6 +3017,15 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
     auto resolveWarp = [&](unsigned w) -> bool {
       bool released = false;
       unsigned first = w * 32, last = std::min(block, first + 32);
+      // The lanes of a warp-wide instruction wait for each other: what one
+      // did before it happens before what any does after (race checks).
+      auto converge = [&](const std::vector<unsigned> &lanes) {
+        if (checkRaces)
+          races.barrier(lanes);
+      };
+      std::vector<unsigned> warpLanes;
+      for (unsigned t = first; t < last; ++t)
+        warpLanes.push_back(t);
       // Each shuffle some lane waits at, in turn.
       std::vector<long> pcs;
       for (unsigned t = first; t < last; ++t)
@@ -2903,19 +3034,16 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           pcs.push_back(threads[t].pc);
       for (long pc : pcs) {
         const Instr &in = k.code[pc];
-        if (in.op == Opcode::Mma) {
-          if (runMma(in, pc, first, last))
+        if (in.op == Opcode::Mma || in.op == Opcode::Ldmatrix ||
+            in.op == Opcode::Wgmma) {
+          bool ran = in.op == Opcode::Mma ? runMma(in, pc, first, last)
+                     : in.op == Opcode::Ldmatrix
+                         ? runLdmatrix(in, pc, first, last)
+                         : runWgmma(in, pc, first, last);
+          if (ran) {
+            converge(warpLanes);
             released = true;
-          continue;
-        }
-        if (in.op == Opcode::Ldmatrix) {
-          if (runLdmatrix(in, pc, first, last))
-            released = true;
-          continue;
-        }
-        if (in.op == Opcode::Wgmma) {
-          if (runWgmma(in, pc, first, last))
-            released = true;
+          }
           continue;
         }
         uint32_t members = 0;
@@ -2934,11 +3062,14 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
           continue;
         std::vector<uint64_t> inputs(32, 0);
         std::vector<bool> present(32, false);
+        std::vector<unsigned> lanes;
         for (unsigned t = first; t < last; ++t)
           if (threads[t].state == Thread::AtShuffle && threads[t].pc == pc) {
             inputs[t - first] = value(threads[t], in.operands[1]);
             present[t - first] = true;
+            lanes.push_back(t);
           }
+        converge(lanes);
         for (unsigned t = first; t < last; ++t) {
           Thread &th = threads[t];
           if (!present[t - first])
@@ -3042,11 +3173,15 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid,
         continue;
       }
       if (!released && allAtBarrier) {
+        std::vector<unsigned> synced;
         for (Thread &th : threads)
           if (th.state == Thread::AtBarrier) {
             th.state = Thread::Running;
             ++th.pc;
+            synced.push_back(indexOf(th));
           }
+        if (checkRaces)
+          races.barrier(synced);
         released = true;
       }
       if (!released && error.empty()) {
@@ -3091,12 +3226,12 @@ std::vector<size_t> PtxModule::getParamSizes(const std::string &name) const {
 std::string PtxModule::launch(const std::string &name, unsigned grid,
                               unsigned block, unsigned dynamicShared,
                               void **params, const GlobalCheck &isGlobal,
-                              uint64_t maxSteps) const {
+                              uint64_t maxSteps, bool checkRaces) const {
   const Kernel *k = impl->find(name);
   if (!k)
     return "no entry " + name;
-  return impl->run(*k, grid, block, dynamicShared, params, isGlobal,
-                   maxSteps);
+  return impl->run(*k, grid, block, dynamicShared, params, isGlobal, maxSteps,
+                   checkRaces);
 }
 
 bool PtxModule::ownsGlobal(uint64_t address, size_t size) const {

@@ -15,8 +15,9 @@
 // threads run one at a time up to each barrier or shuffle (all of a warp's
 // lanes exchange at once), the order of the threads reversed every other
 // round; a shared, local or global access outside its buffer, a barrier or
-// shuffle some thread never reaches, or more instructions than the
-// launch's budget fails it, naming the kernel (and the instruction).
+// shuffle some thread never reaches, a data race on shared memory
+// (SharedRaces.h), or more instructions than the launch's budget fails
+// it, naming the kernel (and the instruction).
 // Approximate instructions (ex2.approx, ...) compute exactly and .ftz is not
 // applied: results are at least as accurate as a GPU's.
 //
@@ -73,10 +74,13 @@ public:
   /// threads, each block with `dynamicShared` bytes of dynamic shared
   /// memory (where the module's `.extern .shared` arrays start), with
   /// `params` (as cuLaunchKernel takes them), at most `maxSteps`
-  /// instructions in all; returns an error message, or an empty string.
+  /// instructions in all, each block's shared memory checked for data
+  /// races when `checkRaces` (SharedRaces.h); returns an error message, or
+  /// an empty string.
   std::string launch(const std::string &name, unsigned grid, unsigned block,
                      unsigned dynamicShared, void **params,
-                     const GlobalCheck &isGlobal, uint64_t maxSteps) const;
+                     const GlobalCheck &isGlobal, uint64_t maxSteps,
+                     bool checkRaces = true) const;
   /// Whether [address, address + size) lies in a `.global` variable.
   bool ownsGlobal(uint64_t address, size_t size) const;
 

@@ -974,9 +974,9 @@ func.func @two_sums(%n: memref<2x4xf32>) {
 // 32 adjacent threads share a row (the block's threads over the rows,
 // capped at a warp), each summing every 32nd term, and combine their parts
 // with xor shuffles; the row's initial value joins last and the row's
-// first lane alone stores it. Threads past the rows (128 and up) redo the
-// last row, taking part in the shuffles, and store nothing. A row loop
-// that writes memory keeps a thread per row.
+// first lane alone stores it. The warps past the rows (threads 128 and up)
+// skip the step: their reads of a row would race with its first lane's
+// store. A row loop that writes memory keeps a thread per row.
 // CHECK-LABEL: gpu.func @split_rows_0(
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK: %[[T:.*]] = gpu.thread_id x
@@ -984,12 +984,12 @@ func.func @two_sums(%n: memref<2x4xf32>) {
 // CHECK: %[[ROW:.*]] = arith.divui %[[T]], %c32
 // CHECK: %[[LANE:.*]] = arith.remui %[[T]], %c32
 // CHECK: %[[LEAD:.*]] = arith.cmpi eq, %[[LANE]], %c0
-// CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %c4
-// CHECK: %[[R:.*]] = arith.minui %[[ROW]], %c3
-// CHECK: %[[STORE:.*]] = arith.andi %[[LEAD]], %[[IN]]
-// CHECK: %[[INIT:.*]] = memref.load %{{.*}}[%{{.*}}, %[[R]]] : memref<2x4xf32>
+// CHECK: %[[BUSY:.*]] = arith.cmpi ult, %[[T]], %c128
+// CHECK: scf.if %[[BUSY]] {
+// CHECK-NOT: arith.minui
+// CHECK: %[[INIT:.*]] = memref.load %{{.*}}[%{{.*}}, %[[ROW]]] : memref<2x4xf32>
 // CHECK: %[[PART:.*]] = scf.for unsigned %[[K:.*]] = %[[LANE]] to %c64 step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
-// CHECK-NEXT: %[[X:.*]] = memref.load %{{.*}}[%[[R]], %[[K]]] : memref<4x64xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: %[[X:.*]] = memref.load %{{.*}}[%[[ROW]], %[[K]]] : memref<4x64xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[ACC]], %[[X]]
 // CHECK-NEXT: scf.yield %[[S]]
 // CHECK: %[[O16:.*]], %{{.*}} = gpu.shuffle xor %[[PART]], %c16_i32, %c32_i32 : f32
@@ -1000,8 +1000,9 @@ func.func @two_sums(%n: memref<2x4xf32>) {
 // CHECK: %[[O1:.*]], %{{.*}} = gpu.shuffle xor %[[P2:.*]], %c1_i32, %c32_i32
 // CHECK: %[[P1:.*]] = arith.addf %[[P2]], %[[O1]]
 // CHECK: %[[TOTAL:.*]] = arith.addf %[[INIT]], %[[P1]]
-// CHECK: scf.if %[[STORE]] {
-// CHECK-NEXT: memref.store %[[TOTAL]], %{{.*}}[%{{.*}}, %[[R]]] : memref<2x4xf32>
+// CHECK: scf.if %[[LEAD]] {
+// CHECK-NEXT: memref.store %[[TOTAL]], %{{.*}}[%{{.*}}, %[[ROW]]] : memref<2x4xf32>
+// CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-NEXT: gpu.barrier
 // CHECK: scf.for %{{.*}} = %[[T]] to %{{.*}} step %{{.*}} {
