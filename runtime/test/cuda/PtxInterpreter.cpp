@@ -3017,15 +3017,12 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
     auto resolveWarp = [&](unsigned w) -> bool {
       bool released = false;
       unsigned first = w * 32, last = std::min(block, first + 32);
-      // The lanes of a warp-wide instruction wait for each other: what one
-      // did before it happens before what any does after (race checks).
+      // The lanes of a shuffle wait for each other: what one did before it
+      // happens before what any does after (race checks, SharedRaces.h).
       auto converge = [&](const std::vector<unsigned> &lanes) {
         if (checkRaces)
           races.barrier(lanes);
       };
-      std::vector<unsigned> warpLanes;
-      for (unsigned t = first; t < last; ++t)
-        warpLanes.push_back(t);
       // Each shuffle some lane waits at, in turn.
       std::vector<long> pcs;
       for (unsigned t = first; t < last; ++t)
@@ -3034,16 +3031,19 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
           pcs.push_back(threads[t].pc);
       for (long pc : pcs) {
         const Instr &in = k.code[pc];
-        if (in.op == Opcode::Mma || in.op == Opcode::Ldmatrix ||
-            in.op == Opcode::Wgmma) {
-          bool ran = in.op == Opcode::Mma ? runMma(in, pc, first, last)
-                     : in.op == Opcode::Ldmatrix
-                         ? runLdmatrix(in, pc, first, last)
-                         : runWgmma(in, pc, first, last);
-          if (ran) {
-            converge(warpLanes);
+        if (in.op == Opcode::Mma) {
+          if (runMma(in, pc, first, last))
             released = true;
-          }
+          continue;
+        }
+        if (in.op == Opcode::Ldmatrix) {
+          if (runLdmatrix(in, pc, first, last))
+            released = true;
+          continue;
+        }
+        if (in.op == Opcode::Wgmma) {
+          if (runWgmma(in, pc, first, last))
+            released = true;
           continue;
         }
         uint32_t members = 0;

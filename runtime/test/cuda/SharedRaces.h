@@ -14,11 +14,12 @@
 // complete acquires what every arrival of it released), and the
 // asynchronous writes that complete an mbarrier's transactions (TMA
 // loads: an agent of the mbarrier's own, whose writes the phase's waiters
-// see), and the warp-wide instructions (shfl.sync, mma.sync, ldmatrix,
-// wgmma), whose lanes wait for each other: what a lane did before one
-// happens before what any did after, as the hardware's convergence gives
-// (MLIR's gpu.all_reduce relies on it; the PTX memory model asks for
-// bar.warp.sync). A race is found whatever order the interpreter runs the
+// see), and shuffles (shfl.sync), whose lanes wait for each other: what a
+// lane did before one happens before what any did after, as the
+// hardware's convergence gives (MLIR's gpu.all_reduce relies on it,
+// though the PTX memory model asks for bar.warp.sync). The other warp-wide
+// instructions (mma.sync, ldmatrix, wgmma) order nothing, as the memory
+// model says. A race is found whatever order the interpreter runs the
 // threads in, where results only show the ones its orders expose.
 //
 //===----------------------------------------------------------------------===//
