@@ -1769,7 +1769,7 @@ struct WarpWgmma {
 std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
                                unsigned dynamicBytes, void **params,
                                const GlobalCheck &isGlobal, uint64_t maxSteps,
-                               bool checkRaces) const {
+                               bool raceChecks) const {
   std::vector<uint8_t> paramBuffer(k.paramBytes + 8);
   for (size_t i = 0; i < k.params.size(); ++i) {
     const Symbol &p = symbols[k.params[i]];
@@ -1780,6 +1780,9 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
   uint64_t sharedBytes =
       dynamicBytes ? dynamicShared + dynamicBytes : k.sharedBytes;
   std::vector<uint8_t> shared(sharedBytes + 1);
+  // A kernel without shared memory has nothing to race on (and no
+  // mbarriers): its blocks skip the checks' bookkeeping.
+  const bool checkRaces = raceChecks && sharedBytes > 0;
   std::vector<Thread> threads(block);
   std::vector<WarpWgmma> wgmmas((block + 31) / 32);
   // The block's mbarriers, by offset in its shared window.

@@ -48,9 +48,12 @@ public:
   void reset(unsigned threads, uint64_t bytes) {
     count = threads;
     agents = 0;
-    clocks.assign(threads, VectorClock(threads + kMaxAgents, 0));
-    for (unsigned t = 0; t < threads; ++t)
+    // Each block reuses the last one's memory.
+    clocks.resize(threads);
+    for (unsigned t = 0; t < threads; ++t) {
+      clocks[t].assign(threads + kMaxAgents, 0);
       clocks[t][t] = 1;
+    }
     shadows.assign(bytes, Shadow());
     pooled = 0;
   }
