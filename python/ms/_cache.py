@@ -5,7 +5,8 @@ without source locations), the compile settings and the compiler's identity
 (its build and the target CPU). They are written to a temporary file in the
 cache directory and renamed into place, so a crash or a concurrent writer
 never leaves a partial entry; an entry that fails the runtime's validation
-(corruption) is reported with a warning, removed and rebuilt.
+(corruption) is reported with a warning, removed and rebuilt, and one that
+is whole but cannot run on the device (PTX for another GPU) raises.
 
 The directory is `$MS_CACHE_DIR`, else `$XDG_CACHE_HOME/ms`, else
 `~/.cache/ms`. Setting `MS_CACHE_DIR` to an empty string keeps compiled
@@ -99,6 +100,10 @@ def load_or_compile(builder, settings, stats):
             stats["disk_hits"] += 1
             return executable
         except _ms.ExecutionError as error:
+            # A module that is whole but cannot run here (PTX for another
+            # GPU: "unavailable") would fail the same way once recompiled.
+            if getattr(error, "code", None) == "unavailable":
+                raise
             warnings.warn(f"ms: discarding corrupt cache entry ({error}); "
                           "recompiling", RuntimeWarning, stacklevel=4)
             try:

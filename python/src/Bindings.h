@@ -31,8 +31,11 @@ struct Errors {
 };
 Errors &errors();
 
-/// Raises `type` with `message` (throws pybind11::error_already_set).
-[[noreturn]] void raise(PyObject *type, const std::string &message);
+/// Raises `type` with `message` (throws pybind11::error_already_set);
+/// with a `code` (a runtime status's: "data_loss", ...), the exception's
+/// `code` attribute holds it.
+[[noreturn]] void raise(PyObject *type, const std::string &message,
+                        const char *code = nullptr);
 
 void populateCompilerBindings(pybind11::module_ &m);
 void populateRuntimeBindings(pybind11::module_ &m);

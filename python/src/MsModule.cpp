@@ -15,11 +15,16 @@ Errors &errors() {
   return instance;
 }
 
-void raise(PyObject *type, const std::string &message) {
-  PyErr_SetString(type, message.c_str());
+void raise(PyObject *type, const std::string &message, const char *code) {
+  if (!code) {
+    PyErr_SetString(type, message.c_str());
+    throw py::error_already_set();
+  }
+  py::object error = py::reinterpret_borrow<py::object>(type)(message);
+  error.attr("code") = code;
+  PyErr_SetObject(type, error.ptr());
   throw py::error_already_set();
 }
-
 } // namespace ms::python
 
 PYBIND11_MODULE(_ms, m) {

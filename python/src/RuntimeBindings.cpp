@@ -30,14 +30,34 @@ namespace py = pybind11;
 
 namespace ms::python {
 namespace {
+/// The name of a runtime status code, as ms.ExecutionError's `code`.
+const char *codeName(ms_status_code_t code) {
+  switch (code) {
+  case MS_INVALID_ARGUMENT:
+    return "invalid_argument";
+  case MS_NOT_FOUND:
+    return "not_found";
+  case MS_DATA_LOSS:
+    return "data_loss";
+  case MS_UNIMPLEMENTED:
+    return "unimplemented";
+  case MS_UNAVAILABLE:
+    return "unavailable";
+  default:
+    return "internal";
+  }
+}
 
-/// Takes ownership of `status`; raises ms.ExecutionError when it is an error.
+/// Takes ownership of `status`; raises ms.ExecutionError when it is an
+/// error, its `code` the status's (codeName).
 void check(ms_status_t status, const std::string &what = "") {
   if (!status)
     return;
   std::string message = ms_status_message(status);
+  const char *code = codeName(ms_status_code(status));
   ms_status_free(status);
-  raise(errors().runtimeError, what.empty() ? message : what + ": " + message);
+  raise(errors().runtimeError, what.empty() ? message : what + ": " + message,
+        code);
 }
 
 /// The process's device named `name` ("cpu", "cuda" or "npu"), created on first

@@ -101,8 +101,48 @@ def test_jit_compiles_for_the_gpus_architecture(tmp_path):
         "    raise SystemExit('sm_90a PTX loaded on a GPU of 8.0')\n"
         "except ms.ExecutionError as e:\n"
         "    assert 'compiled for sm_90a' in str(e), e\n"
+        "    assert e.code == 'unavailable', e.code\n"
         "print('matches')\n")
     run_on_the_stand_in(script, tmp_path, MS_FAKE_CUDA_COMPUTE_CAPABILITY="8.0")
+    # A second process finds the sm_90a module in the cache: whole, it is
+    # not discarded as corrupt and recompiled, and the error is the same.
+    again = script.replace("print('matches')", "import warnings\n"
+                           "with warnings.catch_warnings():\n"
+                           "    warnings.simplefilter('error')\n"
+                           "    try:\n"
+                           "        g(x)\n"
+                           "        raise SystemExit('loaded')\n"
+                           "    except ms.ExecutionError as e:\n"
+                           "        assert 'compiled for sm_90a' in str(e), e\n"
+                           "print('matches')")
+    run_on_the_stand_in(again, tmp_path, MS_FAKE_CUDA_COMPUTE_CAPABILITY="8.0")
+
+
+@pytest.mark.skipif(not os.path.exists(os.path.join(FAKE_CUDA, "libcuda.so.1")),
+                    reason="the driver stand-in is not built")
+def test_jit_refuses_a_gpu_older_than_sm_80(tmp_path):
+    # On a GPU of compute capability 7.5 no architecture ms generates code
+    # for runs: ms.jit says so when the function is made, naming the GPU's,
+    # before compiling anything; an explicit architecture still compiles
+    # (and its PTX then does not load there).
+    script = (
+        "import numpy as np, ms\n"
+        "from ms import ops\n"
+        "x = np.arange(8, dtype=np.float32)\n"
+        "try:\n"
+        "    ms.jit(lambda x: ops.exp(x), target='cuda', level='O1')\n"
+        "    raise SystemExit('ms.jit took a GPU of 7.5')\n"
+        "except ms.CompileError as e:\n"
+        "    assert 'the GPU (sm_75) is older than every architecture' in str(e), e\n"
+        "g = ms.jit(lambda x: ops.exp(x), target='cuda', level='O1',\n"
+        "           target_cpu='sm_80')\n"
+        "try:\n"
+        "    g(x)\n"
+        "    raise SystemExit('sm_80 PTX loaded on a GPU of 7.5')\n"
+        "except ms.ExecutionError as e:\n"
+        "    assert 'compiled for sm_80' in str(e), e\n"
+        "print('matches')\n")
+    run_on_the_stand_in(script, tmp_path, MS_FAKE_CUDA_COMPUTE_CAPABILITY="7.5")
 
 
 @pytest.mark.skipif(not cuda_available(), reason="no CUDA device")

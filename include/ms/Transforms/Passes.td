@@ -96,7 +96,8 @@ def RefineEntrySignaturePass : Pass<"ms-refine-entry-signature",
 }
 
 def LowerMemRefCopiesPass : Pass<"ms-lower-memref-copies"> {
-  let summary = "rewrites memref.copy as linalg.copy";
+  let summary = "rewrites memref.copy as linalg.copy, or as linalg.fill "
+                "from a buffer of one value";
   let description = [{
     `memref.copy` between non-contiguous (strided) memrefs lowers to a call
     of `memrefCopy` from MLIR's C runner utilities, a library the runtime
@@ -108,6 +109,13 @@ def LowerMemRefCopiesPass : Pass<"ms-lower-memref-copies"> {
     // becomes
     linalg.copy ins(%a : memref<4xf32, strided<[2]>>) outs(%b : memref<4xf32>)
     ```
+
+    A copy from a buffer that holds one value is a fill of the target with
+    it: the buffer a `memref.alloc` that one `linalg.fill` writes whole,
+    the fill dominating the copy, its other users copies from it and
+    deallocations (bufferization copies a zero tile filled once before a
+    loop into a fresh tile at every iteration: attention's scores). Once
+    nothing copies from it, the buffer, its fill and deallocations go.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }

@@ -146,7 +146,6 @@ struct AttentionToLinalg final : OpConversionPattern<graph::AttentionOp> {
     Value m0 = filledTensor(b, loc, {qTile}, acc, negInf);
     Value l0 = filledTensor(b, loc, {qTile}, acc, cst(b, 0));
     Value acc0 = filledTensor(b, loc, {qTile, valueSize}, acc, cst(b, 0));
-    Value scoresInit = filledTensor(b, loc, {qTile, kTile}, acc, cst(b, 0));
 
     auto loop = scf::ForOp::create(
         b, loc, zero, idx(b, kvSeq / kTile), idx(b, 1),
@@ -158,7 +157,12 @@ struct AttentionToLinalg final : OpConversionPattern<graph::AttentionOp> {
               slice2d(b, keyT, {bi, kvHead, idx(b, 0), k0}, headSize, kTile);
           Value vSlice =
               slice2d(b, value, {bi, kvHead, k0, idx(b, 0)}, kTile, valueSize);
-          // s[i, j] = sum_d q[i, d] kT[d, j]
+          // s[i, j] = sum_d q[i, d] kT[d, j], summed into a tile filled
+          // here with -0.0 (the sum's identity): filled once before the
+          // loop, or merged by CSE with acc's zeros there, the tile would
+          // be a buffer copied into a second one at every step.
+          Value scoresInit =
+              filledTensor(b, loc, {qTile, kTile}, acc, cst(b, -0.0));
           Value dots = generic(
               b, {qSlice, kSlice}, scoresInit,
               {map(3, {0, 2}), map(3, {2, 1}), map(3, {0, 1})}, 2, 1,
@@ -275,6 +279,8 @@ struct AttentionToLinalg final : OpConversionPattern<graph::AttentionOp> {
                     nb, l, a[2],
                     arith::MulFOp::create(nb, l, a[0], ext(nb, l, a[1])));
               });
+          accNew.getDefiningOp()->setAttr(kProbabilitiesAttrName,
+                                          b.getUnitAttr());
           // m' = max(m, rowmax), last.
           Value mNew = generic(
               b, {rowMax}, m, {map(1, {0}), map(1, {0})}, 1, 0,

@@ -27,6 +27,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -1361,12 +1362,19 @@ public:
         groups.push_back({loop, {loop}, nullptr, nullptr});
         continue;
       }
-      if (auto forall = dyn_cast<scf::ForallOp>(&op);
-          forall && isBlockProgram(forall)) {
-        promoteAccumulators(forall);
-        pending.clear();
-        groups.push_back({nullptr, {forall}, forall, nullptr});
-        continue;
+      if (auto forall = dyn_cast<scf::ForallOp>(&op)) {
+        if (isBlockProgram(forall)) {
+          promoteAccumulators(forall);
+          pending.clear();
+          groups.push_back({nullptr, {forall}, forall, nullptr});
+          continue;
+        }
+        // Tensor-core products (ms-cuda-tile-matmul's) need a block's warps.
+        if (forall->walk([](NVVM::MmaOp) { return WalkResult::interrupt(); })
+                .wasInterrupted())
+          return forall.emitError("expected a tiled loop whose products run "
+                                  "on tensor cores to run as a block "
+                                  "program, but it cannot");
       }
       if (auto launch = dyn_cast<gpu::LaunchOp>(&op)) {
         pending.clear();

@@ -27,6 +27,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BlockProducts.h"
+
 #include "ms/Target/CUDA/CUDATarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -2004,9 +2006,13 @@ struct CUDATileMatmulPass final
           else
             untiled.push_back(linalgOp);
         });
-    if (mmaType)
-      for (linalg::LinalgOp op : untiled)
+    for (linalg::LinalgOp op : untiled) {
+      auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      if (generic && rewriteBlockProductOnTensorCores(generic, mmaType))
+        continue;
+      if (mmaType)
         roundOperands(op, mmaType);
+    }
     for (Contraction &c : found) {
       // A fill of the output just before is folded into the final sums.
       auto fill = dyn_cast_or_null<linalg::FillOp>(c.op->getPrevNode());

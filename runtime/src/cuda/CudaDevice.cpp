@@ -952,7 +952,8 @@ Status CudaDevice::loadExecutable(const std::string &what, const void *code,
   const std::string &ptx = section["ptx"].get_ref<const std::string &>();
   if (!ptx.empty()) {
     // The JIT's error log names the problem when the PTX does not compile
-    // for this GPU (an architecture newer than the device, say).
+    // for this GPU (an architecture newer than the device, say): a module
+    // that cannot run here, not a malformed one.
     char log[4096] = {};
     int options[] = {CU_JIT_ERROR_LOG_BUFFER,
                      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
@@ -961,7 +962,7 @@ Status CudaDevice::loadExecutable(const std::string &what, const void *code,
                                                2, options, values);
         result != CUDA_SUCCESS)
       return Status::error(
-          MS_INVALID_ARGUMENT,
+          MS_UNAVAILABLE,
           where + ": the driver cannot load its PTX (compiled for " +
               section.value("arch", std::string("?")) +
               "): " + cudaError(d, "cuModuleLoadDataEx", result).message() +

@@ -145,6 +145,27 @@ func.func @stack(%a: memref<8xf32>) {
 
 // -----
 
+// A tiled loop holding tensor-core products (ms-cuda-tile-matmul's) that
+// cannot run as a block program (its bound is dynamic) would run them on
+// one thread.
+func.func @mma_outside_a_block_program(%n: index, %a: vector<2xf16>, %c: f32, %o: memref<256xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c256 = arith.constant 256 : index
+  // expected-error @+1 {{expected a tiled loop whose products run on tensor cores to run as a block program, but it cannot}}
+  scf.forall (%i) in (%n) {
+    scf.parallel (%t) = (%c0) to (%c256) step (%c1) {
+      %r = nvvm.mma.sync A[%a, %a, %a, %a] B[%a, %a] C[%c, %c, %c, %c] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+      %e = llvm.extractvalue %r[0] : !llvm.struct<(f32, f32, f32, f32)>
+      memref.store %e, %o[%t] : memref<256xf32>
+      scf.reduce
+    }
+  }
+  return
+}
+
+// -----
+
 func.func @reduction(%a: memref<8xf32>) -> f32 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -1098,6 +1098,176 @@ func.func @tma_rows_apart(%x: memref<2x80x64xf16>, %b: memref<64x128xf16>, %c: m
 
 // -----
 
+// Products of a tile inside a tiled loop (a block program's, as attention's)
+// run on tensor cores where their factors are halves of one type: a step of
+// 256 iterations (the block's threads) whose 8 warps take the 2 x 10 16 x 8
+// fragments of the 32 x 80 scores three each (warp 7 none: it skips the
+// step; slot 2 of warp 6 is past them: it starts from zeros and stores
+// nothing), 16 terms an mma.sync. The f32 probabilities times f16 V take
+// V's type where the attention lowering marked them (ms.probabilities); the
+// same product unmarked stays f32, as do f32 factors, unless --precision
+// rounds them.
+// CHECK-LABEL: func.func @block_products(
+// CHECK: scf.forall
+// CHECK: scf.parallel (%[[T:.*]]) = (%c0) to (%c256) step (%c1)
+// CHECK: %[[WARP:.*]] = arith.divui %[[T]], %c32
+// CHECK: %[[FIRST:.*]] = arith.muli %[[WARP]], %c3
+// CHECK: %[[BUSY:.*]] = arith.cmpi ult, %[[FIRST]], %c20
+// CHECK: scf.if %[[BUSY]]
+// CHECK: scf.if
+// CHECK: memref.load %{{.*}} : memref<32x80xf32>
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f32, f32, f32, f32
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64 step %c16{{.*}} iter_args
+// CHECK: vector.from_elements {{.*}} : vector<2xf16>
+// CHECK-COUNT-3: nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
+// CHECK-COUNT-3: scf.if
+// CHECK: memref.store {{.*}} : memref<32x80xf32>
+// CHECK: scf.parallel
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK-COUNT-2: nvvm.mma.sync
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<32x80xf32>, memref<80x64xf16,
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<32x64xf32, {{.*}}>, memref<64x80xf32,
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: return
+// BF16-LABEL: func.func @block_products(
+// BF16-COUNT-5: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32)
+// BF16: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<32x80xf32>, memref<80x64xf16,
+// BF16-COUNT-3: nvvm.mma.sync {{.*}} : (i32, i32, f32)
+// BF16-NOT: nvvm.mma.sync
+// BF16: return
+func.func @block_products(%q: memref<4x32x64xf16>, %kt: memref<4x64x80xf16>, %v: memref<4x80x64xf16>, %f: memref<4x32x64xf32>, %g: memref<4x64x80xf32>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%h) in (4) {
+    %qh = memref.subview %q[%h, 0, 0] [1, 32, 64] [1, 1, 1] : memref<4x32x64xf16> to memref<32x64xf16, strided<[64, 1], offset: ?>>
+    %kh = memref.subview %kt[%h, 0, 0] [1, 64, 80] [1, 1, 1] : memref<4x64x80xf16> to memref<64x80xf16, strided<[80, 1], offset: ?>>
+    %vh = memref.subview %v[%h, 0, 0] [1, 80, 64] [1, 1, 1] : memref<4x80x64xf16> to memref<80x64xf16, strided<[64, 1], offset: ?>>
+    %fh = memref.subview %f[%h, 0, 0] [1, 32, 64] [1, 1, 1] : memref<4x32x64xf32> to memref<32x64xf32, strided<[64, 1], offset: ?>>
+    %gh = memref.subview %g[%h, 0, 0] [1, 64, 80] [1, 1, 1] : memref<4x64x80xf32> to memref<64x80xf32, strided<[80, 1], offset: ?>>
+    %s = memref.alloc() : memref<32x80xf32>
+    %o = memref.alloc() : memref<32x64xf32>
+    linalg.fill ins(%zero : f32) outs(%s : memref<32x80xf32>)
+    linalg.fill ins(%zero : f32) outs(%o : memref<32x64xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                    iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%qh, %kh : memref<32x64xf16, strided<[64, 1], offset: ?>>, memref<64x80xf16, strided<[80, 1], offset: ?>>) outs(%s : memref<32x80xf32>) {
+    ^bb0(%x: f16, %y: f16, %acc: f32):
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %r = arith.addf %acc, %p : f32
+      linalg.yield %r : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                    iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%s, %vh : memref<32x80xf32>, memref<80x64xf16, strided<[64, 1], offset: ?>>) outs(%o : memref<32x64xf32>) attrs = {ms.probabilities} {
+    ^bb0(%x: f32, %y: f16, %acc: f32):
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %x, %ye : f32
+      %r = arith.addf %acc, %p : f32
+      linalg.yield %r : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                    iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%s, %vh : memref<32x80xf32>, memref<80x64xf16, strided<[64, 1], offset: ?>>) outs(%o : memref<32x64xf32>) {
+    ^bb0(%x: f32, %y: f16, %acc: f32):
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %x, %ye : f32
+      %r = arith.addf %acc, %p : f32
+      linalg.yield %r : f32
+    }
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                    iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%fh, %gh : memref<32x64xf32, strided<[64, 1], offset: ?>>, memref<64x80xf32, strided<[80, 1], offset: ?>>) outs(%s : memref<32x80xf32>) {
+    ^bb0(%x: f32, %y: f32, %acc: f32):
+      %p = arith.mulf %x, %y : f32
+      %r = arith.addf %acc, %p : f32
+      linalg.yield %r : f32
+    }
+    memref.dealloc %s : memref<32x80xf32>
+    memref.dealloc %o : memref<32x64xf32>
+  }
+  return
+}
+
+// -----
+
+// Tails: a 20 x 12 tile of 24 terms takes 2 x 2 fragments (one a warp,
+// warps 4 to 7 skip the step) and two steps of 16 terms. A's rows past 20
+// read row 19 and B's columns past 12 column 11 (their sums are neither
+// read nor stored: a condition per element); terms past 24 read as zeros.
+// CHECK-LABEL: func.func @block_product_tails(
+// CHECK: scf.parallel
+// CHECK: arith.cmpi ult, %{{.*}}, %c4
+// CHECK-COUNT-4: scf.if %{{.*}} -> (f32)
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c32{{.*}} step %c16{{.*}} iter_args
+// CHECK: arith.minui %{{.*}}, %c19
+// CHECK: arith.minui %{{.*}}, %c23
+// CHECK: memref.load
+// CHECK: arith.select
+// CHECK: arith.minui %{{.*}}, %c11
+// CHECK: nvvm.mma.sync
+// CHECK: scf.yield
+// CHECK-COUNT-4: memref.store
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: return
+func.func @block_product_tails(%a: memref<2x20x24xf16>, %b: memref<2x24x12xf16>) {
+  %zero = arith.constant 0.0 : f32
+  scf.forall (%h) in (2) {
+    %ah = memref.subview %a[%h, 0, 0] [1, 20, 24] [1, 1, 1] : memref<2x20x24xf16> to memref<20x24xf16, strided<[24, 1], offset: ?>>
+    %bh = memref.subview %b[%h, 0, 0] [1, 24, 12] [1, 1, 1] : memref<2x24x12xf16> to memref<24x12xf16, strided<[12, 1], offset: ?>>
+    %s = memref.alloc() : memref<20x12xf32>
+    linalg.fill ins(%zero : f32) outs(%s : memref<20x12xf32>)
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                    iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%ah, %bh : memref<20x24xf16, strided<[24, 1], offset: ?>>, memref<24x12xf16, strided<[12, 1], offset: ?>>) outs(%s : memref<20x12xf32>) {
+    ^bb0(%x: f16, %y: f16, %acc: f32):
+      %xe = arith.extf %x : f16 to f32
+      %ye = arith.extf %y : f16 to f32
+      %p = arith.mulf %xe, %ye : f32
+      %r = arith.addf %acc, %p : f32
+      linalg.yield %r : f32
+    }
+    memref.dealloc %s : memref<20x12xf32>
+  }
+  return
+}
+
+// -----
+
+// A product under a branch of the tile (which thread 0 alone would run)
+// is not a step of its block program: it stays on the CUDA cores.
+// CHECK-LABEL: func.func @block_product_under_a_branch(
+// CHECK: scf.if
+// CHECK-NEXT: linalg.generic
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: return
+func.func @block_product_under_a_branch(%a: memref<2x16x16xf16>, %b: memref<2x16x8xf16>, %c: i1) {
+  scf.forall (%h) in (2) {
+    %ah = memref.subview %a[%h, 0, 0] [1, 16, 16] [1, 1, 1] : memref<2x16x16xf16> to memref<16x16xf16, strided<[16, 1], offset: ?>>
+    %bh = memref.subview %b[%h, 0, 0] [1, 16, 8] [1, 1, 1] : memref<2x16x8xf16> to memref<16x8xf16, strided<[8, 1], offset: ?>>
+    %s = memref.alloc() : memref<16x8xf32>
+    scf.if %c {
+      linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+                      iterator_types = ["parallel", "parallel", "reduction"]}
+          ins(%ah, %bh : memref<16x16xf16, strided<[16, 1], offset: ?>>, memref<16x8xf16, strided<[8, 1], offset: ?>>) outs(%s : memref<16x8xf32>) {
+      ^bb0(%x: f16, %y: f16, %acc: f32):
+        %xe = arith.extf %x : f16 to f32
+        %ye = arith.extf %y : f16 to f32
+        %p = arith.mulf %xe, %ye : f32
+        %r = arith.addf %acc, %p : f32
+        linalg.yield %r : f32
+      }
+    }
+    memref.dealloc %s : memref<16x8xf32>
+  }
+  return
+}
+
+// -----
+
 func.func @too_many_tiles(%a: memref<2147483648x16x8xf32>, %b: memref<2147483648x8x16xf32>, %c: memref<2147483648x16x16xf32>) {
   // expected-error @+1 {{expected at most 2^31 - 1 tiles of the matrix product, but found 2147483648}}
   linalg.batch_matmul ins(%a, %b : memref<2147483648x16x8xf32>, memref<2147483648x8x16xf32>) outs(%c : memref<2147483648x16x16xf32>)

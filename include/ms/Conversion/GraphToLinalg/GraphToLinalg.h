@@ -33,8 +33,16 @@ void populateGraphReductionToLinalgPatterns(const TypeConverter &converter,
 void populateGraphLinearToLinalgPatterns(const TypeConverter &converter,
                                          RewritePatternSet &patterns);
 /// attention as a tiled online-softmax loop nest (flash attention).
+///
+/// Its product of the probabilities and V (`acc += p v`) carries the unit
+/// attribute kProbabilitiesAttrName: its lhs holds probabilities (in
+/// [0, 1]), which a target may round to V's half type to multiply them on
+/// tensor cores, as flash attention does.
 void populateGraphAttentionToLinalgPatterns(const TypeConverter &converter,
                                             RewritePatternSet &patterns);
+/// The attribute marking attention's product of probabilities and V.
+inline constexpr llvm::StringLiteral kProbabilitiesAttrName =
+    "ms.probabilities";
 /// Data movement and constants: reshape, transpose, concat, slice, gather,
 /// expand, tile, pad, resize, shape, constant, constant_of_shape, range.
 void populateGraphDataMovementToLinalgPatterns(const TypeConverter &converter,

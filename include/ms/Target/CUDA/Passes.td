@@ -387,6 +387,32 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     the product then reads as above: 6 bytes an element once, then 2 a
     reading tile, where rounding as each block stages it reads 4 a reading
     tile. The rounding is the same (`arith.truncf`, to nearest even).
+
+    Products of a tile inside a tiled loop (`scf.forall` of static bounds,
+    which `ms-cuda-map-to-gpu` runs as a block program: attention's scores
+    `Q K^T` and `P V`), directly or in sequential loops without results
+    (steps every thread runs, not under a branch), run on tensor cores where
+    their factors are halves of one type (f16 or bf16, widened by `extf` in
+    the body), or f32 that `precision=bf16`/`f16` rounds, or, for a product
+    the attention lowering marked `ms.probabilities` (`P V`), f32
+    probabilities that take the other factor's half type (rounded as flash
+    attention rounds them): a generic of two parallel loops then K (any
+    layouts of the operands), static, at most 8 fragments a warp. It becomes
+    one step of the program, an `scf.parallel` of 256 iterations (the
+    block's threads; the block program then has 256): warp w takes the 16 x
+    8 output fragments f = w s to w s + s - 1 (s = the fragments / 8,
+    rounded up; a warp past them skips the step, and a slot past them starts
+    from zeros and stores nothing, so that it reads no other warp's outputs)
+    and updates each from the output's contents, 16 terms an `nvvm.mma.sync`
+    (m16n8k16, f32 sums; where M, N or K is not a multiple of 16, 8 or 16, a
+    fragment's rows or columns past the tile read its last one and their
+    sums are neither read nor stored, a condition per element, and terms
+    past K read as zeros), each lane loading its fragments' elements where
+    they are (`memref.load`, rounded by `arith.truncf`; A's once a step
+    where s divides a row of fragments, so that a warp's fragments share
+    their rows), then storing its sums. Other products inside tiled loops
+    stay as they are (and with a precision multiply rounded factors, as
+    above).
   }];
   let options =
       [Option<"precision", "precision", "std::string", /*default=*/"\"f32\"",
