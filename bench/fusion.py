@@ -12,7 +12,8 @@ Models (float32, batch 1, weights as initializers, ONNX opset 17):
           FFN 3072 with GELU, post-LayerNorm, residuals
   bert4   a stack of 4 such layers (the issue's "4-layer stack"); bert12: 12
   gpt2    a GPT-2 block, sequence 128: pre-LayerNorm, 12 heads with a causal
-          mask, tanh GELU, FFN 3072, residuals
+          mask, tanh GELU, FFN 3072, residuals; gpt2-1k: the same block at
+          sequence 1024 (attention's share of the time grows with it)
   llama   a LLaMA-style block, sequence 128, as its reference code writes
           it: RMSNorm (x * rsqrt(mean(x^2) + eps) * w), 12 heads with a
           -inf causal triangle, SwiGLU FFN 2048, residuals
@@ -34,7 +35,8 @@ with a note when missing). Threads: ms uses OpenMP (OMP_NUM_THREADS, default
 all cores); ORT gets the same count.
 
 Usage: bench/fusion.py [--build-dir build] [--rounds 5] [--min-time 0.5]
-                       [--models chain,mlp,bert,bert4,gpt2,llama,resnet18]
+                       [--models chain,mlp,bert,bert4,gpt2,gpt2-1k,llama,
+                                 resnet18]
                        [--levels O0,O1,O2]   (O1:bf16: -O1 --precision bf16;
                                               O1:ext: the weights in an
                                               external-data file,
@@ -233,6 +235,7 @@ def build_models():
         "bert4": (BertStack, (1, 128, 768)),
         "bert12": (lambda: BertStack(12), (1, 128, 768)),
         "gpt2": (Gpt2, (1, 128, 768)),
+        "gpt2-1k": (lambda: Gpt2(seq=1024), (1, 1024, 768)),
         "llama": (Llama, (1, 128, 768)),
     }
 
@@ -243,6 +246,7 @@ LABELS = {
     "bert": "bert (BERT-base layer, seq 128)",
     "bert4": "bert4 (4 BERT-base layers, seq 128)",
     "gpt2": "gpt2 (GPT-2 block, causal, seq 128)",
+    "gpt2-1k": "gpt2-1k (GPT-2 block, causal, seq 1024)",
     "llama": "llama (LLaMA block, RMSNorm, SwiGLU, seq 128)",
     "resnet18": "resnet18 (ResNet-18, batch 1, 224x224)",
 }

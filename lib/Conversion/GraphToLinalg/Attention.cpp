@@ -18,7 +18,8 @@
 //
 // and writes `acc / l` (0 for a row that saw no key). Only a
 // query-tile x key-tile block of scores exists at a time; f16/bf16 inputs
-// accumulate in f32.
+// accumulate in f32. Causal attention walks only the key tiles that some
+// row of the query tile sees.
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,9 +148,19 @@ struct AttentionToLinalg final : OpConversionPattern<graph::AttentionOp> {
     Value l0 = filledTensor(b, loc, {qTile}, acc, cst(b, 0));
     Value acc0 = filledTensor(b, loc, {qTile, valueSize}, acc, cst(b, 0));
 
+    // Causal attention skips the key tiles wholly past the query tile's
+    // last row (where j > i + causal_offset for every row and column): its
+    // key loop stops after the tile of key q0 + qTile - 1 + causal_offset.
+    int64_t keyTiles = kvSeq / kTile;
+    Value keyEnd = idx(b, keyTiles);
+    if (causal && llvm::divideCeil(qTile + causalOffset, kTile) < keyTiles) {
+      Value last = arith::AddIOp::create(
+          b, loc, q0, idx(b, qTile + causalOffset + kTile - 1));
+      keyEnd = arith::MinUIOp::create(
+          b, loc, arith::DivUIOp::create(b, loc, last, idx(b, kTile)), keyEnd);
+    }
     auto loop = scf::ForOp::create(
-        b, loc, zero, idx(b, kvSeq / kTile), idx(b, 1),
-        ValueRange{m0, l0, acc0},
+        b, loc, zero, keyEnd, idx(b, 1), ValueRange{m0, l0, acc0},
         [&](OpBuilder &b, Location, Value kj, ValueRange carried) {
           Value m = carried[0], l = carried[1], accIn = carried[2];
           Value k0 = arith::MulIOp::create(b, loc, kj, idx(b, kTile));

@@ -135,13 +135,18 @@ func.func @conv_bf16_accumulates_in_f32(%x: tensor<1x2x5x5xbf16>, %w: tensor<3x2
 // Attention is one loop nest: a forall over (batch, head, query tile of 32),
 // a loop over key tiles of 128 carrying the row maximum, normalizer and
 // output; the 2 query heads per key/value head read head h / 2; no 256x256
-// score tensor exists, only 32x128 tiles.
+// score tensor exists, only 32x128 tiles; causal, a query tile walks the key
+// tiles up to the one of its last row's last key: min((q0 + 159) / 128, 2).
 // CHECK-LABEL: func @attention_tiles
 // CHECK-NOT: tensor<{{.*}}256x256
 // CHECK: scf.forall (%[[B:.+]], %[[H:.+]], %[[QI:.+]]) in (1, 4, 8)
+// CHECK: %[[Q0:.+]] = arith.muli %[[QI]], %{{.+}} : index
 // CHECK: arith.divui %[[H]], %{{.+}}
 // CHECK: tensor.extract_slice %{{.+}} [1, 1, 32, 64] [1, 1, 1, 1] : tensor<1x4x256x64xf32> to tensor<32x64xf32>
-// CHECK: scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<32xf32>, tensor<32xf32>, tensor<32x64xf32>)
+// CHECK: %[[LAST:.+]] = arith.addi %[[Q0]], %{{.+}} : index
+// CHECK: %[[TILES:.+]] = arith.divui %[[LAST]], %{{.+}} : index
+// CHECK: %[[END:.+]] = arith.minui %[[TILES]], %{{.+}} : index
+// CHECK: scf.for %{{.+}} = %{{.+}} to %[[END]] step %{{.+}} iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}, %{{.+}} = %{{.+}}) -> (tensor<32xf32>, tensor<32xf32>, tensor<32x64xf32>)
 // CHECK: tensor.extract_slice %{{.+}} [1, 1, 128, 64] [1, 1, 1, 1] : tensor<1x2x256x64xf32> to tensor<128x64xf32>
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
 // CHECK: arith.cmpi ugt
