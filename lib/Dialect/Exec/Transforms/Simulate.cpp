@@ -153,12 +153,23 @@ double mlir::ms::exec::getGraphOpFlops(Operation *op) {
       })
       // Q (B x H x S x D) K^T (B x H x T x D), then P (B x H x S x T) V
       // (B x H x T x Dv): 2 * B * H * S * T * (D + Dv), the 4 * B * H * S *
-      // T * D of the literature when D = Dv. Causal masking is not
-      // subtracted (a flash kernel skips about half the tiles).
+      // T * D of the literature when D = Dv. Causal, only the (query, key)
+      // pairs a query sees count, as the kernel skips the key tiles no
+      // query of a tile sees: query i sees min(T, i + offset + 1) keys.
       .Case([&](graph::AttentionOp attention) {
         double keys = staticDim(attention.getKey().getType(), -2);
-        return 2 * staticElements(attention.getQuery().getType()) * keys +
-               2 * out * keys;
+        double queries = staticDim(attention.getQuery().getType(), -2);
+        double seen = keys;
+        if (attention.getIsCausal() && queries > 0) {
+          // Rows below `partial` see i + offset + 1 keys, the others all.
+          double offset = static_cast<double>(attention.getCausalOffset());
+          double partial = std::clamp(keys - offset - 1, 0.0, queries);
+          seen = (partial * (partial - 1) / 2 + partial * (offset + 1) +
+                  (queries - partial) * keys) /
+                 queries;
+        }
+        return 2 * staticElements(attention.getQuery().getType()) * seen +
+               2 * out * seen;
       })
       // Weight M x C/group x K1..Kk: each output element sums C/group *
       // K1..Kk products, 2 * N * M * OH * OW * C/group * R * S in 2-d.

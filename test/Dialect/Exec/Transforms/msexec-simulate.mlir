@@ -2,6 +2,8 @@
 // RUN: ms-opt %t/timeline.mlir -split-input-file -pass-pipeline='builtin.module(msexec.plan(msexec-simulate{flops=1e10 bandwidth=1e9 launch-overhead=1e-6 link-bandwidth=1e8 link-latency=1e-6}))' -o /dev/null | FileCheck %s
 // RUN: ms-opt %t/kinds.mlir -pass-pipeline='builtin.module(msexec.plan(msexec-simulate{flops=1e10 bandwidth=1e9 launch-overhead=1e-6 link-bandwidth=1e8 link-latency=1e-6 trace=%t/kinds.json}))' -o /dev/null | FileCheck %s --check-prefix=KINDS
 // RUN: FileCheck %s --check-prefix=TRACE < %t/kinds.json
+// RUN: ms-opt %t/attention.mlir -pass-pipeline='builtin.module(msexec.plan(msexec-simulate{trace=%t/attention.json}))' -o /dev/null
+// RUN: FileCheck %s --check-prefix=ATTENTION < %t/attention.json
 // RUN: ms-opt %t/invalid.mlir -split-input-file -verify-diagnostics -pass-pipeline='builtin.module(msexec.plan(msexec-simulate))' -o /dev/null
 // RUN: ms-opt %t/options.mlir -verify-diagnostics -pass-pipeline='builtin.module(msexec.plan(msexec-simulate{preset=tpu-pod}))' -o /dev/null
 // RUN: not ms-opt %t/options.mlir -pass-pipeline='builtin.module(msexec.plan(msexec-simulate{flops=-1}))' -o /dev/null 2>&1 | FileCheck %s --check-prefix=NEGATIVE
@@ -227,3 +229,35 @@ msexec.plan @main target("cpu") opt_level(0) {
 }
 // NEGATIVE: error: expected option 'flops' to be 0 (the preset's) or positive, but found -1{{$}}
 // CPU: simulated on cpu (model: 100 GFLOP/s, 15 GB/s memory, 2 us per launch; links 3 GB/s, 50 us): step 0.000 us, compute 0.000 us, communication 0.000 us, hidden 0.000 us (0.0%)
+
+//--- attention.mlir
+// Attention's FLOPs: 2 * B * H * (D + Dv) per (query, key) pair a query
+// sees. @full: 8 queries x 12 keys, 2 heads, D = Dv = 4: 2 * 2 * 96 * 8 =
+// 3072. @causal with offset 4: query i sees min(12, i + 5) keys, 5 + 6 +
+// ... + 12 = 68 pairs: 2 * 2 * 68 * 8 = 2176 (the kernel skips the key
+// tiles no query of a tile sees).
+// ATTENTION: "name": "full"
+// ATTENTION: "flops": 3072
+// ATTENTION: "name": "causal"
+// ATTENTION: "flops": 2176
+msexec.executable @cpu target("cpu") {
+  builtin.module {
+    func.func @full(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>) -> tensor<1x2x8x4xf32> attributes {ms.kernel} {
+      %0 = msgraph.attention %q, %k, %v : (tensor<1x2x8x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) -> tensor<1x2x8x4xf32>
+      return %0 : tensor<1x2x8x4xf32>
+    }
+    func.func @causal(%q: tensor<1x2x8x4xf32>, %k: tensor<1x2x12x4xf32>, %v: tensor<1x2x12x4xf32>) -> tensor<1x2x8x4xf32> attributes {ms.kernel} {
+      %0 = msgraph.attention %q, %k, %v {is_causal = true, causal_offset = 4 : i64} : (tensor<1x2x8x4xf32>, tensor<1x2x12x4xf32>, tensor<1x2x12x4xf32>) -> tensor<1x2x8x4xf32>
+      return %0 : tensor<1x2x8x4xf32>
+    }
+  }
+}
+msexec.plan @main target("cpu") opt_level(1) {
+  %q = msexec.input 0 "q" : !msexec.buffer<tensor<1x2x8x4xf32>>
+  %k = msexec.input 1 "k" : !msexec.buffer<tensor<1x2x12x4xf32>>
+  %v = msexec.input 2 "v" : !msexec.buffer<tensor<1x2x12x4xf32>>
+  %a = msexec.alloc : !msexec.buffer<tensor<1x2x8x4xf32>>
+  %b = msexec.alloc : !msexec.buffer<tensor<1x2x8x4xf32>>
+  msexec.launch @cpu::@full(%q, %k, %v, %a) : !msexec.buffer<tensor<1x2x8x4xf32>>, !msexec.buffer<tensor<1x2x12x4xf32>>, !msexec.buffer<tensor<1x2x12x4xf32>>, !msexec.buffer<tensor<1x2x8x4xf32>>
+  msexec.launch @cpu::@causal(%q, %k, %v, %b) : !msexec.buffer<tensor<1x2x8x4xf32>>, !msexec.buffer<tensor<1x2x12x4xf32>>, !msexec.buffer<tensor<1x2x12x4xf32>>, !msexec.buffer<tensor<1x2x8x4xf32>>
+}
