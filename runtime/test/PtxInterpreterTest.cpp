@@ -177,6 +177,52 @@ TEST(PtxInterpreterTest, FindsDataRacesOnSharedMemory) {
   }
 }
 
+// Nothing orders two blocks of a launch (GlobalRaces.h): a block reading
+// global memory another block wrote, or storing a different value where
+// another block stored, fails the launch whatever order the blocks ran
+// in; blocks storing the same value, reading the same input, or writing
+// their own parts (RunsThreadsOfEveryBlock) do not race.
+TEST(PtxInterpreterTest, FindsDataRacesBetweenBlocks) {
+  std::vector<float> data(64);
+  for (int i = 0; i < 64; ++i)
+    data[i] = static_cast<float>(i);
+  auto reverse = parse(reverseKernel(/*barrier=*/true, /*rewrite=*/false));
+  ASSERT_TRUE(reverse);
+  EXPECT_EQ(launch(*reverse, "reverse", 1, 64, {data.data()}), "");
+  std::string error = launch(*reverse, "reverse", 2, 64, {data.data()});
+  // data[0] goes from 63.0f to 0.0f: its bytes 2 and 3 change.
+  EXPECT_NE(
+      error.find("line 13 (ld.global.f32 %f1, [%rd3];): a data race on "
+                 "global memory at address " +
+                 std::to_string(reinterpret_cast<uint64_t>(data.data()) + 2) +
+                 ": block 1 reads (line 13) what block 0 wrote (line "
+                 "24) in the same launch, which nothing orders"),
+      std::string::npos)
+      << error;
+  for (const char *value : {"1", "%r2"}) {
+    auto stores = parse(std::string(R"(
+.visible .entry same(.param .u64 p)
+{
+  .reg .b32 %r<3>; .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  mov.u32 %r2, %ctaid.x;
+  st.global.u32 [%rd1], )") +
+                        value + R"(;
+  ret;
+}
+)");
+    ASSERT_TRUE(stores);
+    error = launch(*stores, "same", 4, 32, {data.data()});
+    if (value[0] == '1')
+      EXPECT_EQ(error, "");
+    else
+      EXPECT_NE(error.find("block 1 writes (line 10) what block 0 wrote (line "
+                           "10)"),
+                std::string::npos)
+          << error;
+  }
+}
+
 // A butterfly sum over the 8 lanes of a member mask while the warp's other
 // lanes wait at a barrier (as gpu.all_reduce's second stage does), and a
 // full-warp shuffle down.

@@ -20,7 +20,8 @@
 // stream. MS_FAKE_CUDA_INIT_ERROR=<code> makes cuInit fail;
 // MS_FAKE_CUDA_MAX_STEPS=<n> bounds the instructions of a launch (2e10);
 // MS_FAKE_CUDA_RACES=0 turns off the checks for data races on shared
-// memory (SharedRaces.h), which fail a launch as a fault would;
+// memory (SharedRaces.h) and on global memory between a launch's blocks
+// (GlobalRaces.h), which fail a launch as a fault would;
 // MS_FAKE_CUDA_COMPUTE_CAPABILITY=<major>.<minor> is the GPU's (9.0, an
 // H100's, by default), and PTX whose .target it cannot run does not load.
 //
@@ -413,7 +414,8 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
       const char *text = std::getenv("MS_FAKE_CUDA_MAX_STEPS");
       return text ? std::strtoull(text, nullptr, 10) : 20000000000ull;
     }();
-    // MS_FAKE_CUDA_RACES=0: no race checks of shared memory.
+    // MS_FAKE_CUDA_RACES=0: no race checks (shared memory, and global
+    // memory between blocks).
     static const bool checkRaces = [] {
       const char *text = std::getenv("MS_FAKE_CUDA_RACES");
       return !text || std::string(text) != "0";

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PtxInterpreter.h"
+#include "GlobalRaces.h"
 #include "SharedRaces.h"
 #include "npu/Float16.h"
 
@@ -1798,6 +1799,10 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
               " (" + in.text + "): " + message;
   };
   SharedRaces races;
+  // Blocks of one launch are not ordered: global memory one writes and
+  // another reads or writes is a race (GlobalRaces.h).
+  const bool checkGlobalRaces = raceChecks && grid > 1;
+  GlobalRaces globalRaces;
   for (unsigned b = 0; b < grid && error.empty(); ++b) {
     std::fill(shared.begin(), shared.end(), 0xCD);
     for (WarpWgmma &warp : wgmmas)
@@ -1930,6 +1935,30 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
       std::string race = isWrite ? races.write(t, offset, size, line, before,
                                                before ? p : nullptr)
                                  : races.read(t, offset, size, line);
+      if (race.empty())
+        return true;
+      fail(in, race);
+      return false;
+    };
+    // Checks and records (GlobalRaces) the block's access of `size` bytes
+    // at `p` by instruction `in` when `p` is global memory (not the block's
+    // shared memory, a thread's local memory or the parameters); false
+    // after failing the launch on a race. A store gives the bytes `before`
+    // it (`p` holding those after).
+    auto checkGlobal = [&](const Instr &in, const Thread &th, const uint8_t *p,
+                           uint64_t size, bool isWrite,
+                           const uint8_t *before = nullptr) -> bool {
+      auto within = [&](const std::vector<uint8_t> &buffer) {
+        return p >= buffer.data() && p < buffer.data() + buffer.size();
+      };
+      if (!checkGlobalRaces || within(shared) || within(th.local) ||
+          within(paramBuffer))
+        return true;
+      uint64_t address = reinterpret_cast<uint64_t>(p);
+      std::string race = isWrite
+                             ? globalRaces.write(b, address, size, in.line,
+                                                 before, before ? p : nullptr)
+                             : globalRaces.read(b, address, size, in.line);
       if (race.empty())
         return true;
       fail(in, race);
@@ -2073,7 +2102,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
           uint8_t before[64];
           size_t bytes = size * in.vector;
           if (in.op == Opcode::Ld &&
-              !checkShared(in, in.line, indexOf(th), p, bytes, false))
+              (!checkShared(in, in.line, indexOf(th), p, bytes, false) ||
+               !checkGlobal(in, th, p, bytes, false)))
             return;
           if (in.op == Opcode::St && bytes <= sizeof(before))
             std::memcpy(before, p, bytes);
@@ -2092,8 +2122,10 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
             }
           }
           if (in.op == Opcode::St &&
-              !checkShared(in, in.line, indexOf(th), p, bytes, true,
-                           bytes <= sizeof(before) ? before : nullptr))
+              (!checkShared(in, in.line, indexOf(th), p, bytes, true,
+                            bytes <= sizeof(before) ? before : nullptr) ||
+               !checkGlobal(in, th, p, bytes, true,
+                            bytes <= sizeof(before) ? before : nullptr)))
             return;
           break;
         }
@@ -2284,6 +2316,8 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
             fail(in, "access of a null address");
             return;
           }
+          if (copied && !checkGlobal(in, th, from, copied, false))
+            return;
           AsyncCopy copy{to, from, copied, size - copied, indexOf(th), in.line};
           // The copy writes any time from now to its wait.
           if (checkRaces) {

@@ -75,8 +75,9 @@ public:
   /// memory (where the module's `.extern .shared` arrays start), with
   /// `params` (as cuLaunchKernel takes them), at most `maxSteps`
   /// instructions in all, each block's shared memory checked for data
-  /// races when `checkRaces` (SharedRaces.h); returns an error message, or
-  /// an empty string.
+  /// races when `checkRaces` (SharedRaces.h), and global memory between
+  /// the blocks (GlobalRaces.h); returns an error message, or an empty
+  /// string.
   std::string launch(const std::string &name, unsigned grid, unsigned block,
                      unsigned dynamicShared, void **params,
                      const GlobalCheck &isGlobal, uint64_t maxSteps,
