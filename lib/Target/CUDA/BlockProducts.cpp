@@ -20,6 +20,7 @@
 #include "BlockProducts.h"
 
 #include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
+#include "ms/Target/CUDA/CUDATarget.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -234,18 +235,35 @@ static void emitBlockProduct(const BlockProduct &p) {
     return arith::TruncFOp::create(b, loc, p.type, v);
   };
   bool isBf16 = p.type.isBF16();
-  // Two adjacent terms as mma.sync takes them: a vector of two f16, or the
+  auto pairType = VectorType::get({2}, p.type);
+  // Two adjacent terms (a vector of two, rounded to p.type here if they
+  // are not of it) as mma.sync takes them: a vector of two f16, or the
   // bits of two bf16 as an i32.
-  auto pair = [&](Value first, Value second) -> Value {
-    Value v = vector::FromElementsOp::create(
-        b, loc, VectorType::get({2}, p.type),
-        ValueRange{rounded(first), rounded(second)});
+  auto asOperand = [&](Value v) -> Value {
+    Type element = cast<VectorType>(v.getType()).getElementType();
+    if (element != p.type) {
+      if (!element.isF32())
+        v = arith::ExtFOp::create(b, loc, VectorType::get({2}, f32), v);
+      v = arith::TruncFOp::create(b, loc, pairType, v);
+    }
     if (!isBf16)
       return v;
     v = vector::BitCastOp::create(b, loc, VectorType::get({1}, b.getI32Type()),
                                   v);
     return vector::ExtractOp::create(b, loc, v, ArrayRef<int64_t>{0});
   };
+  auto pair = [&](Value first, Value second) -> Value {
+    return asOperand(vector::FromElementsOp::create(
+        b, loc, pairType, ValueRange{rounded(first), rounded(second)}));
+  };
+  // A's two adjacent terms load as one access (a 32-bit one of halves)
+  // where its terms are its innermost dimension and its layout keeps each
+  // pair aligned (getAlignedVectorWidth): without a K tail, a pair's terms
+  // are both inside K.
+  Type lhsElement = getElementTypeOrSelf(lhs.getType());
+  bool pairLoads = !kTail && maps[p.lhs].getDimPosition(1) == 2 &&
+                   getAlignedVectorWidth(lhs) >= 2;
+  int64_t pairAlignment = 2 * lhsElement.getIntOrFloatBitWidth() / 8;
   NVVM::MMATypes ptxType = isBf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
   auto fragType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
 
@@ -382,10 +400,24 @@ static void emitBlockProduct(const BlockProduct &p) {
             Value at = kTail ? clamp(term, p.k) : term;
             return loadTerm(rhs, place(maps[p.rhs], Value(), col, at), term);
           };
+          // Terms c and c + 1 of A's row + r at once.
+          auto loadPairA = [&](int64_t r, int64_t c) -> Value {
+            Value row = add(rows[s], r);
+            if (mTail)
+              row = clamp(row, p.m);
+            return asOperand(vector::LoadOp::create(
+                b, loc, VectorType::get({2}, lhsElement), lhs,
+                place(maps[p.lhs], row, Value(), add(kt, c)),
+                /*nontemporal=*/false, llvm::MaybeAlign(pairAlignment)));
+          };
           if (s == 0 || !shareRows) {
             a.clear();
             for (auto [r, c] :
                  {std::pair<int64_t, int64_t>{0, 0}, {8, 0}, {0, 8}, {8, 8}}) {
+              if (pairLoads) {
+                a.push_back(loadPairA(r, c));
+                continue;
+              }
               Value low = loadA(r, c);
               a.push_back(pair(low, loadA(r, c + 1)));
             }

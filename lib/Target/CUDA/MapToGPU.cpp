@@ -41,6 +41,8 @@
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <numeric>
+
 namespace mlir::ms {
 #define GEN_PASS_DEF_CUDAMAPTOGPUPASS
 #include "ms/Target/CUDA/Passes.h.inc"
@@ -277,6 +279,43 @@ static bool readsAlong(memref::LoadOp load, ArrayRef<Value> ivs,
          llvm::equal(ArrayRef(indices).take_back(ivs.size()), ivs);
 }
 
+/// A number of elements that `memref`'s offset is known to be a multiple
+/// of (0: the offset is 0), or 1 when nothing is known: its static offset,
+/// or, through a subview of a source of static strides, the gcd of the
+/// source's and of each offset times its stride (the stride alone where
+/// the offset is dynamic).
+static int64_t getOffsetMultiple(Value memref) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type || failed(type.getStridesAndOffset(strides, offset)))
+    return 1;
+  if (!ShapedType::isDynamic(offset))
+    return offset;
+  // Views that keep the offset.
+  Operation *def = memref.getDefiningOp();
+  if (isa_and_nonnull<memref::CastOp, memref::ExpandShapeOp,
+                      memref::CollapseShapeOp>(def))
+    return getOffsetMultiple(def->getOperand(0));
+  auto subview = dyn_cast_or_null<memref::SubViewOp>(def);
+  if (!subview)
+    return 1;
+  SmallVector<int64_t> sourceStrides;
+  int64_t sourceOffset;
+  if (failed(subview.getSourceType().getStridesAndOffset(sourceStrides,
+                                                         sourceOffset)))
+    return 1;
+  int64_t multiple = getOffsetMultiple(subview.getSource());
+  for (auto [at, stride] :
+       llvm::zip_equal(subview.getMixedOffsets(), sourceStrides)) {
+    if (ShapedType::isDynamic(stride))
+      return 1;
+    std::optional<int64_t> known = getConstantIntValue(at);
+    multiple = std::gcd(multiple, known ? *known * stride : stride);
+  }
+  return multiple;
+}
+
 int64_t mlir::ms::getAlignedVectorWidth(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
   if (!type || type.getRank() == 0)
@@ -287,8 +326,12 @@ int64_t mlir::ms::getAlignedVectorWidth(Value memref) {
     return 0;
   SmallVector<int64_t> strides;
   int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      strides.back() != 1 || ShapedType::isDynamic(offset))
+  if (failed(type.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return 0;
+  // A dynamic offset: what a subview's offsets and strides make it a
+  // multiple of.
+  if (ShapedType::isDynamic(offset) &&
+      (offset = getOffsetMultiple(memref)) == 1)
     return 0;
   int64_t bytes = kCudaVectorBytes;
   for (Value v = memref; Operation *def = v.getDefiningOp();) {
@@ -1103,12 +1146,14 @@ static bool isBlockProgram(scf::ForallOp forall) {
 }
 
 /// Whether every use of `memref`, followed through views, is a view, a
-/// load, a store into it or a dealloc: nothing reads or writes it behind a
-/// value of another kind (a cast to an unranked memref, a select, a call).
+/// load, a store into it or a dealloc (vector loads and stores included):
+/// nothing reads or writes it behind a value of another kind (a cast to an
+/// unranked memref, a select, a call).
 static bool hasOnlyPlainUses(Value memref) {
   for (OpOperand &use : memref.getUses()) {
     Operation *user = use.getOwner();
-    if (isa<memref::LoadOp, memref::DeallocOp>(user))
+    if (isa<memref::LoadOp, memref::DeallocOp, vector::LoadOp, vector::StoreOp>(
+            user))
       continue;
     if (auto store = dyn_cast<memref::StoreOp>(user);
         store && store.getValueToStore() != memref)

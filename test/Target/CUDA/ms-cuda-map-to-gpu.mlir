@@ -1616,3 +1616,36 @@ func.func @globals(%out: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// A tile that a step reads in pairs (vector.load, as a block product reads
+// the probabilities of attention) is in shared memory too.
+// CHECK-LABEL: func.func @tile_read_in_pairs(
+// CHECK: gpu.func @tile_read_in_pairs_0({{.*}}) workgroup(%[[S:.*]] : memref<64xi8, #gpu.address_space<workgroup>>
+// CHECK: %[[TILE:.*]] = memref.view %[[S]]
+// CHECK: vector.load %[[TILE]][%{{.*}}] : memref<16xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+func.func @tile_read_in_pairs(%a: memref<3x16xf32>, %b: memref<3x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  scf.forall (%t) in (3) {
+    %tile = memref.alloc() : memref<16xf32>
+    scf.parallel (%i) = (%c0) to (%c16) step (%c1) {
+      %x = memref.load %a[%t, %i] : memref<3x16xf32>
+      memref.store %x, %tile[%i] : memref<16xf32>
+      scf.reduce
+    }
+    scf.parallel (%j) = (%c0) to (%c8) step (%c1) {
+      %j2 = arith.muli %j, %c2 : index
+      %v = vector.load %tile[%j2] : memref<16xf32>, vector<2xf32>
+      %s = vector.reduction <add>, %v : vector<2xf32> into f32
+      memref.store %s, %b[%t, %j] : memref<3x8xf32>
+      scf.reduce
+    }
+    memref.dealloc %tile : memref<16xf32>
+  }
+  return
+}

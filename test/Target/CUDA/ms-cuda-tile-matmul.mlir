@@ -1101,12 +1101,15 @@ func.func @tma_rows_apart(%x: memref<2x80x64xf16>, %b: memref<64x128xf16>, %c: m
 // Products of a tile inside a tiled loop (a block program's, as attention's)
 // run on tensor cores where their factors are halves of one type: a step of
 // 256 iterations (the block's threads) whose 8 warps take the 2 x 10 16 x 8
-// fragments of the 32 x 80 scores three each (warp 7 none: it skips the
-// step; slot 2 of warp 6 is past them: it starts from zeros and stores
-// nothing), 16 terms an mma.sync. The f32 probabilities times f16 V take
-// V's type where the attention lowering marked them (ms.probabilities); the
-// same product unmarked stays f32, as do f32 factors, unless --precision
-// rounds them.
+// fragments of the 32 x 80 scores three each (warp 7 none: it skips the step;
+// slot 2 of warp 6 is past them: it starts from zeros and stores nothing), 16
+// terms an mma.sync. A's two adjacent terms load as one access (Q's halves:
+// the subview's dynamic offset is a multiple of 2048 elements; the
+// probabilities' f32 pairs, rounded together), B's one by one (K^T's and V's
+// terms are down their columns). The f32 probabilities times f16 V take V's
+// type where the attention lowering marked them (ms.probabilities); the same
+// product unmarked stays f32, as do f32 factors, unless --precision rounds
+// them.
 // CHECK-LABEL: func.func @block_products(
 // CHECK: scf.forall
 // CHECK: scf.parallel (%[[T:.*]]) = (%c0) to (%c256) step (%c1)
@@ -1119,12 +1122,14 @@ func.func @tma_rows_apart(%x: memref<2x80x64xf16>, %b: memref<64x128xf16>, %c: m
 // CHECK: } else {
 // CHECK-NEXT: scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f32, f32, f32, f32
 // CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64 step %c16{{.*}} iter_args
+// CHECK: vector.load %{{.*}} {alignment = 4 : i64} : memref<32x64xf16, strided<[64, 1], offset: ?>>, vector<2xf16>
 // CHECK: vector.from_elements {{.*}} : vector<2xf16>
 // CHECK-COUNT-3: nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK-COUNT-3: scf.if
 // CHECK: memref.store {{.*}} : memref<32x80xf32>
 // CHECK: scf.parallel
-// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: vector.load %{{.*}} {alignment = 8 : i64} : memref<32x80xf32>, vector<2xf32>
+// CHECK: arith.truncf %{{.*}} : vector<2xf32> to vector<2xf16>
 // CHECK-COUNT-2: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<32x80xf32>, memref<80x64xf16,

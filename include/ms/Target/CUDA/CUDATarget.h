@@ -54,10 +54,12 @@ constexpr int64_t kTmaSharedAlignment = 128;
 /// The most elements (a power of two, at most kCudaVectorBytes) one access
 /// of `memref` can take at once along its last dimension, at an index that
 /// is a multiple of it (the other indices any): the last dimension must
-/// have unit stride and ints or floats of 8 to 64 bits, and the static
-/// offset, every other stride and the alignment of a global it reads must
-/// keep each group aligned to its size; 0 when not (a dynamic offset or
-/// stride, a view shifting the base by bytes).
+/// have unit stride and ints or floats of 8 to 64 bits, and the offset
+/// (static, or dynamic through subviews: a multiple of each dynamic
+/// offset's stride and of each static offset times its stride), every
+/// other stride and the alignment of a global it reads must keep each
+/// group aligned to its size; 0 when not (an offset of no known multiple,
+/// a dynamic stride, a view shifting the base by bytes).
 int64_t getAlignedVectorWidth(Value memref);
 
 #define GEN_PASS_DECL
