@@ -52,8 +52,9 @@ const TargetBackend *mlir::ms::lookupTargetBackend(StringRef name) {
   return it == registry.backends.end() ? nullptr : it->second.get();
 }
 
-void mlir::ms::buildKernelLinalgPipeline(OpPassManager &pm) {
-  pm.addPass(createConvertGraphToLinalgPass());
+void mlir::ms::buildKernelLinalgPipeline(
+    OpPassManager &pm, const ConvertGraphToLinalgPassOptions &lowering) {
+  pm.addPass(createConvertGraphToLinalgPass(lowering));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createFuseKernelOpsPass());

@@ -35,6 +35,13 @@ def ConvertGraphToLinalgPass : Pass<"convert-msgraph-to-linalg", "::mlir::Module
     of a cumulative op) and `func` on signless tensors, ready for one-shot
     bufferization.
   }];
+  let options = [
+    Option<"tensorCoreAttention", "tensor-core-attention", "bool", "false",
+           "lay out half-precision attention's K and V for tensor cores: "
+           "both products sum over their operands' innermost dimension (K "
+           "as given, V transposed) instead of K transposed for products "
+           "that walk a key row">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",

@@ -15,6 +15,7 @@
 #ifndef MS_TARGET_TARGETBACKEND_H
 #define MS_TARGET_TARGETBACKEND_H
 
+#include "ms/Conversion/GraphToLinalg/GraphToLinalg.h"
 #include "ms/Dialect/Exec/IR/ExecOps.h"
 
 #include "mlir/Pass/Pass.h"
@@ -101,8 +102,10 @@ public:
 
 /// Adds the lowering of an executable's kernels (anchored on its module)
 /// from msgraph to linalg, with a fused group's ops fused into as few loop
-/// nests as possible. Every backend starts its kernels this way.
-void buildKernelLinalgPipeline(OpPassManager &pm);
+/// nests as possible, as `lowering` chooses. Every backend starts its
+/// kernels this way.
+void buildKernelLinalgPipeline(
+    OpPassManager &pm, const ConvertGraphToLinalgPassOptions &lowering = {});
 
 /// Adds one-shot bufferization of the kernels of an executable's module
 /// (anchored on it): kernel results become out-params, temporaries are

@@ -53,7 +53,14 @@ int64_t tileFor(int64_t n, int64_t cap, int64_t small, int64_t whole) {
 }
 
 struct AttentionToLinalg final : OpConversionPattern<graph::AttentionOp> {
-  using OpConversionPattern::OpConversionPattern;
+  AttentionToLinalg(const TypeConverter &converter, MLIRContext *ctx,
+                    bool tensorCoreLayout)
+      : OpConversionPattern(converter, ctx),
+        tensorCoreLayout(tensorCoreLayout) {}
+
+  /// Whether half attention keeps K as given and transposes V (both
+  /// products' terms innermost) rather than transposing K.
+  bool tensorCoreLayout;
 
   LogicalResult
   matchAndRewrite(graph::AttentionOp op, OpAdaptor adaptor,
@@ -119,13 +126,26 @@ struct AttentionToLinalg final : OpConversionPattern<graph::AttentionOp> {
                                             strides);
     };
 
-    // K transposed once (B x Hkv x D x T): the score product then walks a
-    // key row contiguously in its innermost loop, as a matmul does.
-    Value keyT = generic(
-        rewriter, {key},
-        emptyTensor(rewriter, loc, {batch, kvHeads, headSize, kvSeq}, elem),
-        {map(4, {0, 1, 3, 2}), map(4, {0, 1, 2, 3})}, 4, 0,
-        [](OpBuilder &, Location, ValueRange a) -> Value { return a[0]; });
+    // One of K and V transposed once (to B x Hkv x D x T). K, by default:
+    // the score product then walks a key row contiguously in its innermost
+    // loop, as a matmul does. V, for tensor cores: each product then sums
+    // over its operands' innermost dimension (the head's for the scores,
+    // the keys' for p v), where a lane reads two adjacent terms at once.
+    bool termsInnermost =
+        tensorCoreLayout && isa<Float16Type, BFloat16Type>(elem);
+    auto transposed = [&](Value t, int64_t rows) {
+      return generic(
+          rewriter, {t},
+          emptyTensor(rewriter, loc, {batch, kvHeads, rows, kvSeq}, elem),
+          {map(4, {0, 1, 3, 2}), map(4, {0, 1, 2, 3})}, 4, 0,
+          [](OpBuilder &, Location, ValueRange a) -> Value { return a[0]; });
+    };
+    Value keyT = termsInnermost ? Value() : transposed(key, headSize);
+    Value valueT = termsInnermost ? transposed(value, valueSize) : Value();
+    // The products' loop dimensions (0 rows, 1 columns, 2 terms) that
+    // index their rhs (K's or V's slice): terms innermost, or columns.
+    SmallVector<int64_t> rhsDims = termsInnermost ? SmallVector<int64_t>{1, 2}
+                                                  : SmallVector<int64_t>{2, 1};
     Value init = emptyTensor(rewriter, loc, {batch, heads, seq, valueSize},
                              elem);
     SmallVector<OpFoldResult> bounds = {rewriter.getIndexAttr(batch),
@@ -165,9 +185,13 @@ struct AttentionToLinalg final : OpConversionPattern<graph::AttentionOp> {
           Value m = carried[0], l = carried[1], accIn = carried[2];
           Value k0 = arith::MulIOp::create(b, loc, kj, idx(b, kTile));
           Value kSlice =
-              slice2d(b, keyT, {bi, kvHead, idx(b, 0), k0}, headSize, kTile);
+              termsInnermost
+                  ? slice2d(b, key, {bi, kvHead, k0, zero}, kTile, headSize)
+                  : slice2d(b, keyT, {bi, kvHead, zero, k0}, headSize, kTile);
           Value vSlice =
-              slice2d(b, value, {bi, kvHead, k0, idx(b, 0)}, kTile, valueSize);
+              termsInnermost
+                  ? slice2d(b, valueT, {bi, kvHead, zero, k0}, valueSize, kTile)
+                  : slice2d(b, value, {bi, kvHead, k0, zero}, kTile, valueSize);
           // s[i, j] = sum_d q[i, d] kT[d, j], summed into a tile filled
           // here with -0.0 (the sum's identity): filled once before the
           // loop, or merged by CSE with acc's zeros there, the tile would
@@ -176,7 +200,7 @@ struct AttentionToLinalg final : OpConversionPattern<graph::AttentionOp> {
               filledTensor(b, loc, {qTile, kTile}, acc, cst(b, -0.0));
           Value dots = generic(
               b, {qSlice, kSlice}, scoresInit,
-              {map(3, {0, 2}), map(3, {2, 1}), map(3, {0, 1})}, 2, 1,
+              {map(3, {0, 2}), map(3, rhsDims), map(3, {0, 1})}, 2, 1,
               [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
                 return arith::AddFOp::create(
                     nb, l, a[2],
@@ -284,7 +308,7 @@ struct AttentionToLinalg final : OpConversionPattern<graph::AttentionOp> {
               });
           Value accNew = generic(
               b, {probs, vSlice}, accScaled,
-              {map(3, {0, 2}), map(3, {2, 1}), map(3, {0, 1})}, 2, 1,
+              {map(3, {0, 2}), map(3, rhsDims), map(3, {0, 1})}, 2, 1,
               [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
                 return arith::AddFOp::create(
                     nb, l, a[2],
@@ -333,6 +357,8 @@ struct AttentionToLinalg final : OpConversionPattern<graph::AttentionOp> {
 } // namespace
 
 void mlir::ms::populateGraphAttentionToLinalgPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<AttentionToLinalg>(converter, patterns.getContext());
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    bool tensorCoreLayout) {
+  patterns.add<AttentionToLinalg>(converter, patterns.getContext(),
+                                  tensorCoreLayout);
 }

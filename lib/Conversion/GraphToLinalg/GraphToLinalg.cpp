@@ -45,17 +45,21 @@ mlir::ms::GraphTypeConverter::GraphTypeConverter() {
 }
 
 void mlir::ms::populateGraphToLinalgConversionPatterns(
-    const TypeConverter &converter, RewritePatternSet &patterns) {
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const ConvertGraphToLinalgPassOptions &options) {
   populateGraphElementwiseToLinalgPatterns(converter, patterns);
   populateGraphReductionToLinalgPatterns(converter, patterns);
   populateGraphLinearToLinalgPatterns(converter, patterns);
-  populateGraphAttentionToLinalgPatterns(converter, patterns);
+  populateGraphAttentionToLinalgPatterns(converter, patterns,
+                                         options.tensorCoreAttention);
   populateGraphDataMovementToLinalgPatterns(converter, patterns);
 }
 
 namespace {
 struct ConvertGraphToLinalgPass final
     : ms::impl::ConvertGraphToLinalgPassBase<ConvertGraphToLinalgPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -82,7 +86,8 @@ struct ConvertGraphToLinalgPass final
 
     GraphTypeConverter converter;
     RewritePatternSet patterns(ctx);
-    populateGraphToLinalgConversionPatterns(converter, patterns);
+    populateGraphToLinalgConversionPatterns(converter, patterns,
+                                            {tensorCoreAttention});
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);
     populateCallOpTypeConversionPattern(patterns, converter);

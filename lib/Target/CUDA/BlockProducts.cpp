@@ -13,7 +13,8 @@
 // in which warp w takes some 16 x 8 fragments of the output and updates
 // each, 16 terms at a time, by mma.sync m16n8k16 (f32 sums), each lane
 // loading the elements of the fragments it holds where they are (global
-// memory, or the tile's shared memory).
+// memory, or the tile's shared memory): up to 8 adjacent terms of a row of
+// A or column of B as one access, where they are its innermost dimension.
 //
 //===----------------------------------------------------------------------===//
 
@@ -191,11 +192,12 @@ static std::optional<BlockProduct> matchBlockProduct(linalg::GenericOp op,
 /// Emits `p` as a parallel step of kWarps * kWarp iterations. Fragment f
 /// (rows 16 (f / ceil(N / 8)), columns 8 (f % ceil(N / 8))) is slot
 /// f % slots of warp f / slots. With g = lane / 4 and t = lane % 4, the
-/// lane holds of a fragment of A rows g and g + 8 at terms 2t, 2t + 1 and
-/// 2t + 8, 2t + 9, of B column g at those terms, and of the accumulators
-/// rows g and g + 8 at columns 2t, 2t + 1. Fragments past M or N (tails)
-/// read A's last row or B's last column there and keep nothing of them;
-/// terms past K are zeros in both.
+/// lane holds of a fragment of A rows g and g + 8 at (mma.sync's) terms
+/// 2t, 2t + 1 and 2t + 8, 2t + 9, of B column g at those terms (which
+/// terms of the product those are: see `width` below), and of the
+/// accumulators rows g and g + 8 at columns 2t, 2t + 1. Fragments past M
+/// or N (tails) read A's last row or B's last column there and keep
+/// nothing of them; terms past K are zeros in both.
 static void emitBlockProduct(const BlockProduct &p) {
   linalg::GenericOp op = p.op;
   OpBuilder b(op);
@@ -256,14 +258,35 @@ static void emitBlockProduct(const BlockProduct &p) {
     return asOperand(vector::FromElementsOp::create(
         b, loc, pairType, ValueRange{rounded(first), rounded(second)}));
   };
-  // A's two adjacent terms load as one access (a 32-bit one of halves)
-  // where its terms are its innermost dimension and its layout keeps each
-  // pair aligned (getAlignedVectorWidth): without a K tail, a pair's terms
-  // are both inside K.
-  Type lhsElement = getElementTypeOrSelf(lhs.getType());
-  bool pairLoads = !kTail && maps[p.lhs].getDimPosition(1) == 2 &&
-                   getAlignedVectorWidth(lhs) >= 2;
-  int64_t pairAlignment = 2 * lhsElement.getIntOrFloatBitWidth() / 8;
+  // Without a K tail, the lane takes its terms of a 16-term mma.sync from
+  // `width` adjacent ones: of each chunk of 4 * width terms, lane t holds
+  // terms width * t + [0, width), and step j of the chunk's width / 4
+  // mma.syncs takes terms width * t + 4 j + {0, 1} as its terms 2t, 2t + 1
+  // and + {2, 3} as 2t + 8, 2t + 9. A and B agree on that order, so the
+  // sums are the same (mma.sync's own order of summing is unspecified);
+  // with a K tail, the lane holds the terms 2t, 2t + 1, 2t + 8, 2t + 9 of
+  // each 16 as mma.sync numbers them.
+  int64_t width = kTail ? 2 : p.k % (4 * kFragN) == 0 ? 8 : 4;
+  int64_t chunk = kTail ? kFragK : 4 * width;
+  // The terms (past the lane's first one) of the lane's pairs in a chunk.
+  SmallVector<int64_t> pairTerms = {0, 8};
+  if (!kTail) {
+    pairTerms.clear();
+    for (int64_t c = 0; c < width; c += 2)
+      pairTerms.push_back(c);
+  }
+  // An operand's adjacent terms load as one access of up to `width` (a
+  // 128-bit one of 8 halves) where its terms are its innermost dimension
+  // and its layout keeps the access aligned (getAlignedVectorWidth); else
+  // one term at a time.
+  auto getAccess = [&](Value operand, AffineMap map) -> int64_t {
+    if (kTail || map.getDimPosition(1) != 2)
+      return 1;
+    return std::max<int64_t>(1,
+                             std::min(width, getAlignedVectorWidth(operand)));
+  };
+  int64_t accessA = getAccess(lhs, maps[p.lhs]),
+          accessB = getAccess(rhs, maps[p.rhs]);
   NVVM::MMATypes ptxType = isBf16 ? NVVM::MMATypes::bf16 : NVVM::MMATypes::f16;
   auto fragType = LLVM::LLVMStructType::getLiteral(ctx, {f32, f32, f32, f32});
 
@@ -379,66 +402,79 @@ static void emitBlockProduct(const BlockProduct &p) {
     Value none = arith::ConstantOp::create(b, loc, b.getFloatAttr(type, 0));
     return arith::SelectOp::create(b, loc, inside, v, none);
   };
+  // The lane's pairs of `operand` (through `map`) in the chunk from term
+  // `kt` (the lane's first), at row `i` of A or column `j` of B.
+  auto loadPairs = [&](Value operand, AffineMap map, int64_t access, Value i,
+                       Value j, Value kt) -> SmallVector<Value> {
+    SmallVector<Value> pairs;
+    if (access == 1) {
+      for (int64_t c : pairTerms) {
+        auto load = [&](int64_t e) {
+          Value term = add(kt, c + e);
+          Value at = kTail ? clamp(term, p.k) : term;
+          return loadTerm(operand, place(map, i, j, at), term);
+        };
+        Value low = load(0);
+        pairs.push_back(pair(low, load(1)));
+      }
+      return pairs;
+    }
+    Type element = getElementTypeOrSelf(operand.getType());
+    auto vectorType = VectorType::get({access}, element);
+    for (int64_t c = 0; c < width; c += access) {
+      Value loaded = vector::LoadOp::create(
+          b, loc, vectorType, operand, place(map, i, j, add(kt, c)),
+          /*nontemporal=*/false,
+          llvm::MaybeAlign(access * element.getIntOrFloatBitWidth() / 8));
+      for (int64_t e = 0; e < access; e += 2)
+        pairs.push_back(asOperand(
+            access == 2 ? loaded
+                        : vector::ShuffleOp::create(b, loc, loaded, loaded,
+                                                    ArrayRef<int64_t>{e, e + 1})
+                              .getResult()));
+    }
+    return pairs;
+  };
   auto terms = scf::ForOp::create(
-      b, loc, index(0), index(llvm::alignTo(p.k, kFragK)), index(kFragK), init,
+      b, loc, index(0), index(llvm::alignTo(p.k, chunk)), index(chunk), init,
       [&](OpBuilder &nb, Location, Value k, ValueRange accs) {
         OpBuilder::InsertionGuard guard(b);
         b.setInsertionPoint(nb.getInsertionBlock(), nb.getInsertionPoint());
-        Value kt = arith::AddIOp::create(b, loc, k, t2);
-        SmallVector<Value> next, a;
+        Value kt = arith::AddIOp::create(
+            b, loc, k,
+            kTail ? t2 : arith::MulIOp::create(b, loc, t, index(width)));
+        SmallVector<Value> sums(accs);
+        // The pairs of A's rows g and g + 8.
+        SmallVector<Value> rowLow, rowHigh;
         for (int64_t s = 0; s < slots; ++s) {
-          auto loadA = [&](int64_t r, int64_t c) -> Value {
-            Value row = add(rows[s], r), term = add(kt, c);
-            if (mTail)
-              row = clamp(row, p.m);
-            Value at = kTail ? clamp(term, p.k) : term;
-            return loadTerm(lhs, place(maps[p.lhs], row, Value(), at), term);
-          };
-          auto loadB = [&](int64_t c) -> Value {
-            Value col = nTail ? clamp(bCols[s], p.n) : bCols[s];
-            Value term = add(kt, c);
-            Value at = kTail ? clamp(term, p.k) : term;
-            return loadTerm(rhs, place(maps[p.rhs], Value(), col, at), term);
-          };
-          // Terms c and c + 1 of A's row + r at once.
-          auto loadPairA = [&](int64_t r, int64_t c) -> Value {
-            Value row = add(rows[s], r);
-            if (mTail)
-              row = clamp(row, p.m);
-            return asOperand(vector::LoadOp::create(
-                b, loc, VectorType::get({2}, lhsElement), lhs,
-                place(maps[p.lhs], row, Value(), add(kt, c)),
-                /*nontemporal=*/false, llvm::MaybeAlign(pairAlignment)));
-          };
           if (s == 0 || !shareRows) {
-            a.clear();
-            for (auto [r, c] :
-                 {std::pair<int64_t, int64_t>{0, 0}, {8, 0}, {0, 8}, {8, 8}}) {
-              if (pairLoads) {
-                a.push_back(loadPairA(r, c));
-                continue;
-              }
-              Value low = loadA(r, c);
-              a.push_back(pair(low, loadA(r, c + 1)));
-            }
+            auto row = [&](int64_t r) {
+              Value v = add(rows[s], r);
+              return mTail ? clamp(v, p.m) : v;
+            };
+            rowLow = loadPairs(lhs, maps[p.lhs], accessA, row(0), Value(), kt);
+            rowHigh = loadPairs(lhs, maps[p.lhs], accessA, row(8), Value(), kt);
           }
-          SmallVector<Value> bv;
-          for (int64_t c : {0, 8}) {
-            Value low = loadB(c);
-            bv.push_back(pair(low, loadB(c + 1)));
+          Value col = nTail ? clamp(bCols[s], p.n) : bCols[s];
+          SmallVector<Value> column =
+              loadPairs(rhs, maps[p.rhs], accessB, Value(), col, kt);
+          for (int64_t j = 0; 2 * j < int64_t(pairTerms.size()); ++j) {
+            Value a[] = {rowLow[2 * j], rowHigh[2 * j], rowLow[2 * j + 1],
+                         rowHigh[2 * j + 1]};
+            Value bv[] = {column[2 * j], column[2 * j + 1]};
+            auto mma = NVVM::MmaOp::create(
+                b, loc, fragType, a, bv, ArrayRef<Value>(sums).slice(4 * s, 4),
+                ArrayRef<int64_t>{kFragM, kFragN, kFragK},
+                /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+                std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+                std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                               NVVM::MMALayout::col});
+            for (int64_t e = 0; e < 4; ++e)
+              sums[4 * s + e] = LLVM::ExtractValueOp::create(
+                  b, loc, mma, ArrayRef<int64_t>{e});
           }
-          auto mma = NVVM::MmaOp::create(
-              b, loc, fragType, a, bv, accs.slice(4 * s, 4),
-              ArrayRef<int64_t>{kFragM, kFragN, kFragK},
-              /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
-              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                             NVVM::MMALayout::col});
-          for (int64_t e = 0; e < 4; ++e)
-            next.push_back(LLVM::ExtractValueOp::create(b, loc, mma,
-                                                        ArrayRef<int64_t>{e}));
         }
-        scf::YieldOp::create(b, loc, next);
+        scf::YieldOp::create(b, loc, sums);
       });
   for (int64_t s = 0; s < slots; ++s) {
     if (!mTail && !nTail) {

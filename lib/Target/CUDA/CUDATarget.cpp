@@ -291,7 +291,10 @@ public:
                          const TargetOptions &options) const override {
     OpPassManager &kernels = pm.nest<exec::ExecutableOp>().nest<ModuleOp>();
     if (phase == "linalg") {
-      buildKernelLinalgPipeline(kernels);
+      // Half attention's products run on tensor cores (BlockProducts).
+      ConvertGraphToLinalgPassOptions lowering;
+      lowering.tensorCoreAttention = true;
+      buildKernelLinalgPipeline(kernels, lowering);
       // Row-wise kernels (softmax, norms) become a block per row (or per
       // few short rows): their intermediates then stay in the block's
       // shared memory and the kernel is one launch.

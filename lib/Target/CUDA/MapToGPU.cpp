@@ -279,11 +279,34 @@ static bool readsAlong(memref::LoadOp load, ArrayRef<Value> ivs,
          llvm::equal(ArrayRef(indices).take_back(ivs.size()), ivs);
 }
 
+/// A power of two (at most 2^20) that the index `value` is known to be a
+/// multiple of: of a constant, or of products and sums of such (a key
+/// tile's first key, `kj * 128`); 1 when nothing is known.
+static int64_t getIndexMultiple(OpFoldResult value, unsigned depth = 0) {
+  constexpr int64_t kMost = int64_t(1) << 20;
+  if (std::optional<int64_t> known = getConstantIntValue(value)) {
+    if (*known == 0)
+      return kMost;
+    return std::min<int64_t>(*known & -*known, kMost);
+  }
+  auto v = dyn_cast<Value>(value);
+  Operation *def = v ? v.getDefiningOp() : nullptr;
+  if (!def || depth > 8)
+    return 1;
+  if (isa<arith::MulIOp, arith::AddIOp>(def)) {
+    int64_t lhs = getIndexMultiple(def->getOperand(0), depth + 1),
+            rhs = getIndexMultiple(def->getOperand(1), depth + 1);
+    return isa<arith::MulIOp>(def) ? std::min(lhs * rhs, kMost)
+                                   : std::min(lhs, rhs);
+  }
+  return 1;
+}
+
 /// A number of elements that `memref`'s offset is known to be a multiple
 /// of (0: the offset is 0), or 1 when nothing is known: its static offset,
 /// or, through a subview of a source of static strides, the gcd of the
-/// source's and of each offset times its stride (the stride alone where
-/// the offset is dynamic).
+/// source's and of each offset times its stride (for a dynamic offset, what
+/// getIndexMultiple knows of it).
 static int64_t getOffsetMultiple(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
   SmallVector<int64_t> strides;
@@ -311,7 +334,8 @@ static int64_t getOffsetMultiple(Value memref) {
     if (ShapedType::isDynamic(stride))
       return 1;
     std::optional<int64_t> known = getConstantIntValue(at);
-    multiple = std::gcd(multiple, known ? *known * stride : stride);
+    multiple = std::gcd(multiple, known ? *known * stride
+                                        : getIndexMultiple(at) * stride);
   }
   return multiple;
 }

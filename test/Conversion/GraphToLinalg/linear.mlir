@@ -1,4 +1,5 @@
 // RUN: ms-opt %s -split-input-file -convert-msgraph-to-linalg | FileCheck %s
+// RUN: ms-opt %s -split-input-file -convert-msgraph-to-linalg=tensor-core-attention | FileCheck %s --check-prefix=TC
 
 // CHECK-LABEL: func @matmul_2d
 // CHECK: linalg.matmul
@@ -156,7 +157,30 @@ func.func @conv_bf16_accumulates_in_f32(%x: tensor<1x2x5x5xbf16>, %w: tensor<3x2
 // CHECK: arith.divf
 // CHECK: tensor.parallel_insert_slice %{{.+}} into %{{.+}}[%[[B]], %[[H]], %{{.+}}, 0] [1, 1, 32, 64]
 // CHECK-NOT: tensor<{{.*}}256x256
+// TC-LABEL: func @attention_tiles
+// TC: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x2x256x64xf32>) outs(%{{.*}} : tensor<1x2x64x256xf32>)
 func.func @attention_tiles(%q: tensor<1x4x256x64xf32>, %k: tensor<1x2x256x64xf32>, %v: tensor<1x2x256x64xf32>) -> tensor<1x4x256x64xf32> {
   %y = msgraph.attention %q, %k, %v {is_causal = true} : (tensor<1x4x256x64xf32>, tensor<1x2x256x64xf32>, tensor<1x2x256x64xf32>) -> tensor<1x4x256x64xf32>
   return %y : tensor<1x4x256x64xf32>
+}
+
+// -----
+
+// For tensor cores, half attention keeps K as given and transposes V once:
+// each product sums over its operands' innermost dimension (Q's and K's
+// head dimension, the probabilities' and V^T's keys). f32 attention keeps
+// the K^T layout (@attention_tiles); the default lowering transposes K.
+// CHECK-LABEL: func @attention_tensor_cores
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x2x256x64xf16>) outs(%{{.*}} : tensor<1x2x64x256xf16>)
+// TC-LABEL: func @attention_tensor_cores
+// TC: %[[VT:.+]] = linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}], {{.*}} ins(%arg2 : tensor<1x2x256x32xf16>) outs(%{{.*}} : tensor<1x2x32x256xf16>)
+// TC: scf.forall
+// TC: scf.for
+// TC: %[[K:.+]] = tensor.extract_slice %arg1[%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] [1, 1, 128, 64] [1, 1, 1, 1] : tensor<1x2x256x64xf16> to tensor<128x64xf16>
+// TC: %[[V:.+]] = tensor.extract_slice %[[VT]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}] [1, 1, 32, 128] [1, 1, 1, 1] : tensor<1x2x32x256xf16> to tensor<32x128xf16>
+// TC: linalg.generic {indexing_maps = [#{{.+}}, #[[TERMS:.+]], #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.+}}, %[[K]] : tensor<32x64xf16>, tensor<128x64xf16>)
+// TC: linalg.generic {indexing_maps = [#{{.+}}, #[[TERMS]], #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.+}}, %[[V]] : tensor<32x128xf32>, tensor<32x128xf16>) {{.*}} attrs = {ms.probabilities}
+func.func @attention_tensor_cores(%q: tensor<1x4x64x64xf16>, %k: tensor<1x2x256x64xf16>, %v: tensor<1x2x256x32xf16>) -> tensor<1x4x64x32xf16> {
+  %y = msgraph.attention %q, %k, %v : (tensor<1x4x64x64xf16>, tensor<1x2x256x64xf16>, tensor<1x2x256x32xf16>) -> tensor<1x4x64x32xf16>
+  return %y : tensor<1x4x64x32xf16>
 }

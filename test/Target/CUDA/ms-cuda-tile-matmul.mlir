@@ -1102,14 +1102,20 @@ func.func @tma_rows_apart(%x: memref<2x80x64xf16>, %b: memref<64x128xf16>, %c: m
 // run on tensor cores where their factors are halves of one type: a step of
 // 256 iterations (the block's threads) whose 8 warps take the 2 x 10 16 x 8
 // fragments of the 32 x 80 scores three each (warp 7 none: it skips the step;
-// slot 2 of warp 6 is past them: it starts from zeros and stores nothing), 16
-// terms an mma.sync. A's two adjacent terms load as one access (Q's halves:
-// the subview's dynamic offset is a multiple of 2048 elements; the
-// probabilities' f32 pairs, rounded together), B's one by one (K^T's and V's
-// terms are down their columns). The f32 probabilities times f16 V take V's
-// type where the attention lowering marked them (ms.probabilities); the same
-// product unmarked stays f32, as do f32 factors, unless --precision rounds
-// them.
+// slot 2 of warp 6 is past them: it starts from zeros and stores nothing).
+// Where an operand's terms are its innermost dimension (Q's, K's and V^T's
+// rows, as the attention lowering lays them out for tensor cores), a lane
+// reads several adjacent ones at once: of 64 terms (Q K^T), lane t holds
+// terms 8t to 8t + 7 of each 32, as 8 halves (the subviews' dynamic offsets
+// are multiples of 2048 and 5120 elements), two mma.syncs a fragment; of 80
+// (P V), terms 4t to 4t + 3 of each 16, as 4 f32 probabilities (rounded
+// together) and 4 halves of V^T (whose key offset, j * 80, is a multiple
+// of 16), one mma.sync. The f32 probabilities times
+// f16 V take V's type where the attention lowering marked them
+// (ms.probabilities); the same product unmarked stays f32, as do f32
+// factors, unless --precision rounds them: then the f32 K^T (terms down its
+// columns) is read term by term, in the same order of terms as its 4-wide
+// rows of A.
 // CHECK-LABEL: func.func @block_products(
 // CHECK: scf.forall
 // CHECK: scf.parallel (%[[T:.*]]) = (%c0) to (%c256) step (%c1)
@@ -1121,15 +1127,18 @@ func.func @tma_rows_apart(%x: memref<2x80x64xf16>, %b: memref<64x128xf16>, %c: m
 // CHECK: memref.load %{{.*}} : memref<32x80xf32>
 // CHECK: } else {
 // CHECK-NEXT: scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : f32, f32, f32, f32
-// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64 step %c16{{.*}} iter_args
-// CHECK: vector.load %{{.*}} {alignment = 4 : i64} : memref<32x64xf16, strided<[64, 1], offset: ?>>, vector<2xf16>
-// CHECK: vector.from_elements {{.*}} : vector<2xf16>
-// CHECK-COUNT-3: nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c64 step %c32{{.*}} iter_args
+// CHECK: %[[QT:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<32x64xf16, strided<[64, 1], offset: ?>>, vector<8xf16>
+// CHECK: vector.shuffle %[[QT]], %[[QT]] [0, 1] : vector<8xf16>, vector<8xf16>
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<80x64xf16, strided<[64, 1], offset: ?>>, vector<8xf16>
+// CHECK-COUNT-6: nvvm.mma.sync {{.*}} {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK-COUNT-3: scf.if
 // CHECK: memref.store {{.*}} : memref<32x80xf32>
 // CHECK: scf.parallel
-// CHECK: vector.load %{{.*}} {alignment = 8 : i64} : memref<32x80xf32>, vector<2xf32>
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c80{{.*}} step %c16{{.*}} iter_args
+// CHECK: vector.load %{{.*}} {alignment = 16 : i64} : memref<32x80xf32>, vector<4xf32>
 // CHECK: arith.truncf %{{.*}} : vector<2xf32> to vector<2xf16>
+// CHECK: vector.load %{{.*}} {alignment = 8 : i64} : memref<64x80xf16, strided<[160, 1], offset: ?>>, vector<4xf16>
 // CHECK-COUNT-2: nvvm.mma.sync
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<32x80xf32>, memref<80x64xf16,
@@ -1138,16 +1147,22 @@ func.func @tma_rows_apart(%x: memref<2x80x64xf16>, %b: memref<64x128xf16>, %c: m
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: return
 // BF16-LABEL: func.func @block_products(
-// BF16-COUNT-5: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32)
+// BF16-COUNT-8: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32)
 // BF16: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<32x80xf32>, memref<80x64xf16,
-// BF16-COUNT-3: nvvm.mma.sync {{.*}} : (i32, i32, f32)
+// BF16: scf.for %{{.*}} = %c0{{.*}} to %c64 step %c32{{.*}} iter_args
+// BF16: vector.load %{{.*}} : memref<32x64xf32, strided<[64, 1], offset: ?>>, vector<4xf32>
+// BF16: memref.load %{{.*}} : memref<64x80xf32, strided<[80, 1], offset: ?>>
+// BF16-COUNT-6: nvvm.mma.sync {{.*}} : (i32, i32, f32)
 // BF16-NOT: nvvm.mma.sync
 // BF16: return
-func.func @block_products(%q: memref<4x32x64xf16>, %kt: memref<4x64x80xf16>, %v: memref<4x80x64xf16>, %f: memref<4x32x64xf32>, %g: memref<4x64x80xf32>) {
+func.func @block_products(%q: memref<4x32x64xf16>, %k: memref<4x80x64xf16>, %vt: memref<4x64x160xf16>, %v: memref<4x80x64xf16>, %f: memref<4x32x64xf32>, %g: memref<4x64x80xf32>) {
   %zero = arith.constant 0.0 : f32
-  scf.forall (%h) in (4) {
+  %c80 = arith.constant 80 : index
+  scf.forall (%h, %j) in (4, 2) {
     %qh = memref.subview %q[%h, 0, 0] [1, 32, 64] [1, 1, 1] : memref<4x32x64xf16> to memref<32x64xf16, strided<[64, 1], offset: ?>>
-    %kh = memref.subview %kt[%h, 0, 0] [1, 64, 80] [1, 1, 1] : memref<4x64x80xf16> to memref<64x80xf16, strided<[80, 1], offset: ?>>
+    %kh = memref.subview %k[%h, 0, 0] [1, 80, 64] [1, 1, 1] : memref<4x80x64xf16> to memref<80x64xf16, strided<[64, 1], offset: ?>>
+    %j0 = arith.muli %j, %c80 : index
+    %vth = memref.subview %vt[%h, 0, %j0] [1, 64, 80] [1, 1, 1] : memref<4x64x160xf16> to memref<64x80xf16, strided<[160, 1], offset: ?>>
     %vh = memref.subview %v[%h, 0, 0] [1, 80, 64] [1, 1, 1] : memref<4x80x64xf16> to memref<80x64xf16, strided<[64, 1], offset: ?>>
     %fh = memref.subview %f[%h, 0, 0] [1, 32, 64] [1, 1, 1] : memref<4x32x64xf32> to memref<32x64xf32, strided<[64, 1], offset: ?>>
     %gh = memref.subview %g[%h, 0, 0] [1, 64, 80] [1, 1, 1] : memref<4x64x80xf32> to memref<64x80xf32, strided<[80, 1], offset: ?>>
@@ -1155,9 +1170,9 @@ func.func @block_products(%q: memref<4x32x64xf16>, %kt: memref<4x64x80xf16>, %v:
     %o = memref.alloc() : memref<32x64xf32>
     linalg.fill ins(%zero : f32) outs(%s : memref<32x80xf32>)
     linalg.fill ins(%zero : f32) outs(%o : memref<32x64xf32>)
-    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
                     iterator_types = ["parallel", "parallel", "reduction"]}
-        ins(%qh, %kh : memref<32x64xf16, strided<[64, 1], offset: ?>>, memref<64x80xf16, strided<[80, 1], offset: ?>>) outs(%s : memref<32x80xf32>) {
+        ins(%qh, %kh : memref<32x64xf16, strided<[64, 1], offset: ?>>, memref<80x64xf16, strided<[64, 1], offset: ?>>) outs(%s : memref<32x80xf32>) {
     ^bb0(%x: f16, %y: f16, %acc: f32):
       %xe = arith.extf %x : f16 to f32
       %ye = arith.extf %y : f16 to f32
@@ -1165,9 +1180,9 @@ func.func @block_products(%q: memref<4x32x64xf16>, %kt: memref<4x64x80xf16>, %v:
       %r = arith.addf %acc, %p : f32
       linalg.yield %r : f32
     }
-    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
+    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>],
                     iterator_types = ["parallel", "parallel", "reduction"]}
-        ins(%s, %vh : memref<32x80xf32>, memref<80x64xf16, strided<[64, 1], offset: ?>>) outs(%o : memref<32x64xf32>) attrs = {ms.probabilities} {
+        ins(%s, %vth : memref<32x80xf32>, memref<64x80xf16, strided<[160, 1], offset: ?>>) outs(%o : memref<32x64xf32>) attrs = {ms.probabilities} {
     ^bb0(%x: f32, %y: f16, %acc: f32):
       %ye = arith.extf %y : f16 to f32
       %p = arith.mulf %x, %ye : f32

@@ -11,13 +11,16 @@
 // stored), 77 keys (Q K^T's columns past them likewise; P V's terms past
 // them read as zeros). The reference is float64 attention of the rounded
 // inputs; the bf16 output's rounding and the rounded probabilities make
-// the tolerance.
+// the tolerance. A lane reads 8 adjacent terms of a row of Q, K or V^T at
+// once (two mma.syncs a fragment for 32 terms); the product over the 77
+// keys (a tail of terms) reads them one by one.
 // CHECK-LABEL: gpu.func @fused_3_attention_cast_1
-// CHECK-COUNT-8: nvvm.mma.sync {{.*}} : (i32, i32, f32)
+// CHECK: vector.load {{.*}} vector<8xbf16>
+// CHECK-COUNT-16: nvvm.mma.sync {{.*}} : (i32, i32, f32)
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: gpu.return
 // CHECK-LABEL: gpu.func @kernel_4_1
-// CHECK-COUNT-5: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32)
+// CHECK-COUNT-8: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK-NOT: nvvm.mma.sync
 // CHECK: gpu.return
 // INPUT 3: (rng.standard_normal(shape) * 0.5).astype(np.float16)

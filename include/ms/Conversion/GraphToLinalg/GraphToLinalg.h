@@ -38,8 +38,15 @@ void populateGraphLinearToLinalgPatterns(const TypeConverter &converter,
 /// attribute kProbabilitiesAttrName: its lhs holds probabilities (in
 /// [0, 1]), which a target may round to V's half type to multiply them on
 /// tensor cores, as flash attention does.
+///
+/// K is transposed once so that the score product walks a key row, as a
+/// thread or vector lane per score reads it; with `tensorCoreLayout`, half
+/// (f16, bf16) attention keeps K as given and transposes V instead, so that
+/// both products sum over their operands' innermost dimension, where a
+/// tensor core's lane reads two adjacent terms as one access.
 void populateGraphAttentionToLinalgPatterns(const TypeConverter &converter,
-                                            RewritePatternSet &patterns);
+                                            RewritePatternSet &patterns,
+                                            bool tensorCoreLayout = false);
 /// The attribute marking attention's product of probabilities and V.
 inline constexpr llvm::StringLiteral kProbabilitiesAttrName =
     "ms.probabilities";
@@ -48,10 +55,10 @@ inline constexpr llvm::StringLiteral kProbabilitiesAttrName =
 void populateGraphDataMovementToLinalgPatterns(const TypeConverter &converter,
                                                RewritePatternSet &patterns);
 
-/// All of the above.
-void populateGraphToLinalgConversionPatterns(const TypeConverter &converter,
-                                             RewritePatternSet &patterns);
-
+/// All of the above, as `options` choose.
+void populateGraphToLinalgConversionPatterns(
+    const TypeConverter &converter, RewritePatternSet &patterns,
+    const ConvertGraphToLinalgPassOptions &options = {});
 } // namespace ms
 } // namespace mlir
 
