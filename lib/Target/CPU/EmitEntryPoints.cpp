@@ -243,9 +243,14 @@ struct CPUEmitEntryPointsPass final
       if (executable.getTarget() != "cpu")
         continue;
       EntryPointEmitter emitter(executable);
+      // A variant's copy exports the entry points of the executable the
+      // plan refers to: the runtime loads one of them by the same names.
+      StringAttr planned = executable.getSymNameAttr();
+      if (auto of =
+              executable->getAttrOfType<FlatSymbolRefAttr>(kVariantOfAttrName))
+        planned = of.getAttr();
       auto ours = [&](LaunchOp launch) {
-        return launch.getKernel().getRootReference() ==
-               executable.getSymNameAttr();
+        return launch.getKernel().getRootReference() == planned;
       };
       llvm::SetVector<Operation *> wrapped;
       int64_t graphs = 0;

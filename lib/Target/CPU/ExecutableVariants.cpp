@@ -42,6 +42,8 @@ struct CPUExecutableVariantsPass final
       for (unsigned i = 1; i < targetCpus.size(); ++i) {
         auto copy = cast<exec::ExecutableOp>(b.clone(*executable));
         copy.setVariant(targetCpus[i]);
+        copy->setAttr(kVariantOfAttrName,
+                      FlatSymbolRefAttr::get(executable.getSymNameAttr()));
         copy.setSymName((executable.getSymName() + "_" + Twine(i)).str());
         // Renamed further if the name is taken.
         symbols.insert(copy, Block::iterator(copy));

@@ -22,6 +22,35 @@ msexec.plan @main target("cpu") opt_level(0) attributes {arena_size = 0 : i64} {
 
 // -----
 
+// Several CPUs (ms-cpu-executable-variants): the plan launches the first
+// copy's kernels; each variant's copy exports the same wrappers, since the
+// runtime loads the one copy the host runs by the same names.
+// CHECK-LABEL: msexec.executable @cpu target("cpu") variant("x86-64-v4")
+// CHECK: llvm.func @ms_kernel_0(
+// CHECK: msexec.executable @copy_1 target("cpu") variant("x86-64-v3")
+// CHECK: llvm.func @ms_kernel_0(
+// CHECK: llvm.call @kernel_0
+msexec.executable @cpu target("cpu") variant("x86-64-v4") {
+  builtin.module {
+    llvm.func @kernel_0(%a: !llvm.ptr) {
+      llvm.return
+    }
+  }
+}
+msexec.executable @copy_1 target("cpu") variant("x86-64-v3") attributes {ms.variant_of = @cpu} {
+  builtin.module {
+    llvm.func @kernel_0(%a: !llvm.ptr) {
+      llvm.return
+    }
+  }
+}
+msexec.plan @main target("cpu") opt_level(0) attributes {arena_size = 0 : i64} {
+  %x = msexec.input 0 "x" : !msexec.buffer<tensor<4xf32>>
+  msexec.launch @cpu::@kernel_0(%x) : !msexec.buffer<tensor<4xf32>>
+}
+
+// -----
+
 // O2: an offloaded graph becomes one function over the weights (args[0]),
 // the arena (args[1]) and the caller's buffers (args[2...]); kernels used
 // only there get no wrapper.

@@ -2,13 +2,14 @@
 // RUN: ms-opt %s -split-input-file -ms-cpu-executable-variants='target-cpus=x86-64-v3' | FileCheck %s --check-prefix=ONE
 
 // Three CPUs: the first keeps the name the plan refers to; the copies
-// follow it, best first, each with its CPU. A name already taken gets a
-// unique one. Another target's executable is left alone.
+// follow it, best first, each with its CPU and the name of the executable
+// the plan refers to (whose entry points it exports too). A name already
+// taken gets a unique one. Another target's executable is left alone.
 // CHECK: msexec.executable @cpu target("cpu") variant("x86-64-v4") {
 // CHECK: func.func @kernel_0
-// CHECK: msexec.executable @cpu_1_0 target("cpu") variant("x86-64-v3") {
+// CHECK: msexec.executable @cpu_1_0 target("cpu") variant("x86-64-v3") attributes {ms.variant_of = @cpu} {
 // CHECK: func.func @kernel_0
-// CHECK: msexec.executable @cpu_2 target("cpu") variant("x86-64") {
+// CHECK: msexec.executable @cpu_2 target("cpu") variant("x86-64") attributes {ms.variant_of = @cpu} {
 // CHECK: func.func @kernel_0
 // CHECK: msexec.executable @cpu_1 target("npu") {
 // CHECK-NOT: msexec.executable

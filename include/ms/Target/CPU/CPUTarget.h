@@ -54,6 +54,11 @@ inline constexpr llvm::StringLiteral kWinogradFilterAttrName =
 /// row ending in a zero, when C K... is odd).
 inline constexpr llvm::StringLiteral kConvPairsAttrName = "ms.conv_pairs";
 
+/// The attribute (a symbol reference) on a variant's copy of an executable
+/// (`ms-cpu-executable-variants`) naming the executable the plan's launches
+/// refer to, whose entry points the copy exports too.
+inline constexpr llvm::StringLiteral kVariantOfAttrName = "ms.variant_of";
+
 /// Returns the register block for the vector registers of CPU `cpu`
 /// ("native": the host's, else an LLVM CPU name); fails with `error` for a
 /// name LLVM does not know.
