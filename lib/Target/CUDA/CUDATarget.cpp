@@ -319,6 +319,7 @@ public:
       kernels.addPass(createCUDAMapToGPUPass());
       kernels.addPass(createCanonicalizerPass());
       kernels.addPass(createCSEPass());
+      kernels.addPass(createCUDAContractMultiplyAddsPass());
       // O2: each offloaded part of the plan becomes a CUDA graph.
       pm.addPass(createCUDAEmitGraphsPass());
     } else if (phase == "nvvm") {

@@ -1082,7 +1082,7 @@ static constexpr int64_t kMaxJammed = 16;
 /// all iterations share and every thread takes the same number of
 /// iterations (2 to kMaxJammed), its iterations' terms are taken in one
 /// loop, whose loads of a place common to them (the iterations a thread
-/// takes are `threads` apart, so they share the inner indices) are one.
+/// takes share row or column indices, emitJammed) are one.
 static int64_t getJammedIterations(scf::ParallelOp loop, int64_t total,
                                    int64_t threads) {
   scf::ForOp reduction = getRowReduction(loop);
@@ -1094,6 +1094,29 @@ static int64_t getJammedIterations(scf::ParallelOp loop, int64_t total,
     if (!loop.isDefinedOutsideOfLoop(bound))
       return 1;
   return total / threads;
+}
+
+/// How a thread's `jammed` iterations of a parallel step of `trips` (2 or
+/// more dimensions) lie over its last two, rows x columns with rows *
+/// columns = `jammed`, each dividing its dimension: the split with the
+/// fewest rows plus columns, more columns on a tie. In a product, whose
+/// rows read one operand and columns the other, that is the fewest
+/// distinct loads a term (4 + 4 for 16 outputs, where 16 rows of one
+/// column load 16 + 1). Null when no split divides the dimensions.
+static std::optional<std::pair<int64_t, int64_t>>
+getJammedGrid(ArrayRef<int64_t> trips, int64_t jammed) {
+  if (trips.size() < 2)
+    return std::nullopt;
+  int64_t rows = trips[trips.size() - 2], cols = trips.back();
+  std::optional<std::pair<int64_t, int64_t>> best;
+  for (int64_t c = 1; c <= jammed; ++c) {
+    int64_t r = jammed / c;
+    if (jammed % c || cols % c || rows % r)
+      continue;
+    if (!best || r + c <= best->first + best->second)
+      best = {r, c};
+  }
+  return best;
 }
 
 static bool isBlockProgramBody(Block *body);
@@ -2091,13 +2114,15 @@ private:
       builder.clone(*it, mapping);
   }
 
-  /// Emits parallel step `loop` (of `trips`) for `thread`, which runs its
-  /// iterations thread + i * threads for i < `jammed` at once
-  /// (getJammedIterations): each's ops before the row reduction, one loop
-  /// carrying every iteration's sums, then each's ops after it. An
-  /// iteration's indices reuse the thread's first iteration's where
-  /// i * threads is a whole number of their period, so that CSE finds the
-  /// loads common to the iterations.
+  /// Emits parallel step `loop` (of `trips`) for `thread`, which runs
+  /// `jammed` iterations at once (getJammedIterations): each's ops before
+  /// the row reduction, one loop carrying every iteration's sums, then
+  /// each's ops after it. The iterations are a grid of rows and columns of
+  /// the last two dimensions (getJammedGrid); else thread + i * threads for
+  /// i < `jammed`, whose indices reuse the thread's first iteration's
+  /// where i * threads is a whole number of their period. Iterations that
+  /// share an index share its value, so that CSE finds the loads common to
+  /// them.
   void emitJammed(OpBuilder &builder, Location loc, scf::ParallelOp loop,
                   int64_t jammed, ArrayRef<int64_t> lower,
                   ArrayRef<int64_t> step, ArrayRef<int64_t> trips, Value thread,
@@ -2105,32 +2130,64 @@ private:
     auto index = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(builder, loc, v);
     };
-    SmallVector<Value> first =
-        delinearize(builder, loc, thread, lower, step, trips);
     SmallVector<IRMapping> mappings(jammed, outer);
-    for (int64_t i = 0; i < jammed; ++i) {
-      int64_t shift = i * threads;
-      // The thread's first iteration's indices where the shift keeps them
-      // (a multiple of the dimension's period); the outermost moved by
-      // the shift's whole periods of the inner dimensions.
-      SmallVector<Value> ivs = first;
-      int64_t inner = 1;
-      for (int64_t d = trips.size() - 1; d >= 0 && shift; --d) {
-        if (d == 0 && shift % inner == 0) {
-          ivs[0] = arith::AddIOp::create(builder, loc, first[0],
-                                         index(shift / inner * step[0]));
-          break;
-        }
-        if (shift % (inner * trips[d]) != 0) {
-          Value linear =
-              arith::AddIOp::create(builder, loc, thread, index(shift));
-          ivs = delinearize(builder, loc, linear, lower, step, trips);
-          break;
-        }
-        inner *= trips[d];
+    if (std::optional<std::pair<int64_t, int64_t>> grid =
+            getJammedGrid(trips, jammed)) {
+      // Thread t's iterations: (row, column) of the grid of threads over
+      // the step with rows / r and columns / c, plus i * rows / r and j *
+      // columns / c: each of its rows' and columns' indices is one value.
+      auto [r, c] = *grid;
+      int64_t rowDim = trips.size() - 2, colDim = trips.size() - 1;
+      SmallVector<int64_t> threadTrips(trips);
+      threadTrips[rowDim] /= r;
+      threadTrips[colDim] /= c;
+      SmallVector<Value> first =
+          delinearize(builder, loc, thread, lower, step, threadTrips);
+      // The thread's `count` indices of dimension `dim`, one per part.
+      auto partIvs = [&](int64_t dim, int64_t count) {
+        SmallVector<Value> ivs{first[dim]};
+        for (int64_t i = 1; i < count; ++i)
+          ivs.push_back(
+              arith::AddIOp::create(builder, loc, first[dim],
+                                    index(i * threadTrips[dim] * step[dim])));
+        return ivs;
+      };
+      SmallVector<Value> rowIvs = partIvs(rowDim, r);
+      SmallVector<Value> colIvs = partIvs(colDim, c);
+      for (int64_t i = 0; i < jammed; ++i) {
+        SmallVector<Value> ivs = first;
+        ivs[rowDim] = rowIvs[i / c];
+        ivs[colDim] = colIvs[i % c];
+        for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
+          mappings[i].map(iv, value);
       }
-      for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
-        mappings[i].map(iv, value);
+    } else {
+      SmallVector<Value> first =
+          delinearize(builder, loc, thread, lower, step, trips);
+      for (int64_t i = 0; i < jammed; ++i) {
+        int64_t shift = i * threads;
+        // The thread's first iteration's indices where the shift keeps them
+        // (a multiple of the dimension's period); the outermost moved by
+        // the shift's whole periods of the inner dimensions.
+        SmallVector<Value> ivs = first;
+        int64_t inner = 1;
+        for (int64_t d = trips.size() - 1; d >= 0 && shift; --d) {
+          if (d == 0 && shift % inner == 0) {
+            ivs[0] = arith::AddIOp::create(builder, loc, first[0],
+                                           index(shift / inner * step[0]));
+            break;
+          }
+          if (shift % (inner * trips[d]) != 0) {
+            Value linear =
+                arith::AddIOp::create(builder, loc, thread, index(shift));
+            ivs = delinearize(builder, loc, linear, lower, step, trips);
+            break;
+          }
+          inner *= trips[d];
+        }
+        for (auto [iv, value] : llvm::zip(loop.getInductionVars(), ivs))
+          mappings[i].map(iv, value);
+      }
     }
     scf::ForOp reduction = getRowReduction(loop);
     Block *body = loop.getBody();

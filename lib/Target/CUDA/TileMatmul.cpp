@@ -57,9 +57,8 @@ using namespace mlir::ms;
 namespace {
 /// A block's tile of the output (bm x bn) and the slice of K staged in
 /// shared memory at a time (bk). The block's threads are a kSide x kSide
-/// grid; thread (ty, tx) owns rows ty + kSide * i and columns tx + kSide * j
-/// of the tile, so that adjacent threads read adjacent elements of a
-/// shared row and write adjacent outputs.
+/// grid (SIMT: each thread owns groups of adjacent rows and columns,
+/// emitSimt; tensor cores: warps own fragments, emitMma and emitWgmma).
 struct TileShape {
   int64_t bm, bn, bk;
 };
@@ -72,6 +71,14 @@ static constexpr int64_t kThreads = kSide * kSide;
 /// (4 x 4): both stage 1,024 elements of A and of B per step, 4 per thread.
 static constexpr TileShape kLargeTile{128, 128, 8};
 static constexpr TileShape kSmallTile{64, 64, 16};
+/// A SIMT thread's rows and columns come in groups of this many adjacent
+/// ones (a 16-byte load of a shared f32 tile).
+static constexpr int64_t kSimtGroup = 4;
+static_assert(kSmallTile.bm % (kSide * kSimtGroup) == 0 &&
+                  kSmallTile.bn % (kSide * kSimtGroup) == 0 &&
+                  kLargeTile.bm % (kSide * kSimtGroup) == 0 &&
+                  kLargeTile.bn % (kSide * kSimtGroup) == 0,
+              "SIMT threads own whole groups of rows and columns");
 static_assert(kLargeTile.bm % kSide == 0 && kLargeTile.bn % kSide == 0 &&
                   kSmallTile.bm % kSide == 0 && kSmallTile.bn % kSide == 0,
               "each thread owns whole rows and columns of its tile");
@@ -645,26 +652,43 @@ private:
     operand = halves;
   }
 
-  /// Thread (ty, tx) of the 16 x 16 grid accumulates rows ty + 16 i and
-  /// columns tx + 16 j of the tile from f32 tiles staged as [k][row].
+  /// Thread (ty, tx) of the 16 x 16 grid accumulates the tile's rows
+  /// 4 ty + 64 g + [0, 4) and columns 4 tx + 64 g + [0, 4) (g below the
+  /// tile's side / 64) from f32 tiles staged as [k][row]: each group of 4
+  /// is one 16-byte load of the shared tile a step of K, where rows ty +
+  /// 16 i took a load each. A warp's loads of B read 16 adjacent groups
+  /// (256 bytes: two wavefronts, the least) and of A two groups, each
+  /// broadcast to 16 lanes.
   void emitSimt(Value init) {
     Value ty = arith::DivUIOp::create(b, loc, thread, index(kSide));
     Value tx = arith::RemUIOp::create(b, loc, thread, index(kSide));
     // The accumulators, one per owned output, carried over the K steps.
     int64_t rows = tile.bm / kSide, cols = tile.bn / kSide;
+    Value rowBase = mul(ty, kSimtGroup), colBase = mul(tx, kSimtGroup);
+    // Element e of this thread's rows or columns, from `base`.
+    auto owned = [&](Value base, int64_t e) {
+      return add(base, e / kSimtGroup * kSimtGroup * kSide + e % kSimtGroup);
+    };
+    Type group = VectorType::get({kSimtGroup}, b.getF32Type());
+    auto loadGroups = [&](Value shared, Value current, int64_t kk, Value base,
+                          int64_t count, SmallVectorImpl<Value> &values) {
+      for (int64_t e = 0; e < count; e += kSimtGroup) {
+        Value loaded = vector::LoadOp::create(
+            b, loc, group, shared,
+            ValueRange{current, index(kk), owned(base, e)},
+            /*nontemporal=*/false, llvm::MaybeAlign(kSimtGroup * 4));
+        for (int64_t i = 0; i < kSimtGroup; ++i)
+          values.push_back(
+              vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{i}));
+      }
+    };
     scf::ForOp steps =
         stepK(rows * cols, [&](Value current, SmallVector<Value> &next) {
           auto contract = arith::FastMathFlags::contract;
           for (int64_t kk = 0; kk < tile.bk; ++kk) {
             SmallVector<Value> as, bs;
-            for (int64_t i = 0; i < rows; ++i)
-              as.push_back(memref::LoadOp::create(
-                  b, loc, aTile,
-                  ValueRange{current, index(kk), add(ty, kSide * i)}));
-            for (int64_t j = 0; j < cols; ++j)
-              bs.push_back(memref::LoadOp::create(
-                  b, loc, bTile,
-                  ValueRange{current, index(kk), add(tx, kSide * j)}));
+            loadGroups(aTile, current, kk, rowBase, rows, as);
+            loadGroups(bTile, current, kk, colBase, cols, bs);
             for (int64_t i = 0; i < rows; ++i)
               for (int64_t j = 0; j < cols; ++j) {
                 Value product =
@@ -677,11 +701,9 @@ private:
 
     // Each thread adds its sums to the outputs it owns.
     for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < cols; ++j) {
-        Value row = add(ty, kSide * i);
-        Value col = add(tx, kSide * j);
-        addToOutput(row, col, steps.getResult(i * cols + j), init);
-      }
+      for (int64_t j = 0; j < cols; ++j)
+        addToOutput(owned(rowBase, i), owned(colBase, j),
+                    steps.getResult(i * cols + j), init);
   }
 
   /// Warp (wr, wc) of the block's kWarpRows x kWarpCols grid owns rows

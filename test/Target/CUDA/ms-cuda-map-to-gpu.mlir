@@ -1176,31 +1176,31 @@ func.func @block_sum(%a: memref<2x64xf32>, %b: memref<2x64xf32>, %n: memref<2xf3
 // -----
 
 // A tile's product of 8 x 64 outputs on 256 threads: each thread takes its
-// 2 outputs (rows i and i + 4 of column j) at once, both sums carried by
-// one term loop, so that the two terms' load of b[k, j] is one load after
+// 2 outputs (columns j and j + 32 of row i) at once, both sums carried by
+// one term loop, so that the two terms' load of a[i, k] is one load after
 // CSE (the same indices), and each iteration of the thread has its sum in
-// flight beside the other's.
+// flight beside the other's. A warp still reads 32 adjacent columns of b.
 // CHECK-LABEL: gpu.func @jammed_0(
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
 // CHECK: %[[T:.*]] = gpu.thread_id x
-// CHECK: %[[J:.*]] = arith.remui %[[T]], %c64
-// CHECK: %[[I:.*]] = arith.divui %[[T]], %c64
-// CHECK: %[[I2:.*]] = arith.addi %[[I]], %c4
+// CHECK: %[[J:.*]] = arith.remui %[[T]], %c32
+// CHECK: %[[I:.*]] = arith.divui %[[T]], %c32
+// CHECK: %[[J2:.*]] = arith.addi %[[J]], %c32
 // CHECK: %[[X0:.*]] = memref.load %[[TILE:.*]][%[[I]], %[[J]]]
-// CHECK: %[[Y0:.*]] = memref.load %[[TILE]][%[[I2]], %[[J]]]
+// CHECK: %[[Y0:.*]] = memref.load %[[TILE]][%[[I]], %[[J2]]]
 // CHECK: %[[R:.*]]:2 = scf.for %[[K:.*]] = %c0 to %c16 step %c1 iter_args(%[[X:.*]] = %[[X0]], %[[Y:.*]] = %[[Y0]]) -> (f32, f32) {
 // CHECK-NEXT: memref.load %{{.*}}[%{{.*}}, %[[I]], %[[K]]]
 // CHECK-NEXT: memref.load %{{.*}}[%{{.*}}, %[[K]], %[[J]]]
 // CHECK-NEXT: arith.mulf
 // CHECK-NEXT: arith.addf %[[X]]
-// CHECK-NEXT: memref.load %{{.*}}[%{{.*}}, %[[I2]], %[[K]]]
-// CHECK-NEXT: memref.load %{{.*}}[%{{.*}}, %[[K]], %[[J]]]
+// CHECK-NEXT: memref.load %{{.*}}[%{{.*}}, %[[I]], %[[K]]]
+// CHECK-NEXT: memref.load %{{.*}}[%{{.*}}, %[[K]], %[[J2]]]
 // CHECK-NEXT: arith.mulf
 // CHECK-NEXT: arith.addf %[[Y]]
 // CHECK-NEXT: scf.yield
 // CHECK-NEXT: }
 // CHECK-NEXT: memref.store %[[R]]#0, %[[TILE]][%[[I]], %[[J]]]
-// CHECK-NEXT: memref.store %[[R]]#1, %[[TILE]][%[[I2]], %[[J]]]
+// CHECK-NEXT: memref.store %[[R]]#1, %[[TILE]][%[[I]], %[[J2]]]
 // CHECK-NEXT: gpu.barrier
 func.func @jammed(%a: memref<2x8x16xf32>, %b: memref<2x16x64xf32>, %o: memref<2x8x64xf32>) {
   %c0 = arith.constant 0 : index

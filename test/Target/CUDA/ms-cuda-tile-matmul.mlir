@@ -22,14 +22,17 @@
 // CHECK-DAG: %[[INIT:.*]] = arith.constant 2.500000e+00 : f32
 // CHECK-NOT: linalg.fill
 // CHECK: gpu.launch blocks(%[[BX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C8]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) threads(%[[TX:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C256]], %{{.*}} = %[[ONE]], %{{.*}} = %[[ONE]]) workgroup(%[[AS:[^ ]*]] : memref<2x16x68xf32, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<2x16x68xf32, #gpu.address_space<workgroup>>)
-// Block: column tile bx % 2, row tile bx / 2; thread (tx / 16, tx % 16).
+// Block: column tile bx % 2, row tile bx / 2; thread (tx / 16, tx % 16),
+// which owns rows 4 (tx / 16) + [0, 4) and columns 4 (tx % 16) + [0, 4).
 // CHECK: %[[TN:.*]] = arith.remui %[[BX]], %{{.*}} : index
 // CHECK: %[[R:.*]] = arith.divui %[[BX]], %{{.*}} : index
 // CHECK: %[[TM:.*]] = arith.remui %[[R]], %{{.*}} : index
 // CHECK: %[[M0:.*]] = arith.muli %[[TM]], %{{.*}} : index
 // CHECK: %[[N0:.*]] = arith.muli %[[TN]], %{{.*}} : index
-// CHECK: %[[TY:.*]] = arith.divui %[[TX]], %{{.*}} : index
+// CHECK: %[[TY:.*]] = arith.divui %[[TX]], %[[C16:.*]] : index
 // CHECK: %[[TXX:.*]] = arith.remui %[[TX]], %{{.*}} : index
+// CHECK: %[[ROWS:.*]] = arith.muli %[[TY]], %[[C4S:.*]] : index
+// CHECK: %[[COLS:.*]] = arith.muli %[[TXX]], %{{.*}} : index
 // CHECK: %[[LAST:.*]] = arith.constant 240 : index
 // CHECK: %[[Z:.*]] = arith.constant 0 : index
 // The first step into stage 0.
@@ -59,8 +62,14 @@
 // CHECK: %[[GKB:.*]] = arith.addi %[[KN]], %[[KB]] : index
 // CHECK: %[[VB:.*]] = vector.load %[[B]][%[[GKB]], %[[GN]]] {alignment = 16 : i64} : memref<256x128xf32>, vector<4xf32>
 // CHECK-NOT: gpu.barrier
-// CHECK: %[[X:.*]] = memref.load %[[AS]][%[[CUR]], %{{.*}}, %[[TY]]]
-// CHECK: %[[Y:.*]] = memref.load %[[BS]][%[[CUR]], %{{.*}}, %[[TXX]]]
+// A step of K reads the thread's 4 rows and 4 columns as a vector each.
+// CHECK: %[[VX:.*]] = vector.load %[[AS]][%[[CUR]], %{{.*}}, %[[ROWS]]] {alignment = 16 : i64} : memref<2x16x68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// CHECK: %[[X:.*]] = vector.extract %[[VX]][0]
+// CHECK-COUNT-3: vector.extract %[[VX]]
+// CHECK: %[[VY:.*]] = vector.load %[[BS]][%[[CUR]], %{{.*}}, %[[COLS]]] {alignment = 16 : i64}
+// CHECK: %[[Y:.*]] = vector.extract %[[VY]][0]
+// CHECK-COUNT-3: vector.extract %[[VY]]
+// CHECK-NOT: memref.load
 // CHECK: %[[P:.*]] = arith.mulf %[[X]], %[[Y]] fastmath<contract> : f32
 // CHECK: arith.addf %{{.*}}, %[[P]] fastmath<contract> : f32
 // CHECK-NOT: gpu.barrier
@@ -72,8 +81,8 @@
 // CHECK: vector.store %[[VB]], %[[BS]][%[[OTHER]], %{{.*}}, %{{.*}}] {alignment = 16 : i64}
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.yield
-// CHECK: %[[ROW:.*]] = arith.addi %[[M0]], %[[TY]] : index
-// CHECK: %[[COL:.*]] = arith.addi %[[N0]], %[[TXX]] : index
+// CHECK: %[[ROW:.*]] = arith.addi %[[M0]], %[[ROWS]] : index
+// CHECK: %[[COL:.*]] = arith.addi %[[N0]], %[[COLS]] : index
 // CHECK: %[[OUT:.*]] = arith.addf %[[INIT]], %[[SUMS]]#0 : f32
 // CHECK: memref.store %[[OUT]], %[[C]][%[[ROW]], %[[COL]]]
 // CHECK-NOT: arith.cmpi
@@ -239,11 +248,21 @@ func.func @split_k(%a: memref<64x1000xf32>, %b: memref<1000x64xf32>, %c: memref<
 // -----
 
 // Enough 128 x 128 tiles (16 x 32 = 512 blocks): 8 steps of K by 128 (+4),
-// 8 x 8 sums a thread. Without a fill the sums are added to the output.
+// 8 x 8 sums a thread: rows 4 (tx / 16) + [0, 4) and 64 more, columns the
+// same from 4 (tx % 16), each group of 4 a vector load a step of K. Without
+// a fill the sums are added to the output.
 // CHECK-LABEL: func.func @large(
 // CHECK: gpu.launch
-// CHECK-SAME: workgroup(%{{.*}} : memref<2x8x132xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<2x8x132xf32, #gpu.address_space<workgroup>>)
+// CHECK-SAME: workgroup(%[[AS:.*]] : memref<2x8x132xf32, #gpu.address_space<workgroup>>, %[[BS:.*]] : memref<2x8x132xf32, #gpu.address_space<workgroup>>)
+// CHECK: %[[ROWS:.*]] = arith.muli %{{.*}}, %c4{{.*}} : index
+// CHECK: %[[COLS:.*]] = arith.muli %{{.*}}, %c4{{.*}} : index
 // CHECK: %[[SUMS:.*]]:64 = scf.for
+// CHECK: vector.load %[[AS]][%{{.*}}, %{{.*}}, %[[ROWS]]] {alignment = 16 : i64}
+// CHECK: %[[ROWS64:.*]] = arith.addi %[[ROWS]], %c64{{.*}} : index
+// CHECK: vector.load %[[AS]][%{{.*}}, %{{.*}}, %[[ROWS64]]] {alignment = 16 : i64}
+// CHECK: vector.load %[[BS]][%{{.*}}, %{{.*}}, %[[COLS]]] {alignment = 16 : i64}
+// CHECK: %[[COLS64:.*]] = arith.addi %[[COLS]], %c64{{.*}} : index
+// CHECK: vector.load %[[BS]][%{{.*}}, %{{.*}}, %[[COLS64]]] {alignment = 16 : i64}
 // CHECK: %[[OLD:.*]] = memref.load %{{.*}} : memref<2048x4096xf32>
 // CHECK: arith.addf %[[OLD]], %[[SUMS]]#0 : f32
 // Tensor cores: 128 x 128 tiles, a warp's 64 x 32 piece as 4 x 4 fragments

@@ -456,6 +456,29 @@ def CUDAOrderLoopsPass : Pass<"ms-cuda-order-loops"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def CUDAContractMultiplyAddsPass : Pass<"ms-cuda-contract-multiply-adds"> {
+  let summary = "fuses the products and sums of GPU kernels into fma";
+  let description = [{
+    Marks each `arith.addf` and `arith.subf` inside a `gpu.launch` or
+    `gpu.func` that adds a product (`arith.mulf`) nothing else uses, and
+    that product, with the `contract` fastmath flag, so that LLVM's NVPTX
+    backend emits one `fma.rn` (one rounding) where it would emit `mul.rn`
+    and `add.rn`, whose explicit rounding keeps ptxas from fusing them.
+    nvcc fuses them by default (`--fmad=true`), as the kernels of cuBLAS
+    and PyTorch are built. Where both operands of a sum are such products,
+    the first is fused. Code outside the kernels is left alone.
+
+    ```mlir
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %p : f32
+    // becomes
+    %p = arith.mulf %a, %b fastmath<contract> : f32
+    %s = arith.addf %acc, %p fastmath<contract> : f32
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def CUDAPackWeightsPass : Pass<"ms-cuda-pack-weights", "::mlir::ModuleOp"> {
   let summary = "stores constant matmul weights in the halves the tensor "
                 "cores multiply";
