@@ -79,9 +79,6 @@ static_assert(kSmallTile.bm % (kSide * kSimtGroup) == 0 &&
                   kLargeTile.bm % (kSide * kSimtGroup) == 0 &&
                   kLargeTile.bn % (kSide * kSimtGroup) == 0,
               "SIMT threads own whole groups of rows and columns");
-static_assert(kLargeTile.bm % kSide == 0 && kLargeTile.bn % kSide == 0 &&
-                  kSmallTile.bm % kSide == 0 && kSmallTile.bn % kSide == 0,
-              "each thread owns whole rows and columns of its tile");
 static_assert(kLargeTile.bm * kLargeTile.bk % kThreads == 0 &&
                   kLargeTile.bn * kLargeTile.bk % kThreads == 0 &&
                   kSmallTile.bm * kSmallTile.bk % kThreads == 0 &&
