@@ -70,6 +70,17 @@ E2E = os.path.join(ROOT, "test", "e2e")
 LEVELS = ("O0", "O1", "O2")
 
 
+def import_torch():
+    """PyTorch, or None where it is not installed: test/e2e/torch (on
+    sys.path for check.py) is a folder of tests, which Python would
+    otherwise import as an empty namespace package."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    return torch if getattr(torch, "__file__", None) else None
+
+
 def load_check():
     """test/e2e/check.py as a module: its directives, inputs and compare."""
     sys.path.insert(0, os.path.join(ROOT, "utils"))
@@ -335,8 +346,10 @@ def prepare_layer(args, msm, name, case_dir):
     """Writes one layer benchmark's case (bench/cuda/layers.py): the
     function exported to ONNX with its weights as inputs, compiled at O1
     and O2; inputs are made where it runs."""
+    torch = import_torch()
+    if torch is None:
+        return "no PyTorch here to export it"
     try:
-        import torch
         layers = load_layers()
     except ImportError as e:
         return "no PyTorch here to export it: %s" % e
@@ -559,10 +572,7 @@ def run_bench(args, name, case, work):
         np.save(path, a)
         bind += ["--input", "%s=%s" % (input_name, path)]
         inputs.append(a)
-    try:
-        import torch
-    except ImportError:
-        torch = None
+    torch = import_torch()
     device = "cuda" if args.device == "cuda" else "cpu"
     want, eager = None, None
     lines = []
@@ -670,14 +680,12 @@ def print_bench_table(benches, timings):
 def describe_machine(device):
     """The device and PyTorch that ran the check, for the report."""
     machine = {"device": device}
-    try:
-        import torch
+    torch = import_torch()
+    if torch is not None:
         machine["torch"] = torch.__version__
         if device == "cuda" and torch.cuda.is_available():
             machine["gpu"] = torch.cuda.get_device_name(0)
             machine["cuda"] = torch.version.cuda
-    except ImportError:
-        pass
     return machine
 
 

@@ -1717,6 +1717,10 @@ private:
       gpuFunc.setWorkgroupAttributionAttr(
           i, LLVM::LLVMDialect::getAlignAttrName(),
           builder.getI64IntegerAttr(group.launch ? kTmaSharedAlignment : 16));
+    if (group.launch)
+      if (auto blocksPerSm =
+              group.launch->getAttrOfType<IntegerAttr>(kMinBlocksPerSmAttrName))
+        gpuFunc->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), blocksPerSm);
     gpuFunc.setKnownBlockSizeAttr(
         builder.getDenseI32ArrayAttr({static_cast<int32_t>(threads), 1, 1}));
     gpuFunc.setKnownGridSizeAttr(

@@ -74,6 +74,9 @@ static constexpr TileShape kSmallTile{64, 64, 16};
 /// A SIMT thread's rows and columns come in groups of this many adjacent
 /// ones (a 16-byte load of a shared f32 tile).
 static constexpr int64_t kSimtGroup = 4;
+/// The blocks of a SIMT product resident on a multiprocessor at once
+/// (kMinBlocksPerSmAttrName): 128 registers a thread.
+static constexpr int64_t kSimtBlocksPerSm = 2;
 static_assert(kSmallTile.bm % (kSide * kSimtGroup) == 0 &&
                   kSmallTile.bn % (kSide * kSimtGroup) == 0 &&
                   kLargeTile.bm % (kSide * kSimtGroup) == 0 &&
@@ -600,6 +603,12 @@ public:
     setIndex(c.gridDims, g);
     m0 = mul(tm, tile.bm);
     n0 = mul(tn, tile.bn);
+    // A SIMT thread's sums and operands take up to half the registers a
+    // multiprocessor has for a block's threads: ask for two blocks
+    // resident, each hiding the other's waits for memory.
+    if (!wgmma && !mmaType)
+      launch->setAttr(kMinBlocksPerSmAttrName,
+                      b.getI32IntegerAttr(kSimtBlocksPerSm));
     if (wgmma)
       emitWgmma(init);
     else if (mmaType)
@@ -696,11 +705,13 @@ private:
           }
         });
 
-    // Each thread adds its sums to the outputs it owns.
+    // Each thread adds its sums to the outputs it owns, each group of
+    // kSimtGroup adjacent columns at once where the epilogue allows it.
+    epilogueWidth = getEpilogueWidth(kSimtGroup);
     for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < cols; ++j)
+      for (int64_t j = 0; j < cols; j += kSimtGroup)
         addToOutput(owned(rowBase, i), owned(colBase, j),
-                    steps.getResult(i * cols + j), init);
+                    steps.getResults().slice(i * cols + j, kSimtGroup), init);
   }
 
   /// Warp (wr, wc) of the block's kWarpRows x kWarpCols grid owns rows
@@ -848,17 +859,20 @@ private:
         });
 
     // Each lane adds its fragments' elements to their outputs: of each,
-    // rows g and g + 8 at columns 2t and 2t + 1.
+    // rows g and g + 8 at columns 2t and 2t + 1 (a pair at once where the
+    // epilogue allows it).
+    epilogueWidth = getEpilogueWidth(2);
     Value group = arith::DivUIOp::create(b, loc, lane, index(4));
     Value pair = mul(arith::RemUIOp::create(b, loc, lane, index(4)), 2);
     Value rowBase = arith::AddIOp::create(b, loc, warpRow, group);
     Value colPair = arith::AddIOp::create(b, loc, warpCol, pair);
     for (int64_t i = 0; i < fragsM; ++i)
       for (int64_t j = 0; j < fragsN; ++j)
-        for (int64_t e = 0; e < 4; ++e) {
+        for (int64_t e = 0; e < 4; e += 2) {
           Value row = add(rowBase, kFragM * i + (e / 2) * 8);
-          Value col = add(colPair, kFragN * j + e % 2);
-          addToOutput(row, col, steps.getResult((i * fragsN + j) * 4 + e),
+          Value col = add(colPair, kFragN * j);
+          addToOutput(row, col,
+                      steps.getResults().slice((i * fragsN + j) * 4 + e, 2),
                       init);
         }
   }
@@ -961,11 +975,12 @@ private:
         b, loc, rowBase, arith::DivUIOp::create(b, loc, lane, index(4)));
     Value colBase = arith::AddIOp::create(
         b, loc, wgCol, mul(arith::RemUIOp::create(b, loc, lane, index(4)), 2));
+    epilogueWidth = getEpilogueWidth(2);
     for (int64_t j = 0; j < wn / kFragN; ++j)
-      for (int64_t e = 0; e < 4; ++e) {
+      for (int64_t e = 0; e < 4; e += 2) {
         Value row = add(rowBase, (e / 2) * 8);
-        Value col = add(colBase, kFragN * j + e % 2);
-        addToOutput(row, col, steps.getResult(4 * j + e), init);
+        Value col = add(colBase, kFragN * j);
+        addToOutput(row, col, steps.getResults().slice(4 * j + e, 2), init);
       }
   }
 
@@ -1320,11 +1335,21 @@ private:
     NVVM::CpAsyncWaitGroupOp::create(b, loc, pending);
   }
 
-  /// Adds `sum` to the output at row `row` and column `col` of the tile
-  /// (bounds-checked when the tiles overrun the matrix), or stores `init` +
-  /// `sum` when the output was filled with `init`; with K split, stores it
-  /// as the block's partial sum there.
-  void addToOutput(Value row, Value col, Value sum, Value init) {
+  /// Adds `sums` to the outputs at row `row` and columns `col` on of the
+  /// tile (bounds-checked when the tiles overrun the matrix), or stores
+  /// `init` + `sums` when the output was filled with `init`; with K split,
+  /// stores them as the block's partial sums there. `col` is a multiple of
+  /// their number, and groups of epilogueWidth are finished as one vector.
+  void addToOutput(Value row, Value col, ValueRange sums, Value init) {
+    if (sums.size() > static_cast<size_t>(epilogueWidth)) {
+      for (size_t i = 0; i < sums.size(); i += epilogueWidth)
+        addToOutput(row, add(col, i), sums.slice(i, epilogueWidth), init);
+      return;
+    }
+    Value sum = sums.front();
+    if (sums.size() > 1)
+      sum = vector::FromElementsOp::create(
+          b, loc, VectorType::get({epilogueWidth}, sum.getType()), sums);
     int64_t m = c.extent(c.rowDims), n = c.ranges[c.nDim];
     row = arith::AddIOp::create(b, loc, m0, row);
     setIndex(c.rowDims, row);
@@ -1389,12 +1414,37 @@ private:
   }
 
   /// Finishes the output where `ivs` are: `init` (or the output's
-  /// contents) plus `sum`, then the epilogue's ops.
+  /// contents) plus `sum`, then the epilogue's ops. A vector `sum` is that
+  /// many adjacent columns, which getEpilogueWidth allowed: the buffers
+  /// read along the columns are read as vectors, those that are not once
+  /// (broadcast where an op takes them with a vector), and each buffer
+  /// written is stored as a vector.
   void finishOutput(Value sum, Value init) {
     SmallVector<Value> at = indices(c.outMap);
-    Value base = init;
-    if (!base)
-      base = memref::LoadOp::create(b, loc, c.out, at);
+    auto vectorType = dyn_cast<VectorType>(sum.getType());
+    unsigned column = c.outMap.getNumResults() - 1;
+    auto vectorOf = [&](Value value) -> Value {
+      if (!vectorType || isa<VectorType>(value.getType()))
+        return value;
+      return vector::BroadcastOp::create(
+          b, loc, vectorType.clone(value.getType()), value);
+    };
+    auto alignment = [&](Type element) {
+      return llvm::MaybeAlign(vectorType.getNumElements() *
+                              element.getIntOrFloatBitWidth() / 8);
+    };
+    // The value of `buffer` at `where`: a vector of the group's columns
+    // where it is read along them.
+    auto load = [&](Value buffer, ValueRange where,
+                    bool alongColumns) -> Value {
+      if (!vectorType || !alongColumns)
+        return memref::LoadOp::create(b, loc, buffer, where);
+      Type element = cast<MemRefType>(buffer.getType()).getElementType();
+      return vector::LoadOp::create(b, loc, vectorType.clone(element), buffer,
+                                    where, /*nontemporal=*/false,
+                                    alignment(element));
+    };
+    Value base = init ? vectorOf(init) : load(c.out, at, true);
     Value value = arith::AddFOp::create(b, loc, base, sum);
     // The epilogue's ops on this element, each op's result held for the
     // next instead of stored and read back; each buffer written is stored
@@ -1410,12 +1460,13 @@ private:
         if (!v && arg.use_empty())
           continue;
         if (!v) {
+          AffineMap map = op.getMatchingIndexingMap(&operand);
           SmallVector<Value> where;
-          for (AffineExpr e : op.getMatchingIndexingMap(&operand).getResults())
+          for (AffineExpr e : map.getResults())
             where.push_back(isa<AffineDimExpr>(e)
                                 ? at[cast<AffineDimExpr>(e).getPosition()]
                                 : index(0));
-          v = memref::LoadOp::create(b, loc, operand.get(), where);
+          v = load(operand.get(), where, map.isFunctionOfDim(column));
         }
         mapping.map(arg, v);
       }
@@ -1425,15 +1476,96 @@ private:
           mapping.map(loopIndex.getResult(), at[loopIndex.getDim()]);
           continue;
         }
-        b.clone(bodyOp, mapping);
+        bool onVectors = llvm::any_of(bodyOp.getOperands(), [&](Value v) {
+          return isa<VectorType>(mapping.lookupOrDefault(v).getType());
+        });
+        if (!onVectors) {
+          b.clone(bodyOp, mapping);
+          continue;
+        }
+        OperationState state(bodyOp.getLoc(), bodyOp.getName());
+        state.addAttributes(bodyOp.getAttrs());
+        for (Value operand : bodyOp.getOperands())
+          state.addOperands(vectorOf(mapping.lookupOrDefault(operand)));
+        for (Type type : bodyOp.getResultTypes())
+          state.addTypes(vectorType.clone(type));
+        mapping.map(bodyOp.getResults(), b.create(state)->getResults());
       }
       Value result = mapping.lookupOrDefault(
           body.getTerminator()->getOperand(0));
       held[op.getDpsInits()[0]] = result;
     }
-    for (auto &[buffer, v] : held)
-      if (!llvm::is_contained(c.unstored, buffer))
+    for (auto &[buffer, v] : held) {
+      if (llvm::is_contained(c.unstored, buffer))
+        continue;
+      if (vectorType)
+        vector::StoreOp::create(
+            b, loc, vectorOf(v), buffer, at, /*nontemporal=*/false,
+            alignment(cast<MemRefType>(buffer.getType()).getElementType()));
+      else
         memref::StoreOp::create(b, loc, v, buffer, at);
+    }
+  }
+
+  /// The most adjacent columns (a power of two of at most `most`) a thread
+  /// finishes at once (finishOutput): the columns' extent must be a
+  /// multiple of it (a group lies wholly inside or outside the matrix),
+  /// every buffer the epilogue writes or reads along the columns must
+  /// allow aligned vectors of it along its last dimension
+  /// (getAlignedVectorWidth), which the columns index, and the epilogue's
+  /// ops on such values must be elementwise-mappable, on ints and floats,
+  /// and not take the column's index; 1 when not, or with K split (partial
+  /// sums are stored one at a time).
+  int64_t getEpilogueWidth(int64_t most) {
+    if (partials)
+      return 1;
+    int64_t width = most;
+    auto fit = [&](Value buffer) {
+      width = std::min(width, getAlignedVectorWidth(buffer));
+    };
+    fit(c.out);
+    unsigned column = c.outMap.getNumResults() - 1;
+    auto isScalar = [](Type type) { return type.isIntOrFloat(); };
+    DenseSet<Value> held = {c.out}, varying;
+    for (linalg::GenericOp op : c.epilogue) {
+      Block &body = op.getRegion().front();
+      for (OpOperand &operand : op->getOpOperands()) {
+        BlockArgument arg = body.getArgument(operand.getOperandNumber());
+        if (held.contains(operand.get())) {
+          varying.insert(arg);
+          continue;
+        }
+        AffineMap map = op.getMatchingIndexingMap(&operand);
+        if (arg.use_empty() || !map.isFunctionOfDim(column))
+          continue;
+        if (map.getDimPosition(map.getNumResults() - 1) != column)
+          return 1;
+        fit(operand.get());
+        varying.insert(arg);
+      }
+      for (Operation &bodyOp : body.without_terminator()) {
+        if (auto loopIndex = dyn_cast<linalg::IndexOp>(bodyOp)) {
+          if (loopIndex.getDim() == column)
+            return 1;
+          continue;
+        }
+        if (llvm::none_of(bodyOp.getOperands(),
+                          [&](Value v) { return varying.contains(v); }))
+          continue;
+        if (!OpTrait::hasElementwiseMappableTraits(&bodyOp) ||
+            !llvm::all_of(bodyOp.getOperandTypes(), isScalar) ||
+            !llvm::all_of(bodyOp.getResultTypes(), isScalar))
+          return 1;
+        varying.insert_range(bodyOp.getResults());
+      }
+      Value written = op.getDpsInits()[0];
+      if (!llvm::is_contained(c.unstored, written))
+        fit(written);
+      held.insert(written);
+    }
+    while (width > 1 && c.ranges[c.nDim] % width != 0)
+      width /= 2;
+    return std::max<int64_t>(width, 1);
   }
 
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
@@ -1839,6 +1971,8 @@ private:
   Value partials, split;
   /// This block's index of the output's other (batch) dimensions, linear.
   Value gridIndex;
+  /// The adjacent columns a thread finishes at once (getEpilogueWidth).
+  int64_t epilogueWidth = 1;
   /// Whether the shared tiles of A and B are [k][row] rather than [row][k].
   bool aKMajor = false, bKMajor = false;
   /// Whether A's and B's slices are copied by cp.async (isCopiedAsync).

@@ -1329,13 +1329,15 @@ func.func @serial_in_tile(%a: memref<2x16xf32>, %o: memref<2xf32>) {
 // A launch already written (ms-cuda-tile-matmul's) is one launch as it is:
 // its ids become the function's, its workgroup buffers the function's, what
 // it uses from the kernel is passed (memrefs) or cloned in (constants).
+// The blocks it asks to have resident (ms.min_blocks_per_sm) become
+// nvvm.minctasm.
 // CHECK-LABEL: func.func @written(
 // CHECK-SAME: %[[A:.*]]: memref<512xf32>
 // CHECK: gpu.launch_func @ms_cuda::@written_0 blocks in (%[[TWO_BLOCKS:.*]], %[[ONE:.*]], %[[ONE]]) threads in (%[[THREADS:.*]], %[[ONE]], %[[ONE]]) args(%[[A]] : memref<512xf32>)
 // CHECK-NOT: gpu.launch
 // CHECK-LABEL: gpu.func @written_0(
 // CHECK-SAME: %[[P:.*]]: memref<512xf32>) workgroup(%[[S:.*]] : memref<256xf32, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}) kernel
-// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 2, 1, 1>
+// CHECK-SAME: known_block_size = array<i32: 256, 1, 1>, known_grid_size = array<i32: 2, 1, 1>, nvvm.minctasm = 2 : i32
 // CHECK-DAG: %[[B:.*]] = gpu.block_id x
 // CHECK-DAG: %[[T:.*]] = gpu.thread_id x
 // CHECK-DAG: %[[TWO:.*]] = arith.constant 2.0
@@ -1366,7 +1368,7 @@ func.func @written(%a: memref<512xf32>) {
     %z = arith.mulf %y, %two : f32
     memref.store %z, %a[%i] : memref<512xf32>
     gpu.terminator
-  }
+  } {ms.min_blocks_per_sm = 2 : i32}
   return
 }
 

@@ -81,12 +81,18 @@
 // CHECK: vector.store %[[VB]], %[[BS]][%[[OTHER]], %{{.*}}, %{{.*}}] {alignment = 16 : i64}
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.yield
+// Each group of 4 adjacent columns is finished and stored as one vector.
+// CHECK: %[[GROUP:.*]] = vector.from_elements %[[SUMS]]#0, %[[SUMS]]#1, %[[SUMS]]#2, %[[SUMS]]#3 : vector<4xf32>
 // CHECK: %[[ROW:.*]] = arith.addi %[[M0]], %[[ROWS]] : index
 // CHECK: %[[COL:.*]] = arith.addi %[[N0]], %[[COLS]] : index
-// CHECK: %[[OUT:.*]] = arith.addf %[[INIT]], %[[SUMS]]#0 : f32
-// CHECK: memref.store %[[OUT]], %[[C]][%[[ROW]], %[[COL]]]
+// CHECK: %[[INITS:.*]] = vector.broadcast %[[INIT]] : f32 to vector<4xf32>
+// CHECK: %[[OUT:.*]] = arith.addf %[[INITS]], %[[GROUP]] : vector<4xf32>
+// CHECK: vector.store %[[OUT]], %[[C]][%[[ROW]], %[[COL]]] {alignment = 16 : i64} : memref<256x128xf32>, vector<4xf32>
+// CHECK-NOT: memref.store %{{.*}}, %[[C]]
 // CHECK-NOT: arith.cmpi
 // CHECK: gpu.terminator
+// Two blocks resident: at most 128 registers a thread.
+// CHECK-NEXT: } {ms.min_blocks_per_sm = 2 : i32}
 // CHECK-NOT: linalg.matmul
 // On tensor cores (bf16): 64 x 64 tiles, A's [row][k] in bf16 (32 of K,
 // +8), B's [k][column] (its rows are along N; 64 columns, +8). B, which 4
@@ -132,8 +138,14 @@
 // BF16: nvvm.cp.async.wait.group 0
 // BF16-NEXT: gpu.barrier
 // BF16-NEXT: scf.yield
-// BF16: arith.addf %[[INIT]], %[[SUMS]]#0 : f32
+// A lane's pairs of adjacent columns are finished as vectors.
+// BF16: %[[PAIR:.*]] = vector.from_elements %[[SUMS]]#0, %[[SUMS]]#1 : vector<2xf32>
+// BF16: %[[INITS:.*]] = vector.broadcast %[[INIT]] : f32 to vector<2xf32>
+// BF16: arith.addf %[[INITS]], %[[PAIR]] : vector<2xf32>
+// BF16: vector.store {{.*}} {alignment = 8 : i64} : memref<256x128xf32>, vector<2xf32>
 // BF16-NOT: nvvm.mma.sync
+// Tensor-core launches leave their registers to ptxas.
+// BF16-NOT: ms.min_blocks_per_sm
 // BF16: memref.dealloc %[[BH]]
 // BF16-NEXT: return
 // The same with f16 pairs, passed as vectors of two halves.
@@ -263,8 +275,9 @@ func.func @split_k(%a: memref<64x1000xf32>, %b: memref<1000x64xf32>, %c: memref<
 // CHECK: vector.load %[[BS]][%{{.*}}, %{{.*}}, %[[COLS]]] {alignment = 16 : i64}
 // CHECK: %[[COLS64:.*]] = arith.addi %[[COLS]], %c64{{.*}} : index
 // CHECK: vector.load %[[BS]][%{{.*}}, %{{.*}}, %[[COLS64]]] {alignment = 16 : i64}
-// CHECK: %[[OLD:.*]] = memref.load %{{.*}} : memref<2048x4096xf32>
-// CHECK: arith.addf %[[OLD]], %[[SUMS]]#0 : f32
+// CHECK: %[[GROUP:.*]] = vector.from_elements %[[SUMS]]#0, %[[SUMS]]#1, %[[SUMS]]#2, %[[SUMS]]#3 : vector<4xf32>
+// CHECK: %[[OLD:.*]] = vector.load %{{.*}} {alignment = 16 : i64} : memref<2048x4096xf32>, vector<4xf32>
+// CHECK: arith.addf %[[OLD]], %[[GROUP]] : vector<4xf32>
 // Tensor cores: 128 x 128 tiles, a warp's 64 x 32 piece as 4 x 4 fragments
 // (64 sums a lane), 16 mma.sync per step of 16 of K. A and B, which 32 and
 // 16 tiles read, are rounded into bf16 buffers first; both then go by
@@ -286,8 +299,9 @@ func.func @split_k(%a: memref<64x1000xf32>, %b: memref<1000x64xf32>, %c: memref<
 // BF16: %[[SUMS:.*]]:64 = scf.for
 // BF16-COUNT-32: nvvm.mma.sync
 // BF16-NOT: nvvm.mma.sync
-// BF16: %[[OLD:.*]] = memref.load %{{.*}} : memref<2048x4096xf32>
-// BF16: arith.addf %[[OLD]], %[[SUMS]]#0 : f32
+// BF16: %[[PAIR:.*]] = vector.from_elements %[[SUMS]]#0, %[[SUMS]]#1 : vector<2xf32>
+// BF16: %[[OLD:.*]] = vector.load %{{.*}} {alignment = 8 : i64} : memref<2048x4096xf32>, vector<2xf32>
+// BF16: arith.addf %[[OLD]], %[[PAIR]] : vector<2xf32>
 func.func @large(%a: memref<2048x64xf32>, %b: memref<64x4096xf32>, %c: memref<2048x4096xf32>) {
   linalg.matmul ins(%a, %b : memref<2048x64xf32>, memref<64x4096xf32>) outs(%c : memref<2048x4096xf32>)
   return
@@ -321,7 +335,8 @@ func.func @large(%a: memref<2048x64xf32>, %b: memref<64x4096xf32>, %c: memref<20
 // CHECK-NEXT: scf.yield
 // CHECK: %[[OK:.*]] = arith.andi
 // CHECK: scf.if %[[OK]] {
-// CHECK: memref.store %{{.*}}, %[[C]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<3x50x70xf32>
+// 70 columns: a thread's groups of 4 are finished as pairs.
+// CHECK: vector.store %{{.*}}, %[[C]][%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<3x50x70xf32>, vector<2xf32>
 func.func @broadcast_batch(%a: memref<3x50x37xf32>, %b: memref<37x70xf32>, %c: memref<3x50x70xf32>) {
   %cst = arith.constant 0.0 : f32
   linalg.fill ins(%cst : f32) outs(%c : memref<3x50x70xf32>)
@@ -535,16 +550,18 @@ func.func @other_loops(%a3: memref<32x16x4xf32>, %b: memref<16x32xf32>, %c: memr
 // CHECK: scf.for
 // CHECK: gpu.barrier
 // CHECK: scf.yield
-// CHECK: %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}}#0 : f32
-// CHECK: %[[B:.*]] = memref.load %[[BIAS]][%{{.*}}] : memref<64xf32>
-// CHECK: %[[BIASED:.*]] = arith.addf %[[SUM]], %[[B]] : f32
-// CHECK: %[[SCALED:.*]] = arith.mulf %[[BIASED]], %{{.*}} : f32
-// CHECK: math.erf %[[SCALED]] : f32
+// CHECK: %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: %[[B:.*]] = vector.load %[[BIAS]][%{{.*}}] {alignment = 16 : i64} : memref<64xf32>, vector<4xf32>
+// CHECK: %[[BIASED:.*]] = arith.addf %[[SUM]], %[[B]] : vector<4xf32>
+// CHECK: %[[K:.*]] = vector.broadcast %{{.*}} : f32 to vector<4xf32>
+// CHECK: %[[SCALED:.*]] = arith.mulf %[[BIASED]], %[[K]] : vector<4xf32>
+// CHECK: math.erf %[[SCALED]] : vector<4xf32>
 // CHECK: arith.mulf %[[BIASED]]
 // CHECK: %[[G:.*]] = arith.mulf
 // CHECK-NOT: memref.load %[[C]]
-// CHECK: memref.store %[[BIASED]], %[[C]][%{{.*}}, %{{.*}}] : memref<64x64xf32>
-// CHECK: memref.store %[[G]], %[[D]][%{{.*}}, %{{.*}}] : memref<64x64xf32>
+// CHECK: vector.store %[[BIASED]], %[[C]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
+// CHECK: vector.store %[[G]], %[[D]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
+// CHECK-NOT: memref.store
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.generic
 // CHECK: linalg.generic {{.*}} ins(%[[C]] : memref<64x64xf32>) outs(%[[T]] : memref<64x64xf32>)
@@ -593,11 +610,11 @@ func.func @epilogue(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %bias: memref<
 // CHECK-SAME: %[[A:.*]]: memref<64x32xf32>, %{{.*}}: memref<32x64xf32>, %[[R:.*]]: memref<64x64xf32>, %[[O:.*]]: memref<64x64xf32>
 // CHECK: %[[TMP:.*]] = memref.alloc() : memref<64x64xf32>
 // CHECK: gpu.launch
-// CHECK: %[[RES:.*]] = memref.load %[[R]]
-// CHECK: %[[OUT:.*]] = arith.addf %{{.*}}, %[[RES]] : f32
-// CHECK-NOT: memref.store {{.*}}, %[[TMP]]
-// CHECK: memref.store %[[OUT]], %[[O]]
-// CHECK-NOT: memref.store {{.*}}, %[[TMP]]
+// CHECK: %[[RES:.*]] = vector.load %[[R]]
+// CHECK: %[[OUT:.*]] = arith.addf %{{.*}}, %[[RES]] : vector<4xf32>
+// CHECK-NOT: store {{.*}}, %[[TMP]]
+// CHECK: vector.store %[[OUT]], %[[O]]
+// CHECK-NOT: store {{.*}}, %[[TMP]]
 // CHECK: gpu.terminator
 // CHECK: linalg.generic {{.*}} outs(%[[R]] : memref<64x64xf32>)
 func.func @local(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %r: memref<64x64xf32>, %o: memref<64x64xf32>) {
@@ -652,6 +669,57 @@ func.func @epilogue_indices(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: me
     %keep = arith.cmpi uge, %i, %j : index
     %m = arith.select %keep, %x, %ninf : f32
     linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// An epilogue rounding to bf16 stores 4 halves at once (8 bytes). One
+// reading a buffer down its columns (transposed) finishes an output at a
+// time.
+// CHECK-LABEL: func.func @epilogue_vectors(
+// CHECK-SAME: %[[H:[^:]*]]: memref<64x64xbf16>
+// CHECK: gpu.launch
+// CHECK: scf.yield
+// CHECK: %[[R:.*]] = arith.truncf %{{.*}} : vector<4xf32> to vector<4xbf16>
+// CHECK: vector.store %[[R]], %[[H]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<64x64xbf16>, vector<4xbf16>
+// CHECK: gpu.terminator
+// CHECK-LABEL: func.func @epilogue_transposed(
+// CHECK-SAME: %[[T:[^:]*]]: memref<64x64xf32>, %[[O:[^:]*]]: memref<64x64xf32>)
+// CHECK: gpu.launch
+// CHECK: scf.yield
+// CHECK-NOT: vector.from_elements
+// CHECK: %[[X:.*]] = memref.load %[[T]]
+// CHECK: %[[S:.*]] = arith.addf %{{.*}}, %[[X]] : f32
+// CHECK: memref.store %[[S]], %[[O]]
+// CHECK-NOT: vector.store
+// CHECK: gpu.terminator
+func.func @epilogue_vectors(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>,
+                            %h: memref<64x64xbf16>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c : memref<64x64xf32>) outs(%h : memref<64x64xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %r = arith.truncf %x : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  return
+}
+func.func @epilogue_transposed(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>,
+                               %t: memref<64x64xf32>, %o: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %t : memref<64x64xf32>, memref<64x64xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
   }
   return
 }
@@ -859,6 +927,11 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // WGMMA: scf.yield
 // WGMMA: nvvm.cp.async.wait.group 0
 // WGMMA-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// A lane's adjacent columns are added to the output as pairs.
+// WGMMA: vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
+// WGMMA: vector.load %{{.*}} {alignment = 8 : i64} : memref<64x64xf32>, vector<2xf32>
+// WGMMA: vector.store %{{.*}} {alignment = 8 : i64} : memref<64x64xf32>, vector<2xf32>
+// WGMMA-NOT: memref.store
 // WGMMA-NOT: nvvm.mma.sync
 // WGMMA-LABEL: func.func @kept_widened(
 // With TMA (the default on wgmma), the host makes a tensor map of each

@@ -47,6 +47,13 @@ constexpr int64_t kCudaVectorBytes = 16;
 /// The memref `value` is a view of (through view-like ops), or `value`.
 Value getRootMemRef(Value value);
 
+/// The attribute of a gpu.launch asking for at least that many of its
+/// blocks resident on a multiprocessor at once (an i32): its outlined
+/// kernel gets `nvvm.minctasm`, which caps its registers (ptxas's
+/// `.minnctapersm`).
+inline constexpr llvm::StringLiteral kMinBlocksPerSmAttrName =
+    "ms.min_blocks_per_sm";
+
 /// The alignment of a launch's shared memory, in bytes: TMA's loads write
 /// boxes at 128-byte aligned addresses.
 constexpr int64_t kTmaSharedAlignment = 128;

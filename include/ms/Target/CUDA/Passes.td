@@ -211,8 +211,12 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
       that dimension's extent, the operand's offset and strides allow
       (`getAlignedVectorWidth`, as `ms-cuda-map-to-gpu`'s elementwise
       accesses; else 2 or 1); elements past the end read as zero; thread
-      `(ty, tx)` of the 16 x 16 grid accumulates rows `ty + 16 i` and
-      columns `tx + 16 j` of the tile in registers;
+      `(ty, tx)` of the 16 x 16 grid accumulates rows `4 ty + 64 g + [0, 4)`
+      and columns `4 tx + 64 g + [0, 4)` of the tile in registers, reading
+      each group of 4 from the shared tiles as one 128-bit load; the launch
+      asks for two blocks resident per multiprocessor
+      (`ms.min_blocks_per_sm`, ptxas's `.minnctapersm`: at most 128
+      registers a thread);
     - the shared tiles have two stages: the first step is staged before
       the loop over K; each step then loads the next step's elements into
       registers, computes from its own stage, stores them into the other
@@ -257,7 +261,13 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     the identity (the value in registers), other buffers anywhere, but none
     of them is written by these ops, nor is a buffer the product reads. Each
     buffer written is stored once, with its last value; one the kernel
-    allocated that nothing else uses is not stored at all. With a tf32,
+    allocated that nothing else uses is not stored at all. A thread
+    finishes its adjacent columns (a SIMT group of 4, a tensor-core
+    fragment's pair) as one vector, loaded and stored as one access, where
+    the columns' extent is a multiple of it, every buffer written or read
+    along the columns allows aligned vectors (`getAlignedVectorWidth`) and
+    the ops on them are elementwise-mappable without the column's index;
+    else one output at a time (and always with K split). With a tf32,
     bf16 or f16 precision, products left to `ms-cuda-map-to-gpu` (matrix products
     and convolutions; not a sum of squares) multiply operands rounded the
     same way.
