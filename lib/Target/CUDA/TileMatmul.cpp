@@ -1366,22 +1366,30 @@ private:
       b.setInsertionPointToStart(owned.thenBlock());
     }
     if (partials) {
-      memref::StoreOp::create(b, loc, sum, partials,
-                              ValueRange{split, gridIndex, row, ivs[c.nDim]});
+      SmallVector<Value, 4> at = {split, gridIndex, row, ivs[c.nDim]};
+      if (sums.size() > 1)
+        vector::StoreOp::create(b, loc, sum, partials, at,
+                                /*nontemporal=*/false,
+                                llvm::MaybeAlign(sums.size() * 4));
+      else
+        memref::StoreOp::create(b, loc, sum, partials, at);
       return;
     }
     finishOutput(sum, init);
   }
 
-  /// A launch of a thread per output (neighbouring threads on neighbouring
-  /// columns) that adds up the parts' partial sums in order, so that the
-  /// result does not depend on which block finished first, and finishes
-  /// the output as an unsplit product does.
+  /// A launch of a thread per epilogueWidth adjacent outputs (one vector;
+  /// neighbouring threads on neighbouring columns) that adds up the parts'
+  /// partial sums in order, so that the result does not depend on which
+  /// block finished first, and finishes the outputs as an unsplit product
+  /// does.
   void emitCombine(Value init) {
     int64_t m = c.extent(c.rowDims), n = c.ranges[c.nDim];
-    int64_t outputs = c.extent(c.gridDims) * m * n;
+    // Each thread takes epilogueWidth adjacent columns (one vector).
+    int64_t width = epilogueWidth;
+    int64_t groups = c.extent(c.gridDims) * m * n / width;
     Value one = index(1);
-    Value gridX = index(llvm::divideCeil(outputs, kThreads));
+    Value gridX = index(llvm::divideCeil(groups, kThreads));
     Value blockX = index(kThreads);
     auto launch =
         gpu::LaunchOp::create(b, loc, gridX, one, one, blockX, one, one);
@@ -1390,13 +1398,14 @@ private:
     b.setInsertionPoint(terminator);
     Value first = mul(launch.getBlockIds().x, kThreads);
     Value id = arith::AddIOp::create(b, loc, first, launch.getThreadIds().x);
-    if (outputs % kThreads) {
-      Value inside = inBounds({{id, outputs}});
+    if (groups % kThreads) {
+      Value inside = inBounds({{id, groups}});
       auto owned = scf::IfOp::create(b, loc, inside);
       b.setInsertionPointToStart(owned.thenBlock());
     }
-    Value col = arith::RemUIOp::create(b, loc, id, index(n));
-    Value rest = arith::DivUIOp::create(b, loc, id, index(n));
+    Value col =
+        mul(arith::RemUIOp::create(b, loc, id, index(n / width)), width);
+    Value rest = arith::DivUIOp::create(b, loc, id, index(n / width));
     Value row = arith::RemUIOp::create(b, loc, rest, index(m));
     Value g = arith::DivUIOp::create(b, loc, rest, index(m));
     ivs.assign(c.ranges.size(), Value());
@@ -1405,8 +1414,14 @@ private:
     ivs[c.nDim] = col;
     Value sum;
     for (int64_t s = 0; s < splits; ++s) {
-      Value part = memref::LoadOp::create(b, loc, partials,
-                                          ValueRange{index(s), g, row, col});
+      SmallVector<Value, 4> at = {index(s), g, row, col};
+      Value part =
+          width > 1
+              ? vector::LoadOp::create(
+                    b, loc, VectorType::get({width}, b.getF32Type()), partials,
+                    at, /*nontemporal=*/false, llvm::MaybeAlign(width * 4))
+                    .getResult()
+              : memref::LoadOp::create(b, loc, partials, at).getResult();
       sum = sum ? arith::AddFOp::create(b, loc, sum, part).getResult() : part;
     }
     finishOutput(sum, init);
@@ -1512,18 +1527,18 @@ private:
   /// multiple of it (a group lies wholly inside or outside the matrix),
   /// every buffer the epilogue writes or reads along the columns must
   /// allow aligned vectors of it along its last dimension
-  /// (getAlignedVectorWidth), which the columns index, and the epilogue's
-  /// ops on such values must be elementwise-mappable, on ints and floats,
-  /// and not take the column's index; 1 when not, or with K split (partial
-  /// sums are stored one at a time).
+  /// (getAlignedVectorWidth), which the columns index (with K split, the
+  /// partial sums' scratch buffer too), and the epilogue's ops on such
+  /// values must be elementwise-mappable, on ints and floats, and not take
+  /// the column's index; 1 when not.
   int64_t getEpilogueWidth(int64_t most) {
-    if (partials)
-      return 1;
     int64_t width = most;
     auto fit = [&](Value buffer) {
       width = std::min(width, getAlignedVectorWidth(buffer));
     };
     fit(c.out);
+    if (partials)
+      fit(partials);
     unsigned column = c.outMap.getNumResults() - 1;
     auto isScalar = [](Type type) { return type.isIntOrFloat(); };
     DenseSet<Value> held = {c.out}, varying;

@@ -192,8 +192,8 @@ func.func @matmul(%a: memref<256x256xf32>, %b: memref<256x128xf32>, %c: memref<2
 // terms), a block each, which store their partial sums in a scratch
 // buffer ([part][batch][row][column]); a part runs from 336 p to
 // min(336 (p + 1), 1000), its last step at min(336 p + 320, 992). A
-// second launch, a thread per output (4,096: 16 blocks), adds the parts
-// up in order and then the fill's value.
+// second launch, a thread per 4 adjacent outputs, adds the parts up in
+// order and then the fill's value.
 // CHECK-LABEL: func.func @split_k(
 // CHECK-SAME: %{{.*}}: memref<64x1000xf32>, %{{.*}}: memref<1000x64xf32>, %[[C:.*]]: memref<64x64xf32>
 // CHECK: %[[P:.*]] = memref.alloc() : memref<3x1x64x64xf32>
@@ -222,31 +222,34 @@ func.func @matmul(%a: memref<256x256xf32>, %b: memref<256x128xf32>, %c: memref<2
 // CHECK: arith.minui %{{.*}}, %[[LAST]] : index
 // CHECK: gpu.barrier
 // CHECK-NEXT: scf.yield
-// CHECK: memref.store %[[SUMS]]#0, %[[P]][%[[PART]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<3x1x64x64xf32>
-// CHECK-NOT: memref.store %{{.*}}, %[[C]]
+// CHECK: %[[GROUP:.*]] = vector.from_elements %[[SUMS]]#0, %[[SUMS]]#1, %[[SUMS]]#2, %[[SUMS]]#3 : vector<4xf32>
+// CHECK: vector.store %[[GROUP]], %[[P]][%[[PART]], %{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<3x1x64x64xf32>, vector<4xf32>
+// CHECK-NOT: store %{{.*}}, %[[C]]
 // CHECK: gpu.terminator
-// CHECK: %[[C16:.*]] = arith.constant 16 : index
-// CHECK: gpu.launch blocks(%[[CB:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C16]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[CT:[^,]*]], %{{.*}}, %{{.*}}) in
+// The combining launch: a thread per 4 adjacent outputs (1,024: 4 blocks).
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: gpu.launch blocks(%[[CB:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %[[C4]], %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) threads(%[[CT:[^,]*]], %{{.*}}, %{{.*}}) in
 // CHECK: %[[ID0:.*]] = arith.muli %[[CB]], %{{.*}} : index
 // CHECK: %[[ID:.*]] = arith.addi %[[ID0]], %[[CT]] : index
-// CHECK: %[[COL:.*]] = arith.remui %[[ID]], %{{.*}} : index
-// CHECK: %[[REST:.*]] = arith.divui %[[ID]], %{{.*}} : index
+// CHECK: %[[GCOL:.*]] = arith.remui %[[ID]], %c16{{.*}} : index
+// CHECK: %[[COL:.*]] = arith.muli %[[GCOL]], %c4{{.*}} : index
+// CHECK: %[[REST:.*]] = arith.divui %[[ID]], %c16{{.*}} : index
 // CHECK: %[[ROW:.*]] = arith.remui %[[REST]], %{{.*}} : index
 // CHECK: %[[B:.*]] = arith.divui %[[REST]], %{{.*}} : index
-// CHECK: %[[P0:.*]] = memref.load %[[P]][%{{.*}}, %[[B]], %[[ROW]], %[[COL]]]
-// CHECK: %[[P1:.*]] = memref.load %[[P]][%{{.*}}, %[[B]], %[[ROW]], %[[COL]]]
-// CHECK: %[[S1:.*]] = arith.addf %[[P0]], %[[P1]] : f32
-// CHECK: %[[P2:.*]] = memref.load %[[P]][%{{.*}}, %[[B]], %[[ROW]], %[[COL]]]
-// CHECK: %[[S2:.*]] = arith.addf %[[S1]], %[[P2]] : f32
-// CHECK: %[[OUT:.*]] = arith.addf %{{.*}}, %[[S2]] : f32
-// CHECK: memref.store %[[OUT]], %[[C]][%[[ROW]], %[[COL]]] : memref<64x64xf32>
+// CHECK: %[[P0:.*]] = vector.load %[[P]][%{{.*}}, %[[B]], %[[ROW]], %[[COL]]] {alignment = 16 : i64}
+// CHECK: %[[P1:.*]] = vector.load %[[P]][%{{.*}}, %[[B]], %[[ROW]], %[[COL]]]
+// CHECK: %[[S1:.*]] = arith.addf %[[P0]], %[[P1]] : vector<4xf32>
+// CHECK: %[[P2:.*]] = vector.load %[[P]][%{{.*}}, %[[B]], %[[ROW]], %[[COL]]]
+// CHECK: %[[S2:.*]] = arith.addf %[[S1]], %[[P2]] : vector<4xf32>
+// CHECK: %[[OUT:.*]] = arith.addf %{{.*}}, %[[S2]] : vector<4xf32>
+// CHECK: vector.store %[[OUT]], %[[C]][%[[ROW]], %[[COL]]] {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.matmul
 // On tensor cores too: 32 steps of 32 halves in parts of 11, 11 and 10.
 // BF16-LABEL: func.func @split_k(
 // BF16: %[[P:.*]] = memref.alloc() : memref<3x1x64x64xf32>
 // BF16: nvvm.mma.sync
-// BF16: memref.store %{{.*}}, %[[P]]
+// BF16: vector.store %{{.*}}, %[[P]]{{.*}} {alignment = 8 : i64} : memref<3x1x64x64xf32>, vector<2xf32>
 // BF16: gpu.launch
 // BF16-NOT: nvvm.mma.sync
 // BF16: gpu.terminator

@@ -235,7 +235,8 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
       most 16: a block per tile and
       part stores its sums in a scratch buffer (`[part][batch][row]
       [column]`, a `memref.alloc` of the kernel), and a second launch, a
-      thread per output, adds the parts up in order (the result does not
+      thread per output (or group of adjacent outputs, below), adds the
+      parts up in order (the result does not
       depend on which block finished first), then the fill's value or the
       output's contents, then the epilogue below.
 
@@ -267,7 +268,8 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     the columns' extent is a multiple of it, every buffer written or read
     along the columns allows aligned vectors (`getAlignedVectorWidth`) and
     the ops on them are elementwise-mappable without the column's index;
-    else one output at a time (and always with K split). With a tf32,
+    else one output at a time. With K split, the parts' sums are stored
+    and combined (a thread per group) in the same groups. With a tf32,
     bf16 or f16 precision, products left to `ms-cuda-map-to-gpu` (matrix products
     and convolutions; not a sum of squares) multiply operands rounded the
     same way.
