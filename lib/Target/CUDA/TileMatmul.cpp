@@ -1553,7 +1553,9 @@ private:
         AffineMap map = op.getMatchingIndexingMap(&operand);
         if (arg.use_empty() || !map.isFunctionOfDim(column))
           continue;
-        if (map.getDimPosition(map.getNumResults() - 1) != column)
+        // Its last index the column's (not a broadcast's 0).
+        auto last = dyn_cast<AffineDimExpr>(map.getResults().back());
+        if (!last || last.getPosition() != column)
           return 1;
         fit(operand.get());
         varying.insert(arg);

@@ -698,6 +698,15 @@ func.func @epilogue_indices(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: me
 // CHECK: memref.store %[[S]], %[[O]]
 // CHECK-NOT: vector.store
 // CHECK: gpu.terminator
+// So does one whose buffer has the column first and a broadcast 0 last.
+// CHECK-LABEL: func.func @epilogue_column_first(
+// CHECK-SAME: %[[U:[^:]*]]: memref<64x1xf32>
+// CHECK: gpu.launch
+// CHECK: scf.yield
+// CHECK-NOT: vector.from_elements
+// CHECK: memref.load %[[U]]
+// CHECK-NOT: vector.store
+// CHECK: gpu.terminator
 func.func @epilogue_vectors(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>,
                             %h: memref<64x64xbf16>) {
   %zero = arith.constant 0.0 : f32
@@ -720,6 +729,20 @@ func.func @epilogue_transposed(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c:
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>],
                   iterator_types = ["parallel", "parallel"]}
       ins(%c, %t : memref<64x64xf32>, memref<64x64xf32>) outs(%o : memref<64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  }
+  return
+}
+func.func @epilogue_column_first(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>,
+                                 %u: memref<64x1xf32>, %o: memref<64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<64x64xf32>)
+  linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x64xf32>) outs(%c : memref<64x64xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, 0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%c, %u : memref<64x64xf32>, memref<64x1xf32>) outs(%o : memref<64x64xf32>) {
   ^bb0(%x: f32, %y: f32, %out: f32):
     %s = arith.addf %x, %y : f32
     linalg.yield %s : f32
