@@ -392,6 +392,40 @@ int64_t mlir::ms::getAlignedVectorWidth(Value memref) {
   return width;
 }
 
+bool mlir::ms::isElementwiseOnScalars(Operation *op) {
+  auto isScalar = [](Type type) { return type.isIntOrFloat(); };
+  return OpTrait::hasElementwiseMappableTraits(op) &&
+         llvm::all_of(op->getOperandTypes(), isScalar) &&
+         llvm::all_of(op->getResultTypes(), isScalar);
+}
+
+Value mlir::ms::broadcastToWidth(OpBuilder &builder, Location loc, Value value,
+                                 int64_t width) {
+  if (isa<VectorType>(value.getType()))
+    return value;
+  return vector::BroadcastOp::create(
+      builder, loc, VectorType::get({width}, value.getType()), value);
+}
+
+void mlir::ms::cloneOnVectors(OpBuilder &builder, Operation &op,
+                              IRMapping &mapping, int64_t width) {
+  bool onVectors = llvm::any_of(op.getOperands(), [&](Value operand) {
+    return isa<VectorType>(mapping.lookupOrDefault(operand).getType());
+  });
+  if (!onVectors) {
+    builder.clone(op, mapping);
+    return;
+  }
+  OperationState state(op.getLoc(), op.getName());
+  state.addAttributes(op.getAttrs());
+  for (Value operand : op.getOperands())
+    state.addOperands(broadcastToWidth(
+        builder, operand.getLoc(), mapping.lookupOrDefault(operand), width));
+  for (Type type : op.getResultTypes())
+    state.addTypes(VectorType::get({width}, type));
+  mapping.map(op.getResults(), builder.create(state)->getResults());
+}
+
 /// The most elements (a power of two, at most kCudaVectorBytes per access)
 /// that a load or store of `memref` at `indices` can take at once along the
 /// innermost dimension `iv` of a parallel loop, every index but the last
@@ -454,11 +488,8 @@ static int64_t getVectorWidth(scf::ParallelOp loop, ArrayRef<int64_t> lower,
       return 1;
     if (llvm::none_of(op.getOperands(), isVarying))
       continue;
-    auto isScalar = [](Type type) { return type.isIntOrFloat(); };
     if (llvm::is_contained(op.getOperands(), iv) ||
-        !OpTrait::hasElementwiseMappableTraits(&op) ||
-        !llvm::all_of(op.getOperandTypes(), isScalar) ||
-        !llvm::all_of(op.getResultTypes(), isScalar))
+        !isElementwiseOnScalars(&op))
       return 1;
     for (Value result : op.getResults())
       varying.insert(result);
@@ -473,20 +504,11 @@ static int64_t getVectorWidth(scf::ParallelOp loop, ArrayRef<int64_t> lower,
 /// Clones the body of `loop` for a thread taking `width` adjacent
 /// iterations of its innermost dimension at once (getVectorWidth allowed
 /// it), its induction variables mapped in `mapping` to the first: accesses
-/// along that dimension become aligned vector loads and stores, ops on
-/// their values the same ops on vectors (invariant operands broadcast),
-/// the rest is cloned as it is.
+/// along that dimension become aligned vector loads and stores, the other
+/// ops cloneOnVectors.
 static void cloneVectorBody(OpBuilder &builder, scf::ParallelOp loop,
                             int64_t width, IRMapping &mapping) {
   Value iv = loop.getInductionVars().back();
-  auto vectorOf = [&](Value original) -> Value {
-    Value value = mapping.lookupOrDefault(original);
-    if (isa<VectorType>(value.getType()))
-      return value;
-    return vector::BroadcastOp::create(
-        builder, original.getLoc(), VectorType::get({width}, value.getType()),
-        value);
-  };
   auto alignment = [&](MemRefType type) {
     return llvm::MaybeAlign(width * type.getElementTypeBitWidth() / 8);
   };
@@ -507,28 +529,16 @@ static void cloneVectorBody(OpBuilder &builder, scf::ParallelOp loop,
       continue;
     }
     if (auto store = dyn_cast<memref::StoreOp>(&op)) {
-      vector::StoreOp::create(builder, loc, vectorOf(store.getValue()),
-                              mapping.lookupOrDefault(store.getMemRef()),
-                              mapped(store.getIndices()),
-                              /*nontemporal=*/false,
-                              alignment(store.getMemRefType()));
+      Value value =
+          broadcastToWidth(builder, store.getValue().getLoc(),
+                           mapping.lookupOrDefault(store.getValue()), width);
+      vector::StoreOp::create(
+          builder, loc, value, mapping.lookupOrDefault(store.getMemRef()),
+          mapped(store.getIndices()),
+          /*nontemporal=*/false, alignment(store.getMemRefType()));
       continue;
     }
-    bool onVectors = llvm::any_of(op.getOperands(), [&](Value operand) {
-      return isa<VectorType>(mapping.lookupOrDefault(operand).getType());
-    });
-    if (!onVectors) {
-      builder.clone(op, mapping);
-      continue;
-    }
-    OperationState state(loc, op.getName());
-    state.addAttributes(op.getAttrs());
-    for (Value operand : op.getOperands())
-      state.addOperands(vectorOf(operand));
-    for (Type type : op.getResultTypes())
-      state.addTypes(VectorType::get({width}, type));
-    Operation *vectorOp = builder.create(state);
-    mapping.map(op.getResults(), vectorOp->getResults());
+    cloneOnVectors(builder, op, mapping, width);
   }
 }
 

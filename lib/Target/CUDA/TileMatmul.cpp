@@ -1437,16 +1437,13 @@ private:
   void finishOutput(Value sum, Value init) {
     SmallVector<Value> at = indices(c.outMap);
     auto vectorType = dyn_cast<VectorType>(sum.getType());
+    int64_t width = vectorType ? vectorType.getNumElements() : 1;
     unsigned column = c.outMap.getNumResults() - 1;
     auto vectorOf = [&](Value value) -> Value {
-      if (!vectorType || isa<VectorType>(value.getType()))
-        return value;
-      return vector::BroadcastOp::create(
-          b, loc, vectorType.clone(value.getType()), value);
+      return vectorType ? broadcastToWidth(b, loc, value, width) : value;
     };
     auto alignment = [&](Type element) {
-      return llvm::MaybeAlign(vectorType.getNumElements() *
-                              element.getIntOrFloatBitWidth() / 8);
+      return llvm::MaybeAlign(width * element.getIntOrFloatBitWidth() / 8);
     };
     // The value of `buffer` at `where`: a vector of the group's columns
     // where it is read along them.
@@ -1491,20 +1488,7 @@ private:
           mapping.map(loopIndex.getResult(), at[loopIndex.getDim()]);
           continue;
         }
-        bool onVectors = llvm::any_of(bodyOp.getOperands(), [&](Value v) {
-          return isa<VectorType>(mapping.lookupOrDefault(v).getType());
-        });
-        if (!onVectors) {
-          b.clone(bodyOp, mapping);
-          continue;
-        }
-        OperationState state(bodyOp.getLoc(), bodyOp.getName());
-        state.addAttributes(bodyOp.getAttrs());
-        for (Value operand : bodyOp.getOperands())
-          state.addOperands(vectorOf(mapping.lookupOrDefault(operand)));
-        for (Type type : bodyOp.getResultTypes())
-          state.addTypes(vectorType.clone(type));
-        mapping.map(bodyOp.getResults(), b.create(state)->getResults());
+        cloneOnVectors(b, bodyOp, mapping, width);
       }
       Value result = mapping.lookupOrDefault(
           body.getTerminator()->getOperand(0));
@@ -1540,7 +1524,6 @@ private:
     if (partials)
       fit(partials);
     unsigned column = c.outMap.getNumResults() - 1;
-    auto isScalar = [](Type type) { return type.isIntOrFloat(); };
     DenseSet<Value> held = {c.out}, varying;
     for (linalg::GenericOp op : c.epilogue) {
       Block &body = op.getRegion().front();
@@ -1569,9 +1552,7 @@ private:
         if (llvm::none_of(bodyOp.getOperands(),
                           [&](Value v) { return varying.contains(v); }))
           continue;
-        if (!OpTrait::hasElementwiseMappableTraits(&bodyOp) ||
-            !llvm::all_of(bodyOp.getOperandTypes(), isScalar) ||
-            !llvm::all_of(bodyOp.getResultTypes(), isScalar))
+        if (!isElementwiseOnScalars(&bodyOp))
           return 1;
         varying.insert_range(bodyOp.getResults());
       }

@@ -69,6 +69,22 @@ constexpr int64_t kTmaSharedAlignment = 128;
 /// a dynamic stride, a view shifting the base by bytes).
 int64_t getAlignedVectorWidth(Value memref);
 
+/// Whether `op` can run on vectors of its values as it runs on each:
+/// elementwise-mappable, on ints and floats only.
+bool isElementwiseOnScalars(Operation *op);
+
+/// `value` as a vector of `width` elements: itself when it is one, else
+/// broadcast.
+Value broadcastToWidth(OpBuilder &builder, Location loc, Value value,
+                       int64_t width);
+
+/// Clones `op` with its operands mapped in `mapping`, and maps its results
+/// to the clone's: as the same op on vectors of `width` elements where an
+/// operand is mapped to a vector (isElementwiseOnScalars must allow it; the
+/// other operands are broadcast), else as it is.
+void cloneOnVectors(OpBuilder &builder, Operation &op, IRMapping &mapping,
+                    int64_t width);
+
 #define GEN_PASS_DECL
 #include "ms/Target/CUDA/Passes.h.inc"
 
