@@ -265,6 +265,9 @@ static void buildCpuLLVMPipeline(OpPassManager &pm) {
   // carry across a select or phi (X86 without AVX512-BF16 would call
   // compiler-rt for it).
   pm.addPass(createCPULegalizeBF16MemoryPass());
+  // Vectors of booleans (a contraction epilogue's mask) load and store a
+  // byte per element, as the tensors hold them; LLVM would pack bits.
+  pm.addPass(createCPULegalizeBoolMemoryPass());
 }
 
 /// Runs `program` with `args`; returns its error output on failure.

@@ -417,6 +417,30 @@ def CPULegalizeBF16MemoryPass : Pass<"ms-cpu-legalize-bf16-memory"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def CPULegalizeBoolMemoryPass : Pass<"ms-cpu-legalize-bool-memory"> {
+  let summary = "loads and stores of vectors of i1 as bytes";
+  let description = [{
+    Makes each `llvm.load`, `llvm.store`, `llvm.intr.masked.load` and
+    `llvm.intr.masked.store` of a vector of i1 load or store a vector of
+    i8: compared with zero after a load, zero-extended before a store (the
+    pass-through value of a masked load too). A tensor of booleans holds a
+    byte per element, as scalar i1 loads and stores read and write it, but
+    LLVM packs a vector of i1 in memory into bits: a `<32 x i1>` load reads
+    4 bytes. Such vectors come from the contraction kernels' epilogues
+    (a `where` on a boolean mask read along the columns). Scalars and the
+    masks of masked accesses stay.
+
+    ```mlir
+    %m = llvm.load %p {alignment = 1 : i64} : !llvm.ptr -> vector<32xi1>
+    // becomes
+    %b = llvm.load %p {alignment = 1 : i64} : !llvm.ptr -> vector<32xi8>
+    %z = llvm.mlir.zero : vector<32xi8>
+    %m = llvm.icmp "ne" %b, %z : vector<32xi8>
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def CPUApproximateMathPass : Pass<"ms-cpu-approximate-math"> {
   let summary = "f32 exp, erf, log and their kin as polynomial "
                 "approximations (vectorizable, no libm call)";
