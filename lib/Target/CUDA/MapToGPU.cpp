@@ -393,7 +393,7 @@ int64_t mlir::ms::getAlignedVectorWidth(Value memref) {
 }
 
 bool mlir::ms::isElementwiseOnScalars(Operation *op) {
-  auto isScalar = [](Type type) { return type.isIntOrFloat(); };
+  auto isScalar = [](Type type) { return type.isIntOrIndexOrFloat(); };
   return OpTrait::hasElementwiseMappableTraits(op) &&
          llvm::all_of(op->getOperandTypes(), isScalar) &&
          llvm::all_of(op->getResultTypes(), isScalar);
@@ -405,6 +405,15 @@ Value mlir::ms::broadcastToWidth(OpBuilder &builder, Location loc, Value value,
     return value;
   return vector::BroadcastOp::create(
       builder, loc, VectorType::get({width}, value.getType()), value);
+}
+
+Value mlir::ms::getIndexVector(OpBuilder &builder, Location loc, Value first,
+                               int64_t width) {
+  Value steps = arith::ConstantOp::create(
+      builder, loc,
+      builder.getIndexVectorAttr(llvm::to_vector(llvm::seq<int64_t>(width))));
+  return arith::AddIOp::create(
+      builder, loc, broadcastToWidth(builder, loc, first, width), steps);
 }
 
 void mlir::ms::cloneOnVectors(OpBuilder &builder, Operation &op,
@@ -448,7 +457,8 @@ static int64_t getAccessWidth(Value memref, ValueRange indices, Value iv,
 /// dividing the innermost trip count and lower bound; 1 when the body does
 /// not allow it. Its ops must be loads and stores along that dimension
 /// (getAccessWidth), loads invariant in it, and elementwise-mappable ops
-/// without effects on integers and floats (the others invariant).
+/// without effects on integers, indices and floats (the others invariant;
+/// the index itself taken as a vector of indices).
 static int64_t getVectorWidth(scf::ParallelOp loop, ArrayRef<int64_t> lower,
                               ArrayRef<int64_t> step, ArrayRef<int64_t> trips) {
   if (trips.empty() || step.back() != 1)
@@ -488,8 +498,7 @@ static int64_t getVectorWidth(scf::ParallelOp loop, ArrayRef<int64_t> lower,
       return 1;
     if (llvm::none_of(op.getOperands(), isVarying))
       continue;
-    if (llvm::is_contained(op.getOperands(), iv) ||
-        !isElementwiseOnScalars(&op))
+    if (!isElementwiseOnScalars(&op))
       return 1;
     for (Value result : op.getResults())
       varying.insert(result);
@@ -505,10 +514,12 @@ static int64_t getVectorWidth(scf::ParallelOp loop, ArrayRef<int64_t> lower,
 /// iterations of its innermost dimension at once (getVectorWidth allowed
 /// it), its induction variables mapped in `mapping` to the first: accesses
 /// along that dimension become aligned vector loads and stores, the other
-/// ops cloneOnVectors.
+/// ops cloneOnVectors (the first index's, where they take it as a value,
+/// the group's indices: getIndexVector).
 static void cloneVectorBody(OpBuilder &builder, scf::ParallelOp loop,
                             int64_t width, IRMapping &mapping) {
   Value iv = loop.getInductionVars().back();
+  Value first = mapping.lookupOrDefault(iv), indices;
   auto alignment = [&](MemRefType type) {
     return llvm::MaybeAlign(width * type.getElementTypeBitWidth() / 8);
   };
@@ -538,7 +549,15 @@ static void cloneVectorBody(OpBuilder &builder, scf::ParallelOp loop,
           /*nontemporal=*/false, alignment(store.getMemRefType()));
       continue;
     }
+    if (!llvm::is_contained(op.getOperands(), iv)) {
+      cloneOnVectors(builder, op, mapping, width);
+      continue;
+    }
+    if (!indices)
+      indices = getIndexVector(builder, iv.getLoc(), first, width);
+    mapping.map(iv, indices);
     cloneOnVectors(builder, op, mapping, width);
+    mapping.map(iv, first);
   }
 }
 

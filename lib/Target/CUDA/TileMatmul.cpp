@@ -1483,9 +1483,13 @@ private:
         mapping.map(arg, v);
       }
       for (Operation &bodyOp : body.without_terminator()) {
-        // The epilogue's loops are the output's dimensions.
+        // The epilogue's loops are the output's dimensions; the column's
+        // index is the group's (a vector).
         if (auto loopIndex = dyn_cast<linalg::IndexOp>(bodyOp)) {
-          mapping.map(loopIndex.getResult(), at[loopIndex.getDim()]);
+          Value v = at[loopIndex.getDim()];
+          if (vectorType && loopIndex.getDim() == column)
+            v = getIndexVector(b, loc, v, width);
+          mapping.map(loopIndex.getResult(), v);
           continue;
         }
         cloneOnVectors(b, bodyOp, mapping, width);
@@ -1513,8 +1517,8 @@ private:
   /// allow aligned vectors of it along its last dimension
   /// (getAlignedVectorWidth), which the columns index (with K split, the
   /// partial sums' scratch buffer too), and the epilogue's ops on such
-  /// values must be elementwise-mappable, on ints and floats, and not take
-  /// the column's index; 1 when not.
+  /// values (the column's index among them) must be elementwise-mappable,
+  /// on ints, indices and floats; 1 when not.
   int64_t getEpilogueWidth(int64_t most) {
     int64_t width = most;
     auto fit = [&](Value buffer) {
@@ -1546,7 +1550,7 @@ private:
       for (Operation &bodyOp : body.without_terminator()) {
         if (auto loopIndex = dyn_cast<linalg::IndexOp>(bodyOp)) {
           if (loopIndex.getDim() == column)
-            return 1;
+            varying.insert(loopIndex.getResult());
           continue;
         }
         if (llvm::none_of(bodyOp.getOperands(),

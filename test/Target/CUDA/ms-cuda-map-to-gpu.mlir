@@ -1536,7 +1536,7 @@ func.func @halves(%a: memref<2x64xf16>, %b: memref<2x250xf32>) {
 
 // No vectors where a group of elements could be misaligned or is not
 // adjacent: a read across the rows (a transpose), a view at an odd offset,
-// a view shifting bytes, booleans, the index itself used as a value.
+// a view shifting bytes, booleans.
 // CHECK-LABEL: gpu.func @scalars_0(
 // CHECK-NOT: vector.
 // CHECK: gpu.return
@@ -1549,11 +1549,8 @@ func.func @halves(%a: memref<2x64xf16>, %b: memref<2x250xf32>) {
 // CHECK-LABEL: gpu.func @scalars_3(
 // CHECK-NOT: vector.
 // CHECK: gpu.return
-// CHECK-LABEL: gpu.func @scalars_4(
-// CHECK-NOT: vector.
-// CHECK: gpu.return
 func.func @scalars(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %raw: memref<1024xi8>,
-                   %p: memref<8x8xi1>, %q: memref<8x8xi1>, %n: memref<8x8xi32>) {
+                   %p: memref<8x8xi1>, %q: memref<8x8xi1>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
@@ -1581,9 +1578,45 @@ func.func @scalars(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %raw: memref<1024xi
     memref.store %x, %q[%i, %j] : memref<8x8xi1>
     scf.reduce
   }
+  return
+}
+
+// -----
+
+// The innermost index taken as a value is the group's indices, a vector
+// (first + [0, 4)): cast to i32 and stored, or compared (a causal mask).
+// CHECK-LABEL: gpu.func @indices_0(
+// CHECK: %[[J:.*]] = arith.muli %{{.*}}, %c4 : index
+// CHECK: %[[STEPS:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xindex>
+// CHECK: %[[FIRST:.*]] = vector.broadcast %[[J]] : index to vector<4xindex>
+// CHECK: %[[JS:.*]] = arith.addi %[[FIRST]], %[[STEPS]] : vector<4xindex>
+// CHECK: %[[V:.*]] = arith.index_cast %[[JS]] : vector<4xindex> to vector<4xi32>
+// CHECK: vector.store %[[V]], %{{.*}}[%{{.*}}, %[[J]]] {alignment = 16 : i64} : memref<8x8xi32>, vector<4xi32>
+// CHECK-LABEL: gpu.func @indices_1(
+// CHECK: %[[I:.*]] = arith.divui
+// CHECK: %[[J:.*]] = arith.muli %{{.*}}, %c4 : index
+// CHECK: %[[X:.*]] = vector.load %{{.*}}[%[[I]], %[[J]]] {alignment = 16 : i64} : memref<8x8xf32>, vector<4xf32>
+// CHECK: %[[FIRST:.*]] = vector.broadcast %[[J]] : index to vector<4xindex>
+// CHECK: %[[JS:.*]] = arith.addi %[[FIRST]], %{{.*}} : vector<4xindex>
+// CHECK: %[[IS:.*]] = vector.broadcast %[[I]] : index to vector<4xindex>
+// CHECK: %[[KEEP:.*]] = arith.cmpi uge, %[[IS]], %[[JS]] : vector<4xindex>
+// CHECK: %[[M:.*]] = arith.select %[[KEEP]], %[[X]], %{{.*}} : vector<4xi1>, vector<4xf32>
+// CHECK: vector.store %[[M]], %{{.*}}[%[[I]], %[[J]]] {alignment = 16 : i64} : memref<8x8xf32>, vector<4xf32>
+func.func @indices(%n: memref<8x8xi32>, %x: memref<8x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %ninf = arith.constant 0xFF800000 : f32
   scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c8) step (%c1, %c1) {
     %v = arith.index_cast %j : index to i32
     memref.store %v, %n[%i, %j] : memref<8x8xi32>
+    scf.reduce
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c8) step (%c1, %c1) {
+    %a = memref.load %x[%i, %j] : memref<8x8xf32>
+    %keep = arith.cmpi uge, %i, %j : index
+    %m = arith.select %keep, %a, %ninf : f32
+    memref.store %m, %x[%i, %j] : memref<8x8xf32>
     scf.reduce
   }
   return

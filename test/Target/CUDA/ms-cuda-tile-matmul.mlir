@@ -645,17 +645,21 @@ func.func @local(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %r: memref<64x64x
 // -----
 
 // An epilogue reading its loops' indices (a causal mask) reads the
-// output's.
+// output's: the column's as the group's indices (first + [0, 4)), a vector.
 // CHECK-LABEL: func.func @epilogue_indices(
 // CHECK: gpu.launch
 // CHECK-NOT: linalg.index
 // CHECK: scf.yield
 // CHECK: %[[ROW:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK: %[[COL:.*]] = arith.addi %{{.*}}, %{{.*}} : index
-// CHECK: %[[SUM:.*]] = arith.addf
-// CHECK: %[[KEEP:.*]] = arith.cmpi uge, %[[ROW]], %[[COL]] : index
-// CHECK: %[[MASKED:.*]] = arith.select %[[KEEP]], %[[SUM]], %{{.*}} : f32
-// CHECK: memref.store %[[MASKED]]
+// CHECK: %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK: %[[STEPS:.*]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xindex>
+// CHECK: %[[FIRST:.*]] = vector.broadcast %[[COL]] : index to vector<4xindex>
+// CHECK: %[[COLS:.*]] = arith.addi %[[FIRST]], %[[STEPS]] : vector<4xindex>
+// CHECK: %[[ROWS:.*]] = vector.broadcast %[[ROW]] : index to vector<4xindex>
+// CHECK: %[[KEEP:.*]] = arith.cmpi uge, %[[ROWS]], %[[COLS]] : vector<4xindex>
+// CHECK: %[[MASKED:.*]] = arith.select %[[KEEP]], %[[SUM]], %{{.*}} : vector<4xi1>, vector<4xf32>
+// CHECK: vector.store %[[MASKED]], %{{.*}}[%[[ROW]], %[[COL]]] {alignment = 16 : i64}
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.generic
 func.func @epilogue_indices(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>) {

@@ -70,8 +70,12 @@ constexpr int64_t kTmaSharedAlignment = 128;
 int64_t getAlignedVectorWidth(Value memref);
 
 /// Whether `op` can run on vectors of its values as it runs on each:
-/// elementwise-mappable, on ints and floats only.
+/// elementwise-mappable, on ints, indices and floats only.
 bool isElementwiseOnScalars(Operation *op);
+
+/// The `width` indices from `first` on, as one vector: `first + [0, width)`.
+Value getIndexVector(OpBuilder &builder, Location loc, Value first,
+                     int64_t width);
 
 /// `value` as a vector of `width` elements: itself when it is one, else
 /// broadcast.
