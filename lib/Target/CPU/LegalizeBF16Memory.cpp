@@ -11,10 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ms/Target/CPU/CPUTarget.h"
+#include "RetypeMemory.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/IR/PatternMatch.h"
+#include "ms/Target/CPU/CPUTarget.h"
 
 namespace mlir::ms {
 #define GEN_PASS_DEF_CPULEGALIZEBF16MEMORYPASS
@@ -35,48 +34,16 @@ static Type asI16(Type type) {
   return vector.clone(i16);
 }
 
-/// Makes `result` (bf16) the i16 `bits` in place; its users read it back
-/// through a bitcast.
-static void retype(RewriterBase &rewriter, OpResult result, Type bits) {
-  Type type = result.getType();
-  rewriter.modifyOpInPlace(result.getOwner(), [&] { result.setType(bits); });
-  rewriter.setInsertionPointAfter(result.getOwner());
-  auto back = LLVM::BitcastOp::create(rewriter, result.getLoc(), type, result);
-  rewriter.replaceAllUsesExcept(result, back, back);
-}
-
-/// Replaces the bf16 operand `operand` by its i16 bits.
-static void retype(RewriterBase &rewriter, OpOperand &operand, Type bits) {
-  Operation *owner = operand.getOwner();
-  rewriter.setInsertionPoint(owner);
-  Value value =
-      LLVM::BitcastOp::create(rewriter, owner->getLoc(), bits, operand.get());
-  rewriter.modifyOpInPlace(owner, [&] { operand.set(value); });
+/// `value` as `type` of the same bits.
+static Value bitcast(OpBuilder &builder, Location loc, Value value, Type type) {
+  return LLVM::BitcastOp::create(builder, loc, type, value);
 }
 
 namespace {
 struct CPULegalizeBF16MemoryPass final
     : mlir::ms::impl::CPULegalizeBF16MemoryPassBase<CPULegalizeBF16MemoryPass> {
   void runOnOperation() override {
-    IRRewriter rewriter(&getContext());
-    getOperation()->walk([&](Operation *op) {
-      if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
-        if (Type bits = asI16(load.getType()))
-          retype(rewriter, cast<OpResult>(load.getResult()), bits);
-      } else if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
-        if (Type bits = asI16(store.getValue().getType()))
-          retype(rewriter, store.getValueMutable(), bits);
-      } else if (auto load = dyn_cast<LLVM::MaskedLoadOp>(op)) {
-        if (Type bits = asI16(load.getType())) {
-          if (!load.getPassThruMutable().empty())
-            retype(rewriter, load.getPassThruMutable()[0], bits);
-          retype(rewriter, cast<OpResult>(load.getResult()), bits);
-        }
-      } else if (auto store = dyn_cast<LLVM::MaskedStoreOp>(op)) {
-        if (Type bits = asI16(store.getValue().getType()))
-          retype(rewriter, store.getValueMutable(), bits);
-      }
-    });
+    retypeMemoryValues(getOperation(), asI16, bitcast, bitcast);
   }
 };
 } // namespace

@@ -12,10 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ms/Target/CPU/CPUTarget.h"
+#include "RetypeMemory.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/IR/PatternMatch.h"
+#include "ms/Target/CPU/CPUTarget.h"
 
 namespace mlir::ms {
 #define GEN_PASS_DEF_CPULEGALIZEBOOLMEMORYPASS
@@ -26,57 +25,30 @@ using namespace mlir;
 using namespace mlir::ms;
 
 /// `type` with i8 elements if it is a vector of i1, else null.
-static VectorType asBytes(Type type) {
+static Type asBytes(Type type) {
   auto vector = dyn_cast<VectorType>(type);
   if (!vector || !vector.getElementType().isInteger(1))
     return nullptr;
   return vector.clone(IntegerType::get(type.getContext(), 8));
 }
 
-/// Makes `result` (a vector of i1) the bytes `bytes` in place; its users
-/// read it back as `bytes != 0`.
-static void retype(RewriterBase &rewriter, OpResult result, Type bytes) {
-  rewriter.modifyOpInPlace(result.getOwner(), [&] { result.setType(bytes); });
-  rewriter.setInsertionPointAfter(result.getOwner());
-  Location loc = result.getLoc();
-  Value zero = LLVM::ZeroOp::create(rewriter, loc, bytes);
-  auto back = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::ne,
-                                   result, zero);
-  rewriter.replaceAllUsesExcept(result, back, back);
+/// The booleans `bytes != 0`.
+static Value fromBytes(OpBuilder &builder, Location loc, Value bytes, Type) {
+  Value zero = LLVM::ZeroOp::create(builder, loc, bytes.getType());
+  return LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ne, bytes,
+                              zero);
 }
 
-/// Replaces `operand` (a vector of i1) by its bytes (0 or 1 each).
-static void retype(RewriterBase &rewriter, OpOperand &operand, Type bytes) {
-  Operation *owner = operand.getOwner();
-  rewriter.setInsertionPoint(owner);
-  Value value =
-      LLVM::ZExtOp::create(rewriter, owner->getLoc(), bytes, operand.get());
-  rewriter.modifyOpInPlace(owner, [&] { operand.set(value); });
+/// The booleans `value` as bytes of `type` (0 or 1 each).
+static Value toBytes(OpBuilder &builder, Location loc, Value value, Type type) {
+  return LLVM::ZExtOp::create(builder, loc, type, value);
 }
 
 namespace {
 struct CPULegalizeBoolMemoryPass final
     : mlir::ms::impl::CPULegalizeBoolMemoryPassBase<CPULegalizeBoolMemoryPass> {
   void runOnOperation() override {
-    IRRewriter rewriter(&getContext());
-    getOperation()->walk([&](Operation *op) {
-      if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
-        if (VectorType bytes = asBytes(load.getType()))
-          retype(rewriter, cast<OpResult>(load.getResult()), bytes);
-      } else if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
-        if (VectorType bytes = asBytes(store.getValue().getType()))
-          retype(rewriter, store.getValueMutable(), bytes);
-      } else if (auto load = dyn_cast<LLVM::MaskedLoadOp>(op)) {
-        if (VectorType bytes = asBytes(load.getType())) {
-          if (!load.getPassThruMutable().empty())
-            retype(rewriter, load.getPassThruMutable()[0], bytes);
-          retype(rewriter, cast<OpResult>(load.getResult()), bytes);
-        }
-      } else if (auto store = dyn_cast<LLVM::MaskedStoreOp>(op)) {
-        if (VectorType bytes = asBytes(store.getValue().getType()))
-          retype(rewriter, store.getValueMutable(), bytes);
-      }
-    });
+    retypeMemoryValues(getOperation(), asBytes, fromBytes, toBytes);
   }
 };
 } // namespace
