@@ -23,7 +23,10 @@ namespace mlir::ms {
 /// maps to another (null: left as it is) move that type: a loaded value
 /// takes it in place and its users read `fromMemory(value, original type)`;
 /// a stored value, and a masked load's pass-through, become
-/// `toMemory(value, memory type)`. The masks stay.
+/// `toMemory(value, memory type)`. The masks stay. The op `fromMemory`
+/// returns must be the only one that reads the loaded value. Each access's
+/// address is taken to hold the values as the memory type does (a vector
+/// of i1: a byte per element, as memrefs of i1 hold them).
 inline void retypeMemoryValues(
     Operation *root, function_ref<Type(Type)> memoryType,
     function_ref<Value(OpBuilder &, Location, Value, Type)> fromMemory,

@@ -519,7 +519,8 @@ static int64_t getVectorWidth(scf::ParallelOp loop, ArrayRef<int64_t> lower,
 static void cloneVectorBody(OpBuilder &builder, scf::ParallelOp loop,
                             int64_t width, IRMapping &mapping) {
   Value iv = loop.getInductionVars().back();
-  Value first = mapping.lookupOrDefault(iv), indices;
+  Value first = mapping.lookupOrDefault(iv);
+  Value groupIndices; // first + [0, width), built at its first use
   auto alignment = [&](MemRefType type) {
     return llvm::MaybeAlign(width * type.getElementTypeBitWidth() / 8);
   };
@@ -553,9 +554,9 @@ static void cloneVectorBody(OpBuilder &builder, scf::ParallelOp loop,
       cloneOnVectors(builder, op, mapping, width);
       continue;
     }
-    if (!indices)
-      indices = getIndexVector(builder, iv.getLoc(), first, width);
-    mapping.map(iv, indices);
+    if (!groupIndices)
+      groupIndices = getIndexVector(builder, iv.getLoc(), first, width);
+    mapping.map(iv, groupIndices);
     cloneOnVectors(builder, op, mapping, width);
     mapping.map(iv, first);
   }

@@ -1624,6 +1624,41 @@ func.func @indices(%n: memref<8x8xi32>, %x: memref<8x8xf32>) {
 
 // -----
 
+// The group's indices start at its first (a lower bound of 4 included). An
+// index computed from the induction variable and used to index a load
+// (a read shifted by one) keeps one element a thread.
+// CHECK-LABEL: gpu.func @shifted_0(
+// CHECK: %[[J:.*]] = arith.addi %{{.*}}, %c4{{.*}} : index
+// CHECK: %[[FIRST:.*]] = vector.broadcast %[[J]] : index to vector<4xindex>
+// CHECK: %[[JS:.*]] = arith.addi %[[FIRST]], %{{.*}} : vector<4xindex>
+// CHECK: arith.index_cast %[[JS]] : vector<4xindex> to vector<4xi32>
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %[[J]]] {alignment = 16 : i64} : memref<8x16xi32>, vector<4xi32>
+// CHECK-LABEL: gpu.func @shifted_1(
+// CHECK-NOT: vector.
+// CHECK: gpu.return
+func.func @shifted(%n: memref<8x16xi32>, %x: memref<8x17xf32>, %y: memref<8x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c12 = arith.constant 12 : index
+  %c16 = arith.constant 16 : index
+  scf.parallel (%i, %j) = (%c0, %c4) to (%c8, %c12) step (%c1, %c1) {
+    %v = arith.index_cast %j : index to i32
+    memref.store %v, %n[%i, %j] : memref<8x16xi32>
+    scf.reduce
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c8, %c16) step (%c1, %c1) {
+    %k = arith.addi %j, %c1 : index
+    %a = memref.load %x[%i, %k] : memref<8x17xf32>
+    memref.store %a, %y[%i, %j] : memref<8x16xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
 // A constant's alignment bounds its vectors: 64 bytes (as bufferization
 // gives constants) allows four f32, none (4 bytes) keeps one.
 // CHECK-LABEL: gpu.func @globals_0(

@@ -661,6 +661,14 @@ func.func @local(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %r: memref<64x64x
 // CHECK: %[[MASKED:.*]] = arith.select %[[KEEP]], %[[SUM]], %{{.*}} : vector<4xi1>, vector<4xf32>
 // CHECK: vector.store %[[MASKED]], %{{.*}}[%[[ROW]], %[[COL]]] {alignment = 16 : i64}
 // CHECK: gpu.terminator
+// On tensor cores, a fragment's pair of columns.
+// BF16-LABEL: func.func @epilogue_indices(
+// BF16: %[[STEPS:.*]] = arith.constant dense<[0, 1]> : vector<2xindex>
+// BF16: %[[FIRST:.*]] = vector.broadcast %{{.*}} : index to vector<2xindex>
+// BF16: %[[COLS:.*]] = arith.addi %[[FIRST]], %[[STEPS]] : vector<2xindex>
+// BF16: %[[KEEP:.*]] = arith.cmpi uge, %{{.*}}, %[[COLS]] : vector<2xindex>
+// BF16: %[[MASKED:.*]] = arith.select %[[KEEP]], %{{.*}}, %{{.*}} : vector<2xi1>, vector<2xf32>
+// BF16: vector.store %[[MASKED]], %{{.*}} {alignment = 8 : i64} : memref<64x64xf32>, vector<2xf32>
 // CHECK-NOT: linalg.generic
 func.func @epilogue_indices(%a: memref<64x32xf32>, %b: memref<32x64xf32>, %c: memref<64x64xf32>) {
   %zero = arith.constant 0.0 : f32

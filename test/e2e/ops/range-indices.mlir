@@ -3,8 +3,8 @@
 // Ranges whose start is a graph input (not folded): one kernel each, whose
 // value is its loop's index. On the cuda target a thread takes a group of
 // adjacent indices as one vector (ms-cuda-map-to-gpu: `first + [0, W)`),
-// W = 2 for i64, 4 for f32 and i32; a causal mask built from the i64 range
-// finishes a matrix product.
+// 2 for the i64 range, 4 for the f32 one. A causal mask built from the i64
+// range (a boolean tensor) finishes a matrix product.
 // INPUT 2: np.array(-3, np.int64)
 // INPUT 3: np.array(-1.5, np.float32)
 // REFERENCE: np.arange(-3, 61, dtype=np.int64)

@@ -35,8 +35,8 @@ def CUDAMapToGPUPass : Pass<"ms-cuda-map-to-gpu", "::mlir::ModuleOp"> {
       elements with their alignment (W times the element size: 128-bit
       accesses once lowered), ops on their values the same ops on vectors,
       invariant operands `vector.broadcast`, the induction variable taken
-      as a value the W indices (`first + [0, W)`); the runtime keeps tensors 16-byte
-      aligned on the cuda device;
+      as a value the W indices (`first + [0, W)`); the runtime keeps
+      tensors 16-byte aligned on the cuda device;
     - a reduction shared by the threads of blocks: a nest of `scf.for`s
       (perfectly nested, static bounds, at least 32 iterations in all)
       whose writes are all accumulators (`store(combine(load(acc[idx]),
@@ -269,8 +269,9 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     the columns' extent is a multiple of it, every buffer written or read
     along the columns allows aligned vectors (`getAlignedVectorWidth`) and
     the ops on them are elementwise-mappable (the column's index read as
-    the group's indices, a vector); else one output at a time. With K split, the parts' sums are stored
-    and combined (a thread per group) in the same groups. With a tf32,
+    the group's indices, a vector); else one output at a time. With K
+    split, the parts' sums are stored and combined (a thread per group) in
+    the same groups. With a tf32,
     bf16 or f16 precision, products left to `ms-cuda-map-to-gpu` (matrix products
     and convolutions; not a sum of squares) multiply operands rounded the
     same way.
