@@ -1378,15 +1378,16 @@ private:
     finishOutput(sum, init);
   }
 
-  /// A launch of a thread per epilogueWidth adjacent outputs (one vector;
+  /// A launch of a thread per group of adjacent outputs (one vector;
   /// neighbouring threads on neighbouring columns) that adds up the parts'
   /// partial sums in order, so that the result does not depend on which
   /// block finished first, and finishes the outputs as an unsplit product
-  /// does.
+  /// does. Its groups are as wide as 16-byte loads of the f32 partial sums
+  /// allow (getEpilogueWidth), whatever the product's own launch took
+  /// (a tensor core's pair of columns).
   void emitCombine(Value init) {
     int64_t m = c.extent(c.rowDims), n = c.ranges[c.nDim];
-    // Each thread takes epilogueWidth adjacent columns (one vector).
-    int64_t width = epilogueWidth;
+    int64_t width = getEpilogueWidth(kCudaVectorBytes / 4);
     int64_t groups = c.extent(c.gridDims) * m * n / width;
     Value one = index(1);
     Value gridX = index(llvm::divideCeil(groups, kThreads));

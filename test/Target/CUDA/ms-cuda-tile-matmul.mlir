@@ -246,12 +246,17 @@ func.func @matmul(%a: memref<256x256xf32>, %b: memref<256x128xf32>, %c: memref<2
 // CHECK: gpu.terminator
 // CHECK-NOT: linalg.matmul
 // On tensor cores too: 32 steps of 32 halves in parts of 11, 11 and 10.
+// The product's threads store pairs of columns (an mma's fragment); the
+// combining launch still takes 4 adjacent outputs a thread (4 blocks).
 // BF16-LABEL: func.func @split_k(
 // BF16: %[[P:.*]] = memref.alloc() : memref<3x1x64x64xf32>
 // BF16: nvvm.mma.sync
 // BF16: vector.store %{{.*}}, %[[P]]{{.*}} {alignment = 8 : i64} : memref<3x1x64x64xf32>, vector<2xf32>
-// BF16: gpu.launch
+// BF16: %[[C4:.*]] = arith.constant 4 : index
+// BF16: gpu.launch blocks(%{{.*}}) in (%{{.*}} = %[[C4]],
 // BF16-NOT: nvvm.mma.sync
+// BF16: vector.load %[[P]]{{.*}} {alignment = 16 : i64} : memref<3x1x64x64xf32>, vector<4xf32>
+// BF16: vector.store %{{.*}} {alignment = 16 : i64} : memref<64x64xf32>, vector<4xf32>
 // BF16: gpu.terminator
 func.func @split_k(%a: memref<64x1000xf32>, %b: memref<1000x64xf32>, %c: memref<64x64xf32>) {
   %cst = arith.constant 2.5 : f32
