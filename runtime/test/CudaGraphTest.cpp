@@ -366,6 +366,10 @@ TEST_F(CudaGraphTest, LaunchesWithTensorMaps) {
        "tensor map: expected 'dims' of at most 2^32 and 'box' sizes of at "
        "most 256"},
       {"offset", R"("16")", "tensor map: expected 'offset' in bytes"},
+      {"swizzle", "48",
+       "tensor map: expected 'swizzle' of 0, 32, 64 or 128 bytes"},
+      {"swizzle", "-64",
+       "tensor map: expected 'swizzle' of 0, 32, 64 or 128 bytes"},
   };
   for (const Case &each : cases) {
     Json section = tensorMapSection();

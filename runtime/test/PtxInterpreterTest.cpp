@@ -1150,35 +1150,42 @@ enum class WgmmaWait { BeforeStore, AfterStore, Never };
 
 /// A warpgroup's `products` wgmma.m64n8k16 of `type` halves into the same
 /// accumulators, one group, B transposed or not (`transposeB`): the block
-/// copies 4,096 bytes from k_s into shared memory, reads A's and B's
-/// descriptors (added to the shared memory's address) and whether to add
-/// D from k_d, starts D at 1 in every element, and stores each thread's 4
-/// accumulators at k_o + 16 (128 ctaid + tid).
+/// copies 2,048 `chunks` bytes (each thread 16 `chunks`) from k_s into
+/// shared memory, reads A's and B's descriptors (added to the shared
+/// memory's address) and whether to add D from k_d, starts D at 1 in every
+/// element, and stores each thread's 4 accumulators at k_o + 16 (128 ctaid
+/// + tid).
 std::string wgmmaKernel(const char *type, bool transposeB, int products = 1,
-                        WgmmaWait wait = WgmmaWait::BeforeStore) {
+                        WgmmaWait wait = WgmmaWait::BeforeStore,
+                        int chunks = 2) {
   std::string product =
       std::string("  wgmma.mma_async.sync.aligned.m64n8k16.f32.") + type + "." +
       type + " {%f1, %f2, %f3, %f4}, %rd9, %rd10, q, 1, 1, 0, " +
       (transposeB ? "1" : "0") + ";\n";
   std::string waitForIt = "  wgmma.wait_group.sync.aligned 0;\n";
+  std::string copies;
+  for (int c = 0; c < chunks; ++c) {
+    std::string at = c ? "+" + std::to_string(16 * c) : "";
+    copies += "  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd5" + at +
+              "];\n  st.shared.v4.u32 [%rd7" + at +
+              "], {%r2, %r3, %r4, %r5};\n";
+  }
   std::string text = R"(
 .visible .entry k(.param .u64 k_s, .param .u64 k_d, .param .u64 k_o)
 {
   .reg .pred p; .reg .b32 %r<8>; .reg .f32 %f<5>; .reg .b64 %rd<16>;
-  .shared .align 128 .b8 tile[4096];
+  .shared .align 1024 .b8 tile[)" +
+                     std::to_string(2048 * chunks) + R"(];
   ld.param.u64 %rd1, [k_s];
   ld.param.u64 %rd2, [k_d];
   ld.param.u64 %rd3, [k_o];
   mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd4, %r1, 32;
+  mul.wide.u32 %rd4, %r1, )" +
+                     std::to_string(16 * chunks) + R"(;
   add.s64 %rd5, %rd1, %rd4;
   mov.u64 %rd6, tile;
   add.s64 %rd7, %rd6, %rd4;
-  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd5];
-  st.shared.v4.u32 [%rd7], {%r2, %r3, %r4, %r5};
-  ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd5+16];
-  st.shared.v4.u32 [%rd7+16], {%r2, %r3, %r4, %r5};
-  fence.proxy.async.shared::cta;
+)" + copies + R"(  fence.proxy.async.shared::cta;
   bar.sync 0;
   shr.u64 %rd8, %rd6, 4;
   ld.global.u64 %rd9, [%rd2];
@@ -1210,6 +1217,17 @@ std::string wgmmaKernel(const char *type, bool transposeB, int products = 1,
     text += waitForIt;
   return text + "  ret;\n}\n";
 }
+
+/// A wgmma.m64n8k16's operands: small multiples of 0.5 (A) and integers
+/// (B), exact in f16 and bf16, their products' sums exact in f32.
+void fillWgmmaOperands(float (&a)[64][16], float (&b)[16][8]) {
+  for (int m = 0; m < 64; ++m)
+    for (int k = 0; k < 16; ++k)
+      a[m][k] = static_cast<float>((m * 7 + k * 3) % 9 - 4) * 0.5f;
+  for (int k = 0; k < 16; ++k)
+    for (int n = 0; n < 8; ++n)
+      b[k][n] = static_cast<float>((k * 5 + n * 11) % 7 - 3);
+}
 } // namespace
 
 // wgmma.m64nNk16 (f16 and bf16 halves, f32 sums) reads A and B from
@@ -1230,12 +1248,7 @@ TEST(PtxInterpreterTest, MultipliesWarpgroupsFromSharedMemory) {
         auto module = parse(wgmmaKernel(bf16 ? "bf16" : "f16", transposeB));
         ASSERT_TRUE(module);
         float a[64][16], b[16][8];
-        for (int m = 0; m < 64; ++m)
-          for (int k = 0; k < 16; ++k)
-            a[m][k] = static_cast<float>((m * 7 + k * 3) % 9 - 4) * 0.5f;
-        for (int k = 0; k < 16; ++k)
-          for (int n = 0; n < 8; ++n)
-            b[k][n] = static_cast<float>((k * 5 + n * 11) % 7 - 3);
+        fillWgmmaOperands(a, b);
         // A from byte 0 (LBO 128, SBO 256), B from byte 2048 (LBO 1024).
         std::vector<uint16_t> shared(2048, 0);
         for (int m = 0; m < 64; ++m)
@@ -1271,18 +1284,76 @@ TEST(PtxInterpreterTest, MultipliesWarpgroupsFromSharedMemory) {
                 << (bf16 ? "bf16" : "f16") << (transposeB ? " transposed" : "")
                 << " thread " << t << " element " << v;
           }
-        // Warpgroups are whole (128 threads); layouts unswizzled.
+        // Warpgroups are whole (128 threads); no base offset.
         EXPECT_NE(launch(*module, "k", 1, 64,
                          {shared.data(), descriptors.data(), out.data()})
                       .find("wgmma in a block of 64 threads, not whole "
                             "warpgroups of 128"),
                   std::string::npos);
-        descriptors[1] |= uint64_t(1) << 62;
+        descriptors[1] |= uint64_t(1) << 49;
         EXPECT_NE(launch(*module, "k", 1, 128,
                          {shared.data(), descriptors.data(), out.data()})
-                      .find("unsupported wgmma descriptor (a swizzled layout)"),
+                      .find("unsupported wgmma descriptor (a base offset)"),
                   std::string::npos);
       }
+}
+
+// Swizzled layouts (layout type 1, 2, 3 at bit 62: rows of R = 128, 64,
+// 32 bytes), as a TMA load of a tensor map of that swizzle writes them:
+// shared memory is lines of 128 bytes (1, 2 or 4 rows), and the 16-byte
+// chunk c of line l is at chunk c ^ (l % (R / 16)) of the line (rows of
+// 64 bytes: rows 2 j and 2 j + 1 XOR with j % 4). A is K-major: element
+// (m, k) in row m, byte 2 k (the stride offset 8 R between groups of 8
+// rows). B K-major: element (k, n) in row n; MN-major: in row k (8 rows
+// the stride offset on), byte 2 n (R / 2 columns a row; the leading offset
+// between such boxes).
+TEST(PtxInterpreterTest, MultipliesSwizzledWarpgroups) {
+  for (uint64_t rowBytes : {128u, 64u, 32u})
+    for (bool transposeB : {false, true}) {
+      auto module = parse(wgmmaKernel("f16", transposeB, 1,
+                                      WgmmaWait::BeforeStore, /*chunks=*/6));
+      ASSERT_TRUE(module);
+      float a[64][16], b[16][8];
+      fillWgmmaOperands(a, b);
+      // Where byte `byte` of row `row` of a swizzled region from `start`
+      // is.
+      auto at = [&](uint64_t start, uint64_t row, uint64_t byte) {
+        uint64_t unswizzled = start + row * rowBytes + byte;
+        uint64_t line = unswizzled / 128, chunk = unswizzled % 128 / 16;
+        return line * 128 + (chunk ^ (line % (rowBytes / 16))) * 16 + byte % 16;
+      };
+      // A from byte 0 (64 rows), B from byte 8,192.
+      std::vector<uint16_t> shared(6 * 1024, 0);
+      for (int m = 0; m < 64; ++m)
+        for (int k = 0; k < 16; ++k)
+          shared[at(0, m, 2 * k) / 2] = halfBits(a[m][k], false);
+      for (int k = 0; k < 16; ++k)
+        for (int n = 0; n < 8; ++n)
+          shared[(transposeB ? at(8192, k, 2 * n) : at(8192, n, 2 * k)) / 2] =
+              halfBits(b[k][n], false);
+      uint64_t layout = rowBytes == 128 ? 1 : rowBytes == 64 ? 2 : 3;
+      auto describe = [&](uint64_t start, uint64_t leading) {
+        return start >> 4 | (leading >> 4) << 16 | (8 * rowBytes >> 4) << 32 |
+               layout << 62;
+      };
+      std::vector<uint64_t> descriptors = {describe(0, 16),
+                                           describe(8192, 2048), 0};
+      std::vector<float> out(128 * 4, -7.0f);
+      EXPECT_EQ(launch(*module, "k", 1, 128,
+                       {shared.data(), descriptors.data(), out.data()}),
+                "");
+      for (int t = 0; t < 128; ++t)
+        for (int v = 0; v < 4; ++v) {
+          int lane = t % 32, row = 16 * (t / 32) + lane / 4 + 8 * (v / 2);
+          int col = 2 * (lane % 4) + v % 2;
+          float want = 0.0f;
+          for (int k = 0; k < 16; ++k)
+            want += a[row][k] * b[k][col];
+          EXPECT_EQ(out[t * 4 + v], want)
+              << rowBytes << "-byte rows" << (transposeB ? " transposed" : "")
+              << " thread " << t << " element " << v;
+        }
+    }
 }
 
 // wgmma runs asynchronously: a product reads its accumulators at issue
@@ -1332,6 +1403,30 @@ TEST(PtxInterpreterTest, RunsWgmmaAsynchronously) {
                    {shared.data(), descriptors.data(), out.data()})
                 .find("wgmma products still running when the block ends"),
             std::string::npos);
+}
+
+/// The stand-in's tensor map of a `rows` x `width` tensor of 16-bit
+/// elements in rows of 16 (32 bytes apart), which it fills into `tensor`
+/// (element (y, x) is 100 y + x), its boxes `boxWidth` x `boxRows`.
+FakeTensorMap tensorMapOf(std::vector<uint16_t> &tensor, int rows, int width,
+                          unsigned boxWidth, unsigned boxRows) {
+  tensor.assign(rows * 16, 0);
+  for (int y = 0; y < rows; ++y)
+    for (int x = 0; x < 16; ++x)
+      tensor[y * 16 + x] = static_cast<uint16_t>(100 * y + x);
+  FakeTensorMap map;
+  map.magic = FakeTensorMap::kMagic;
+  map.dataType = 6; // f16
+  map.rank = 2;
+  map.elementBytes = 2;
+  map.address = reinterpret_cast<uint64_t>(tensor.data());
+  map.dims[0] = width;
+  map.dims[1] = rows;
+  map.strides[0] = 2;
+  map.strides[1] = 32;
+  map.box[0] = boxWidth;
+  map.box[1] = boxRows;
+  return map;
 }
 
 /// A kernel of 32 threads: thread 0 initializes an mbarrier, expects a
@@ -1427,22 +1522,8 @@ std::string tmaKernel(int dst = 0, bool wait = true, bool arrive = true,
 // nobody waits for fail.
 TEST(PtxInterpreterTest, LoadsBoxesByTma) {
   // A 6 x 12 tensor of 16-bit elements, rows 32 bytes apart.
-  std::vector<uint16_t> tensor(6 * 16);
-  for (int y = 0; y < 6; ++y)
-    for (int x = 0; x < 16; ++x)
-      tensor[y * 16 + x] = static_cast<uint16_t>(100 * y + x);
-  alignas(64) FakeTensorMap map;
-  map.magic = FakeTensorMap::kMagic;
-  map.dataType = 6; // f16
-  map.rank = 2;
-  map.elementBytes = 2;
-  map.address = reinterpret_cast<uint64_t>(tensor.data());
-  map.dims[0] = 12;
-  map.dims[1] = 6;
-  map.strides[0] = 2;
-  map.strides[1] = 32;
-  map.box[0] = 8;
-  map.box[1] = 4;
+  std::vector<uint16_t> tensor;
+  alignas(64) FakeTensorMap map = tensorMapOf(tensor, 6, 12, 8, 4);
   std::vector<uint16_t> want(64, 7), out(64);
   for (int y = 0; y < 4; ++y)
     for (int x = 0; x < 8; ++x)
@@ -1495,6 +1576,77 @@ TEST(PtxInterpreterTest, LoadsBoxesByTma) {
   alignas(64) FakeTensorMap garbage;
   EXPECT_NE(launch(*module, "k", 1, 32, {&garbage, out.data()})
                 .find("expected the address of a 2-dimensional tensor map"),
+            std::string::npos);
+}
+
+// A swizzled tensor map's box lands with the 16-byte chunks of each
+// 128-byte line of shared memory XORed with the line's number (as many
+// bits as a row has chunks): a box of 8 rows of 16 halves (32-byte rows,
+// four a line) with a 32-byte swizzle keeps lines 0 (rows 0 to 3) as they
+// are and swaps the two halves of each row of line 1 (rows 4 to 7). The
+// box must start a repetition of the pattern (8 rows: 256 bytes).
+TEST(PtxInterpreterTest, SwizzlesTmaBoxes) {
+  auto kernel = [](int dst) {
+    return R"(
+.visible .entry k(.param .u64 map, .param .u64 out)
+{
+  .reg .pred %p<3>; .reg .b16 %rs<2>; .reg .b32 %r<10>; .reg .b64 %rd<12>;
+  .shared .align 1024 .b8 tile[512];
+  .shared .align 8 .b8 bar[8];
+  ld.param.u64 %rd1, [map];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 0;
+  mov.u32 %r2, 1;
+  @%p1 mbarrier.init.shared.b64 [bar], %r2;
+  @%p1 fence.mbarrier_init.release.cluster;
+  bar.sync 0;
+  mov.u32 %r3, 256;
+  @%p1 mbarrier.arrive.expect_tx.shared.b64 %rd3, [bar], %r3;
+  mov.u64 %rd4, tile;
+  add.u64 %rd4, %rd4, )" +
+           std::to_string(dst) + R"(;
+  cvta.shared.u64 %rd5, %rd4;
+  cvta.to.shared::cluster.u64 %rd6, %rd5;
+  mov.u32 %r7, 0;
+  @%p1 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%rd6], [%rd1, {%r7, %r7}], [bar];
+  mov.u32 %r4, bar;
+  mov.u32 %r5, 0;
+  mov.u32 %r6, 1000;
+LAB_WAIT:
+  mbarrier.try_wait.parity.shared.b64 %p2, [%r4], %r5, %r6;
+  @!%p2 bra.uni LAB_WAIT;
+  mov.u32 %r9, tile;
+  mul.wide.u32 %rd7, %r1, 2;
+  cvt.u64.u32 %rd8, %r9;
+  add.u64 %rd8, %rd8, %rd7;
+  cvt.u32.u64 %r9, %rd8;
+  ld.shared.u16 %rs1, [%r9];
+  add.u64 %rd9, %rd2, %rd7;
+  st.global.u16 [%rd9], %rs1;
+  ret;
+}
+)";
+  };
+  // A 8 x 16 tensor of 16-bit elements.
+  std::vector<uint16_t> tensor;
+  alignas(64) FakeTensorMap map = tensorMapOf(tensor, 8, 16, 16, 8);
+  map.swizzleBytes = 32;
+  std::vector<uint16_t> want(128), out(128);
+  for (int y = 0; y < 8; ++y)
+    for (int x = 0; x < 16; ++x)
+      want[y * 16 + (y < 4 ? x : (x + 8) % 16)] = tensor[y * 16 + x];
+  auto module = parse(kernel(0));
+  ASSERT_TRUE(module);
+  for (unsigned blocks : {1u, 2u}) {
+    std::fill(out.begin(), out.end(), 7);
+    EXPECT_EQ(launch(*module, "k", blocks, 128, {&map, out.data()}), "");
+    EXPECT_EQ(out, want) << blocks << " blocks";
+  }
+  auto misaligned = parse(kernel(128));
+  ASSERT_TRUE(misaligned);
+  EXPECT_NE(launch(*misaligned, "k", 1, 128, {&map, out.data()})
+                .find("which is not 256-byte aligned"),
             std::string::npos);
 }
 

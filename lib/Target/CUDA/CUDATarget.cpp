@@ -135,8 +135,8 @@ static FailureOr<llvm::json::Object> describeLaunches(func::FuncOp func) {
   };
   // A TMA tensor map (ms-cuda-tile-matmul's) of a static view of a buffer,
   // innermost dimension first: the buffer, the view's offset in bytes, its
-  // element type, dimensions, strides in bytes (but the innermost) and the
-  // box a load copies.
+  // element type, dimensions, strides in bytes (but the innermost), the
+  // box a load copies and its swizzle (bytes a row; 0: none).
   auto describeTensorMap =
       [&](nvgpu::TmaCreateDescriptorOp create) -> FailureOr<llvm::json::Array> {
     Value tensor = create.getTensor();
@@ -168,13 +168,21 @@ static FailureOr<llvm::json::Object> describeLaunches(func::FuncOp func) {
         return create.emitError("expected a tensor map of a constant box");
       box.push_back(*n);
     }
+    nvgpu::TensorMapSwizzleKind swizzle =
+        create.getTensorMap().getType().getSwizzle();
+    int64_t swizzleBytes =
+        swizzle == nvgpu::TensorMapSwizzleKind::SWIZZLE_128B  ? 128
+        : swizzle == nvgpu::TensorMapSwizzleKind::SWIZZLE_64B ? 64
+        : swizzle == nvgpu::TensorMapSwizzleKind::SWIZZLE_32B ? 32
+                                                              : 0;
     return llvm::json::Array{
         "tensor-map", llvm::json::Object{{"buffer", std::move(*buffer)},
                                          {"offset", offset * bytes},
                                          {"type", typeName},
                                          {"dims", std::move(dims)},
                                          {"strides", std::move(byteStrides)},
-                                         {"box", std::move(box)}}};
+                                         {"box", std::move(box)},
+                                         {"swizzle", swizzleBytes}}};
   };
   for (Operation &op : func.getBody().front().without_terminator()) {
     if (auto alloc = dyn_cast<memref::AllocOp>(&op)) {

@@ -22,8 +22,9 @@
 // copied into shared memory by cp.async through a pipeline of up to four
 // stages; on sm_90a such products run on wgmma, the block's two warpgroups
 // multiplying straight from shared memory, their operands loaded by TMA
-// (a tensor map the host makes, an mbarrier a stage) where a tensor map
-// can describe them. ms-cuda-map-to-gpu outlines the launch as written.
+// (a tensor map the host makes, an mbarrier a stage; rows of 64 or 128
+// bytes swizzled, which wgmma's descriptors name) where a tensor map can
+// describe them. ms-cuda-map-to-gpu outlines the launch as written.
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,7 +136,7 @@ static_assert(kLargeMmaTile.bm % (kWarpRows * kFragM) == 0 &&
 /// tile (kWgmmaM: 128 x 128 tiles, each all 128 columns) or half its
 /// columns (64 x 64 tiles), updated by 16 terms (kWgmmaK) a wgmma from
 /// operands in shared memory, laid out as core matrices of kCoreRows rows
-/// of 16 bytes.
+/// of 16 bytes (by TMA: swizzled rows, getTmaOperand).
 static constexpr int64_t kWarpGroup = 4 * kWarp, kWgmmaM = 64, kWgmmaK = 16,
                          kCoreRows = 8, kCoreBytes = 16 * kCoreRows;
 static_assert(kThreads == 2 * kWarpGroup && kLargeMmaTile.bm == 2 * kWgmmaM &&
@@ -419,7 +420,10 @@ namespace {
 /// of a view of it, per dimension of the view (outermost first) the loop
 /// it indexes (kTmaRows: the tile's rows or columns, linearized), how the
 /// view's dimensions group the operand's, and the box a load copies (in
-/// shared memory; the view's dimensions).
+/// shared memory; the view's dimensions). A box's rows are `span`
+/// elements of the operand's innermost dimension, swizzled in shared
+/// memory by rows of span's bytes (32, 64 or 128: the tensor map's
+/// swizzle, which wgmma's descriptors name too).
 struct TmaOperand {
   Value descriptor;
   SmallVector<int64_t> loops;
@@ -427,7 +431,10 @@ struct TmaOperand {
   MemRefType boxType;
   /// Whether K is the operand's innermost dimension.
   bool kInnermost = false;
+  int64_t span = 0;
 };
+/// The longest rows (bytes) a swizzle has.
+static constexpr int64_t kMaxSwizzleBytes = 128;
 /// TmaOperand::loops' entry for the tile's rows or columns.
 static constexpr int64_t kTmaRows = -1;
 /// The most dimensions a tensor map has.
@@ -497,8 +504,9 @@ public:
       pad = 0;
     // wgmma's operands go by TMA where both can (getTmaOperand).
     if (wgmma && useTma) {
-      aTma = getTmaOperand(c.lhs, c.lhsMap, c.rowDims, tile.bm);
-      bTma = getTmaOperand(c.rhs, c.rhsMap, {c.nDim}, tile.bn);
+      aTma = getTmaOperand(c.lhs, c.lhsMap, c.rowDims, tile.bm, tile.bm);
+      bTma = getTmaOperand(c.rhs, c.rhsMap, {c.nDim}, tile.bn,
+                           tile.bn / getWarpgroupColumns());
     }
     tma = aTma && bTma;
     auto stageElements = [&](int64_t width, bool kMajor) {
@@ -520,7 +528,7 @@ public:
     int64_t steps = llvm::divideCeil(terms, tile.bk);
     splitSteps = llvm::divideCeil(steps, splits);
     splits = llvm::divideCeil(steps, splitSteps);
-    auto sharedType = [&](int64_t width, bool kMajor) {
+    auto sharedType = [&](int64_t width, bool kMajor, int64_t span) {
       SmallVector<int64_t> shape =
           kMajor ? SmallVector<int64_t>{stages, tile.bk, width + pad}
                  : SmallVector<int64_t>{stages, width, tile.bk + pad};
@@ -530,24 +538,25 @@ public:
       if (wgmma)
         shape = {stages, width / kCoreRows, tile.bk / kCoreRows, kCoreRows,
                  kCoreRows};
-      // For TMA, [stage][k / 8][w][8] where K is the operand's innermost
-      // dimension (a box of 8 terms of every row each), else [stage][w /
-      // 8][k][8] (a box of 8 columns of every term each): the same core
-      // matrices, those of a K-major operand now stacked along the rows.
+      // For TMA, [stage][k / span][w][span] where K is the operand's
+      // innermost dimension (a box of `span` terms of every row each),
+      // else [stage][w / span][k][span] (a box of `span` columns of every
+      // term each), rows swizzled (getTmaOperand).
       if (tma)
-        shape = !kMajor ? SmallVector<int64_t>{stages, tile.bk / kCoreRows,
-                                               width, kCoreRows}
-                        : SmallVector<int64_t>{stages, width / kCoreRows,
-                                               tile.bk, kCoreRows};
+        shape = !kMajor
+                    ? SmallVector<int64_t>{stages, tile.bk / span, width, span}
+                    : SmallVector<int64_t>{stages, width / span, tile.bk, span};
       return MemRefType::get(shape, staged, MemRefLayoutAttrInterface(),
                              workgroup);
     };
-    MemRefType aType = sharedType(tile.bm, aKMajor);
-    MemRefType bType = sharedType(tile.bn, bKMajor);
+    MemRefType aType = sharedType(tile.bm, aKMajor, tma ? aTma->span : 0);
+    MemRefType bType = sharedType(tile.bn, bKMajor, tma ? bTma->span : 0);
     int64_t sharedBytes = stages * stageBytes;
     assert(stages >= kStages && sharedBytes <= kMaxDynamicSharedBytes &&
            "the shared tiles fit a block");
-    bool dynamic = sharedBytes > kMaxSharedBytes;
+    // Swizzled TMA boxes start a repetition of the swizzle's pattern: the
+    // dynamic array is aligned to kSwizzledSharedAlignment.
+    bool dynamic = sharedBytes > kMaxSharedBytes || tma;
     b.setInsertionPoint(c.op);
     if (splits > 1)
       partials = memref::AllocOp::create(
@@ -887,36 +896,68 @@ private:
   void emitWgmma(Value init) {
     MLIRContext *ctx = b.getContext();
     Type f32 = b.getF32Type();
-    int64_t wgRows = tile.bm / kWgmmaM;
-    int64_t wgCols = kThreads / kWarpGroup / wgRows;
+    int64_t wgCols = getWarpgroupColumns();
     int64_t wn = tile.bn / wgCols;
     Value group = arith::DivUIOp::create(b, loc, thread, index(kWarpGroup));
     Value wgRow =
         mul(arith::DivUIOp::create(b, loc, group, index(wgCols)), kWgmmaM);
     Value wgCol = mul(arith::RemUIOp::create(b, loc, group, index(wgCols)), wn);
-    // The tiles are [stage][w / 8][k / 8] core matrices (sharedType): 8
-    // terms on from one, kCoreBytes; 8 rows or columns on, a step's terms
-    // of 8. By TMA, an operand whose innermost dimension is K is [stage][k
-    // / 8][w][8]: 8 terms on, the tile's rows of 16 bytes; 8 rows on,
-    // kCoreBytes.
     int64_t bytes = mmaType.getIntOrFloatBitWidth() / 8;
-    int64_t stepCores = tile.bk / kCoreRows * kCoreBytes;
-    auto coreOffsets = [&](AffineMap map,
-                           int64_t width) -> std::pair<int64_t, int64_t> {
-      if (tma && isKInnermost(map))
-        return {width * kCudaVectorBytes, kCoreBytes};
-      return {kCoreBytes, stepCores};
-    };
-    auto [aAlongK, aAlongRows] = coreOffsets(c.lhsMap, tile.bm);
-    auto [bAlongK, bAlongCols] = coreOffsets(c.rhsMap, tile.bn);
-    auto pieceStart = [&](Value shared, Value w, int64_t alongRows) {
-      Value start =
-          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, shared);
-      Value cores = arith::DivUIOp::create(b, loc, w, index(kCoreRows));
-      return arith::AddIOp::create(b, loc, start, mul(cores, alongRows));
-    };
-    Value aPiece = pieceStart(aTile, wgRow, aAlongRows);
-    Value bPiece = pieceStart(bTile, wgCol, bAlongCols);
+    // Where an operand's piece (`w`: its first row or column) starts in a
+    // stage, and the descriptor of its terms [ks, ks + 16) from `stage`,
+    // that start plus the stage's.
+    std::function<Value(Value, int64_t)> aTerms, bTerms;
+    Value aPiece, bPiece;
+    if (!tma) {
+      // [stage][w / 8][k / 8] core matrices (sharedType): 8 terms on from
+      // one, kCoreBytes; 8 rows or columns on, a step's terms of 8.
+      int64_t stepCores = tile.bk / kCoreRows * kCoreBytes;
+      auto pieceStart = [&](Value shared, Value w) {
+        Value start =
+            memref::ExtractAlignedPointerAsIndexOp::create(b, loc, shared);
+        Value cores = arith::DivUIOp::create(b, loc, w, index(kCoreRows));
+        return arith::AddIOp::create(b, loc, start, mul(cores, stepCores));
+      };
+      aPiece = pieceStart(aTile, wgRow);
+      bPiece = pieceStart(bTile, wgCol);
+      auto terms = [=, this](Value stage, int64_t ks) {
+        return describeShared(add(stage, ks / kCoreRows * kCoreBytes),
+                              kCoreBytes, stepCores, /*rowBytes=*/0);
+      };
+      aTerms = bTerms = terms;
+    } else {
+      // By TMA, [stage][k / span][w][span] where K is the operand's
+      // innermost dimension (K-major: 8 rows on, 8 swizzled rows), else
+      // [stage][w / span][k][span] (MN-major: span columns on, the next
+      // box, the leading offset; 8 terms on, the stride offset); the
+      // pieces start on whole boxes (getTmaOperand).
+      auto layout = [&](const TmaOperand &t, Value shared, Value w,
+                        int64_t width, Value &piece,
+                        std::function<Value(Value, int64_t)> &terms) {
+        int64_t rowBytes = t.span * bytes;
+        Value start =
+            memref::ExtractAlignedPointerAsIndexOp::create(b, loc, shared);
+        if (t.kInnermost) {
+          int64_t boxBytes = width * rowBytes;
+          piece = arith::AddIOp::create(b, loc, start, mul(w, rowBytes));
+          terms = [=, this](Value stage, int64_t ks) {
+            return describeShared(
+                add(stage, ks / t.span * boxBytes + ks % t.span * bytes),
+                kCudaVectorBytes, kCoreRows * rowBytes, rowBytes);
+          };
+          return;
+        }
+        int64_t boxBytes = tile.bk * rowBytes;
+        Value boxes = arith::DivUIOp::create(b, loc, w, index(t.span));
+        piece = arith::AddIOp::create(b, loc, start, mul(boxes, boxBytes));
+        terms = [=, this](Value stage, int64_t ks) {
+          return describeShared(add(stage, ks * rowBytes), boxBytes,
+                                kCoreRows * rowBytes, rowBytes);
+        };
+      };
+      layout(*aTma, aTile, wgRow, tile.bm, aPiece, aTerms);
+      layout(*bTma, bTile, wgCol, tile.bn, bPiece, bTerms);
+    }
     NVVM::WGMMATypes type =
         mmaType.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
     // B's core matrices are rows of terms (col: K-major) where K is its
@@ -939,11 +980,8 @@ private:
               b, loc, bPiece, mul(current, tile.bn * tile.bk * bytes));
           NVVM::WgmmaFenceAlignedOp::create(b, loc);
           for (int64_t ks = 0; ks < tile.bk; ks += kWgmmaK) {
-            int64_t cores = ks / kCoreRows;
-            Value aDescriptor = describeShared(add(aStage, cores * aAlongK),
-                                               aAlongK, aAlongRows);
-            Value bDescriptor = describeShared(add(bStage, cores * bAlongK),
-                                               bAlongK, bAlongCols);
+            Value aDescriptor = aTerms(aStage, ks);
+            Value bDescriptor = bTerms(bStage, ks);
             accs = NVVM::WgmmaMmaAsyncOp::create(
                 b, loc, accsType, accs, aDescriptor, bDescriptor,
                 NVVM::MMAShapeAttr::get(ctx, kWgmmaM, wn, kWgmmaK), type, type,
@@ -984,20 +1022,37 @@ private:
       }
   }
 
-  /// A wgmma descriptor of the core matrices of shared memory from
-  /// `address` (bytes, 16-byte aligned), unswizzled: `leading` bytes
-  /// between neighbouring core matrices along K, `stride` bytes along the
-  /// rows or columns.
-  Value describeShared(Value address, int64_t leading, int64_t stride) {
+  /// A wgmma descriptor of an operand in shared memory from `address`
+  /// (bytes, 16-byte aligned): `leading` and `stride` bytes (the leading
+  /// and stride byte offsets), and its layout: unswizzled core matrices of
+  /// 8 rows of 16 bytes (`rowBytes` 0; `leading` between neighbouring
+  /// ones along K, `stride` along the rows or columns), or rows of
+  /// `rowBytes` (32, 64 or 128) swizzled as a TMA load of a tensor map of
+  /// that swizzle writes them, in patterns of 8 rows that start at
+  /// multiples of their size (a base offset of 0).
+  Value describeShared(Value address, int64_t leading, int64_t stride,
+                       int64_t rowBytes) {
     Type i64 = b.getI64Type();
     Value bits = arith::IndexCastUIOp::create(b, loc, i64, address);
     Value four = arith::ConstantIntOp::create(b, loc, i64, 4);
     bits = arith::ShRUIOp::create(b, loc, bits, four);
     Value field = arith::ConstantIntOp::create(b, loc, i64, 0x3fff);
     bits = arith::AndIOp::create(b, loc, bits, field);
+    // Layout types 1, 2 and 3: 128-, 64- and 32-byte swizzles.
+    uint64_t layout = rowBytes == 128  ? 1
+                      : rowBytes == 64 ? 2
+                      : rowBytes       ? 3
+                                       : 0;
     Value offsets = arith::ConstantIntOp::create(
-        b, loc, i64, (leading >> 4) << 16 | (stride >> 4) << 32);
+        b, loc, i64,
+        static_cast<int64_t>((leading >> 4) << 16 | (stride >> 4) << 32 |
+                             layout << 62));
     return arith::OrIOp::create(b, loc, bits, offsets);
+  }
+
+  /// The warpgroups side by side across a wgmma tile (emitWgmma).
+  int64_t getWarpgroupColumns() {
+    return kThreads / kWarpGroup / (tile.bm / kWgmmaM);
   }
 
   /// The loop over K in steps of the tile's: `count` f32 accumulators from
@@ -1242,13 +1297,14 @@ private:
 
   /// Starts the TMA loads of the step's slice of an operand (`width` rows
   /// or columns from `start`, K from `k0`) into stage `into` of `shared`
-  /// (sharedType): a box of 8 terms of the rows per 8 terms where K is the
-  /// operand's innermost dimension, else of 8 columns of the terms per 8
-  /// columns.
+  /// (sharedType): a box of `span` terms of the rows per `span` terms
+  /// where K is the operand's innermost dimension, else of `span` columns
+  /// of the terms per `span` columns.
   void loadSliceByTma(const TmaOperand &operand, Value shared, int64_t width,
                       Value start, Value k0, Value into) {
     auto sharedType = cast<MemRefType>(shared.getType());
-    int64_t pieces = (operand.kInnermost ? tile.bk : width) / kCoreRows;
+    int64_t span = operand.span;
+    int64_t pieces = (operand.kInnermost ? tile.bk : width) / span;
     int64_t rows = operand.kInnermost ? width : tile.bk;
     MemRefType boxType = operand.boxType;
     for (int64_t piece = 0; piece < pieces; ++piece) {
@@ -1256,14 +1312,15 @@ private:
                                         b.getIndexAttr(0), b.getIndexAttr(0)};
       SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), b.getIndexAttr(1),
                                       b.getIndexAttr(rows),
-                                      b.getIndexAttr(kCoreRows)};
+                                      b.getIndexAttr(span)};
       SmallVector<OpFoldResult> strides(4, b.getIndexAttr(1));
       auto boxView = memref::SubViewOp::inferRankReducedResultType(
-          {rows, kCoreRows}, sharedType, offsets, sizes, strides);
+          {rows, span}, sharedType, offsets, sizes, strides);
       Value dst = memref::SubViewOp::create(b, loc, boxView, shared, offsets,
                                             sizes, strides);
       if (boxType.getRank() > 2) {
-        // The box's unit dimensions (batch loops) around its two.
+        // The box's unit dimensions (batch loops) around its two (rows, the
+        // outer of them, may be as many as span).
         int64_t at =
             llvm::find(boxType.getShape(), rows) - boxType.getShape().begin();
         SmallVector<ReassociationIndices> groups(2);
@@ -1279,10 +1336,10 @@ private:
       SmallVector<Value> coordinates;
       for (int64_t loop : llvm::reverse(operand.loops)) {
         if (loop == kTmaRows)
-          coordinates.push_back(
-              operand.kInnermost ? start : add(start, piece * kCoreRows));
+          coordinates.push_back(operand.kInnermost ? start
+                                                   : add(start, piece * span));
         else if (loop == static_cast<int64_t>(c.kDim))
-          coordinates.push_back(operand.kInnermost ? add(k0, piece * kCoreRows)
+          coordinates.push_back(operand.kInnermost ? add(k0, piece * span)
                                                    : k0);
         else
           coordinates.push_back(ivs[loop]);
@@ -1856,15 +1913,20 @@ private:
   }
 
   /// The view of `operand` (read through `map`, its `width` rows or
-  /// columns `loops` in a tile) that a tensor map describes for wgmma's
-  /// TMA loads: its dimensions, with `loops` (consecutive and contiguous in
-  /// it, in their order) as one, and the box each load copies; none when
-  /// TMA cannot load it: a layout of static strides, unit innermost, every
-  /// other stride and the offset multiples of 16 bytes, the memref a view
-  /// of the kernel's argument or buffer, at most five dimensions.
+  /// columns `loops` in a tile, of which a warpgroup's products take
+  /// `pieceWidth`) that a tensor map describes for wgmma's TMA loads: its
+  /// dimensions, with `loops` (consecutive and contiguous in it, in their
+  /// order) as one, and the box each load copies: the step's terms of
+  /// every row where K is the operand's innermost dimension, else the
+  /// step's terms of `span` columns, rows of up to kMaxSwizzleBytes (but
+  /// not more than a piece's columns: a warpgroup's start on a box);
+  /// none when TMA cannot load it: a layout of static strides, unit
+  /// innermost, every other stride and the offset multiples of 16 bytes,
+  /// the memref a view of the kernel's argument or buffer, at most five
+  /// dimensions, rows of 32, 64 or 128 bytes.
   std::optional<TmaOperand> getTmaOperand(Value operand, AffineMap map,
                                           ArrayRef<unsigned> loops,
-                                          int64_t width) {
+                                          int64_t width, int64_t pieceWidth) {
     auto type = dyn_cast<MemRefType>(operand.getType());
     SmallVector<int64_t> strides;
     int64_t offset;
@@ -1882,6 +1944,12 @@ private:
     int64_t rank = type.getRank();
     TmaOperand t;
     t.kInnermost = isKInnermost(map);
+    t.span =
+        std::min(t.kInnermost ? tile.bk : pieceWidth, kMaxSwizzleBytes / bytes);
+    int64_t rowBytes = t.span * bytes;
+    if ((rowBytes != 32 && rowBytes != 64 && rowBytes != 128) ||
+        (t.kInnermost ? tile.bk : width) % t.span)
+      return std::nullopt;
     SmallVector<int64_t> box, viewStrides;
     for (int64_t d = 0; d < rank; ++d) {
       unsigned loop = map.getDimPosition(d);
@@ -1899,7 +1967,7 @@ private:
         d += loops.size() - 1;
         t.collapse.push_back(group);
         t.loops.push_back(kTmaRows);
-        box.push_back(t.kInnermost ? width : kCoreRows);
+        box.push_back(t.kInnermost ? width : t.span);
         viewStrides.push_back(strides[d]);
         continue;
       }
@@ -1907,7 +1975,7 @@ private:
         return std::nullopt;
       t.collapse.push_back({d});
       t.loops.push_back(loop);
-      box.push_back(loop != c.kDim ? 1 : t.kInnermost ? kCoreRows : tile.bk);
+      box.push_back(loop != c.kDim ? 1 : t.kInnermost ? t.span : tile.bk);
       viewStrides.push_back(strides[d]);
     }
     if (t.loops.size() > kMaxTmaRank || offset * bytes % kCudaVectorBytes)
@@ -1940,8 +2008,13 @@ private:
     auto unranked =
         UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
     Value cast = memref::CastOp::create(b, loc, unranked, view);
+    int64_t rowBytes = t.span * bytesOf(operand);
+    nvgpu::TensorMapSwizzleKind swizzle =
+        rowBytes == 128  ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
+        : rowBytes == 64 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_64B
+                         : nvgpu::TensorMapSwizzleKind::SWIZZLE_32B;
     auto descriptorType = nvgpu::TensorMapDescriptorType::get(
-        b.getContext(), t.boxType, nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE,
+        b.getContext(), t.boxType, swizzle,
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,
         nvgpu::TensorMapOOBKind::OOB_ZERO,
         nvgpu::TensorMapInterleaveKind::INTERLEAVE_NONE);

@@ -43,12 +43,14 @@ using Json = nlohmann::json;
 namespace {
 /// A TMA tensor map of a tiled view of a kernel's buffer (>= 0) or scratch
 /// ~index (< 0) from `offset` bytes, as cuTensorMapEncodeTiled takes it
-/// (innermost dimension first; no interleave, swizzle or L2 promotion;
-/// elements past the end read as zeros).
+/// (innermost dimension first; no interleave or L2 promotion; elements
+/// past the end read as zeros), its boxes swizzled in shared memory in
+/// rows of `swizzle` bytes (CU_TENSOR_MAP_SWIZZLE_32B, 64B, 128B; 0: none).
 struct TensorMapSpec {
   int buffer = 0;
   uint64_t offset = 0;
   int dataType = 0;
+  int swizzle = 0;
   unsigned rank = 0;
   std::array<unsigned long long, 5> dims{};
   std::array<unsigned long long, 4> strides{};
@@ -343,7 +345,7 @@ private:
         MS_CUDA_CALL(d, cuTensorMapEncodeTiled, &out.back(), map.dataType,
                      map.rank, reinterpret_cast<void *>(base + map.offset),
                      map.dims.data(), map.strides.data(), map.box.data(),
-                     unit.data(), /*interleave=*/0, /*swizzle=*/0,
+                     unit.data(), /*interleave=*/0, map.swizzle,
                      /*l2Promotion=*/0, /*oobFill=*/0);
       }
     return Status();
@@ -664,10 +666,12 @@ private:
 
 /// Reads a launch's tensor map: `{"buffer": ["arg", i] | ["scratch", j],
 /// "offset": bytes, "type": "f16" | "bf16", "dims": [...], "strides":
-/// [...], "box": [...]}`, innermost dimension first (1 to 5 of them;
-/// strides in bytes, but the innermost's). The driver checks the rest
-/// (alignments, strides of 16 bytes, boxes of at most 256) when it encodes
-/// the map for a run's buffers.
+/// [...], "box": [...], "swizzle": bytes}`, innermost dimension first (1
+/// to 5 of them; strides in bytes, but the innermost's; "swizzle" 32, 64
+/// or 128, or 0 or absent for none). The driver checks the rest
+/// (alignments, strides of 16 bytes, boxes of at most 256, a box's rows
+/// no longer than the swizzle) when it encodes the map for a run's
+/// buffers.
 template <typename ParseBuffer>
 Status parseTensorMap(const std::string &where, const Json &json,
                       ParseBuffer &parseBuffer, TensorMapSpec &map) {
@@ -689,6 +693,14 @@ Status parseTensorMap(const std::string &where, const Json &json,
     map.dataType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   else
     return fail("'type' f16 or bf16");
+  if (json.contains("swizzle")) {
+    // CUtensorMapSwizzle: none, 32, 64 and 128 bytes.
+    const Json &swizzle = json["swizzle"];
+    uint64_t bytes = swizzle.is_number_unsigned() ? swizzle.get<uint64_t>() : 1;
+    if (bytes != 0 && bytes != 32 && bytes != 64 && bytes != 128)
+      return fail("'swizzle' of 0, 32, 64 or 128 bytes");
+    map.swizzle = bytes == 0 ? 0 : bytes == 32 ? 1 : bytes == 64 ? 2 : 3;
+  }
   const Json &dims = json.contains("dims") ? json["dims"] : Json();
   const Json &strides = json.contains("strides") ? json["strides"] : Json();
   const Json &box = json.contains("box") ? json["box"] : Json();

@@ -223,9 +223,10 @@ CUresult cuMemAlloc_v2(CUdeviceptr *ptr, size_t size) {
 /// driver documents: a 64-byte aligned map, 1 to 5 dimensions of 1 to 2^32
 /// elements, a 16-byte aligned address, strides of multiples of 16 bytes
 /// below 2^40, boxes of 1 to 256 elements (the innermost of multiples of
-/// 16 bytes), element strides of 1 to 8. It implements no interleave or
-/// swizzle, element strides of 1 only and zeros past the end, and refuses
-/// the rest rather than load them wrongly.
+/// 16 bytes), element strides of 1 to 8, a swizzle no shorter than the
+/// box's rows. It implements no interleave, element strides of 1 only,
+/// zeros past the end and swizzles whose rows the box's fill exactly, and
+/// refuses the rest rather than load them wrongly.
 CUresult cuTensorMapEncodeTiled(ms::rt::impl::cuda::CudaTensorMap *map,
                                 int dataType, unsigned rank, void *address,
                                 const unsigned long long *dims,
@@ -266,7 +267,15 @@ CUresult cuTensorMapEncodeTiled(ms::rt::impl::cuda::CudaTensorMap *map,
   bool unitStrides = true;
   for (unsigned d = 1; d < rank; ++d)
     unitStrides &= elementStrides[d] == 1;
-  if (interleave != 0 || swizzle != 0 || oobFill != 0 || !unitStrides)
+  // CUtensorMapSwizzle: none, 32, 64 or 128 bytes.
+  if (swizzle < 0 || swizzle > 3)
+    return kInvalidValue;
+  uint32_t rowBytes = box[0] * encoded.elementBytes;
+  encoded.swizzleBytes = swizzle ? 16u << swizzle : 0;
+  if (swizzle && rowBytes > encoded.swizzleBytes)
+    return kInvalidValue;
+  if (interleave != 0 || oobFill != 0 || !unitStrides ||
+      (swizzle && rowBytes != encoded.swizzleBytes))
     return kNotSupported;
   std::memcpy(map->bytes, &encoded, sizeof(encoded));
   return kSuccess;

@@ -119,6 +119,15 @@ struct Kernel {
   std::set<std::string> namedRegisters;
 };
 
+/// Where the hardware's swizzle of rows of `bytes` (32, 64 or 128) puts
+/// the 16 bytes at shared memory address `address` (16-byte aligned): the
+/// chunk bits (4 and up) XORed with the row bits (7 and up), as many as a
+/// row has chunks (1, 2 or 3 bits).
+uint64_t swizzle(uint64_t address, uint64_t bytes) {
+  uint64_t chunks = bytes / 16 - 1;
+  return address ^ (((address >> 7) & chunks) << 4);
+}
+
 uint64_t maskTo(uint64_t v, unsigned bits) {
   return bits >= 64 ? v : v & ((uint64_t(1) << bits) - 1);
 }
@@ -1973,14 +1982,17 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
     };
 
     // Writes TMA load `load`'s box to shared memory (elements past the
-    // tensor's end as zeros); false on a read outside every allocation.
+    // tensor's end as zeros), its rows' 16-byte chunks permuted by the
+    // map's swizzle (FakeTensorMap); false on a read outside every
+    // allocation.
     auto landTma = [&](const TmaLoad &load, const Instr &in) -> bool {
       const FakeTensorMap &map = load.map;
       uint64_t eb = map.elementBytes;
       uint64_t rows = 1;
       for (uint32_t d = 1; d < map.rank; ++d)
         rows *= map.box[d];
-      uint8_t *to = load.to;
+      std::vector<uint8_t> box(map.swizzleBytes ? load.bytes : 0);
+      uint8_t *to = map.swizzleBytes ? box.data() : load.to;
       for (uint64_t r = 0; r < rows; ++r, to += map.box[0] * eb) {
         std::memset(to, 0, map.box[0] * eb);
         // The row's coordinates along the outer dimensions.
@@ -2006,6 +2018,12 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
         }
         std::memcpy(to + (first - load.coordinates[0]) * eb,
                     reinterpret_cast<const uint8_t *>(from), bytes);
+      }
+      if (map.swizzleBytes) {
+        uint64_t start = static_cast<uint64_t>(load.to - shared.data());
+        for (uint64_t at = 0; at < box.size(); at += 16)
+          std::memcpy(shared.data() + swizzle(start + at, map.swizzleBytes),
+                      box.data() + at, 16);
       }
       return true;
     };
@@ -2233,10 +2251,13 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
               load.bytes *= map.box[d];
             }
             uint64_t to = address(th, ops[0]);
-            if (to % 128) {
+            // A swizzled box starts a repetition of the swizzle's pattern
+            // (8 rows), which wgmma's descriptors (base offset 0) assume.
+            uint64_t align = std::max<uint64_t>(128, 8 * map.swizzleBytes);
+            if (to % align) {
               fail(in, "a TMA load into shared memory at offset " +
-                           std::to_string(to) +
-                           ", which is not 128-byte aligned");
+                           std::to_string(to) + ", which is not " +
+                           std::to_string(align) + "-byte aligned");
               return;
             }
             load.to = resolve(th, in, Space::Shared, to, 1);
@@ -2904,11 +2925,16 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
     // wgmma.mma_async.sync.aligned.m64nNk16 for warp q = (first / 32) % 4
     // of its warpgroup: the warp's rows 16 q to 16 q + 15 of D (64 x N,
     // f32) = A B (+ D when the predicate holds), A (64 x 16) and B (16 x N)
-    // halves in shared memory that the descriptors give: unswizzled core
-    // matrices of 8 rows of 16 bytes, element (i, k) (i: A's row or B's
-    // column) of a K-major matrix (transposition 0) at start + (i / 8) SBO
-    // + (k / 8) LBO + 16 (i % 8) + 2 (k % 8), of an MN-major one (1) at
-    // start + (i / 8) SBO + (k / 8) LBO + 16 (k % 8) + 2 (i % 8). D lies
+    // halves in shared memory that the descriptors give. Unswizzled (layout
+    // type 0), core matrices of 8 rows of 16 bytes: element (i, k) (i: A's
+    // row or B's column) of a K-major matrix (transposition 0) at start +
+    // (i / 8) SBO + (k / 8) LBO + 16 (i % 8) + 2 (k % 8), of an MN-major
+    // one (1) at start + (i / 8) SBO + (k / 8) LBO + 16 (k % 8) + 2 (i %
+    // 8). Swizzled (layout type 1, 2, 3: rows of R = 128, 64, 32 bytes),
+    // the address of a K-major matrix's element is start + (i / 8) SBO +
+    // R (i % 8) + 2 k, of an MN-major one's start + (i / (R / 2)) LBO +
+    // 2 (i % (R / 2)) + R (k % 8) + (k / 8) SBO, then swizzled (swizzle,
+    // as a swizzled TMA load writes it). D lies
     // over the lanes as mma.sync's accumulator fragments, one per 8
     // columns: register 4 j + e of lane l holds row l / 4 + 8 (e / 2),
     // column 8 j + 2 (l % 4) + e % 2. The products are exact; each sum is
@@ -2924,9 +2950,20 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
         uint64_t start = (d & 0x3FFF) << 4;
         uint64_t leading = ((d >> 16) & 0x3FFF) << 4;
         uint64_t stride = ((d >> 32) & 0x3FFF) << 4;
-        uint64_t at = start + (i / 8) * stride + (kk / 8) * leading +
-                      (ops[6 + which].imm ? 16 * (kk % 8) + 2 * (i % 8)
-                                          : 16 * (i % 8) + 2 * (kk % 8));
+        bool mnMajor = ops[6 + which].imm != 0;
+        uint64_t layout = d >> 62;
+        uint64_t at;
+        if (!layout) {
+          at = start + (i / 8) * stride + (kk / 8) * leading +
+               (mnMajor ? 16 * (kk % 8) + 2 * (i % 8)
+                        : 16 * (i % 8) + 2 * (kk % 8));
+        } else {
+          uint64_t row = 256 >> layout, span = row / 2;
+          at = mnMajor ? start + (i / span) * leading + 2 * (i % span) +
+                             row * (kk % 8) + (kk / 8) * stride
+                       : start + (i / 8) * stride + row * (i % 8) + 2 * kk;
+          at = swizzle(at & ~uint64_t(15), row) | (at & 15);
+        }
         const uint8_t *bytes =
             resolve(threads[first], in, Space::Shared, at, 2);
         if (!bytes || !checkShared(in, in.line, first, bytes, 2, false))
@@ -3007,9 +3044,10 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
             fail(in, "wgmma descriptors that differ between a warp's lanes");
             return false;
           }
+        // A base offset (bits 49 to 51) moves the swizzle's pattern.
         for (uint64_t d : p.descriptors)
-          if (d >> 62) {
-            fail(in, "unsupported wgmma descriptor (a swizzled layout)");
+          if ((d >> 49) & 7) {
+            fail(in, "unsupported wgmma descriptor (a base offset)");
             return false;
           }
         // An accumulator an earlier product still running writes.

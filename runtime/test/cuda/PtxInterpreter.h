@@ -39,7 +39,11 @@ class PtxModuleImpl;
 
 /// The stand-in's tensor map (cuTensorMapEncodeTiled's 128 opaque bytes): a
 /// tiled view of global memory whose boxes cp.async.bulk.tensor loads,
-/// innermost dimension first; elements past the end read as zeros.
+/// innermost dimension first; elements past the end read as zeros. With
+/// `swizzleBytes` (32, 64 or 128: a box's rows are that long), a box lands
+/// with the 16-byte chunks of each row permuted as the hardware's
+/// swizzle does: the chunk bits of an address (4 and up) XORed with its
+/// row bits (7 and up), as many as the swizzle has chunks.
 struct FakeTensorMap {
   static constexpr uint32_t kMagic = 0x50414d54; // "TMAP"
   uint32_t magic = 0, dataType = 0, rank = 0, elementBytes = 0;
@@ -49,7 +53,7 @@ struct FakeTensorMap {
   /// element's size).
   uint64_t strides[5] = {};
   uint32_t box[5] = {};
-  uint32_t reserved = 0;
+  uint32_t swizzleBytes = 0;
 };
 static_assert(sizeof(FakeTensorMap) == 128, "a CUtensorMap's size");
 

@@ -978,9 +978,15 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // WGMMA-NOT: nvvm.mma.sync
 // WGMMA-LABEL: func.func @kept_widened(
 // With TMA (the default on wgmma), the host makes a tensor map of each
-// operand, a box of 8 terms of A's 64 rows, of 8 columns of B's 32 terms;
-// A's tile is then [stage][k / 8][row][8] (1,024 bytes between core
-// matrices along K, 128 along the rows: 34363932672), B's as before.
+// operand, its rows swizzled in shared memory: a box of the step's 32
+// terms of A's 64 rows (rows of 64 bytes), of 32 columns of B's 32 terms
+// (the columns of a warpgroup's product: rows of 64 bytes), two boxes of
+// B a step. The tiles are in dynamic shared memory (aligned for the
+// swizzle), A's [stage][1][row][32] (K-major, 64-byte swizzle: layout
+// type 2 at bit 62, a stride offset of 512 bytes between groups of 8 rows,
+// a leading offset of 16: -9223371899415756800), B's [stage][2][k][32]
+// (MN-major, the same swizzle: the next box 2,048 bytes on (leading), 8
+// terms 512 on (stride): -9223371899407433728).
 // Thread 0 initializes two barriers per stage (loaded: one arrival;
 // released: one per warp), then expects each step's 8,192 bytes and
 // issues its loads once the warps released the stage; each step waits for
@@ -989,11 +995,14 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // TMA-LABEL: func.func @pipelined(
 // TMA-SAME: %[[A:.*]]: memref<64x128xf16>, %[[B:.*]]: memref<128x64xf16>
 // TMA: %[[ACAST:.*]] = memref.cast %[[A]] : memref<64x128xf16> to memref<*xf16>
-// TMA: %[[AMAP:.*]] = nvgpu.tma.create.descriptor %[[ACAST]] box[%c64, %c8] : memref<*xf16> -> <tensor = memref<64x8xf16, #gpu.address_space<workgroup>>, swizzle = none, l2promo = none, oob = zero, interleave = none>
+// TMA: %[[AMAP:.*]] = nvgpu.tma.create.descriptor %[[ACAST]] box[%c64, %c32] : memref<*xf16> -> <tensor = memref<64x32xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_64b, l2promo = none, oob = zero, interleave = none>
 // TMA: %[[BCAST:.*]] = memref.cast %[[B]] : memref<128x64xf16> to memref<*xf16>
-// TMA: %[[BMAP:.*]] = nvgpu.tma.create.descriptor %[[BCAST]] box[%c32, %c8{{.*}}] : memref<*xf16> -> <tensor = memref<32x8xf16, #gpu.address_space<workgroup>>
+// TMA: %[[BMAP:.*]] = nvgpu.tma.create.descriptor %[[BCAST]] box[%c32{{.*}}, %c32{{.*}}] : memref<*xf16> -> <tensor = memref<32x32xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_64b,
 // TMA: gpu.launch
-// TMA-SAME: workgroup(%[[AS:[^ ]*]] : memref<5x4x64x8xf16, #gpu.address_space<workgroup>>, %[[BS:[^ ]*]] : memref<5x8x32x8xf16, #gpu.address_space<workgroup>>)
+// TMA-SAME: dynamic_shared_memory_size %c40960_i32
+// TMA: %[[SHARED:.*]] = gpu.dynamic_shared_memory
+// TMA: %[[AS:.*]] = memref.view %[[SHARED]][%c0{{.*}}][] : {{.*}} to memref<5x1x64x32xf16, #gpu.address_space<workgroup>>
+// TMA: %[[BS:.*]] = memref.view %[[SHARED]][%c20480][] : {{.*}} to memref<5x2x32x32xf16, #gpu.address_space<workgroup>>
 // TMA: %[[BARS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
 // TMA: %[[FREE:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
 // TMA: scf.if
@@ -1004,13 +1013,15 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // TMA: gpu.barrier
 // TMA: scf.if
 // TMA: nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%[[S0:.*]]], %c8192
-// TMA-NEXT: %[[BOX:.*]] = memref.subview %[[AS]][%[[S0]], 0, 0, 0] [1, 1, 64, 8] [1, 1, 1, 1]
+// TMA-NEXT: %[[BOX:.*]] = memref.subview %[[AS]][%[[S0]], 0, 0, 0] [1, 1, 64, 32] [1, 1, 1, 1]
 // TMA-NEXT: nvgpu.tma.async.load %[[AMAP]][%c0{{.*}}, %{{.*}}], %[[BARS]][%[[S0]]] to %[[BOX]]
-// TMA: nvgpu.tma.async.load %[[AMAP]]
-// TMA: nvgpu.tma.async.load %[[AMAP]]
-// TMA: nvgpu.tma.async.load %[[AMAP]]
-// TMA: memref.subview %[[BS]][%[[S0]], 0, 0, 0] [1, 1, 32, 8] [1, 1, 1, 1]
-// TMA-NEXT: nvgpu.tma.async.load %[[BMAP]][%{{.*}}, %c0{{.*}}], %[[BARS]][%[[S0]]]
+// TMA-NEXT: memref.subview %[[BS]][%[[S0]], 0, 0, 0] [1, 1, 32, 32] [1, 1, 1, 1]
+// TMA-NEXT: nvgpu.tma.async.load %[[BMAP]][%[[N0:.*]], %c0{{.*}}], %[[BARS]][%[[S0]]]
+// TMA-NEXT: memref.subview %[[BS]][%[[S0]], 1, 0, 0] [1, 1, 32, 32] [1, 1, 1, 1]
+// TMA: %[[N1:.*]] = arith.addi %[[N0]], %c32
+// TMA-NEXT: nvgpu.tma.async.load %[[BMAP]][%[[N1]], %c0{{.*}}], %[[BARS]][%[[S0]]]
+// TMA-NOT: nvgpu.tma.async.load
+// TMA: scf.if
 // TMA: scf.for
 // TMA: %[[STEP:.*]] = arith.divui %{{.*}}, %c32
 // TMA: %[[CURRENT:.*]] = arith.remui %[[STEP]], %c5
@@ -1028,8 +1039,8 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // TMA: nvgpu.mbarrier.try_wait.parity %[[FREE]][%[[INTO]]], %[[PREVIOUS]], %c10000000
 // TMA: nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%[[INTO]]], %c8192
 // TMA: nvvm.wgmma.fence.aligned
-// TMA: arith.constant 34363932672 : i64
-// TMA: arith.constant 137439477760 : i64
+// TMA: arith.constant -9223371899415756800 : i64
+// TMA: arith.constant -9223371899407433728 : i64
 // TMA: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 // TMA: nvvm.wgmma.wait.group.sync.aligned 1
 // TMA: %[[LANE:.*]] = arith.remui %{{.*}}, %c32
@@ -1152,16 +1163,17 @@ func.func @kept_widened(%a: memref<64x64xbf16>, %b: memref<64x64xf16>, %c: memre
 // WGMMA: gpu.launch {{.*}} dynamic_shared_memory_size %c81920
 // WGMMA: memref.view {{.*}} to memref<5x16x4x8x8xbf16, #gpu.address_space<workgroup>>
 // WGMMA: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
-// By TMA, both are [stage][k / 8][row][8], boxes of 8 terms of 128 rows:
-// 2,048 bytes between core matrices along K, 128 along the rows.
+// By TMA, both are [stage][1][row][32], a box of the step's 32 terms of
+// 128 rows each (K-major, rows of 64 bytes swizzled: 512 bytes between
+// groups of 8 rows).
 // TMA-LABEL: func.func @wgmma_transposed_b(
-// TMA: nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c8] : memref<*xbf16> -> <tensor = memref<128x8xbf16
-// TMA: nvgpu.tma.create.descriptor %{{.*}} box[%c128{{.*}}, %c8{{.*}}] : memref<*xbf16> -> <tensor = memref<128x8xbf16
+// TMA: nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c32] : memref<*xbf16> -> <tensor = memref<128x32xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_64b
+// TMA: nvgpu.tma.create.descriptor %{{.*}} box[%c128{{.*}}, %c32{{.*}}] : memref<*xbf16> -> <tensor = memref<128x32xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_64b
 // TMA: gpu.launch {{.*}} dynamic_shared_memory_size %c81920
-// TMA: memref.view {{.*}} to memref<5x4x128x8xbf16, #gpu.address_space<workgroup>>
-// TMA: memref.view {{.*}} to memref<5x4x128x8xbf16, #gpu.address_space<workgroup>>
+// TMA: memref.view {{.*}} to memref<5x1x128x32xbf16, #gpu.address_space<workgroup>>
+// TMA: memref.view {{.*}} to memref<5x1x128x32xbf16, #gpu.address_space<workgroup>>
 // TMA: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c16384
-// TMA: arith.constant 34368126976 : i64
+// TMA: arith.constant -9223371899415756800 : i64
 // TMA: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
 func.func @wgmma_transposed_b(%a: memref<2048x64xbf16>, %b: memref<2112x64xbf16>, %c: memref<2048x2112xf32>) {
   %wa = memref.alloc() : memref<2048x64xf32>

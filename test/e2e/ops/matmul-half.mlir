@@ -38,12 +38,13 @@
 // CHECK: gpu.launch_func @ms_cuda::@fused_0_matmul_relu_0 blocks in (%c12,
 // CHECK-NEXT: return
 // On sm_90a the bf16 product's operands go by TMA: the host makes a tensor
-// map of each (8 terms of 128 rows of A a box, 8 columns of 32 terms of B),
-// which the launch takes as a pointer.
+// map of each (the step's 32 terms of 128 rows of A a box, rows of 64
+// bytes swizzled; 64 columns of B's 32 terms, rows of 128 bytes), which
+// the launch takes as a pointer.
 // CHECK-LABEL: func.func @fused_5_matmul_cast(
 // CHECK-NOT: memref.alloc
-// CHECK: %[[A:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c8] : memref<*xbf16>
-// CHECK: %[[B:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c32, %c8] : memref<*xbf16>
+// CHECK: %[[A:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c32] : memref<*xbf16> -> <tensor = memref<128x32xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_64b,
+// CHECK: %[[B:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c32, %c64] : memref<*xbf16> -> <tensor = memref<32x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
 // CHECK: %[[AP:.*]] = builtin.unrealized_conversion_cast %[[A]]
 // CHECK: %[[BP:.*]] = builtin.unrealized_conversion_cast %[[B]]
 // CHECK: gpu.launch_func @ms_cuda::@fused_5_matmul_cast_0 blocks in (%c270, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c81920_i32 args(%[[AP]] : !llvm.ptr, %[[BP]] : !llvm.ptr,
@@ -57,8 +58,13 @@
 // CHECK-LABEL: gpu.func @fused_5_matmul_cast_0(
 // CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
 // CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%c0], %c16384
-// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%c0] to %{{.*}} : {{.*}} -> memref<128x8xbf16, strided<[8, 1], offset: ?>, #gpu.address_space<workgroup>>
-// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%c0] to %{{.*}} : {{.*}} -> memref<32x8xbf16, strided<[8, 1], offset: ?>, #gpu.address_space<workgroup>>
+// One box of A a step, two of B.
+// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%c0] to %{{.*}} : {{.*}} -> memref<128x32xbf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref<128x32xbf16, strided
+// CHECK: nvgpu.tma.async.load %{{.*}}[%[[N0:.*]], %{{.*}}], %{{.*}}[%c0] to %{{.*}} : {{.*}} -> memref<32x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: %[[N1:.*]] = arith.addi %[[N0]], %c64 : index
+// CHECK-NEXT: nvgpu.tma.async.load %{{.*}}[%[[N1]], %{{.*}}], %{{.*}}[%c0] to %{{.*}} : {{.*}} -> memref<32x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK-NEXT: }
 // CHECK: nvgpu.mbarrier.try_wait.parity
 // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK-NOT: nvgpu.device_async_copy

@@ -57,6 +57,11 @@ inline constexpr llvm::StringLiteral kMinBlocksPerSmAttrName =
 /// The alignment of a launch's shared memory, in bytes: TMA's loads write
 /// boxes at 128-byte aligned addresses.
 constexpr int64_t kTmaSharedAlignment = 128;
+/// The alignment of a launch's dynamic shared memory, in bytes: TMA's
+/// loads write boxes swizzled in patterns of 8 rows of up to 128 bytes,
+/// which start at multiples of their size (ms-cuda-tile-matmul's tiles
+/// loaded by TMA are dynamic shared memory).
+constexpr int64_t kSwizzledSharedAlignment = 1024;
 
 /// The most elements (a power of two, at most kCudaVectorBytes) one access
 /// of `memref` can take at once along its last dimension, at an index that

@@ -366,14 +366,24 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     `memref.collapse_shape`), the memref a view of a kernel argument or
     buffer, at most 5 dimensions. Before the launch the host makes a
     tensor map of each operand (`nvgpu.tma.create.descriptor` of the view
-    cast unranked, zeros past the end, no swizzle), which the launch takes
-    as a parameter; the runtime encodes it for the run's buffers
-    (docs/ModuleFormat.md). An operand whose innermost dimension is K is
-    then `[stage][k / 8][w][8]` in shared memory, a box of 8 terms of the
-    tile's w rows a load (the same core matrices: 16 bytes between rows, w
-    x 16 bytes along K, which its descriptors say); one whose innermost
-    dimension is its columns stays `[stage][w / 8][k][8]`, a box of 8
-    columns of the step's terms a load. The pipeline then runs on
+    cast unranked, zeros past the end, rows swizzled), which the launch
+    takes as a parameter; the runtime encodes it for the run's buffers
+    (docs/ModuleFormat.md). A box's rows are `span` elements of the
+    operand's innermost dimension, swizzled by rows of their bytes (32, 64
+    or 128; `swizzle_64b` for the step's 32 halves). An operand whose
+    innermost dimension is K is then `[stage][k / span][w][span]` in
+    shared memory (span: the step's terms), a box of the step's terms of
+    the tile's w rows a load; its descriptors are K-major swizzled (layout
+    type at bit 62, 8 rows' bytes apart at bit 32, 16 at bit 16, 2 bytes a
+    term on from the start). One whose innermost dimension is its columns
+    is `[stage][w / span][k][span]` (span: up to 128 bytes of columns, but
+    no more than a warpgroup's, so that each warpgroup's columns start a
+    box), a box of span columns of the step's terms a load; its
+    descriptors are MN-major swizzled (a box's bytes apart at bit 16, 8
+    terms' rows at bit 32). The tiles are then dynamic shared memory
+    (aligned to 1,024 bytes by `ms-cuda-extern-dynamic-shared`: a box
+    starts the swizzle's pattern of 8 rows, as the descriptors' base
+    offset of 0 assumes). The pipeline then runs on
     mbarriers, two per stage (`nvgpu.mbarrier.create`/`init` by thread 0,
     `nvvm.fence.mbarrier.init`, then the block's one barrier): `loaded`
     (one arrival) and `released` (one per warp). Thread 0 starts a step's
@@ -389,9 +399,7 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     then starts step s + stages - 2 (the stage step s - 2 read); after its
     products, whose `wgmma.wait_group 1` ended step s - 1's, lane 0 of
     each warp releases the stage of step s - 1 (`nvgpu.mbarrier.arrive`).
-    Steps past the part's last start no loads. 128-byte aligned shared
-    memory (`ms-cuda-map-to-gpu`, `ms-cuda-extern-dynamic-shared`) holds
-    the boxes.
+    Steps past the part's last start no loads.
 
     With `precision=bf16` or `f16`, an f32 operand that at least 3 tiles of
     the output read (A: tiles along N; B: along M) is first rounded into a
@@ -529,9 +537,10 @@ def CUDAExternDynamicSharedPass
     it, and ptxas counts it as static. Each such global (address space 3,
     a zero-length array, no initializer) becomes an external declaration,
     which NVPTX prints as PTX's dynamic shared array
-    (`.extern .shared .align 128 .b8 __dynamic_shmem__0[];`), as nvcc does
-    for `extern __shared__`, aligned to at least 128 bytes: TMA loads write
-    boxes there at 128-byte aligned addresses, and the block's static
+    (`.extern .shared .align 1024 .b8 __dynamic_shmem__0[];`), as nvcc
+    does for `extern __shared__`, aligned to at least 1,024 bytes: TMA
+    loads write boxes there swizzled in patterns of 8 rows of up to 128
+    bytes, which start at multiples of their size, and the block's static
     shared memory (TMA barriers) comes first.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
