@@ -7,9 +7,9 @@
 // A launch's dynamic shared memory is PTX's `.extern .shared` array of no
 // size; the GPU-to-NVVM lowering declares it as an internal zero-length
 // global, which NVPTX prints as a one-byte static shared variable. Making the
-// global external gives the array, aligned to kSwizzledSharedAlignment
-// (TMA's swizzled loads write there; the block's static shared memory, its
-// barriers, comes first).
+// global external gives the array, aligned to kDynamicSharedAlignment (what
+// the driver guarantees: a kernel needing more aligns its addresses at run
+// time, as ms-cuda-tile-matmul does for TMA's swizzled boxes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +41,7 @@ struct CUDAExternDynamicSharedPass final
         continue;
       global.setLinkage(LLVM::Linkage::External);
       global.setAlignment(std::max<uint64_t>(global.getAlignment().value_or(1),
-                                             kSwizzledSharedAlignment));
+                                             kDynamicSharedAlignment));
     }
   }
 };

@@ -554,9 +554,15 @@ public:
     int64_t sharedBytes = stages * stageBytes;
     assert(stages >= kStages && sharedBytes <= kMaxDynamicSharedBytes &&
            "the shared tiles fit a block");
-    // Swizzled TMA boxes start a repetition of the swizzle's pattern: the
-    // dynamic array is aligned to kSwizzledSharedAlignment.
+    // Swizzled TMA boxes start a repetition of the swizzle's pattern, at a
+    // multiple of kSwizzledSharedAlignment. The driver aligns the dynamic
+    // array to kDynamicSharedAlignment only, once static shared memory (the
+    // barriers) comes first, so the launch takes the difference more and
+    // the block starts its tiles at the array's first aligned byte (TMA is
+    // sm_90's alone: two blocks still fit its 228 KiB a multiprocessor).
     bool dynamic = sharedBytes > kMaxSharedBytes || tma;
+    int64_t slackBytes =
+        tma ? kSwizzledSharedAlignment - kDynamicSharedAlignment : 0;
     b.setInsertionPoint(c.op);
     if (splits > 1)
       partials = memref::AllocOp::create(
@@ -570,7 +576,8 @@ public:
     Value blockX = index(kThreads);
     Value dynamicBytes;
     if (dynamic)
-      dynamicBytes = arith::ConstantIntOp::create(b, loc, sharedBytes, 32);
+      dynamicBytes =
+          arith::ConstantIntOp::create(b, loc, sharedBytes + slackBytes, 32);
     auto launch = gpu::LaunchOp::create(
         b, loc, gridX, one, one, blockX, one, one, dynamicBytes,
         /*asyncTokenType=*/Type(), /*asyncDependencies=*/ValueRange(),
@@ -582,9 +589,19 @@ public:
                                        MemRefLayoutAttrInterface(), workgroup);
       Value memory = gpu::DynamicSharedMemoryOp::create(b, loc, bytesType);
       Value aStart = index(0);
+      if (slackBytes) {
+        // aStart = -address mod kSwizzledSharedAlignment.
+        Value address =
+            memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memory);
+        Value negated = arith::SubIOp::create(b, loc, aStart, address);
+        aStart = arith::AndIOp::create(b, loc, negated,
+                                       index(kSwizzledSharedAlignment - 1));
+      }
       aTile =
           memref::ViewOp::create(b, loc, aType, memory, aStart, ValueRange());
       Value bStart = index(aType.getNumElements() * bytes);
+      if (slackBytes)
+        bStart = arith::AddIOp::create(b, loc, aStart, bStart);
       bTile =
           memref::ViewOp::create(b, loc, bType, memory, bStart, ValueRange());
     } else {

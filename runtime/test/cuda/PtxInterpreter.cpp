@@ -1597,7 +1597,6 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
           return fail("expected an external shared array of no size");
         symbol.name = symbol.name.substr(0, open);
         symbol.space = Space::Shared;
-        symbol.address = align; // The alignment, until the base is known.
         symbol.moduleScope = true;
         symbol.dynamic = true;
         symbols.push_back(symbol);
@@ -1663,14 +1662,13 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
   if (kernel)
     return fail("unterminated entry");
   // Dynamic shared memory starts after every entry's static shared
-  // variables, aligned as its arrays ask.
+  // variables, 16-byte aligned: what the driver guarantees, whatever
+  // alignment the arrays ask (a larger one is not honored after static
+  // variables: NVBug 5093902, in CCCL's notes), so that a kernel needing
+  // more aligns its own addresses.
   for (const Kernel &k : kernels)
     dynamicShared = std::max(dynamicShared, k.sharedBytes);
-  uint64_t align = 16;
-  for (const Symbol &symbol : symbols)
-    if (symbol.dynamic)
-      align = std::max(align, symbol.address);
-  dynamicShared = (dynamicShared + align - 1) / align * align;
+  dynamicShared = (dynamicShared + 15) / 16 * 16;
   for (Symbol &symbol : symbols)
     if (symbol.dynamic)
       symbol.address = dynamicShared;

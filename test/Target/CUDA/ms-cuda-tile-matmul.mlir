@@ -981,8 +981,9 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // operand, its rows swizzled in shared memory: a box of the step's 32
 // terms of A's 64 rows (rows of 64 bytes), of 32 columns of B's 32 terms
 // (the columns of a warpgroup's product: rows of 64 bytes), two boxes of
-// B a step. The tiles are in dynamic shared memory (aligned for the
-// swizzle), A's [stage][1][row][32] (K-major, 64-byte swizzle: layout
+// B a step. The tiles are in dynamic shared memory of 1,008 bytes more
+// than they take (40,960; the array is 16-byte aligned), from its first
+// address that is a multiple of 1,024 (-address & 1023 on), A's [stage][1][row][32] (K-major, 64-byte swizzle: layout
 // type 2 at bit 62, a stride offset of 512 bytes between groups of 8 rows,
 // a leading offset of 16: -9223371899415756800), B's [stage][2][k][32]
 // (MN-major, the same swizzle: the next box 2,048 bytes on (leading), 8
@@ -999,10 +1000,14 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // TMA: %[[BCAST:.*]] = memref.cast %[[B]] : memref<128x64xf16> to memref<*xf16>
 // TMA: %[[BMAP:.*]] = nvgpu.tma.create.descriptor %[[BCAST]] box[%c32{{.*}}, %c32{{.*}}] : memref<*xf16> -> <tensor = memref<32x32xf16, #gpu.address_space<workgroup>>, swizzle = swizzle_64b,
 // TMA: gpu.launch
-// TMA-SAME: dynamic_shared_memory_size %c40960_i32
+// TMA-SAME: dynamic_shared_memory_size %c41968_i32
 // TMA: %[[SHARED:.*]] = gpu.dynamic_shared_memory
-// TMA: %[[AS:.*]] = memref.view %[[SHARED]][%c0{{.*}}][] : {{.*}} to memref<5x1x64x32xf16, #gpu.address_space<workgroup>>
-// TMA: %[[BS:.*]] = memref.view %[[SHARED]][%c20480][] : {{.*}} to memref<5x2x32x32xf16, #gpu.address_space<workgroup>>
+// TMA: %[[ADDRESS:.*]] = memref.extract_aligned_pointer_as_index %[[SHARED]]
+// TMA: %[[NEGATED:.*]] = arith.subi %c0{{.*}}, %[[ADDRESS]]
+// TMA: %[[START:.*]] = arith.andi %[[NEGATED]], %c1023
+// TMA: %[[AS:.*]] = memref.view %[[SHARED]][%[[START]]][] : {{.*}} to memref<5x1x64x32xf16, #gpu.address_space<workgroup>>
+// TMA: %[[BSTART:.*]] = arith.addi %[[START]], %c20480
+// TMA: %[[BS:.*]] = memref.view %[[SHARED]][%[[BSTART]]][] : {{.*}} to memref<5x2x32x32xf16, #gpu.address_space<workgroup>>
 // TMA: %[[BARS:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
 // TMA: %[[FREE:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
 // TMA: scf.if
@@ -1169,7 +1174,7 @@ func.func @kept_widened(%a: memref<64x64xbf16>, %b: memref<64x64xf16>, %c: memre
 // TMA-LABEL: func.func @wgmma_transposed_b(
 // TMA: nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c32] : memref<*xbf16> -> <tensor = memref<128x32xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_64b
 // TMA: nvgpu.tma.create.descriptor %{{.*}} box[%c128{{.*}}, %c32{{.*}}] : memref<*xbf16> -> <tensor = memref<128x32xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_64b
-// TMA: gpu.launch {{.*}} dynamic_shared_memory_size %c81920
+// TMA: gpu.launch {{.*}} dynamic_shared_memory_size %c82928
 // TMA: memref.view {{.*}} to memref<5x1x128x32xbf16, #gpu.address_space<workgroup>>
 // TMA: memref.view {{.*}} to memref<5x1x128x32xbf16, #gpu.address_space<workgroup>>
 // TMA: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c16384

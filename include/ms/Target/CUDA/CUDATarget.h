@@ -57,10 +57,14 @@ inline constexpr llvm::StringLiteral kMinBlocksPerSmAttrName =
 /// The alignment of a launch's shared memory, in bytes: TMA's loads write
 /// boxes at 128-byte aligned addresses.
 constexpr int64_t kTmaSharedAlignment = 128;
-/// The alignment of a launch's dynamic shared memory, in bytes: TMA's
-/// loads write boxes swizzled in patterns of 8 rows of up to 128 bytes,
-/// which start at multiples of their size (ms-cuda-tile-matmul's tiles
-/// loaded by TMA are dynamic shared memory).
+/// The alignment of a launch's dynamic shared memory that the driver
+/// guarantees, in bytes (a larger one that the array asks for is not
+/// honored once static shared variables come first).
+constexpr int64_t kDynamicSharedAlignment = 16;
+/// The alignment of tiles loaded by swizzled TMA boxes, in bytes: the
+/// boxes are written in patterns of 8 rows of up to 128 bytes, which start
+/// at multiples of their size (ms-cuda-tile-matmul aligns its tiles in
+/// dynamic shared memory at run time).
 constexpr int64_t kSwizzledSharedAlignment = 1024;
 
 /// The most elements (a power of two, at most kCudaVectorBytes) one access

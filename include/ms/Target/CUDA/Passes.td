@@ -381,9 +381,11 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     box), a box of span columns of the step's terms a load; its
     descriptors are MN-major swizzled (a box's bytes apart at bit 16, 8
     terms' rows at bit 32). The tiles are then dynamic shared memory
-    (aligned to 1,024 bytes by `ms-cuda-extern-dynamic-shared`: a box
-    starts the swizzle's pattern of 8 rows, as the descriptors' base
-    offset of 0 assumes). The pipeline then runs on
+    with 1,008 bytes more than they take: the block starts its tiles at
+    the array's first address that is a multiple of 1,024 (a box starts
+    the swizzle's pattern of 8 rows, as the descriptors' base offset of 0
+    assumes; the driver guarantees the array only 16 bytes once the
+    static barriers come first). The pipeline then runs on
     mbarriers, two per stage (`nvgpu.mbarrier.create`/`init` by thread 0,
     `nvvm.fence.mbarrier.init`, then the block's one barrier): `loaded`
     (one arrival) and `released` (one per warp). Thread 0 starts a step's
@@ -537,11 +539,11 @@ def CUDAExternDynamicSharedPass
     it, and ptxas counts it as static. Each such global (address space 3,
     a zero-length array, no initializer) becomes an external declaration,
     which NVPTX prints as PTX's dynamic shared array
-    (`.extern .shared .align 1024 .b8 __dynamic_shmem__0[];`), as nvcc
-    does for `extern __shared__`, aligned to at least 1,024 bytes: TMA
-    loads write boxes there swizzled in patterns of 8 rows of up to 128
-    bytes, which start at multiples of their size, and the block's static
-    shared memory (TMA barriers) comes first.
+    (`.extern .shared .align 16 .b8 __dynamic_shmem__0[];`), as nvcc
+    does for `extern __shared__`, aligned to at least 16 bytes, what the
+    driver guarantees after a block's static shared memory: a kernel
+    needing more (`ms-cuda-tile-matmul`'s swizzled TMA tiles) aligns its
+    addresses at run time.
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
