@@ -371,6 +371,17 @@ TEST_F(CudaGraphTest, LaunchesWithTensorMaps) {
       {"swizzle", "-64",
        "tensor map: expected 'swizzle' of 0, 32, 64 or 128 bytes"},
   };
+  // A swizzled box's rows are no longer than the swizzle.
+  Json wide = tensorMapSection();
+  Json &wideMap = wide["kernels"]["ms_kernel_5"]["launches"][0]["args"][0][1];
+  wideMap["swizzle"] = 32;
+  wideMap["box"] = Json::parse("[32, 2]");
+  Status tooWide = load(wide, {"ms_kernel_5"});
+  EXPECT_NE(std::string(tooWide.message())
+                .find("tensor map: expected a 'box' row of at most the "
+                      "'swizzle' (32 bytes), found 64"),
+            std::string::npos)
+      << tooWide.message();
   for (const Case &each : cases) {
     Json section = tensorMapSection();
     section["kernels"]["ms_kernel_5"]["launches"][0]["args"][0][1][each.key] =

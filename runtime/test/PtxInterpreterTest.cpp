@@ -619,9 +619,9 @@ TEST(PtxInterpreterTest, CopiesAsynchronouslyIntoSharedMemory) {
 }
 
 // Dynamic shared memory: the module's `.extern .shared` arrays all start
-// after every entry's static shared variables, 16-byte aligned as the
-// driver guarantees (not the 1,024 bytes one asks for), and hold as many
-// bytes as the launch gives; past them is a fault.
+// after the launched entry's static shared variables, 16-byte aligned as
+// the driver guarantees (not the 1,024 bytes one asks for), and hold as
+// many bytes as the launch gives; past them is a fault.
 TEST(PtxInterpreterTest, RunsDynamicSharedMemory) {
   auto module = parse(R"(
 .extern .shared .align 1024 .b8 dynamic[];
@@ -645,15 +645,29 @@ TEST(PtxInterpreterTest, RunsDynamicSharedMemory) {
   st.global.v4.u32 [%rd1], {%r2, %r6, %r7, %r1};
   ret;
 }
+.visible .entry larger(.param .u64 p, .param .u32 at)
+{
+  .reg .b32 %r<3>; .reg .b64 %rd<2>;
+  .shared .align 8 .b8 barriers[1040];
+  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, dynamic;
+  mov.u32 %r2, barriers;
+  sub.s32 %r1, %r1, %r2;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
 )");
   ASSERT_TRUE(module);
   std::vector<uint32_t> out(4);
-  auto run = [&](uint32_t at, unsigned bytes) {
+  auto run = [&](uint32_t at, unsigned bytes, const char *kernel = "k") {
     uint64_t pointer = reinterpret_cast<uint64_t>(out.data());
     void *params[] = {&pointer, &at};
-    return module->launch("k", 1, 1, bytes, params, anywhere,
+    return module->launch(kernel, 1, 1, bytes, params, anywhere,
                           /*maxSteps=*/1000);
   };
+  // Each entry's array starts after its own variables.
+  EXPECT_EQ(run(0, 16, "larger"), "");
+  EXPECT_EQ(out[0], 1040u);
   EXPECT_EQ(run(60, 64), "");
   EXPECT_EQ(out, (std::vector<uint32_t>{32, 42, 7, 60}));
   std::string error = run(64, 64);

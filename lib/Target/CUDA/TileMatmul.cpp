@@ -1056,6 +1056,9 @@ private:
     Value field = arith::ConstantIntOp::create(b, loc, i64, 0x3fff);
     bits = arith::AndIOp::create(b, loc, bits, field);
     // Layout types 1, 2 and 3: 128-, 64- and 32-byte swizzles.
+    assert((rowBytes == 0 || rowBytes == 32 || rowBytes == 64 ||
+            rowBytes == 128) &&
+           "rows of a swizzle's bytes");
     uint64_t layout = rowBytes == 128  ? 1
                       : rowBytes == 64 ? 2
                       : rowBytes       ? 3
@@ -2026,6 +2029,8 @@ private:
         UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
     Value cast = memref::CastOp::create(b, loc, unranked, view);
     int64_t rowBytes = t.span * bytesOf(operand);
+    assert((rowBytes == 32 || rowBytes == 64 || rowBytes == 128) &&
+           "a box's rows of a swizzle's bytes");
     nvgpu::TensorMapSwizzleKind swizzle =
         rowBytes == 128  ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
         : rowBytes == 64 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_64B

@@ -668,10 +668,9 @@ private:
 /// "offset": bytes, "type": "f16" | "bf16", "dims": [...], "strides":
 /// [...], "box": [...], "swizzle": bytes}`, innermost dimension first (1
 /// to 5 of them; strides in bytes, but the innermost's; "swizzle" 32, 64
-/// or 128, or 0 or absent for none). The driver checks the rest
-/// (alignments, strides of 16 bytes, boxes of at most 256, a box's rows
-/// no longer than the swizzle) when it encodes the map for a run's
-/// buffers.
+/// or 128, or 0 or absent for none; a box's rows no longer). The driver
+/// checks the rest (alignments, strides of 16 bytes) when it encodes the
+/// map for a run's buffers.
 template <typename ParseBuffer>
 Status parseTensorMap(const std::string &where, const Json &json,
                       ParseBuffer &parseBuffer, TensorMapSpec &map) {
@@ -693,13 +692,20 @@ Status parseTensorMap(const std::string &where, const Json &json,
     map.dataType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
   else
     return fail("'type' f16 or bf16");
+  uint64_t swizzleBytes = 0;
   if (json.contains("swizzle")) {
     // CUtensorMapSwizzle: none, 32, 64 and 128 bytes.
     const Json &swizzle = json["swizzle"];
-    uint64_t bytes = swizzle.is_number_unsigned() ? swizzle.get<uint64_t>() : 1;
-    if (bytes != 0 && bytes != 32 && bytes != 64 && bytes != 128)
+    if (!swizzle.is_number_unsigned())
       return fail("'swizzle' of 0, 32, 64 or 128 bytes");
-    map.swizzle = bytes == 0 ? 0 : bytes == 32 ? 1 : bytes == 64 ? 2 : 3;
+    swizzleBytes = swizzle.get<uint64_t>();
+    if (swizzleBytes != 0 && swizzleBytes != 32 && swizzleBytes != 64 &&
+        swizzleBytes != 128)
+      return fail("'swizzle' of 0, 32, 64 or 128 bytes");
+    map.swizzle = swizzleBytes == 0    ? 0
+                  : swizzleBytes == 32 ? 1
+                  : swizzleBytes == 64 ? 2
+                                       : 3;
   }
   const Json &dims = json.contains("dims") ? json["dims"] : Json();
   const Json &strides = json.contains("strides") ? json["strides"] : Json();
@@ -724,6 +730,11 @@ Status parseTensorMap(const std::string &where, const Json &json,
       map.strides[i] = strides[i].get<uint64_t>();
     }
   }
+  // f16 and bf16: 2 bytes an element.
+  if (swizzleBytes && map.box[0] * 2 > swizzleBytes)
+    return fail("a 'box' row of at most the 'swizzle' (" +
+                std::to_string(swizzleBytes) + " bytes), found " +
+                std::to_string(map.box[0] * 2));
   return Status();
 }
 

@@ -69,7 +69,7 @@ struct Symbol {
   /// Whether it is declared outside every entry.
   bool moduleScope = false;
   /// An `.extern .shared` array: the launch's dynamic shared memory, after
-  /// every entry's static shared variables.
+  /// the launched entry's static shared variables (`address` unused).
   bool dynamic = false;
 };
 
@@ -616,8 +616,6 @@ public:
   std::vector<Symbol> symbols;
   std::vector<std::unique_ptr<uint8_t[]>> globalMemory;
   uint64_t moduleShared = 0;
-  /// Where dynamic shared memory starts in a block's shared window.
-  uint64_t dynamicShared = 0;
 
   const Kernel *find(const std::string &name) const {
     for (const Kernel &k : kernels)
@@ -1661,17 +1659,6 @@ bool PtxModuleImpl::parse(const std::string &ptx, std::string &error) {
   }
   if (kernel)
     return fail("unterminated entry");
-  // Dynamic shared memory starts after every entry's static shared
-  // variables, 16-byte aligned: what the driver guarantees, whatever
-  // alignment the arrays ask (a larger one is not honored after static
-  // variables: NVBug 5093902, in CCCL's notes), so that a kernel needing
-  // more aligns its own addresses.
-  for (const Kernel &k : kernels)
-    dynamicShared = std::max(dynamicShared, k.sharedBytes);
-  dynamicShared = (dynamicShared + 15) / 16 * 16;
-  for (Symbol &symbol : symbols)
-    if (symbol.dynamic)
-      symbol.address = dynamicShared;
   return true;
 }
 
@@ -1784,7 +1771,11 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
     std::memcpy(paramBuffer.data() + p.address, params[i], p.size);
   }
   // The block's shared window: its static variables, then the launch's
-  // dynamic shared memory.
+  // dynamic shared memory (the module's `.extern .shared` arrays), 16-byte
+  // aligned: what the driver guarantees, whatever alignment the arrays ask
+  // (a larger one is not honored after static variables: NVBug 5093902,
+  // in CCCL's notes), so that a kernel needing more aligns its addresses.
+  const uint64_t dynamicShared = (k.sharedBytes + 15) / 16 * 16;
   uint64_t sharedBytes =
       dynamicBytes ? dynamicShared + dynamicBytes : k.sharedBytes;
   std::vector<uint8_t> shared(sharedBytes + 1);
@@ -1797,8 +1788,9 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
   std::map<uint64_t, Mbarrier> mbarriers;
   std::string error;
   uint64_t steps = 0, stalls = 0;
-  auto symbolAt = [&](int index) -> const Symbol & {
-    return symbols[static_cast<size_t>(index)];
+  auto addressOf = [&](int index) {
+    const Symbol &symbol = symbols[static_cast<size_t>(index)];
+    return symbol.dynamic ? dynamicShared : symbol.address;
   };
   auto fail = [&](const Instr &in, const std::string &message) {
     if (error.empty())
@@ -1912,7 +1904,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
       case OperandKind::Imm:
         return static_cast<uint64_t>(op.imm);
       case OperandKind::Symbol:
-        return op.symbol == -1 ? 0 : symbolAt(op.symbol).address;
+        return op.symbol == -1 ? 0 : addressOf(op.symbol);
       default:
         return 0;
       }
@@ -1922,7 +1914,7 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
       if (op.reg >= 0)
         base = th.regs[op.reg];
       else if (op.symbol != -1)
-        base = symbolAt(op.symbol).address;
+        base = addressOf(op.symbol);
       return base + static_cast<uint64_t>(op.imm);
     };
     auto indexOf = [&](const Thread &th) {
