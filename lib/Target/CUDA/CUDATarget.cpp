@@ -117,6 +117,28 @@ Value mlir::ms::getRootMemRef(Value value) {
   return value;
 }
 
+nvgpu::TensorMapSwizzleKind mlir::ms::getTmaSwizzleKind(int64_t rowBytes) {
+  assert((rowBytes == 32 || rowBytes == 64 || rowBytes == 128) &&
+         "a box's rows of a swizzle's bytes");
+  return rowBytes == 128  ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
+         : rowBytes == 64 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_64B
+                          : nvgpu::TensorMapSwizzleKind::SWIZZLE_32B;
+}
+
+int64_t mlir::ms::getTmaSwizzleBytes(nvgpu::TensorMapSwizzleKind swizzle) {
+  switch (swizzle) {
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_128B:
+    return 128;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_64B:
+    return 64;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_32B:
+    return 32;
+  case nvgpu::TensorMapSwizzleKind::SWIZZLE_NONE:
+    return 0;
+  }
+  llvm_unreachable("unknown swizzle");
+}
+
 /// The launches of `func` (a kernel mapped by ms-cuda-map-to-gpu) as JSON:
 /// `{"scratch": [bytes...], "launches": [{"function", "grid", "block",
 /// "args": [["arg", i] | ["scratch", j] | ["tensor-map", {...}]]}]}`.
@@ -168,13 +190,8 @@ static FailureOr<llvm::json::Object> describeLaunches(func::FuncOp func) {
         return create.emitError("expected a tensor map of a constant box");
       box.push_back(*n);
     }
-    nvgpu::TensorMapSwizzleKind swizzle =
-        create.getTensorMap().getType().getSwizzle();
     int64_t swizzleBytes =
-        swizzle == nvgpu::TensorMapSwizzleKind::SWIZZLE_128B  ? 128
-        : swizzle == nvgpu::TensorMapSwizzleKind::SWIZZLE_64B ? 64
-        : swizzle == nvgpu::TensorMapSwizzleKind::SWIZZLE_32B ? 32
-                                                              : 0;
+        getTmaSwizzleBytes(create.getTensorMap().getType().getSwizzle());
     return llvm::json::Array{
         "tensor-map", llvm::json::Object{{"buffer", std::move(*buffer)},
                                          {"offset", offset * bytes},

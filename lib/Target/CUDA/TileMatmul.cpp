@@ -2029,12 +2029,7 @@ private:
         UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
     Value cast = memref::CastOp::create(b, loc, unranked, view);
     int64_t rowBytes = t.span * bytesOf(operand);
-    assert((rowBytes == 32 || rowBytes == 64 || rowBytes == 128) &&
-           "a box's rows of a swizzle's bytes");
-    nvgpu::TensorMapSwizzleKind swizzle =
-        rowBytes == 128  ? nvgpu::TensorMapSwizzleKind::SWIZZLE_128B
-        : rowBytes == 64 ? nvgpu::TensorMapSwizzleKind::SWIZZLE_64B
-                         : nvgpu::TensorMapSwizzleKind::SWIZZLE_32B;
+    nvgpu::TensorMapSwizzleKind swizzle = getTmaSwizzleKind(rowBytes);
     auto descriptorType = nvgpu::TensorMapDescriptorType::get(
         b.getContext(), t.boxType, swizzle,
         nvgpu::TensorMapL2PromoKind::L2PROMO_NONE,

@@ -15,6 +15,7 @@
 #include "ms/Target/TargetBackend.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "llvm/Support/JSON.h"
 
 namespace mlir::ms {
@@ -66,6 +67,14 @@ constexpr int64_t kDynamicSharedAlignment = 16;
 /// at multiples of their size (ms-cuda-tile-matmul aligns its tiles in
 /// dynamic shared memory at run time).
 constexpr int64_t kSwizzledSharedAlignment = 1024;
+
+/// The swizzle of a TMA box (and of the wgmma descriptors reading it) whose
+/// rows are `rowBytes` long: 32, 64 or 128.
+nvgpu::TensorMapSwizzleKind getTmaSwizzleKind(int64_t rowBytes);
+
+/// The row length in bytes that `swizzle` permutes within (32, 64 or 128),
+/// 0 for no swizzle; getTmaSwizzleKind's inverse.
+int64_t getTmaSwizzleBytes(nvgpu::TensorMapSwizzleKind swizzle);
 
 /// The most elements (a power of two, at most kCudaVectorBytes) one access
 /// of `memref` can take at once along its last dimension, at an index that
