@@ -3,8 +3,10 @@
 // loaded by TMA into shared memory), multiplied on tensor cores (wgmma);
 // against cuBLAS's f16 GEMM through PyTorch (f32 accumulation, PyTorch's
 // default). Both round f32 sums to f16, in different orders of the terms.
-// Variants (gpu-kit's bench-gemm-f16@NAME): wgmma with the operands copied
+// Variants (gpu-kit's bench-gemm-f16@NAME): TMA issued by thread 0 between
+// its products instead of a producer warp, wgmma with the operands copied
 // by cp.async instead of TMA, and sm_90's cp.async and mma.sync.
+// VARIANT: thread0-tma --cuda-producer-warp=false
 // VARIANT: cp-async --cuda-tma=false
 // VARIANT: sm_90 --cuda-arch=sm_90
 // TOLERANCE: rtol=4e-3 atol=2e-2

@@ -210,6 +210,10 @@ struct NamedPipelineOptions
       *this, "cuda-tma",
       llvm::cl::desc("Load wgmma operands by TMA where possible (sm_90a)"),
       llvm::cl::init(true)};
+  Option<bool> cudaProducerWarp{
+      *this, "cuda-producer-warp",
+      llvm::cl::desc("Issue TMA loads from a warp of their own (sm_90a)"),
+      llvm::cl::init(true)};
   Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("Precision in which matmuls multiply: f32, bf16 or f16 "
@@ -238,6 +242,7 @@ void mlir::ms::registerCompilePipelines() {
             options.targetOptions.cpu = named.targetCpu;
             options.targetOptions.cudaArch = named.cudaArch;
             options.targetOptions.cudaTma = named.cudaTma;
+            options.targetOptions.cudaProducerWarp = named.cudaProducerWarp;
             options.targetOptions.precision = named.precision;
             std::string error;
             if (failed(buildCompilePipeline(pm, options, error)))

@@ -6,6 +6,7 @@
 //
 // ms-compile MODEL -o OUT.msm [-O0|-O1|-O2] [--target cpu|cuda]
 //            [--target-cpu NAME] [--cuda-arch SM] [--cuda-tma=false]
+//            [--cuda-producer-warp=false]
 //            [--compile-to STAGE] [--dry-run] [--memory-report]
 //            [--simulate PRESET [--simulate-trace FILE]]
 //            [--cache-dir DIR | --no-cache] [--time-report]
@@ -98,6 +99,13 @@ struct Options {
                      "Tensor Memory Accelerator where a tensor map can "
                      "describe them (default); =false copies them by "
                      "cp.async, as on sm_80"),
+      llvm::cl::init(true), llvm::cl::cat(category)};
+  llvm::cl::opt<bool> cudaProducerWarp{
+      "cuda-producer-warp",
+      llvm::cl::desc("With TMA, a warp of its own issues each block's "
+                     "loads, a stage as soon as the products have released "
+                     "it (default); =false: thread 0 issues them between "
+                     "its products"),
       llvm::cl::init(true), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> precision{
       "precision",
@@ -272,6 +280,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   compile.targetOptions.cpu = options.targetCpu;
   compile.targetOptions.cudaArch = options.cudaArch;
   compile.targetOptions.cudaTma = options.cudaTma;
+  compile.targetOptions.cudaProducerWarp = options.cudaProducerWarp;
   compile.targetOptions.precision = options.precision;
   compile.compileTo = options.compileTo;
   if (options.multiCopy == "auto")

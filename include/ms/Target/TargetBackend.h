@@ -40,6 +40,9 @@ struct TargetOptions {
   /// Whether the cuda target's wgmma products (sm_90a) load the operands a
   /// tensor map can describe by TMA; false: by cp.async, as on sm_80.
   bool cudaTma = true;
+  /// Whether a warp of its own issues the cuda target's TMA loads (warp
+  /// specialization); false: thread 0 does, between its products.
+  bool cudaProducerWarp = true;
   /// Precision in which matmuls multiply: empty for the target's default
   /// (the first of TargetBackend::getPrecisions), "f32", "tf32" (operands
   /// rounded to TensorFloat-32's 10 fraction bits, products summed in f32),

@@ -337,7 +337,8 @@ public:
     if (phase == "gpu") {
       kernels.addPass(createLowerMemRefCopiesPass());
       kernels.addPass(createCUDATileMatmulPass(CUDATileMatmulPassOptions{
-          options.precision, options.cudaArch, options.cudaTma}));
+          options.precision, options.cudaArch, options.cudaTma,
+          options.cudaProducerWarp}));
       kernels.addPass(createCUDAOrderLoopsPass());
       kernels.addPass(createConvertLinalgToParallelLoopsPass());
       kernels.addPass(createCanonicalizerPass());

@@ -449,10 +449,11 @@ public:
   /// bf16 or f16), or null for f32 on the threads' FMA units.
   /// `hasWgmma`: the target has Hopper's warpgroup products (sm_90a).
   /// `useTma`: wgmma's operands go by TMA where they can.
+  /// `useProducerWarp`: a warp of its own issues the TMA loads.
   GemmEmitter(Contraction c, Type mmaType, bool hasWgmma, bool useTma,
-              OpBuilder &builder)
-      : c(c), mmaType(mmaType), hasWgmma(hasWgmma), useTma(useTma), b(builder),
-        loc(c.op.getLoc()) {}
+              bool useProducerWarp, OpBuilder &builder)
+      : c(c), mmaType(mmaType), hasWgmma(hasWgmma), useTma(useTma),
+        useProducerWarp(useProducerWarp), b(builder), loc(c.op.getLoc()) {}
 
   /// Replaces the contraction by its launch; `init` is the value the output
   /// was filled with just before (the fill is then dropped), or null to add
@@ -509,6 +510,7 @@ public:
                            tile.bn / getWarpgroupColumns());
     }
     tma = aTma && bTma;
+    producerWarp = tma && useProducerWarp;
     auto stageElements = [&](int64_t width, bool kMajor) {
       return kMajor ? tile.bk * (width + pad) : width * (tile.bk + pad);
     };
@@ -573,7 +575,7 @@ public:
     }
     Value one = index(1);
     Value gridX = index(tiles * splits);
-    Value blockX = index(kThreads);
+    Value blockX = index(producerWarp ? kThreads + kWarp : kThreads);
     Value dynamicBytes;
     if (dynamic)
       dynamicBytes =
@@ -909,8 +911,25 @@ private:
   /// addressed by descriptors (describe). Warp q of a warpgroup holds, of
   /// each 8 columns of its piece, mma.sync's accumulator fragment at rows
   /// 16 q to 16 q + 15: with g = lane / 4 and t = lane % 4, rows g and
-  /// g + 8 at columns 2 t and 2 t + 1.
+  /// g + 8 at columns 2 t and 2 t + 1. With a producer warp, the block's
+  /// ninth warp issues the TMA loads (produceSteps) and the two
+  /// warpgroups only compute.
   void emitWgmma(Value init) {
+    if (!producerWarp)
+      return emitWgmmaProducts(init);
+    initBarriers();
+    Value computes = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                           thread, index(kThreads));
+    auto role = scf::IfOp::create(b, loc, computes, /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(role.thenBlock());
+    emitWgmmaProducts(init);
+    b.setInsertionPointToStart(role.elseBlock());
+    produceSteps();
+  }
+
+  /// emitWgmma's products and epilogue, by the block's kThreads threads.
+  void emitWgmmaProducts(Value init) {
     MLIRContext *ctx = b.getContext();
     Type f32 = b.getF32Type();
     int64_t wgCols = getWarpgroupColumns();
@@ -1089,18 +1108,7 @@ private:
                    function_ref<void(Value, SmallVector<Value> &)> compute) {
     Value zero = arith::ConstantOp::create(b, loc, b.getF32FloatAttr(0.0));
     SmallVector<Value> inits(count, zero);
-    int64_t terms = c.ranges[c.kDim];
-    int64_t lastStep = (llvm::divideCeil(terms, tile.bk) - 1) * tile.bk;
-    // This block's part of K: [first, end), its last step at `last`.
-    Value first = index(0), end = index(terms), last = index(lastStep);
-    if (partials) {
-      int64_t part = splitSteps * tile.bk;
-      first = mul(split, part);
-      Value partEnd = add(first, part);
-      end = arith::MinUIOp::create(b, loc, partEnd, index(terms));
-      Value partLast = add(first, part - tile.bk);
-      last = arith::MinUIOp::create(b, loc, partLast, index(lastStep));
-    }
+    auto [first, end, last] = getPartOfK();
     if (asyncA && asyncB)
       return pipelineK(first, end, last, inits, compute);
     stageStep(first, index(0));
@@ -1137,6 +1145,23 @@ private:
         });
   }
 
+  /// This block's part of K: the terms [first, end), its last step's
+  /// first term `last`.
+  std::tuple<Value, Value, Value> getPartOfK() {
+    int64_t terms = c.ranges[c.kDim];
+    int64_t lastStep = (llvm::divideCeil(terms, tile.bk) - 1) * tile.bk;
+    Value first = index(0), end = index(terms), last = index(lastStep);
+    if (partials) {
+      int64_t part = splitSteps * tile.bk;
+      first = mul(split, part);
+      Value partEnd = add(first, part);
+      end = arith::MinUIOp::create(b, loc, partEnd, index(terms));
+      Value partLast = add(first, part - tile.bk);
+      last = arith::MinUIOp::create(b, loc, partLast, index(lastStep));
+    }
+    return {first, end, last};
+  }
+
   /// The number of the step of K at `k0` in this block's part of K, which
   /// starts at `first`.
   Value stepOf(Value k0, Value first) {
@@ -1162,10 +1187,24 @@ private:
   /// the stage of step s - 2 (at the end of step s - 1, whose wait ended
   /// step s - 2's products) and starts step s + ahead's loads into it;
   /// after computing, each warp releases the stage of step s - 1. Steps
-  /// past `last` start no loads.
+  /// past `last` start no loads. With a producer warp (produceSteps), the
+  /// loop only waits, computes and releases: the barriers are initialized
+  /// before, and the loads issued, by the producer.
   scf::ForOp
   pipelineK(Value first, Value end, Value last, ValueRange inits,
             function_ref<void(Value, SmallVector<Value> &)> compute) {
+    if (producerWarp)
+      return scf::ForOp::create(
+          b, loc, first, end, index(tile.bk), inits,
+          [&](OpBuilder &, Location, Value k0, ValueRange accs) {
+            Value step = stepOf(k0, first);
+            Value current = arith::RemUIOp::create(b, loc, step, index(stages));
+            waitForPhase(loaded, current, step, /*previous=*/false);
+            SmallVector<Value> next(accs.begin(), accs.end());
+            compute(current, next);
+            releaseStage(step);
+            scf::YieldOp::create(b, loc, next);
+          });
     int64_t ahead = wgmma ? stages - 2 : stages - 1;
     assert(ahead >= 1 && "the pipeline copies ahead");
     auto start = [&](Value k0, Value into, Value live) {
@@ -1305,6 +1344,37 @@ private:
     auto issue = scf::IfOp::create(b, loc, leader);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(issue.thenBlock());
+    issueStepByTma(k0, into, step);
+  }
+
+  /// The producer warp's lane 0 (thread kThreads) issues the TMA loads of
+  /// every step of the block's part of K, each into its stage once the
+  /// products have released the stage's previous use (the first `stages`
+  /// uses are fresh): up to `stages` steps ahead of the products, whatever
+  /// either warpgroup is doing, where thread 0 issued them between its own
+  /// products, `stages` - 2 ahead, and waited there for the slower
+  /// warpgroup. The other lanes have nothing to do.
+  void produceSteps() {
+    Value first, end;
+    std::tie(first, end, std::ignore) = getPartOfK();
+    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         thread, index(kThreads));
+    auto issue = scf::IfOp::create(b, loc, leader);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(issue.thenBlock());
+    scf::ForOp::create(b, loc, first, end, index(tile.bk), ValueRange(),
+                       [&](OpBuilder &, Location, Value k0, ValueRange) {
+                         Value step = stepOf(k0, first);
+                         Value into = arith::RemUIOp::create(b, loc, step,
+                                                             index(stages));
+                         issueStepByTma(k0, into, step);
+                         scf::YieldOp::create(b, loc);
+                       });
+  }
+
+  /// Issues the TMA loads of the step of K from `k0` into stage `into`
+  /// (loadStepByTma's, from the thread issuing them).
+  void issueStepByTma(Value k0, Value into, Value step) {
     if (step)
       waitForPhase(released, into, step, /*previous=*/true);
     int64_t bytes = mmaType.getIntOrFloatBitWidth() / 8;
@@ -2053,6 +2123,8 @@ private:
   /// Whether the target has wgmma (sm_90a), and whether its operands may
   /// go by TMA.
   bool hasWgmma, useTma;
+  /// Whether a warp of its own may issue the TMA loads.
+  bool useProducerWarp;
   OpBuilder &b;
   Location loc;
   TileShape tile = kSmallTile;
@@ -2076,6 +2148,9 @@ private:
   /// Whether wgmma's operands are loaded by TMA (both can be), their
   /// tensor maps, and the pipeline's barriers (initBarriers).
   bool tma = false;
+  /// Whether the TMA loads are issued by a warp of their own, after the
+  /// products' kThreads threads (produceSteps).
+  bool producerWarp = false;
   std::optional<TmaOperand> aTma, bTma;
   Value loaded, released;
   /// The steps of K the shared tiles hold.
@@ -2269,8 +2344,9 @@ struct CUDATileMatmulPass final
       Type type = absorbWidenings(c, mmaType);
       findEpilogue(c, fill);
       OpBuilder builder(c.op);
-      if (failed(GemmEmitter(c, type, arch == "sm_90a", tma, builder)
-                     .emit(fill ? fill.getDpsInputs()[0] : Value())))
+      if (failed(
+              GemmEmitter(c, type, arch == "sm_90a", tma, producerWarp, builder)
+                  .emit(fill ? fill.getDpsInputs()[0] : Value())))
         return signalPassFailure();
       c.op->erase();
       for (linalg::GenericOp op : c.epilogue)

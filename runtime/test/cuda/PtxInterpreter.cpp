@@ -3006,9 +3006,16 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
                         unsigned last) -> bool {
       if (!warpAt(in, "wgmma", pc, first, last))
         return false;
-      if (block % 128 != 0) {
-        fail(in, "wgmma in a block of " + std::to_string(block) +
-                     " threads, not whole warpgroups of 128");
+      // The warp's warpgroup (4 warps from a multiple of 4) must be whole;
+      // the block may end with a partial one whose warps run no wgmma (a
+      // producer warp's).
+      unsigned groupEnd = first / 128 * 128 + 128;
+      if (groupEnd > block) {
+        fail(in, "wgmma by threads [" + std::to_string(first) + ", " +
+                     std::to_string(last) + ") of a block of " +
+                     std::to_string(block) +
+                     " threads: expected a whole warpgroup of 128, found " +
+                     std::to_string(block - groupEnd + 128));
         return false;
       }
       WarpWgmma &warp = wgmmas[first / 32];

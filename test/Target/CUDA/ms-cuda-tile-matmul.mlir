@@ -3,7 +3,8 @@
 // RUN: ms-opt %s --ms-cuda-tile-matmul=precision=f16 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=F16
 // RUN: ms-opt %s --ms-cuda-tile-matmul=precision=tf32 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TF32
 // RUN: ms-opt %s --ms-cuda-tile-matmul="arch=sm_90a tma=false" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=WGMMA
-// RUN: ms-opt %s --ms-cuda-tile-matmul=arch=sm_90a --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TMA
+// RUN: ms-opt %s --ms-cuda-tile-matmul="arch=sm_90a producer-warp=false" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TMA
+// RUN: ms-opt %s --ms-cuda-tile-matmul=arch=sm_90a --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=WS
 // RUN: not ms-opt %s --ms-cuda-tile-matmul=precision=f64 --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: expected precision f32, tf32, bf16 or f16, found 'f64'
 
@@ -989,10 +990,11 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // (MN-major, the same swizzle: the next box 2,048 bytes on (leading), 8
 // terms 512 on (stride): -9223371899407433728).
 // Thread 0 initializes two barriers per stage (loaded: one arrival;
-// released: one per warp), then expects each step's 8,192 bytes and
-// issues its loads once the warps released the stage; each step waits for
-// its stage's loaded phase, no barrier of the block's, and each warp
-// releases the stage of the step before after its wgmma.wait_group.
+// released: one per warp), then (with producer-warp=false) expects each
+// step's 8,192 bytes and issues its loads once the warps released the
+// stage; each step waits for its stage's loaded phase, no barrier of the
+// block's, and each warp releases the stage of the step before after its
+// wgmma.wait_group.
 // TMA-LABEL: func.func @pipelined(
 // TMA-SAME: %[[A:.*]]: memref<64x128xf16>, %[[B:.*]]: memref<128x64xf16>
 // TMA: %[[ACAST:.*]] = memref.cast %[[A]] : memref<64x128xf16> to memref<*xf16>
@@ -1062,6 +1064,51 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // TMA-NOT: nvgpu.device_async_copy
 // TMA-NOT: nvvm.fence.proxy
 // TMA-LABEL: func.func @kept_widened(
+// With a producer warp (the default), the block has a ninth warp: the
+// products' 256 threads only wait for each step's loaded phase, multiply
+// and release the stage; thread 256 runs every step's loads, each once
+// its stage's previous use is released.
+// WS-LABEL: func.func @pipelined(
+// WS: gpu.launch
+// WS-SAME: threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c288,
+// WS-SAME: dynamic_shared_memory_size %c41968_i32
+// WS: %[[BARS:.*]] = nvgpu.mbarrier.create
+// WS: %[[FREE:.*]] = nvgpu.mbarrier.create
+// WS: nvgpu.mbarrier.init %[[FREE]][%c4{{.*}}], %c8
+// WS-NEXT: nvvm.fence.mbarrier.init
+// WS-NEXT: }
+// WS-NEXT: gpu.barrier
+// WS: %[[COMPUTES:.*]] = arith.cmpi ult, %{{.*}}, %c256
+// WS-NEXT: scf.if %[[COMPUTES]] {
+// WS-NOT: nvgpu.tma.async.load
+// WS: scf.for
+// WS: nvgpu.mbarrier.try_wait.parity %[[BARS]]
+// WS-NOT: nvgpu.mbarrier.arrive.expect_tx
+// WS: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>
+// WS: nvvm.wgmma.wait.group.sync.aligned 1
+// WS: nvgpu.mbarrier.arrive %[[FREE]]
+// WS: scf.yield
+// WS-NEXT: }
+// WS-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// WS: } else {
+// WS: %[[PRODUCES:.*]] = arith.cmpi eq, %{{.*}}, %c256
+// WS-NEXT: scf.if %[[PRODUCES]] {
+// WS: scf.for %[[K:.*]] = %{{.*}} to %c128 step %c32
+// WS: %[[STEP:.*]] = arith.divui %[[K]], %c32
+// WS: %[[STAGE:.*]] = arith.remui %[[STEP]], %c5
+// WS: %[[USE:.*]] = arith.divui %[[STEP]], %c5
+// WS: %[[ODD:.*]] = arith.remui %[[USE]], %c2
+// WS: %[[PREVIOUS:.*]] = arith.cmpi eq, %[[ODD]], %c0
+// WS: nvgpu.mbarrier.try_wait.parity %[[FREE]][%[[STAGE]]], %[[PREVIOUS]], %c10000000
+// WS: nvgpu.mbarrier.arrive.expect_tx %[[BARS]][%[[STAGE]]], %c8192
+// WS: nvgpu.tma.async.load %{{.*}}[%[[K]], %{{.*}}], %[[BARS]][%[[STAGE]]]
+// WS: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %[[K]]], %[[BARS]][%[[STAGE]]]
+// WS: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %[[K]]], %[[BARS]][%[[STAGE]]]
+// WS-NEXT: }
+// WS-NEXT: }
+// WS-NEXT: }
+// WS-NEXT: gpu.terminator
+// WS-LABEL: func.func @kept_widened(
 // CHECK-LABEL: func.func @pipelined(
 // CHECK-SAME: %[[A:.*]]: memref<64x128xf16>, %[[B:.*]]: memref<128x64xf16>
 // CHECK: gpu.launch

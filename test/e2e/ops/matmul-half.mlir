@@ -1,9 +1,11 @@
 // RUN: %check %s --work-dir %t
 // RUN: %check %s --work-dir %t.sm80 --levels O1 --compile-flags=--cuda-arch=sm_80
 // RUN: %check %s --work-dir %t.notma --levels O1 --compile-flags=--cuda-tma=false
+// RUN: %check %s --work-dir %t.noproducer --levels O1 --compile-flags=--cuda-producer-warp=false
 // RUN: ms-compile %s -O1 --target cuda --compile-to=gpu | FileCheck %s
 // RUN: ms-compile %s -O1 --target cuda --cuda-arch=sm_80 --compile-to=gpu | FileCheck %s --check-prefix=SM80
 // RUN: ms-compile %s -O1 --target cuda --cuda-tma=false --compile-to=gpu | FileCheck %s --check-prefix=NOTMA
+// RUN: ms-compile %s -O1 --target cuda --cuda-producer-warp=false --compile-to=gpu | FileCheck %s --check-prefix=NOPRODUCER
 // Products of half-precision tensors, which the msgraph lowering widens
 // to f32 (f32 sums, one rounding): on the cuda target ms-cuda-tile-matmul
 // reads the halves themselves (8 a 128-bit load, no widening launch) and
@@ -16,8 +18,9 @@
 // reference sums in float64 and rounds once to the output's type. Products
 // whose operands both go by cp.async on sm_80 run on wgmma on sm_90a (the
 // default), their operands loaded by TMA (by cp.async with
-// --cuda-tma=false), and on mma.sync on sm_80; the others on mma.sync on
-// both. Every product runs on the driver stand-in,
+// --cuda-tma=false) that a producer warp of their own issues (thread 0
+// with --cuda-producer-warp=false), and on mma.sync on sm_80; the others
+// on mma.sync on both. Every product runs on the driver stand-in,
 // whose TMA loads land at issue in odd blocks and at the barrier's wait in
 // even ones.
 // INPUT 0: (rng.standard_normal((2, 75, 100)) * 0.25).astype(np.float16)
@@ -41,14 +44,15 @@
 // map of each (the step's 32 terms of 128 rows of A a box, rows of 64
 // bytes swizzled; 64 columns of B's 32 terms, rows of 128 bytes), which
 // the launch takes as a pointer; its dynamic shared memory is 5 stages of
-// 16,384 bytes and 1,008 more, to start them at a multiple of 1,024.
+// 16,384 bytes and 1,008 more, to start them at a multiple of 1,024; its
+// blocks are the products' two warpgroups and the producer warp.
 // CHECK-LABEL: func.func @fused_5_matmul_cast(
 // CHECK-NOT: memref.alloc
 // CHECK: %[[A:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c32] : memref<*xbf16> -> <tensor = memref<128x32xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_64b,
 // CHECK: %[[B:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c32, %c64] : memref<*xbf16> -> <tensor = memref<32x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
 // CHECK: %[[AP:.*]] = builtin.unrealized_conversion_cast %[[A]]
 // CHECK: %[[BP:.*]] = builtin.unrealized_conversion_cast %[[B]]
-// CHECK: gpu.launch_func @ms_cuda::@fused_5_matmul_cast_0 blocks in (%c270, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c82928_i32 args(%[[AP]] : !llvm.ptr, %[[BP]] : !llvm.ptr,
+// CHECK: gpu.launch_func @ms_cuda::@fused_5_matmul_cast_0 blocks in (%c270, %c1, %c1) threads in (%c288, %c1, %c1) dynamic_shared_memory_size %c82928_i32 args(%arg2 : memref<1152x3840xf32>, %[[AP]] : !llvm.ptr, %[[BP]] : !llvm.ptr)
 // CHECK-NEXT: return
 // A's rows (K = 100) take groups of 4 halves (8 bytes), through registers;
 // B's and the bf16 product's rows are copied 16 bytes at a time by cp.async.
@@ -57,17 +61,31 @@
 // CHECK: vector.load %{{.*}} : memref<2x75x100xf16>, vector<4xf16>
 // CHECK: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32)
 // CHECK-LABEL: gpu.func @fused_5_matmul_cast_0(
-// CHECK: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
-// CHECK: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%c0], %c16384
-// One box of A a step, two of B.
-// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%c0] to %{{.*}} : {{.*}} -> memref<128x32xbf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
-// CHECK-NOT: memref<128x32xbf16, strided
-// CHECK: nvgpu.tma.async.load %{{.*}}[%[[N0:.*]], %{{.*}}], %{{.*}}[%c0] to %{{.*}} : {{.*}} -> memref<32x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
-// CHECK: %[[N1:.*]] = arith.addi %[[N0]], %c64 : index
-// CHECK-NEXT: nvgpu.tma.async.load %{{.*}}[%[[N1]], %{{.*}}], %{{.*}}[%c0] to %{{.*}} : {{.*}} -> memref<32x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
-// CHECK-NEXT: }
-// CHECK: nvgpu.mbarrier.try_wait.parity
+// The two warpgroups (threads 0 to 255) wait for each step's loads,
+// multiply and release the stage; the producer warp's first lane (thread
+// 256) waits for each stage's release and issues its loads.
+// CHECK: %[[LOADED:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+// CHECK: %[[RELEASED:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 5>
+// CHECK: gpu.barrier
+// CHECK: %[[COMPUTES:.*]] = arith.cmpi ult, %thread_id_x, %c256 : index
+// CHECK-NEXT: scf.if %[[COMPUTES]] {
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[LOADED]]
+// CHECK-NOT: nvgpu.tma.async.load
 // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK-NOT: nvgpu.tma.async.load
+// CHECK: nvgpu.mbarrier.arrive %[[RELEASED]]
+// CHECK: } else {
+// CHECK-NEXT: %[[PRODUCES:.*]] = arith.cmpi eq, %thread_id_x, %c256 : index
+// CHECK-NEXT: scf.if %[[PRODUCES]] {
+// CHECK-NEXT: scf.for
+// CHECK: nvgpu.mbarrier.try_wait.parity %[[RELEASED]][%[[STAGE:.*]]],
+// CHECK-NEXT: nvgpu.mbarrier.arrive.expect_tx %[[LOADED]][%[[STAGE]]], %c16384
+// One box of A a step, two of B.
+// CHECK: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], %[[LOADED]][%[[STAGE]]] to %{{.*}} : {{.*}} -> memref<128x32xbf16, strided<[32, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK-NOT: memref<128x32xbf16, strided
+// CHECK: nvgpu.tma.async.load %{{.*}}[%[[N0:.*]], %{{.*}}], %[[LOADED]][%[[STAGE]]] to %{{.*}} : {{.*}} -> memref<32x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
+// CHECK: %[[N1:.*]] = arith.addi %[[N0]], %c64 : index
+// CHECK-NEXT: nvgpu.tma.async.load %{{.*}}[%[[N1]], %{{.*}}], %[[LOADED]][%[[STAGE]]] to %{{.*}} : {{.*}} -> memref<32x64xbf16, strided<[64, 1], offset: ?>, #gpu.address_space<workgroup>>
 // CHECK-NOT: nvgpu.device_async_copy
 // CHECK-NOT: nvvm.mma.sync
 // CHECK-LABEL: gpu.func @kernel_6_0(
@@ -86,6 +104,17 @@
 // NOTMA: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
 // NOTMA-NOT: nvgpu.tma.async.load
 // NOTMA-LABEL: gpu.func @kernel_6_0(
+// With --cuda-producer-warp=false thread 0 issues the loads between its
+// products: the blocks are the two warpgroups, and the first steps' loads
+// are issued before the loop.
+// NOPRODUCER-LABEL: func.func @fused_5_matmul_cast(
+// NOPRODUCER: gpu.launch_func @ms_cuda::@fused_5_matmul_cast_0 blocks in (%c270, %c1, %c1) threads in (%c256, %c1, %c1) dynamic_shared_memory_size %c82928_i32
+// NOPRODUCER-LABEL: gpu.func @fused_5_matmul_cast_0(
+// NOPRODUCER: nvgpu.mbarrier.arrive.expect_tx %{{.*}}[%c0], %c16384
+// NOPRODUCER: nvgpu.tma.async.load %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}}[%c0] to
+// NOPRODUCER-NOT: arith.cmpi ult, %thread_id_x, %c256
+// NOPRODUCER: nvvm.wgmma.mma_async
+// NOPRODUCER-LABEL: gpu.func @kernel_6_0(
 func.func @main(%x: tensor<2x75x100xf16>, %w: tensor<100x200xf16>,
                 %q: tensor<3x80x40xf16>, %k: tensor<3x72x40xf16>,
                 %l: tensor<1152x48xf32>, %r: tensor<48x3840xf32>,

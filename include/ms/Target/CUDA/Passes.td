@@ -403,6 +403,20 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     each warp releases the stage of step s - 1 (`nvgpu.mbarrier.arrive`).
     Steps past the part's last start no loads.
 
+    With `producer-warp` (the default) the loads are warp-specialized, as
+    in CUTLASS's and DeepGEMM's sm90 kernels: the block has a ninth warp
+    (288 threads) after the two warpgroups. Once the barriers are
+    initialized the block splits (`scf.if` on the thread id): its 256
+    threads only wait for each step's `loaded` phase, multiply, release
+    and add their sums to the outputs; thread 256 runs every step of the
+    part, waiting for the stage's previous use to be released, then
+    arriving at `loaded` and issuing the loads, so the loads run up to
+    `stages` steps ahead of the products whatever either warpgroup is
+    doing, and no product thread waits for the slower warpgroup's
+    releases. The other lanes of the ninth warp run nothing; no warp of it
+    runs wgmma (whose warps make whole warpgroups). Without it, thread 0
+    issues the loads between its products as described above.
+
     With `precision=bf16` or `f16`, an f32 operand that at least 3 tiles of
     the output read (A: tiles along N; B: along M) is first rounded into a
     buffer of halves of the kernel (`memref.alloc`, a `linalg.generic` of
@@ -447,7 +461,10 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
               "halves whose operands both go by cp.async run on wgmma">,
        Option<"tma", "tma", "bool", /*default=*/"true",
               "on wgmma, load the operands a tensor map can describe by "
-              "TMA (else cp.async)">];
+              "TMA (else cp.async)">,
+       Option<"producerWarp", "producer-warp", "bool", /*default=*/"true",
+              "with TMA, a warp of its own (the block's ninth) issues the "
+              "loads (else thread 0, between its products)">];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
