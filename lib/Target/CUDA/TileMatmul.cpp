@@ -915,6 +915,9 @@ private:
   /// ninth warp issues the TMA loads (produceSteps) and the two
   /// warpgroups only compute.
   void emitWgmma(Value init) {
+    // Both operands go by cp.async or TMA (pipelineK): no block barrier
+    // in the loop, which the producer warp would never reach.
+    assert(asyncA && asyncB && "wgmma's operands are copied asynchronously");
     if (!producerWarp)
       return emitWgmmaProducts(init);
     initBarriers();
@@ -922,10 +925,12 @@ private:
                                            thread, index(kThreads));
     auto role = scf::IfOp::create(b, loc, computes, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(role.thenBlock());
-    emitWgmmaProducts(init);
+    // The producer first: it reads `ivs` (the batch loops') as set before
+    // the split, which the products' epilogue then sets in its region.
     b.setInsertionPointToStart(role.elseBlock());
     produceSteps();
+    b.setInsertionPointToStart(role.thenBlock());
+    emitWgmmaProducts(init);
   }
 
   /// emitWgmma's products and epilogue, by the block's kThreads threads.
@@ -1028,10 +1033,11 @@ private:
           }
           NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
           // The step's products run on while the next step waits for its
-          // copies and the block; the previous step's end here, before the
-          // block's next barrier, after which its stage is copied into
-          // (pipelineK). The next products add to these accumulators as
-          // they are (no fence needed between products of one shape).
+          // operands; the previous step's end here, before its stage may be
+          // copied into again (pipelineK: after the block's next barrier
+          // with cp.async; by TMA, once every warp has released it). The
+          // next products add to these accumulators as they are (no fence
+          // needed between products of one shape).
           NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1);
           for (int64_t e = 0; e < count; ++e)
             next[e] = LLVM::ExtractValueOp::create(b, loc, accs,
@@ -1350,10 +1356,11 @@ private:
   /// The producer warp's lane 0 (thread kThreads) issues the TMA loads of
   /// every step of the block's part of K, each into its stage once the
   /// products have released the stage's previous use (the first `stages`
-  /// uses are fresh): up to `stages` steps ahead of the products, whatever
-  /// either warpgroup is doing, where thread 0 issued them between its own
-  /// products, `stages` - 2 ahead, and waited there for the slower
-  /// warpgroup. The other lanes have nothing to do.
+  /// uses are fresh): up to `stages` - 1 steps ahead of the products
+  /// (step s releases the stage of step s - 1), whatever either warpgroup
+  /// is doing, where thread 0 issued them between its own products,
+  /// `stages` - 2 ahead, and waited there for the slower warpgroup. The
+  /// other lanes have nothing to do.
   void produceSteps() {
     Value first, end;
     std::tie(first, end, std::ignore) = getPartOfK();

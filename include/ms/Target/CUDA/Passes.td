@@ -404,15 +404,17 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     Steps past the part's last start no loads.
 
     With `producer-warp` (the default) the loads are warp-specialized, as
-    in CUTLASS's and DeepGEMM's sm90 kernels: the block has a ninth warp
-    (288 threads) after the two warpgroups. Once the barriers are
+    in CUTLASS's and DeepGEMM's sm90 kernels, but by one warp where they
+    give a whole producer warpgroup, and with no register reallocation
+    (`setmaxnreg`, which needs whole warpgroups): the block has a ninth
+    warp (288 threads) after the two warpgroups. Once the barriers are
     initialized the block splits (`scf.if` on the thread id): its 256
     threads only wait for each step's `loaded` phase, multiply, release
     and add their sums to the outputs; thread 256 runs every step of the
     part, waiting for the stage's previous use to be released, then
     arriving at `loaded` and issuing the loads, so the loads run up to
-    `stages` steps ahead of the products whatever either warpgroup is
-    doing, and no product thread waits for the slower warpgroup's
+    `stages` - 1 steps ahead of the products (`stages` - 2 without it)
+    whatever either warpgroup is doing, and no product thread waits for the slower warpgroup's
     releases. The other lanes of the ninth warp run nothing; no warp of it
     runs wgmma (whose warps make whole warpgroups). Without it, thread 0
     issues the loads between its products as described above.
