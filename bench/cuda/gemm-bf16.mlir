@@ -3,10 +3,13 @@
 // own; on sm_90a, the default, then loaded by TMA through a 5-stage
 // mbarrier pipeline and multiplied by wgmma, f32 sums): against cuBLAS's
 // bf16 GEMM through PyTorch, the operands rounded the same way first.
-// Variants (gpu-kit's bench-gemm-bf16@NAME): TMA issued by thread 0 between
-// its products instead of a producer warp, wgmma with the operands copied
-// by cp.async instead of TMA, and sm_90's cp.async and mma.sync.
+// Variants (gpu-kit's bench-gemm-bf16@NAME): 128 x 256 tiles (one block a
+// multiprocessor, wgmma.m64n256k16) instead of 128 x 128, TMA issued by
+// thread 0 between its products instead of a producer warp, wgmma with
+// the operands copied by cp.async instead of TMA, and sm_90's cp.async
+// and mma.sync.
 // COMPILE-FLAGS: --precision=bf16
+// VARIANT: wide --cuda-wide-tiles
 // VARIANT: thread0-tma --cuda-producer-warp=false
 // VARIANT: cp-async --cuda-tma=false
 // VARIANT: sm_90 --cuda-arch=sm_90

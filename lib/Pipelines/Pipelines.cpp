@@ -214,6 +214,10 @@ struct NamedPipelineOptions
       *this, "cuda-producer-warp",
       llvm::cl::desc("Issue TMA loads from a warp of their own (sm_90a)"),
       llvm::cl::init(true)};
+  Option<bool> cudaWideTiles{
+      *this, "cuda-wide-tiles",
+      llvm::cl::desc("Large TMA products take 128 x 256 tiles (sm_90a)"),
+      llvm::cl::init(false)};
   Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("Precision in which matmuls multiply: f32, bf16 or f16 "
@@ -243,6 +247,7 @@ void mlir::ms::registerCompilePipelines() {
             options.targetOptions.cudaArch = named.cudaArch;
             options.targetOptions.cudaTma = named.cudaTma;
             options.targetOptions.cudaProducerWarp = named.cudaProducerWarp;
+            options.targetOptions.cudaWideTiles = named.cudaWideTiles;
             options.targetOptions.precision = named.precision;
             std::string error;
             if (failed(buildCompilePipeline(pm, options, error)))

@@ -6,7 +6,7 @@
 //
 // ms-compile MODEL -o OUT.msm [-O0|-O1|-O2] [--target cpu|cuda]
 //            [--target-cpu NAME] [--cuda-arch SM] [--cuda-tma=false]
-//            [--cuda-producer-warp=false]
+//            [--cuda-producer-warp=false] [--cuda-wide-tiles]
 //            [--compile-to STAGE] [--dry-run] [--memory-report]
 //            [--simulate PRESET [--simulate-trace FILE]]
 //            [--cache-dir DIR | --no-cache] [--time-report]
@@ -107,6 +107,12 @@ struct Options {
                      "it (default); =false: thread 0 issues them between "
                      "its products"),
       llvm::cl::init(true), llvm::cl::cat(category)};
+  llvm::cl::opt<bool> cudaWideTiles{
+      "cuda-wide-tiles",
+      llvm::cl::desc("With a producer warp, large products take 128 x 256 "
+                     "tiles (one block a multiprocessor, 128 accumulators a "
+                     "thread) where at least 132 remain; default: 128 x 128"),
+      llvm::cl::init(false), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> precision{
       "precision",
       llvm::cl::desc("Precision in which matmuls multiply. --target cpu: "
@@ -281,6 +287,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   compile.targetOptions.cudaArch = options.cudaArch;
   compile.targetOptions.cudaTma = options.cudaTma;
   compile.targetOptions.cudaProducerWarp = options.cudaProducerWarp;
+  compile.targetOptions.cudaWideTiles = options.cudaWideTiles;
   compile.targetOptions.precision = options.precision;
   compile.compileTo = options.compileTo;
   if (options.multiCopy == "auto")

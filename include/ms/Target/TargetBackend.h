@@ -43,6 +43,9 @@ struct TargetOptions {
   /// Whether a warp of its own issues the cuda target's TMA loads (warp
   /// specialization); false: thread 0 does, between its products.
   bool cudaProducerWarp = true;
+  /// Whether the cuda target's large TMA products from a producer warp take
+  /// 128 x 256 tiles (one block a multiprocessor); false: 128 x 128.
+  bool cudaWideTiles = false;
   /// Precision in which matmuls multiply: empty for the target's default
   /// (the first of TargetBackend::getPrecisions), "f32", "tf32" (operands
   /// rounded to TensorFloat-32's 10 fraction bits, products summed in f32),

@@ -338,7 +338,7 @@ public:
       kernels.addPass(createLowerMemRefCopiesPass());
       kernels.addPass(createCUDATileMatmulPass(CUDATileMatmulPassOptions{
           options.precision, options.cudaArch, options.cudaTma,
-          options.cudaProducerWarp}));
+          options.cudaProducerWarp, options.cudaWideTiles}));
       kernels.addPass(createCUDAOrderLoopsPass());
       kernels.addPass(createConvertLinalgToParallelLoopsPass());
       kernels.addPass(createCanonicalizerPass());

@@ -88,9 +88,12 @@ static_assert(kLargeTile.bm * kLargeTile.bk % kThreads == 0 &&
                   kSmallTile.bm * kSmallTile.bk % kThreads == 0 &&
                   kSmallTile.bn * kSmallTile.bk % kThreads == 0,
               "the threads stage whole steps of K");
+/// The streaming multiprocessors of an H100 or H200, which the tile
+/// choices below fill.
+static constexpr int64_t kMultiprocessors = 132;
 /// Blocks of large tiles a product needs for them to be chosen: two per
-/// streaming multiprocessor of an H100 (132), so that none idles.
-static constexpr int64_t kMinLargeBlocks = 264;
+/// multiprocessor, so that none idles.
+static constexpr int64_t kMinLargeBlocks = 2 * kMultiprocessors;
 /// A product of fewer small tiles than kMinLargeBlocks (a linear layer of
 /// few rows and columns: BERT-base's output projection and FFN down
 /// projection at 1,024 tokens have 192) splits K into parts, each a block
@@ -99,7 +102,7 @@ static constexpr int64_t kMinLargeBlocks = 264;
 /// kSplitBlocks (four per multiprocessor, all resident at once), but at
 /// most K / kMinSplitTerms (the parts are whole steps, so the last may be
 /// shorter) and at most kMaxSplits.
-static constexpr int64_t kSplitBlocks = 528;
+static constexpr int64_t kSplitBlocks = 4 * kMultiprocessors;
 static constexpr int64_t kMinSplitTerms = 256;
 static constexpr int64_t kMaxSplits = 16;
 /// Shared rows are padded by 16 bytes: threads storing down a column, or
@@ -163,6 +166,20 @@ static constexpr int64_t kMaxDynamicSharedBytes = 80 * 1024;
 static_assert(kMaxAsyncStages >= kStages &&
                   kMaxDynamicSharedBytes >= kStages * 18944,
               "a 128 x 128 tile of halves takes 18,944 bytes a stage");
+/// With `wide-tiles`, wgmma products whose TMA loads a producer warp issues
+/// take 128 x 256 tiles where they make at least kMinWideBlocks (one per
+/// multiprocessor): each warpgroup's piece is 64 x 256,
+/// one wgmma.m64n256k16 a 16 terms (128 f32 accumulators a thread, so one
+/// block a multiprocessor), with as many stages as fit kMaxWideSharedBytes
+/// up to kMaxWideStages (24,576 bytes a stage: 8 stages, 192 KiB), as
+/// CUTLASS's and DeepGEMM's sm90 kernels take 128 x 256 tiles.
+static constexpr TileShape kWideMmaTile{128, 256, kMmaRowBytes / 2};
+static constexpr int64_t kMinWideBlocks = kMultiprocessors, kMaxWideStages = 8;
+static constexpr int64_t kMaxWideSharedBytes = 200 * 1024;
+static_assert(kWideMmaTile.bm == kLargeMmaTile.bm && kWideMmaTile.bn <= 256 &&
+                  kWideMmaTile.bk == kLargeMmaTile.bk,
+              "a wide tile's warpgroups each take one wgmma of at most 256 "
+              "columns");
 /// An f32 operand that tensor cores multiply as halves and that at least
 /// this many tiles of the output read is rounded into a buffer of halves
 /// by a launch of its own first: 6 bytes an element once (the f32 read, the
@@ -442,18 +459,28 @@ static constexpr size_t kMaxTmaRank = 5;
 /// The clock ticks a thread waits at a TMA barrier before retrying.
 static constexpr int64_t kMbarrierTicks = 10000000;
 
+/// What the target and ms-cuda-tile-matmul's options allow a product.
+struct GemmFeatures {
+  /// The target has Hopper's warpgroup products (sm_90a).
+  bool hasWgmma = false;
+  /// wgmma's operands go by TMA where they can.
+  bool useTma = false;
+  /// A warp of its own issues the TMA loads.
+  bool useProducerWarp = false;
+  /// TMA products from a producer warp may take kWideMmaTile.
+  bool useWideTiles = false;
+};
+
 /// Emits a contraction's launch.
 class GemmEmitter {
 public:
   /// `mmaType` is the type products multiply in on tensor cores (tf32,
-  /// bf16 or f16), or null for f32 on the threads' FMA units.
-  /// `hasWgmma`: the target has Hopper's warpgroup products (sm_90a).
-  /// `useTma`: wgmma's operands go by TMA where they can.
-  /// `useProducerWarp`: a warp of its own issues the TMA loads.
-  GemmEmitter(Contraction c, Type mmaType, bool hasWgmma, bool useTma,
-              bool useProducerWarp, OpBuilder &builder)
-      : c(c), mmaType(mmaType), hasWgmma(hasWgmma), useTma(useTma),
-        useProducerWarp(useProducerWarp), b(builder), loc(c.op.getLoc()) {}
+  /// bf16 or f16), or null for f32 on the threads' FMA units; `features`
+  /// what the target and the pass's options allow.
+  GemmEmitter(Contraction c, Type mmaType, GemmFeatures features,
+              OpBuilder &builder)
+      : c(c), mmaType(mmaType), features(features), b(builder),
+        loc(c.op.getLoc()) {}
 
   /// Replaces the contraction by its launch; `init` is the value the output
   /// was filled with just before (the fill is then dropped), or null to add
@@ -500,30 +527,53 @@ public:
     asyncB = isCopiedAsync(c.rhs, c.rhsMap, c.nDim, bKMajor);
     // wgmma reads both operands from shared memory, in core matrices of 8
     // rows of 16 bytes (sharedType): no padding.
-    wgmma = hasWgmma && !isTf32(mmaType) && asyncA && asyncB;
+    wgmma = features.hasWgmma && !isTf32(mmaType) && asyncA && asyncB;
     if (wgmma)
       pad = 0;
     // wgmma's operands go by TMA where both can (getTmaOperand).
-    if (wgmma && useTma) {
+    if (wgmma && features.useTma) {
       aTma = getTmaOperand(c.lhs, c.lhsMap, c.rowDims, tile.bm, tile.bm);
       bTma = getTmaOperand(c.rhs, c.rhsMap, {c.nDim}, tile.bn,
                            tile.bn / getWarpgroupColumns());
     }
     tma = aTma && bTma;
-    producerWarp = tma && useProducerWarp;
+    producerWarp = tma && features.useProducerWarp;
+    // Large tiles of such products widen where enough wide ones remain
+    // and TMA can still load both operands' boxes.
+    if (producerWarp && features.useWideTiles && tile.bn == large.bn &&
+        n >= kWideMmaTile.bn && blocksOf(kWideMmaTile) >= kMinWideBlocks) {
+      TileShape previous = tile;
+      tile = kWideMmaTile;
+      std::optional<TmaOperand> wideA =
+          getTmaOperand(c.lhs, c.lhsMap, c.rowDims, tile.bm, tile.bm);
+      std::optional<TmaOperand> wideB = getTmaOperand(
+          c.rhs, c.rhsMap, {c.nDim}, tile.bn, tile.bn / getWarpgroupColumns());
+      wide = wideA && wideB;
+      if (wide) {
+        aTma = wideA;
+        bTma = wideB;
+        tiles = blocksOf(tile);
+      } else {
+        tile = previous;
+      }
+    }
     auto stageElements = [&](int64_t width, bool kMajor) {
       return kMajor ? tile.bk * (width + pad) : width * (tile.bk + pad);
     };
     int64_t stageBytes =
         (stageElements(tile.bm, aKMajor) + stageElements(tile.bn, bKMajor)) *
         bytes;
+    int64_t maxSharedBytes =
+        wide ? kMaxWideSharedBytes : kMaxDynamicSharedBytes;
     if (asyncA && asyncB)
-      stages = std::min(wgmma ? kMaxWgmmaStages : kMaxAsyncStages,
-                        kMaxDynamicSharedBytes / stageBytes);
+      stages = std::min(wide    ? kMaxWideStages
+                        : wgmma ? kMaxWgmmaStages
+                                : kMaxAsyncStages,
+                        maxSharedBytes / stageBytes);
     // Few tiles split K (kSplitBlocks) into parts of whole steps, none
-    // empty.
+    // empty (wide tiles are at least kMinWideBlocks: never).
     int64_t terms = c.ranges[c.kDim];
-    if (tiles < kMinLargeBlocks)
+    if (tiles < (wide ? kMinWideBlocks : kMinLargeBlocks))
       splits = std::max<int64_t>(
           1,
           std::min({kSplitBlocks / tiles, terms / kMinSplitTerms, kMaxSplits}));
@@ -554,7 +604,7 @@ public:
     MemRefType aType = sharedType(tile.bm, aKMajor, tma ? aTma->span : 0);
     MemRefType bType = sharedType(tile.bn, bKMajor, tma ? bTma->span : 0);
     int64_t sharedBytes = stages * stageBytes;
-    assert(stages >= kStages && sharedBytes <= kMaxDynamicSharedBytes &&
+    assert(stages >= kStages && sharedBytes <= maxSharedBytes &&
            "the shared tiles fit a block");
     // Swizzled TMA boxes start a repetition of the swizzle's pattern, at a
     // multiple of kSwizzledSharedAlignment. The driver aligns the dynamic
@@ -2127,11 +2177,7 @@ private:
 
   Contraction c;
   Type mmaType;
-  /// Whether the target has wgmma (sm_90a), and whether its operands may
-  /// go by TMA.
-  bool hasWgmma, useTma;
-  /// Whether a warp of its own may issue the TMA loads.
-  bool useProducerWarp;
+  GemmFeatures features;
   OpBuilder &b;
   Location loc;
   TileShape tile = kSmallTile;
@@ -2158,6 +2204,8 @@ private:
   /// Whether the TMA loads are issued by a warp of their own, after the
   /// products' kThreads threads (produceSteps).
   bool producerWarp = false;
+  /// Whether the tile is kWideMmaTile.
+  bool wide = false;
   std::optional<TmaOperand> aTma, bTma;
   Value loaded, released;
   /// The steps of K the shared tiles hold.
@@ -2321,6 +2369,7 @@ struct CUDATileMatmulPass final
           << precision << "'";
       return signalPassFailure();
     }
+    GemmFeatures features{arch == "sm_90a", tma, producerWarp, wideTiles};
     SmallVector<Contraction, 4> found;
     SmallVector<linalg::LinalgOp> untiled;
     for (auto func : getOperation().getOps<func::FuncOp>())
@@ -2351,9 +2400,8 @@ struct CUDATileMatmulPass final
       Type type = absorbWidenings(c, mmaType);
       findEpilogue(c, fill);
       OpBuilder builder(c.op);
-      if (failed(
-              GemmEmitter(c, type, arch == "sm_90a", tma, producerWarp, builder)
-                  .emit(fill ? fill.getDpsInputs()[0] : Value())))
+      if (failed(GemmEmitter(c, type, features, builder)
+                     .emit(fill ? fill.getDpsInputs()[0] : Value())))
         return signalPassFailure();
       c.op->erase();
       for (linalg::GenericOp op : c.epilogue)

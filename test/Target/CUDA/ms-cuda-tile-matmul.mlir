@@ -5,6 +5,7 @@
 // RUN: ms-opt %s --ms-cuda-tile-matmul="arch=sm_90a tma=false" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=WGMMA
 // RUN: ms-opt %s --ms-cuda-tile-matmul="arch=sm_90a producer-warp=false" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TMA
 // RUN: ms-opt %s --ms-cuda-tile-matmul=arch=sm_90a --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=WS
+// RUN: ms-opt %s --ms-cuda-tile-matmul="arch=sm_90a wide-tiles=true" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=WIDE
 // RUN: not ms-opt %s --ms-cuda-tile-matmul=precision=f64 --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: expected precision f32, tf32, bf16 or f16, found 'f64'
 
@@ -1482,6 +1483,58 @@ func.func @block_product_under_a_branch(%a: memref<2x16x16xf16>, %b: memref<2x16
     }
     memref.dealloc %s : memref<16x8xf32>
   }
+  return
+}
+
+// -----
+
+// A 2048 x 256 by 256 x 4096 bf16 product, 512 large tiles: with
+// wide-tiles, 256 blocks of 128 x 256 (at least 132), each warpgroup's
+// piece 64 x 256 (wgmma n = 256), 8 stages of 24,576 bytes (A's box of
+// 128 rows, four boxes of 64 columns of B a step) and the 1,008 bytes of
+// alignment; by default, 512 blocks of 128 x 128 in 5 stages.
+// WIDE-LABEL: func.func @wide_tiles(
+// WIDE: nvgpu.tma.create.descriptor %{{.*}} box[%c128, %c32] : memref<*xbf16> -> <tensor = memref<128x32xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_64b,
+// WIDE: nvgpu.tma.create.descriptor %{{.*}} box[%c32{{.*}}, %c64] : memref<*xbf16> -> <tensor = memref<32x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
+// WIDE: gpu.launch
+// WIDE-SAME: in (%{{.*}} = %c256, %{{.*}} = %c1, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c288,
+// WIDE-SAME: dynamic_shared_memory_size %c197616_i32
+// WIDE: memref.view {{.*}} to memref<8x1x128x32xbf16, #gpu.address_space<workgroup>>
+// WIDE: memref.view {{.*}} to memref<8x4x32x64xbf16, #gpu.address_space<workgroup>>
+// WIDE: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
+// WIDE: scf.for {{.*}} -> (f32,
+// WIDE-COUNT-2: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// WIDE-NOT: nvvm.wgmma.mma_async
+// WIDE: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c24576
+// WIDE-COUNT-5: nvgpu.tma.async.load
+// WIDE-NOT: nvgpu.tma.async.load
+// WIDE: gpu.terminator
+// WS-LABEL: func.func @wide_tiles(
+// WS: gpu.launch
+// WS-SAME: in (%{{.*}} = %c512, %{{.*}} = %c1, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c288,
+// WS-SAME: dynamic_shared_memory_size %c82928_i32
+// WS: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+// TMA-LABEL: func.func @wide_tiles(
+// TMA: gpu.launch
+// TMA-SAME: in (%{{.*}} = %c512, %{{.*}} = %c1, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c256,
+func.func @wide_tiles(%a: memref<2048x256xbf16>, %b: memref<256x4096xbf16>, %c: memref<2048x4096xf32>) {
+  %wa = memref.alloc() : memref<2048x256xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<2048x256xbf16>) outs(%wa : memref<2048x256xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %e = arith.extf %x : bf16 to f32
+    linalg.yield %e : f32
+  }
+  %wb = memref.alloc() : memref<256x4096xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<256x4096xbf16>) outs(%wb : memref<256x4096xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %e = arith.extf %x : bf16 to f32
+    linalg.yield %e : f32
+  }
+  linalg.matmul ins(%wa, %wb : memref<2048x256xf32>, memref<256x4096xf32>) outs(%c : memref<2048x4096xf32>)
   return
 }
 

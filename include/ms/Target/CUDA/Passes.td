@@ -419,6 +419,15 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     runs wgmma (whose warps make whole warpgroups). Without it, thread 0
     issues the loads between its products as described above.
 
+    With `wide-tiles` (off by default until measured on a GPU), products
+    with a producer warp whose 128 x 128 tiles would be large take 128 x
+    256 tiles where at least 132 remain (one block per multiprocessor of
+    an H100 or H200) and TMA can load both operands' boxes: each
+    warpgroup's piece is 64 x 256, one `wgmma.m64n256k16` a 16 terms (128
+    f32 accumulators a thread), and the stages take up to 200 KiB (8 of
+    24,576 bytes), as CUTLASS's and DeepGEMM's sm90 kernels take 128 x 256
+    tiles. K is not split for them.
+
     With `precision=bf16` or `f16`, an f32 operand that at least 3 tiles of
     the output read (A: tiles along N; B: along M) is first rounded into a
     buffer of halves of the kernel (`memref.alloc`, a `linalg.generic` of
@@ -465,8 +474,11 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
               "on wgmma, load the operands a tensor map can describe by "
               "TMA (else cp.async)">,
        Option<"producerWarp", "producer-warp", "bool", /*default=*/"true",
-              "with TMA, a warp of its own (the block's ninth) issues the "
-              "loads (else thread 0, between its products)">];
+              "with TMA, a warp of its own (the block's ninth) issues "
+              "the loads (else thread 0, between its products)">,
+       Option<"wideTiles", "wide-tiles", "bool", /*default=*/"false",
+              "with a producer warp, large products take 128 x 256 tiles "
+              "(one block a multiprocessor) where 132 or more remain">];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
