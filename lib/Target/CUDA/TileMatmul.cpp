@@ -88,8 +88,8 @@ static_assert(kLargeTile.bm * kLargeTile.bk % kThreads == 0 &&
                   kSmallTile.bm * kSmallTile.bk % kThreads == 0 &&
                   kSmallTile.bn * kSmallTile.bk % kThreads == 0,
               "the threads stage whole steps of K");
-/// The streaming multiprocessors of an H100 or H200, which the tile
-/// choices below fill.
+/// The streaming multiprocessors of an H100 SXM or H200 (an H100 PCIe has
+/// 114), which the tile choices below fill.
 static constexpr int64_t kMultiprocessors = 132;
 /// Blocks of large tiles a product needs for them to be chosen: two per
 /// multiprocessor, so that none idles.
@@ -136,10 +136,10 @@ static_assert(kLargeMmaTile.bm % (kWarpRows * kFragM) == 0 &&
               "each warp owns whole fragments");
 /// On sm_90a, products whose operands both go by cp.async run on wgmma:
 /// the block's two warpgroups of 4 warps each own a 64-row piece of the
-/// tile (kWgmmaM: 128 x 128 tiles, each all 128 columns) or half its
-/// columns (64 x 64 tiles), updated by 16 terms (kWgmmaK) a wgmma from
-/// operands in shared memory, laid out as core matrices of kCoreRows rows
-/// of 16 bytes (by TMA: swizzled rows, getTmaOperand).
+/// tile (kWgmmaM: 128 x 128 tiles, each all 128 columns; kWideMmaTile's
+/// 256) or half its columns (64 x 64 tiles), updated by 16 terms (kWgmmaK) a
+/// wgmma from operands in shared memory, laid out as core matrices of kCoreRows
+/// rows of 16 bytes (by TMA: swizzled rows, getTmaOperand).
 static constexpr int64_t kWarpGroup = 4 * kWarp, kWgmmaM = 64, kWgmmaK = 16,
                          kCoreRows = 8, kCoreBytes = 16 * kCoreRows;
 static_assert(kThreads == 2 * kWarpGroup && kLargeMmaTile.bm == 2 * kWgmmaM &&
@@ -172,7 +172,9 @@ static_assert(kMaxAsyncStages >= kStages &&
 /// one wgmma.m64n256k16 a 16 terms (128 f32 accumulators a thread, so one
 /// block a multiprocessor), with as many stages as fit kMaxWideSharedBytes
 /// up to kMaxWideStages (24,576 bytes a stage: 8 stages, 192 KiB), as
-/// CUTLASS's and DeepGEMM's sm90 kernels take 128 x 256 tiles.
+/// CUTLASS's and DeepGEMM's sm90 kernels take 128 x 256 tiles; only where
+/// they pad no more columns than 128 x 128 tiles (N mod 256 is 0 or over
+/// 128).
 static constexpr TileShape kWideMmaTile{128, 256, kMmaRowBytes / 2};
 static constexpr int64_t kMinWideBlocks = kMultiprocessors, kMaxWideStages = 8;
 static constexpr int64_t kMaxWideSharedBytes = 200 * 1024;
@@ -180,6 +182,13 @@ static_assert(kWideMmaTile.bm == kLargeMmaTile.bm && kWideMmaTile.bn <= 256 &&
                   kWideMmaTile.bk == kLargeMmaTile.bk,
               "a wide tile's warpgroups each take one wgmma of at most 256 "
               "columns");
+/// The shared memory a block of sm_90 may have (the runtime's limit too).
+static constexpr int64_t kMaxBlockSharedBytes = 227 * 1024;
+static_assert(kMaxWideSharedBytes + kSwizzledSharedAlignment -
+                      kDynamicSharedAlignment + 2 * kMaxWideStages * 8 <=
+                  kMaxBlockSharedBytes,
+              "wide tiles' stages, their alignment slack and their two "
+              "8-byte barriers a stage fit a block");
 /// An f32 operand that tensor cores multiply as halves and that at least
 /// this many tiles of the output read is rounded into a buffer of halves
 /// by a launch of its own first: 6 bytes an element once (the f32 read, the
@@ -540,8 +549,10 @@ public:
     producerWarp = tma && features.useProducerWarp;
     // Large tiles of such products widen where enough wide ones remain
     // and TMA can still load both operands' boxes.
+    int64_t wideTail = n % kWideMmaTile.bn;
     if (producerWarp && features.useWideTiles && tile.bn == large.bn &&
-        n >= kWideMmaTile.bn && blocksOf(kWideMmaTile) >= kMinWideBlocks) {
+        n >= kWideMmaTile.bn && (!wideTail || wideTail > large.bn) &&
+        blocksOf(kWideMmaTile) >= kMinWideBlocks) {
       TileShape previous = tile;
       tile = kWideMmaTile;
       std::optional<TmaOperand> wideA =
@@ -611,7 +622,8 @@ public:
     // array to kDynamicSharedAlignment only, once static shared memory (the
     // barriers) comes first, so the launch takes the difference more and
     // the block starts its tiles at the array's first aligned byte (TMA is
-    // sm_90's alone: two blocks still fit its 228 KiB a multiprocessor).
+    // sm_90's alone: two blocks of 128 x 128 tiles still fit its 228 KiB a
+    // multiprocessor; one of wide tiles fits a block's 227 KiB).
     bool dynamic = sharedBytes > kMaxSharedBytes || tma;
     int64_t slackBytes =
         tma ? kSwizzledSharedAlignment - kDynamicSharedAlignment : 0;

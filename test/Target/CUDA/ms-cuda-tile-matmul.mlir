@@ -1540,6 +1540,38 @@ func.func @wide_tiles(%a: memref<2048x256xbf16>, %b: memref<256x4096xbf16>, %c: 
 
 // -----
 
+// With 4,160 columns (4,096 and 64), 128 x 256 tiles would pad 192
+// columns where 128 x 128 ones pad 64: wide-tiles keeps 528 blocks of
+// 128 x 128.
+// WIDE-LABEL: func.func @wide_tiles_padded(
+// WIDE: gpu.launch
+// WIDE-SAME: in (%{{.*}} = %c528, %{{.*}} = %c1, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c288,
+// WIDE-SAME: dynamic_shared_memory_size %c82928_i32
+// WIDE: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+// TMA-LABEL: func.func @wide_tiles_padded(
+func.func @wide_tiles_padded(%a: memref<2048x256xbf16>, %b: memref<256x4160xbf16>, %c: memref<2048x4160xf32>) {
+  %wa = memref.alloc() : memref<2048x256xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%a : memref<2048x256xbf16>) outs(%wa : memref<2048x256xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %e = arith.extf %x : bf16 to f32
+    linalg.yield %e : f32
+  }
+  %wb = memref.alloc() : memref<256x4160xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%b : memref<256x4160xbf16>) outs(%wb : memref<256x4160xf32>) {
+  ^bb0(%x: bf16, %o: f32):
+    %e = arith.extf %x : bf16 to f32
+    linalg.yield %e : f32
+  }
+  linalg.matmul ins(%wa, %wb : memref<2048x256xf32>, memref<256x4160xf32>) outs(%c : memref<2048x4160xf32>)
+  return
+}
+
+// -----
+
 func.func @too_many_tiles(%a: memref<2147483648x16x8xf32>, %b: memref<2147483648x8x16xf32>, %c: memref<2147483648x16x16xf32>) {
   // expected-error @+1 {{expected at most 2^31 - 1 tiles of the matrix product, but found 2147483648}}
   linalg.batch_matmul ins(%a, %b : memref<2147483648x16x8xf32>, memref<2147483648x8x16xf32>) outs(%c : memref<2147483648x16x16xf32>)

@@ -16,8 +16,8 @@
 // order, and the tensor cores' adds). An f16 linear layer with ReLU (150 rows, 200 columns, 100
 // terms: tails in every dimension), a batch of f16 products by transposed
 // matrices (the transpose a launch of its own at O1), and a bf16 product of f32
-// inputs cast to bf16 with enough tiles for the 128 x 128 tile (3,800
-// columns: the last tile of 128 x 128 or 128 x 256 has 88 or 216). The
+// inputs cast to bf16 with enough tiles for the 128 x 128 tile (3,736
+// columns: the last tile of 128 x 128 or 128 x 256 has 24 or 152). The
 // reference sums in float64 and rounds once to the output's type. Products
 // whose operands both go by cp.async on sm_80 run on wgmma on sm_90a (the
 // default), their operands loaded by TMA (by cp.async with
@@ -32,7 +32,7 @@
 // INPUT 2: (rng.standard_normal((3, 80, 40)) * 0.25).astype(np.float16)
 // INPUT 3: (rng.standard_normal((3, 72, 40)) * 0.25).astype(np.float16)
 // INPUT 4: (rng.standard_normal((1152, 48)) * 0.25).astype(np.float32)
-// INPUT 5: (rng.standard_normal((48, 3800)) * 0.25).astype(np.float32)
+// INPUT 5: (rng.standard_normal((48, 3736)) * 0.25).astype(np.float32)
 // INPUT 6: (rng.standard_normal((2, 96, 1000)) * 0.25).astype(np.float16)
 // INPUT 7: (rng.standard_normal((1000, 136)) * 0.25).astype(np.float16)
 // REFERENCE: np.maximum(a0.astype(np.float64) @ a1.astype(np.float64), 0).astype(np.float16)
@@ -56,7 +56,7 @@
 // CHECK: %[[B:.*]] = nvgpu.tma.create.descriptor %{{.*}} box[%c32, %c64] : memref<*xbf16> -> <tensor = memref<32x64xbf16, #gpu.address_space<workgroup>>, swizzle = swizzle_128b,
 // CHECK: %[[AP:.*]] = builtin.unrealized_conversion_cast %[[A]]
 // CHECK: %[[BP:.*]] = builtin.unrealized_conversion_cast %[[B]]
-// CHECK: gpu.launch_func @ms_cuda::@fused_5_matmul_cast_0 blocks in (%c270, %c1, %c1) threads in (%c288, %c1, %c1) dynamic_shared_memory_size %c82928_i32 args(%arg2 : memref<1152x3800xf32>, %[[AP]] : !llvm.ptr, %[[BP]] : !llvm.ptr)
+// CHECK: gpu.launch_func @ms_cuda::@fused_5_matmul_cast_0 blocks in (%c270, %c1, %c1) threads in (%c288, %c1, %c1) dynamic_shared_memory_size %c82928_i32 args(%arg2 : memref<1152x3736xf32>, %[[AP]] : !llvm.ptr, %[[BP]] : !llvm.ptr)
 // CHECK-NEXT: return
 // A's rows (K = 100) take groups of 4 halves (8 bytes), through registers;
 // B's and the bf16 product's rows are copied 16 bytes at a time by cp.async.
@@ -97,14 +97,14 @@
 // SM80: nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32)
 // SM80-LABEL: gpu.func @fused_5_matmul_cast_0(
 // SM80: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<1152x48xbf16>
-// SM80: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<48x3800xbf16>
+// SM80: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<48x3736xbf16>
 // SM80: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>
 // SM80-NOT: nvvm.wgmma
 // With --cuda-tma=false the wgmma product's operands go by cp.async.
 // NOTMA-LABEL: gpu.func @fused_5_matmul_cast_0(
 // NOTMA-NOT: nvgpu.tma.async.load
 // NOTMA: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<1152x48xbf16>
-// NOTMA: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<48x3800xbf16>
+// NOTMA: nvgpu.device_async_copy %{{.*}}, 8, %{{.*}} {bypassL1} : memref<48x3736xbf16>
 // NOTMA: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
 // NOTMA-NOT: nvgpu.tma.async.load
 // NOTMA-LABEL: gpu.func @kernel_6_0(
@@ -130,17 +130,17 @@
 // WIDE-LABEL: gpu.func @kernel_6_0(
 func.func @main(%x: tensor<2x75x100xf16>, %w: tensor<100x200xf16>,
                 %q: tensor<3x80x40xf16>, %k: tensor<3x72x40xf16>,
-                %l: tensor<1152x48xf32>, %r: tensor<48x3800xf32>,
+                %l: tensor<1152x48xf32>, %r: tensor<48x3736xf32>,
                 %s: tensor<2x96x1000xf16>, %t: tensor<1000x136xf16>)
-    -> (tensor<2x75x200xf16>, tensor<3x80x72xf16>, tensor<1152x3800xf32>, tensor<2x96x136xf16>) {
+    -> (tensor<2x75x200xf16>, tensor<3x80x72xf16>, tensor<1152x3736xf32>, tensor<2x96x136xf16>) {
   %0 = msgraph.matmul %x, %w : (tensor<2x75x100xf16>, tensor<100x200xf16>) -> tensor<2x75x200xf16>
   %1 = msgraph.relu %0 : tensor<2x75x200xf16>
   %kt = msgraph.transpose %k {permutation = array<i64: 0, 2, 1>} : (tensor<3x72x40xf16>) -> tensor<3x40x72xf16>
   %2 = msgraph.matmul %q, %kt : (tensor<3x80x40xf16>, tensor<3x40x72xf16>) -> tensor<3x80x72xf16>
   %lb = msgraph.cast %l : (tensor<1152x48xf32>) -> tensor<1152x48xbf16>
-  %rb = msgraph.cast %r : (tensor<48x3800xf32>) -> tensor<48x3800xbf16>
-  %3 = msgraph.matmul %lb, %rb : (tensor<1152x48xbf16>, tensor<48x3800xbf16>) -> tensor<1152x3800xbf16>
-  %4 = msgraph.cast %3 : (tensor<1152x3800xbf16>) -> tensor<1152x3800xf32>
+  %rb = msgraph.cast %r : (tensor<48x3736xf32>) -> tensor<48x3736xbf16>
+  %3 = msgraph.matmul %lb, %rb : (tensor<1152x48xbf16>, tensor<48x3736xbf16>) -> tensor<1152x3736xbf16>
+  %4 = msgraph.cast %3 : (tensor<1152x3736xbf16>) -> tensor<1152x3736xf32>
   %5 = msgraph.matmul %s, %t : (tensor<2x96x1000xf16>, tensor<1000x136xf16>) -> tensor<2x96x136xf16>
-  return %1, %2, %4, %5 : tensor<2x75x200xf16>, tensor<3x80x72xf16>, tensor<1152x3800xf32>, tensor<2x96x136xf16>
+  return %1, %2, %4, %5 : tensor<2x75x200xf16>, tensor<3x80x72xf16>, tensor<1152x3736xf32>, tensor<2x96x136xf16>
 }

@@ -414,19 +414,21 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     part, waiting for the stage's previous use to be released, then
     arriving at `loaded` and issuing the loads, so the loads run up to
     `stages` - 1 steps ahead of the products (`stages` - 2 without it)
-    whatever either warpgroup is doing, and no product thread waits for the slower warpgroup's
-    releases. The other lanes of the ninth warp run nothing; no warp of it
-    runs wgmma (whose warps make whole warpgroups). Without it, thread 0
-    issues the loads between its products as described above.
+    whatever either warpgroup is doing, and no product thread waits for
+    the slower warpgroup's releases. The other lanes of the ninth warp run
+    nothing; no warp of it runs wgmma (whose warps make whole
+    warpgroups). Without it, thread 0 issues the loads between its
+    products as described above.
 
     With `wide-tiles` (off by default until measured on a GPU), products
     with a producer warp whose 128 x 128 tiles would be large take 128 x
     256 tiles where at least 132 remain (one block per multiprocessor of
-    an H100 or H200) and TMA can load both operands' boxes: each
-    warpgroup's piece is 64 x 256, one `wgmma.m64n256k16` a 16 terms (128
-    f32 accumulators a thread), and the stages take up to 200 KiB (8 of
-    24,576 bytes), as CUTLASS's and DeepGEMM's sm90 kernels take 128 x 256
-    tiles. K is not split for them.
+    an H100 SXM or H200), they pad no more columns (N mod 256 is 0 or over
+    128) and TMA can load both operands' boxes: each warpgroup's piece is
+    64 x 256, one `wgmma.m64n256k16` a 16 terms (128 f32 accumulators a
+    thread), and as many stages as fit 200 KiB, up to 8 (8 of 24,576
+    bytes: 192 KiB), as CUTLASS's and DeepGEMM's sm90 kernels take 128 x
+    256 tiles. K is not split for them.
 
     With `precision=bf16` or `f16`, an f32 operand that at least 3 tiles of
     the output read (A: tiles along N; B: along M) is first rounded into a
