@@ -539,12 +539,16 @@ public:
     wgmma = features.hasWgmma && !isTf32(mmaType) && asyncA && asyncB;
     if (wgmma)
       pad = 0;
-    // wgmma's operands go by TMA where both can (getTmaOperand).
-    if (wgmma && features.useTma) {
-      aTma = getTmaOperand(c.lhs, c.lhsMap, c.rowDims, tile.bm, tile.bm);
-      bTma = getTmaOperand(c.rhs, c.rhsMap, {c.nDim}, tile.bn,
-                           tile.bn / getWarpgroupColumns());
-    }
+    // wgmma's operands go by TMA where both can (getTmaOperand) in the
+    // current tile.
+    auto getTmaOperands = [&] {
+      return std::pair(
+          getTmaOperand(c.lhs, c.lhsMap, c.rowDims, tile.bm, tile.bm),
+          getTmaOperand(c.rhs, c.rhsMap, {c.nDim}, tile.bn,
+                        tile.bn / getWarpgroupColumns()));
+    };
+    if (wgmma && features.useTma)
+      std::tie(aTma, bTma) = getTmaOperands();
     tma = aTma && bTma;
     producerWarp = tma && features.useProducerWarp;
     // Large tiles of such products widen where enough wide ones remain
@@ -555,10 +559,7 @@ public:
         blocksOf(kWideMmaTile) >= kMinWideBlocks) {
       TileShape previous = tile;
       tile = kWideMmaTile;
-      std::optional<TmaOperand> wideA =
-          getTmaOperand(c.lhs, c.lhsMap, c.rowDims, tile.bm, tile.bm);
-      std::optional<TmaOperand> wideB = getTmaOperand(
-          c.rhs, c.rhsMap, {c.nDim}, tile.bn, tile.bn / getWarpgroupColumns());
+      auto [wideA, wideB] = getTmaOperands();
       wide = wideA && wideB;
       if (wide) {
         aTma = wideA;
