@@ -218,6 +218,11 @@ struct NamedPipelineOptions
       *this, "cuda-wide-tiles",
       llvm::cl::desc("Large TMA products take 128 x 256 tiles (sm_90a)"),
       llvm::cl::init(false)};
+  Option<unsigned> cudaPersistentBlocks{
+      *this, "cuda-persistent-blocks",
+      llvm::cl::desc("TMA products of more tiles launch this many blocks, "
+                     "each walking the tiles (sm_90a; 0: a block a tile)"),
+      llvm::cl::init(0)};
   Option<std::string> precision{
       *this, "precision",
       llvm::cl::desc("Precision in which matmuls multiply: f32, bf16 or f16 "
@@ -248,6 +253,8 @@ void mlir::ms::registerCompilePipelines() {
             options.targetOptions.cudaTma = named.cudaTma;
             options.targetOptions.cudaProducerWarp = named.cudaProducerWarp;
             options.targetOptions.cudaWideTiles = named.cudaWideTiles;
+            options.targetOptions.cudaPersistentBlocks =
+                named.cudaPersistentBlocks;
             options.targetOptions.precision = named.precision;
             std::string error;
             if (failed(buildCompilePipeline(pm, options, error)))

@@ -7,6 +7,7 @@
 // ms-compile MODEL -o OUT.msm [-O0|-O1|-O2] [--target cpu|cuda]
 //            [--target-cpu NAME] [--cuda-arch SM] [--cuda-tma=false]
 //            [--cuda-producer-warp=false] [--cuda-wide-tiles]
+//            [--cuda-persistent-blocks N]
 //            [--compile-to STAGE] [--dry-run] [--memory-report]
 //            [--simulate PRESET [--simulate-trace FILE]]
 //            [--cache-dir DIR | --no-cache] [--time-report]
@@ -113,6 +114,15 @@ struct Options {
                      "tiles (one block a multiprocessor, 128 accumulators a "
                      "thread) where at least 132 remain; default: 128 x 128"),
       llvm::cl::init(false), llvm::cl::cat(category)};
+  llvm::cl::opt<unsigned> cudaPersistentBlocks{
+      "cuda-persistent-blocks",
+      llvm::cl::desc("With a producer warp, products of more tiles launch "
+                     "this many blocks, each walking the tiles this many "
+                     "apart, so that a block's loads of its next tile "
+                     "overlap its last tile's stores (the blocks resident "
+                     "at once: 264 on an H100 SXM or H200, 132 with "
+                     "--cuda-wide-tiles); default 0: a block a tile"),
+      llvm::cl::init(0), llvm::cl::value_desc("N"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> precision{
       "precision",
       llvm::cl::desc("Precision in which matmuls multiply. --target cpu: "
@@ -288,6 +298,7 @@ int mlir::ms::msCompileMain(int argc, char **argv) {
   compile.targetOptions.cudaTma = options.cudaTma;
   compile.targetOptions.cudaProducerWarp = options.cudaProducerWarp;
   compile.targetOptions.cudaWideTiles = options.cudaWideTiles;
+  compile.targetOptions.cudaPersistentBlocks = options.cudaPersistentBlocks;
   compile.targetOptions.precision = options.precision;
   compile.compileTo = options.compileTo;
   if (options.multiCopy == "auto")

@@ -46,6 +46,10 @@ struct TargetOptions {
   /// Whether the cuda target's large TMA products from a producer warp take
   /// 128 x 256 tiles (one block a multiprocessor); false: 128 x 128.
   bool cudaWideTiles = false;
+  /// The blocks the cuda target's TMA products from a producer warp launch
+  /// when they have more tiles, each walking the tiles that many apart
+  /// (persistent blocks); 0: a block a tile.
+  unsigned cudaPersistentBlocks = 0;
   /// Precision in which matmuls multiply: empty for the target's default
   /// (the first of TargetBackend::getPrecisions), "f32", "tf32" (operands
   /// rounded to TensorFloat-32's 10 fraction bits, products summed in f32),

@@ -338,7 +338,8 @@ public:
       kernels.addPass(createLowerMemRefCopiesPass());
       kernels.addPass(createCUDATileMatmulPass(CUDATileMatmulPassOptions{
           options.precision, options.cudaArch, options.cudaTma,
-          options.cudaProducerWarp, options.cudaWideTiles}));
+          options.cudaProducerWarp, options.cudaWideTiles,
+          options.cudaPersistentBlocks}));
       kernels.addPass(createCUDAOrderLoopsPass());
       kernels.addPass(createConvertLinalgToParallelLoopsPass());
       kernels.addPass(createCanonicalizerPass());

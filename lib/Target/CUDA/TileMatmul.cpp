@@ -478,6 +478,10 @@ struct GemmFeatures {
   bool useProducerWarp = false;
   /// TMA products from a producer warp may take kWideMmaTile.
   bool useWideTiles = false;
+  /// Products of more tiles than this whose TMA loads a producer warp
+  /// issues launch this many blocks, each walking the tiles this many
+  /// apart (0: a block a tile).
+  int64_t persistentBlocks = 0;
 };
 
 /// Emits a contraction's launch.
@@ -592,6 +596,12 @@ public:
     int64_t steps = llvm::divideCeil(terms, tile.bk);
     splitSteps = llvm::divideCeil(steps, splits);
     splits = llvm::divideCeil(steps, splitSteps);
+    // Persistent blocks (forEachTile): a producer warp's products whose K
+    // is whole, where there are more tiles than blocks asked for.
+    tileCount = tiles;
+    if (producerWarp && splits == 1 && features.persistentBlocks &&
+        tiles > features.persistentBlocks)
+      persistentBlocks = features.persistentBlocks;
     auto sharedType = [&](int64_t width, bool kMajor, int64_t span) {
       SmallVector<int64_t> shape =
           kMajor ? SmallVector<int64_t>{stages, tile.bk, width + pad}
@@ -637,7 +647,7 @@ public:
       createTmaDescriptor(*bTma, c.rhs);
     }
     Value one = index(1);
-    Value gridX = index(tiles * splits);
+    Value gridX = index(persistentBlocks ? persistentBlocks : tiles * splits);
     Value blockX = index(producerWarp ? kThreads + kWarp : kThreads);
     Value dynamicBytes;
     if (dynamic)
@@ -673,27 +683,10 @@ public:
       aTile = launch.getWorkgroupAttributions()[0];
       bTile = launch.getWorkgroupAttributions()[1];
     }
-    Value block = launch.getBlockIds().x;
+    blockId = launch.getBlockIds().x;
     thread = launch.getThreadIds().x;
-
-    // block = (g * tilesM + tm) * tilesN + tn: neighbouring blocks share
-    // the rows of A they read.
-    Value tilesN = index(llvm::divideCeil(n, tile.bn));
-    Value tilesM = index(llvm::divideCeil(m, tile.bm));
-    Value tn = arith::RemUIOp::create(b, loc, block, tilesN);
-    Value rest = arith::DivUIOp::create(b, loc, block, tilesN);
-    Value tm = arith::RemUIOp::create(b, loc, rest, tilesM);
-    Value g = arith::DivUIOp::create(b, loc, rest, tilesM);
-    // With K split, block = (split * grid + g) * tilesM * tilesN + ...
-    if (partials) {
-      split = arith::DivUIOp::create(b, loc, g, index(grid));
-      g = arith::RemUIOp::create(b, loc, g, index(grid));
-    }
-    gridIndex = g;
-    ivs.assign(c.ranges.size(), Value());
-    setIndex(c.gridDims, g);
-    m0 = mul(tm, tile.bm);
-    n0 = mul(tn, tile.bn);
+    if (!persistentBlocks)
+      setTile(blockId);
     // A SIMT thread's sums and operands take up to half the registers a
     // multiprocessor has for a block's threads: ask for two blocks
     // resident, each hiding the other's waits for memory.
@@ -715,6 +708,54 @@ public:
   }
 
 private:
+  /// Points the block at tile `at` (its grid index, part of K, and first
+  /// row and column): at = (g * tilesM + tm) * tilesN + tn, so
+  /// that neighbouring blocks share the rows of A they read.
+  void setTile(Value at) {
+    int64_t m = c.extent(c.rowDims), n = c.ranges[c.nDim];
+    int64_t grid = c.extent(c.gridDims);
+    Value tilesN = index(llvm::divideCeil(n, tile.bn));
+    Value tilesM = index(llvm::divideCeil(m, tile.bm));
+    Value tn = arith::RemUIOp::create(b, loc, at, tilesN);
+    Value rest = arith::DivUIOp::create(b, loc, at, tilesN);
+    Value tm = arith::RemUIOp::create(b, loc, rest, tilesM);
+    Value g = arith::DivUIOp::create(b, loc, rest, tilesM);
+    // With K split, at = (split * grid + g) * tilesM * tilesN + ...
+    if (partials) {
+      split = arith::DivUIOp::create(b, loc, g, index(grid));
+      g = arith::RemUIOp::create(b, loc, g, index(grid));
+    }
+    gridIndex = g;
+    ivs.assign(c.ranges.size(), Value());
+    setIndex(c.gridDims, g);
+    m0 = mul(tm, tile.bm);
+    n0 = mul(tn, tile.bn);
+  }
+
+  /// Runs `body` for the block's tile, or with persistent blocks for each
+  /// of its tiles in turn (the block's index, then persistentBlocks on,
+  /// below tileCount), numbering each tile's steps on from the previous
+  /// tile's (stepBase), so that the stages' barriers go on through their
+  /// phases and the producer loads the next tile's first steps while the
+  /// products store the last tile's outputs. Every tile has splitSteps
+  /// steps (K is not split).
+  void forEachTile(function_ref<void()> body) {
+    if (!persistentBlocks)
+      return body();
+    scf::ForOp::create(
+        b, loc, blockId, index(tileCount), index(persistentBlocks),
+        ValueRange(), [&](OpBuilder &, Location, Value at, ValueRange) {
+          setTile(at);
+          Value walked = arith::SubIOp::create(b, loc, at, blockId);
+          Value done =
+              arith::DivUIOp::create(b, loc, walked, index(persistentBlocks));
+          stepBase = mul(done, splitSteps);
+          body();
+          stepBase = Value();
+          scf::YieldOp::create(b, loc);
+        });
+  }
+
   /// Replaces f32 `operand` (read through `map`, its rows or columns
   /// `loops`, staged [k][row] where `kMajor`), which `readers` tiles of the
   /// output read, by a buffer of the kernel holding it rounded to the
@@ -988,12 +1029,12 @@ private:
                                            thread, index(kThreads));
     auto role = scf::IfOp::create(b, loc, computes, /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
-    // The producer first: it reads `ivs` (the batch loops') as set before
-    // the split, which the products' epilogue then sets in its region.
+    // The producer first: it reads `ivs` (the batch loops') as set for the
+    // tile, which the products' epilogue then sets in its region.
     b.setInsertionPointToStart(role.elseBlock());
-    produceSteps();
+    forEachTile([&] { produceSteps(); });
     b.setInsertionPointToStart(role.thenBlock());
-    emitWgmmaProducts(init);
+    forEachTile([&] { emitWgmmaProducts(init); });
   }
 
   /// emitWgmma's products and epilogue, by the block's kThreads threads.
@@ -1232,12 +1273,15 @@ private:
   }
 
   /// The number of the step of K at `k0` in this block's part of K, which
-  /// starts at `first`.
+  /// starts at `first`, counted on from stepBase's (forEachTile).
   Value stepOf(Value k0, Value first) {
     Value fromFirst = k0;
     if (partials)
       fromFirst = arith::SubIOp::create(b, loc, k0, first);
-    return arith::DivUIOp::create(b, loc, fromFirst, index(tile.bk));
+    Value step = arith::DivUIOp::create(b, loc, fromFirst, index(tile.bk));
+    if (stepBase)
+      step = arith::AddIOp::create(b, loc, stepBase, step);
+    return step;
   }
 
   /// stepK's loop when both operands are copied by cp.async, over `stages`
@@ -2219,6 +2263,10 @@ private:
   bool producerWarp = false;
   /// Whether the tile is kWideMmaTile.
   bool wide = false;
+  /// The product's tiles; with persistent blocks (forEachTile), the blocks
+  /// launched (else 0), and the steps before the current tile's.
+  int64_t tileCount = 0, persistentBlocks = 0;
+  Value blockId, stepBase;
   std::optional<TmaOperand> aTma, bTma;
   Value loaded, released;
   /// The steps of K the shared tiles hold.
@@ -2382,7 +2430,8 @@ struct CUDATileMatmulPass final
           << precision << "'";
       return signalPassFailure();
     }
-    GemmFeatures features{arch == "sm_90a", tma, producerWarp, wideTiles};
+    GemmFeatures features{arch == "sm_90a", tma, producerWarp, wideTiles,
+                          persistentBlocks};
     SmallVector<Contraction, 4> found;
     SmallVector<linalg::LinalgOp> untiled;
     for (auto func : getOperation().getOps<func::FuncOp>())

@@ -3,9 +3,10 @@
 // RUN: ms-opt %s --ms-cuda-tile-matmul=precision=f16 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=F16
 // RUN: ms-opt %s --ms-cuda-tile-matmul=precision=tf32 --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TF32
 // RUN: ms-opt %s --ms-cuda-tile-matmul="arch=sm_90a tma=false" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=WGMMA
-// RUN: ms-opt %s --ms-cuda-tile-matmul="arch=sm_90a producer-warp=false" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TMA
 // RUN: ms-opt %s --ms-cuda-tile-matmul=arch=sm_90a --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=WS
 // RUN: ms-opt %s --ms-cuda-tile-matmul="arch=sm_90a wide-tiles=true" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=WIDE
+// RUN: ms-opt %s --ms-cuda-tile-matmul="arch=sm_90a wide-tiles=true persistent-blocks=132" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=PERSIST
+// RUN: ms-opt %s --ms-cuda-tile-matmul="arch=sm_90a producer-warp=false persistent-blocks=132" --split-input-file --verify-diagnostics | FileCheck %s --check-prefix=TMA
 // RUN: not ms-opt %s --ms-cuda-tile-matmul=precision=f64 --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: expected precision f32, tf32, bf16 or f16, found 'f64'
 
@@ -1514,6 +1515,34 @@ func.func @block_product_under_a_branch(%a: memref<2x16x16xf16>, %b: memref<2x16
 // WS-SAME: in (%{{.*}} = %c512, %{{.*}} = %c1, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c288,
 // WS-SAME: dynamic_shared_memory_size %c82928_i32
 // WS: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+// With persistent-blocks=132 the 256 wide tiles take 132 blocks, whose
+// producer and products each walk tiles b and b + 132 (below 256), the
+// steps of K (8 a tile) numbered on from the tile's first, 8 times the
+// tiles the block has done; without a producer warp (TMA, which runs with
+// persistent-blocks=132 too) each tile is a block.
+// PERSIST-LABEL: func.func @wide_tiles(
+// PERSIST: gpu.launch blocks(%[[BLOCK:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c132, %{{.*}} = %c1, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c288,
+// PERSIST-SAME: dynamic_shared_memory_size %c197616_i32
+// PERSIST: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
+// PERSIST: scf.if
+// PERSIST: scf.for %[[TILE:.*]] = %[[BLOCK]] to %c256{{.*}} step %c132
+// PERSIST: %[[WALKED:.*]] = arith.subi %[[TILE]], %[[BLOCK]]
+// PERSIST: %[[DONE:.*]] = arith.divui %[[WALKED]], %c132
+// PERSIST: %[[BASE:.*]] = arith.muli %[[DONE]], %c8
+// PERSIST: scf.for %[[K:.*]] = %c0{{.*}} to %c256{{.*}} step %c32{{.*}} -> (f32,
+// PERSIST: %[[STEP:.*]] = arith.divui %[[K]], %c32
+// PERSIST: arith.addi %[[BASE]], %[[STEP]]
+// PERSIST-COUNT-2: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
+// PERSIST: } else {
+// PERSIST: scf.for %[[PTILE:.*]] = %[[BLOCK]] to %c256{{.*}} step %c132
+// PERSIST: %[[PWALKED:.*]] = arith.subi %[[PTILE]], %[[BLOCK]]
+// PERSIST: %[[PDONE:.*]] = arith.divui %[[PWALKED]], %c132
+// PERSIST: %[[PBASE:.*]] = arith.muli %[[PDONE]], %c8
+// PERSIST: scf.for %[[PK:.*]] = %c0{{.*}} to %c256{{.*}} step %c32
+// PERSIST: %[[PSTEP:.*]] = arith.divui %[[PK]], %c32
+// PERSIST: arith.addi %[[PBASE]], %[[PSTEP]]
+// PERSIST: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c24576
+// PERSIST: gpu.terminator
 // TMA-LABEL: func.func @wide_tiles(
 // TMA: gpu.launch
 // TMA-SAME: in (%{{.*}} = %c512, %{{.*}} = %c1, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c256,
@@ -1548,6 +1577,11 @@ func.func @wide_tiles(%a: memref<2048x256xbf16>, %b: memref<256x4096xbf16>, %c: 
 // WIDE-SAME: in (%{{.*}} = %c528, %{{.*}} = %c1, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c288,
 // WIDE-SAME: dynamic_shared_memory_size %c82928_i32
 // WIDE: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>
+// PERSIST-LABEL: func.func @wide_tiles_padded(
+// PERSIST: gpu.launch
+// PERSIST-SAME: in (%{{.*}} = %c132, %{{.*}} = %c1, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c288,
+// PERSIST-SAME: dynamic_shared_memory_size %c82928_i32
+// PERSIST: scf.for %{{.*}} = %{{.*}} to %c528{{.*}} step %c132
 // TMA-LABEL: func.func @wide_tiles_padded(
 func.func @wide_tiles_padded(%a: memref<2048x256xbf16>, %b: memref<256x4160xbf16>, %c: memref<2048x4160xf32>) {
   %wa = memref.alloc() : memref<2048x256xf32>

@@ -3,11 +3,14 @@
 // RUN: %check %s --work-dir %t.notma --levels O1 --compile-flags=--cuda-tma=false
 // RUN: %check %s --work-dir %t.noproducer --levels O1 --compile-flags=--cuda-producer-warp=false
 // RUN: %check %s --work-dir %t.wide --levels O1 --compile-flags=--cuda-wide-tiles
+// RUN: %check %s --work-dir %t.persistent --levels O1 --compile-flags=--cuda-persistent-blocks=64
+// RUN: %check %s --work-dir %t.widepersistent --levels O1 --compile-flags="--cuda-wide-tiles --cuda-persistent-blocks=5"
 // RUN: ms-compile %s -O1 --target cuda --compile-to=gpu | FileCheck %s
 // RUN: ms-compile %s -O1 --target cuda --cuda-arch=sm_80 --compile-to=gpu | FileCheck %s --check-prefix=SM80
 // RUN: ms-compile %s -O1 --target cuda --cuda-tma=false --compile-to=gpu | FileCheck %s --check-prefix=NOTMA
 // RUN: ms-compile %s -O1 --target cuda --cuda-producer-warp=false --compile-to=gpu | FileCheck %s --check-prefix=NOPRODUCER
 // RUN: ms-compile %s -O1 --target cuda --cuda-wide-tiles --compile-to=gpu | FileCheck %s --check-prefix=WIDE
+// RUN: ms-compile %s -O1 --target cuda --cuda-persistent-blocks=5 --compile-to=gpu | FileCheck %s --check-prefix=PERSIST
 // Products of half-precision tensors, which the msgraph lowering widens
 // to f32 (f32 sums, one rounding): on the cuda target ms-cuda-tile-matmul
 // reads the halves themselves (8 a 128-bit load, no widening launch) and
@@ -23,7 +26,8 @@
 // default), their operands loaded by TMA (by cp.async with
 // --cuda-tma=false) that a producer warp of their own issues (thread 0
 // with --cuda-producer-warp=false; 128 x 256 tiles with
-// --cuda-wide-tiles), and on mma.sync on sm_80; the others
+// --cuda-wide-tiles; with --cuda-persistent-blocks, a few blocks each
+// walking many tiles), and on mma.sync on sm_80; the others
 // on mma.sync on both. Every product runs on the driver stand-in,
 // whose TMA loads land at issue in odd blocks and at the barrier's wait in
 // even ones.
@@ -128,6 +132,21 @@
 // WIDE: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
 // WIDE: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c24576
 // WIDE-LABEL: gpu.func @kernel_6_0(
+// With --cuda-persistent-blocks=5 the producer-warp products of more than
+// 5 tiles launch 5 blocks: the bf16 product's 270 tiles and the batch of
+// products by transposed matrices (12 tiles); the split product stays a
+// block a tile. The runs above: with 64 blocks, each takes 4 or 5 of the
+// bf16 product's tiles (8 to 10 steps of K through 5 stages); with wide
+// tiles and 5 blocks, 27 of its 135 (54 steps through 8 stages), and the
+// batch runs persistent too.
+// PERSIST-LABEL: func.func @kernel_2(
+// PERSIST: gpu.launch_func @ms_cuda::@kernel_2_0 blocks in (%c5, %c1, %c1) threads in (%c288, %c1, %c1)
+// PERSIST-LABEL: func.func @fused_5_matmul_cast(
+// PERSIST: gpu.launch_func @ms_cuda::@fused_5_matmul_cast_0 blocks in (%c5, %c1, %c1) threads in (%c288, %c1, %c1) dynamic_shared_memory_size %c82928_i32
+// PERSIST: gpu.launch_func @ms_cuda::@kernel_6_0 blocks in (%c27, %c1, %c1)
+// PERSIST-LABEL: gpu.func @fused_5_matmul_cast_0(
+// PERSIST: scf.for %{{.*}} = %{{.*}} to %c270 step %c5
+// PERSIST: nvvm.wgmma.mma_async
 func.func @main(%x: tensor<2x75x100xf16>, %w: tensor<100x200xf16>,
                 %q: tensor<3x80x40xf16>, %k: tensor<3x72x40xf16>,
                 %l: tensor<1152x48xf32>, %r: tensor<48x3736xf32>,

@@ -430,6 +430,17 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     bytes: 192 KiB), as CUTLASS's and DeepGEMM's sm90 kernels take 128 x
     256 tiles. K is not split for them.
 
+    With `persistent-blocks` N (0, a block a tile, by default until
+    measured on a GPU), products with a producer warp whose K is not split
+    and that have more than N tiles launch N blocks (the blocks resident
+    at once: 264 of 128 x 128 tiles, two a multiprocessor, or 132 of wide
+    tiles on an H100 SXM or H200), each taking tiles b, b + N, ... in turn,
+    as CUTLASS's persistent sm90 kernels do: both the producer and the
+    products loop over the block's tiles (`scf.for`), numbering the steps
+    of K on from the previous tile's, so that the stages' barriers go on
+    through their phases and the producer loads the next tile's first
+    steps while the products still store the last tile's outputs.
+
     With `precision=bf16` or `f16`, an f32 operand that at least 3 tiles of
     the output read (A: tiles along N; B: along M) is first rounded into a
     buffer of halves of the kernel (`memref.alloc`, a `linalg.generic` of
@@ -480,7 +491,12 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
               "the loads (else thread 0, between its products)">,
        Option<"wideTiles", "wide-tiles", "bool", /*default=*/"false",
               "with a producer warp, large products take 128 x 256 tiles "
-              "(one block a multiprocessor) where 132 or more remain">];
+              "(one block a multiprocessor) where 132 or more remain">,
+       Option<"persistentBlocks", "persistent-blocks", "unsigned",
+              /*default=*/"0",
+              "with a producer warp, products of more tiles launch this "
+              "many blocks, each walking the tiles this many apart (0: a "
+              "block a tile)">];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",
