@@ -4,7 +4,7 @@ one go (a lease is short; the GPU machine has no LLVM, no ms-compile and
 nothing to fetch, but has Python with NumPy).
 
   gpu-kit.py prepare KIT [--bin-dir DIR] [--target cuda] [--only NAMES]
-                         [--onnx-tests DIR]
+                         [--onnx-tests DIR] [--bench-dir DIR]
       Here, where ms-compile is: compiles every e2e op test (test/e2e/ops)
       and PyTorch model (test/e2e/torch) for the target at O0, O1 and O2,
       with the op test's inputs (check.py's, seed 1234) and its NumPy
@@ -14,7 +14,8 @@ nothing to fetch, but has Python with NumPy).
       bench/cuda (<name>.mlir, and the transformer layers of layers.py,
       exported to ONNX with their weights as inputs) at O1 and O2, and
       each variant a benchmark names (`// VARIANT: NAME FLAGS...`: the
-      case bench-<name>@NAME, compiled with FLAGS too); ONNX's
+      case bench-<name>@NAME, compiled with FLAGS too; --bench-dir DIR
+      takes the <name>.mlir benchmarks from DIR instead); ONNX's
       conformance tests (node and simple models, DIR: ../shared/onnx-tests)
       at O1, packed with their data; and copies ms-run, libms_runtime.so
       and the runtime's gtest suites (ms-runtime-tests) into KIT. A test
@@ -41,7 +42,10 @@ nothing to fetch, but has Python with NumPy).
       GPT-2 block): each against PyTorch's result (when PyTorch is there)
       and timed at O1 and O2 beside PyTorch eager and torch.compile, with
       bandwidth as a share of the device's copy bandwidth and matrix-product
-      throughput, then all of them as one Markdown table. --report FILE
+      throughput, then all of them as one Markdown table, and the variants
+      beside their benchmark in another (a benchmark's variants share its
+      PyTorch result and timings: PyTorch runs and torch.compile compiles
+      once a benchmark). --report FILE
       writes the same as JSON, with the GPU and PyTorch that ran it.
       --only NAMES runs those cases alone (onnx-conformance and
       runtime-tests name those checks).
@@ -383,7 +387,7 @@ def prepare(args):
     sources += [(os.path.basename(p), p, True)
                 for p in sorted(glob.glob(os.path.join(E2E, "torch", "*")))
                 if os.path.isdir(p) and os.path.exists(os.path.join(p, "model.onnx"))]
-    for p in sorted(glob.glob(os.path.join(ROOT, "bench", "cuda", "*.mlir"))):
+    for p in sorted(glob.glob(os.path.join(args.bench_dir, "*.mlir"))):
         name = "bench-" + os.path.splitext(os.path.basename(p))[0]
         sources += [(name, p, "bench")]
         sources += [(name + "@" + v, p, "bench") for v in sorted(bench_variants(p))]
@@ -554,10 +558,12 @@ def median_ms(fn, n, sync):
     return float(np.median(times))
 
 
-def run_bench(args, name, case, work):
+def run_bench(args, name, case, work, references):
     """Runs benchmark `name`: ms at O1 and O2 against PyTorch's result, then
-    timed (when --bench) beside PyTorch eager and torch.compile. Returns
-    (ok, lines, timing)."""
+    timed (when --bench) beside PyTorch eager and torch.compile. PyTorch's
+    result and timings are kept in `references` for the benchmark's
+    variants (bench-<name>@VARIANT: the same inputs and function), which
+    reuse them. Returns (ok, lines, timing)."""
     check = load_check()
     bench = case["bench"]
     case_dir = os.path.join(args.kit, "cases", name)
@@ -576,6 +582,12 @@ def run_bench(args, name, case, work):
     device = "cuda" if args.device == "cuda" else "cpu"
     want, eager = None, None
     lines = []
+    key = json.dumps([name.partition("@")[0], bench["inputs"], bench["torch"],
+                      bench.get("layer")])
+    reference = references.get(key)
+    if reference is not None:
+        want = reference["want"]
+        torch = None
     if torch is not None and (bench["torch"] or bench.get("layer")):
         torch.backends.cuda.matmul.allow_tf32 = False
         # The PyTorch function, as torch.compile can trace it.
@@ -622,7 +634,9 @@ def run_bench(args, name, case, work):
                 ok = check.compare(got, want, check.DTYPES[bench["outputs"][0][1]],
                                    case["rtol"], case["atol"], "[%s]" % level) and ok
             lines += text.getvalue().splitlines()
-    if args.bench and eager is not None:
+    if reference is not None:
+        timing.update(reference["timing"])
+    elif args.bench and eager is not None:
         timing["torch_eager"] = median_ms(eager, args.bench, sync)
         compiled = getattr(torch, "compile", None)
         if compiled is not None and device == "cuda":
@@ -635,6 +649,9 @@ def run_bench(args, name, case, work):
             src = torch.empty(bench["moves"] // 8, dtype=torch.float32, device=device)
             dst = torch.empty_like(src)
             timing["copy"] = median_ms(lambda: dst.copy_(src), args.bench, sync)
+    if reference is None:
+        references[key] = {"want": want, "timing": {
+            k: v for k, v in timing.items() if k in ("torch_eager", "torch_compile", "copy")}}
     if args.bench:
         parts = ["%s %.3f ms" % (k, v) for k, v in sorted(timing.items()) if v]
         best = min((v for k, v in timing.items() if k in ("O1", "O2") and v), default=None)
@@ -675,6 +692,24 @@ def print_bench_table(benches, timings):
         print("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
             name, ms(timing.get("O1")), ms(timing.get("O2")), ms(timing.get("torch_eager")),
             ms(timing.get("torch_compile")), ratios[0], ratios[1], throughput))
+
+
+def print_variant_table(benches, timings):
+    """The variants' timings beside their benchmark's, as one Markdown
+    table: each level's best time and the benchmark's over the variant's
+    (above 1: the variant is faster)."""
+    def best(name):
+        timing = timings.get(name, {})
+        return min((timing[k] for k in ("O1", "O2") if timing.get(k)), default=None)
+    variants = sorted(n for n in benches if "@" in n)
+    if not variants:
+        return
+    print("\n| variant | ms best | benchmark's best | benchmark/variant |\n|---|---|---|---|")
+    for name in variants:
+        mine, theirs = best(name), best(name.partition("@")[0])
+        print("| %s | %s | %s | %s |" % (
+            name, "%.3f ms" % mine if mine else "-", "%.3f ms" % theirs if theirs else "-",
+            "%.2f" % (theirs / mine) if mine and theirs else "-"))
 
 
 def describe_machine(device):
@@ -741,14 +776,16 @@ def check_kit(args):
     benches = {n: c for n, c in kit["cases"].items() if "bench" in c}
     if benches:
         with tempfile.TemporaryDirectory() as work:
+            references = {}
             for name, case in sorted(benches.items()):
-                ok, lines, timing = run_bench(args, name, case, work)
+                ok, lines, timing = run_bench(args, name, case, work, references)
                 failed += not ok
                 results.setdefault(name, {})["bench"] = {"ok": ok, "detail": lines}
                 timings[name] = timing
                 print("%s %s: %s" % ("PASS" if ok else "FAIL", name, "; ".join(lines)))
         if args.bench:
             print_bench_table(benches, timings)
+            print_variant_table(benches, timings)
     total = sum(len(c["levels"]) for c in kit["cases"].values() if "bench" not in c)
     total += len(benches)
     conformance = run_conformance(args, kit)
@@ -791,6 +828,8 @@ def main():
                                                         "onnx-tests"),
                    help="ONNX's conformance data; its tests go into the kit unless "
                         "--only is given ('' to leave them out)")
+    p.add_argument("--bench-dir", default=os.path.join(ROOT, "bench", "cuda"),
+                   help="the benchmarks (<name>.mlir) to prepare")
     p.add_argument("--onnx-filter", default="",
                    help="only the conformance tests matching REGEX (also with --only)")
     c = sub.add_parser("check")
