@@ -1518,30 +1518,51 @@ func.func @block_product_under_a_branch(%a: memref<2x16x16xf16>, %b: memref<2x16
 // With persistent-blocks=132 the 256 wide tiles take 132 blocks, whose
 // producer and products each walk tiles b and b + 132 (below 256), the
 // steps of K (8 a tile) numbered on from the tile's first, 8 times the
-// tiles the block has done; without a producer warp (TMA, which runs with
-// persistent-blocks=132 too) each tile is a block.
+// tiles the block has done, which the barriers' stages and parities
+// follow (a tile's last stage is released by the next tile's first step);
+// without a producer warp (TMA, which runs with persistent-blocks=132 too)
+// each tile is a block.
 // PERSIST-LABEL: func.func @wide_tiles(
 // PERSIST: gpu.launch blocks(%[[BLOCK:[^,]*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c132, %{{.*}} = %c1, %{{.*}} = %c1) threads(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c288,
 // PERSIST-SAME: dynamic_shared_memory_size %c197616_i32
-// PERSIST: nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
-// PERSIST: scf.if
+// PERSIST: %[[LOADED:.*]] = nvgpu.mbarrier.create -> <memorySpace = #gpu.address_space<workgroup>, num_barriers = 8>
+// PERSIST: %[[RELEASED:.*]] = nvgpu.mbarrier.create
+// PERSIST: scf.if %{{.*}} {
+// PERSIST: nvgpu.mbarrier.init
+// PERSIST: gpu.barrier
+// PERSIST: scf.if %{{.*}} {
 // PERSIST: scf.for %[[TILE:.*]] = %[[BLOCK]] to %c256{{.*}} step %c132
 // PERSIST: %[[WALKED:.*]] = arith.subi %[[TILE]], %[[BLOCK]]
 // PERSIST: %[[DONE:.*]] = arith.divui %[[WALKED]], %c132
 // PERSIST: %[[BASE:.*]] = arith.muli %[[DONE]], %c8
 // PERSIST: scf.for %[[K:.*]] = %c0{{.*}} to %c256{{.*}} step %c32{{.*}} -> (f32,
-// PERSIST: %[[STEP:.*]] = arith.divui %[[K]], %c32
-// PERSIST: arith.addi %[[BASE]], %[[STEP]]
+// PERSIST: %[[LOCAL:.*]] = arith.divui %[[K]], %c32
+// PERSIST: %[[STEP:.*]] = arith.addi %[[BASE]], %[[LOCAL]]
+// PERSIST: %[[STAGE:.*]] = arith.remui %[[STEP]], %c8
+// PERSIST: %[[USE:.*]] = arith.divui %[[STEP]], %c8
+// PERSIST: %[[ODD:.*]] = arith.remui %[[USE]], %c2
+// PERSIST: %[[PARITY:.*]] = arith.cmpi ne, %[[ODD]]
+// PERSIST: nvgpu.mbarrier.try_wait.parity %[[LOADED]][%[[STAGE]]], %[[PARITY]]
 // PERSIST-COUNT-2: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 256, k = 16>
+// PERSIST: arith.cmpi ugt, %[[STEP]], %c0
+// PERSIST: %[[PREVIOUS:.*]] = arith.subi %[[STEP]], %c1
+// PERSIST: %[[PREVIOUS_STAGE:.*]] = arith.remui %[[PREVIOUS]], %c8
+// PERSIST: nvgpu.mbarrier.arrive %[[RELEASED]][%[[PREVIOUS_STAGE]]]
+// PERSIST: nvvm.wgmma.wait.group.sync.aligned 0
 // PERSIST: } else {
 // PERSIST: scf.for %[[PTILE:.*]] = %[[BLOCK]] to %c256{{.*}} step %c132
 // PERSIST: %[[PWALKED:.*]] = arith.subi %[[PTILE]], %[[BLOCK]]
 // PERSIST: %[[PDONE:.*]] = arith.divui %[[PWALKED]], %c132
 // PERSIST: %[[PBASE:.*]] = arith.muli %[[PDONE]], %c8
 // PERSIST: scf.for %[[PK:.*]] = %c0{{.*}} to %c256{{.*}} step %c32
-// PERSIST: %[[PSTEP:.*]] = arith.divui %[[PK]], %c32
-// PERSIST: arith.addi %[[PBASE]], %[[PSTEP]]
-// PERSIST: nvgpu.mbarrier.arrive.expect_tx %{{.*}}, %c24576
+// PERSIST: %[[PLOCAL:.*]] = arith.divui %[[PK]], %c32
+// PERSIST: %[[PSTEP:.*]] = arith.addi %[[PBASE]], %[[PLOCAL]]
+// PERSIST: %[[INTO:.*]] = arith.remui %[[PSTEP]], %c8
+// PERSIST: %[[PUSE:.*]] = arith.divui %[[PSTEP]], %c8
+// PERSIST: %[[PODD:.*]] = arith.remui %[[PUSE]], %c2
+// PERSIST: %[[PPARITY:.*]] = arith.cmpi eq, %[[PODD]]
+// PERSIST: nvgpu.mbarrier.try_wait.parity %[[RELEASED]][%[[INTO]]], %[[PPARITY]]
+// PERSIST: nvgpu.mbarrier.arrive.expect_tx %[[LOADED]][%[[INTO]]], %c24576
 // PERSIST: gpu.terminator
 // TMA-LABEL: func.func @wide_tiles(
 // TMA: gpu.launch
