@@ -6,13 +6,14 @@
 // Variants (gpu-kit's bench-gemm-bf16@NAME): 128 x 256 tiles (one block a
 // multiprocessor, wgmma.m64n256k16) instead of 128 x 128, persistent
 // blocks (as many as are resident at once on an H100 SXM or H200, each
-// walking tiles: 264 of 128 x 128, 132 of 128 x 256), TMA issued by
-// thread 0 between its products instead of a producer warp, wgmma with
+// walking tiles: 132 of 128 x 128, whose tile loop takes 116 registers,
+// too many for two blocks a multiprocessor, and 132 of 128 x 256), TMA
+// issued by thread 0 between its products instead of a producer warp, wgmma with
 // the operands copied by cp.async instead of TMA, and sm_90's cp.async
 // and mma.sync.
 // COMPILE-FLAGS: --precision=bf16
 // VARIANT: wide --cuda-wide-tiles
-// VARIANT: persistent --cuda-persistent-blocks=264
+// VARIANT: persistent --cuda-persistent-blocks=132
 // VARIANT: wide-persistent --cuda-wide-tiles --cuda-persistent-blocks=132
 // VARIANT: thread0-tma --cuda-producer-warp=false
 // VARIANT: cp-async --cuda-tma=false

@@ -120,8 +120,8 @@ struct Options {
                      "this many blocks, each walking the tiles this many "
                      "apart, so that a block's loads of its next tile "
                      "overlap its last tile's stores (the blocks resident "
-                     "at once: 264 on an H100 SXM or H200, 132 with "
-                     "--cuda-wide-tiles); default 0: a block a tile"),
+                     "at once: 132 on an H100 SXM or H200); default 0: a "
+                     "block a tile"),
       llvm::cl::init(0), llvm::cl::value_desc("N"), llvm::cl::cat(category)};
   llvm::cl::opt<std::string> precision{
       "precision",

@@ -24,7 +24,10 @@ names the level it is about.
 
 With --ptxas, every level the cuda target compiles (O0, O1, O2) is also
 compiled for it (`--target cuda`, PTX for sm_90a) and ptxas must accept the
-PTX of its module. With --fake-cuda DIR (the directory of the runtime's CUDA
+PTX of its module without serializing its wgmma instructions (ptxas's
+"Potential Performance Loss: wgmma.mma_async instructions are serialized"
+notes, C7510 to C7520, which `ptxas -v` prints: each makes a kernel's
+warpgroup products wait for one another). With --fake-cuda DIR (the directory of the runtime's CUDA
 driver stand-in, runtime/test/cuda/FakeCuda.cpp), each such module also runs
 with `ms-run --device cuda` on the stand-in, which interprets the PTX on the
 CPU, and its outputs are compared with the reference (the file's TOLERANCE;
@@ -128,6 +131,20 @@ def run(level, cmd, env=None):
     return p.stdout
 
 
+def check_ptxas(level, cmd):
+    """Runs ptxas (`cmd`, with -v); fails where it does not accept the PTX
+    or serializes a kernel's wgmma instructions."""
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise Failure("[%s] command failed (exit %d): %s\n%s%s"
+                      % (level, p.returncode, " ".join(cmd), p.stdout, p.stderr))
+    serialized = [line.strip() for line in (p.stdout + p.stderr).splitlines()
+                  if "wgmma.mma_async instructions are serialized" in line]
+    if serialized:
+        raise Failure("[%s] ptxas serializes wgmma: %s\n%s"
+                      % (level, " ".join(cmd), "\n".join(serialized)))
+
+
 def signature(plan):
     return [(d["name"], d["dtype"], list(d["shape"]))
             for d in plan["inputs"]] + \
@@ -216,7 +233,7 @@ def check_cuda(args, compile_, levels, flags, bind, plan, wants, dtypes, tol):
                 ptx = os.path.join(args.work_dir, "test-%s.ptx" % level)
                 with open(ptx, "w") as f:
                     f.write(text)
-                run(label, [args.ptxas, "-arch=sm_90a", ptx, "-o", os.devnull])
+                check_ptxas(label, [args.ptxas, "-arch=sm_90a", "-v", ptx, "-o", os.devnull])
             if not env:
                 continue
             out = os.path.join(args.work_dir, "out-cuda-%s" % level)

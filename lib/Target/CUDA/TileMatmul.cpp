@@ -1426,7 +1426,9 @@ private:
 
   /// Once step `step`'s products have ended (those of step - 1, after the
   /// step's wgmma.wait_group 1), lane 0 of each warp releases the stage of
-  /// step - 1 for loads.
+  /// step - 1 for loads: an arrival expecting no bytes, predicated on the
+  /// lane, where an arrival under a branch made ptxas serialize the
+  /// loop's wgmmas (C7520, a warpgroup.arrive on a divergent path).
   void releaseStage(Value step) {
     Value lane = arith::RemUIOp::create(b, loc, thread, index(kWarp));
     Value first =
@@ -1434,13 +1436,10 @@ private:
     Value after = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt, step,
                                         index(0));
     Value arrives = arith::AndIOp::create(b, loc, first, after);
-    auto release = scf::IfOp::create(b, loc, arrives);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(release.thenBlock());
     Value previous = arith::SubIOp::create(b, loc, step, index(1));
     Value stage = arith::RemUIOp::create(b, loc, previous, index(stages));
-    nvgpu::MBarrierArriveOp::create(
-        b, loc, nvgpu::MBarrierTokenType::get(b.getContext()), released, stage);
+    nvgpu::MBarrierArriveExpectTxOp::create(b, loc, released, index(0), stage,
+                                            arrives);
   }
 
   /// Thread 0 starts the TMA loads of the step of K from `k0` into stage

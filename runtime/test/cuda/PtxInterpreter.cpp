@@ -674,6 +674,12 @@ bool PtxModuleImpl::parseOperand(Kernel &k, const std::string &text,
         return static_cast<int>(i);
     return -1;
   };
+  // '_' is a destination that drops its value (mbarrier.arrive's state).
+  if (text == "_") {
+    op.kind = OperandKind::Reg;
+    op.reg = reg(k, "%_");
+    return true;
+  }
   if (text.front() == '[') {
     op.kind = OperandKind::Mem;
     if (text.back() != ']') {
@@ -2185,8 +2191,9 @@ std::string PtxModuleImpl::run(const Kernel &k, unsigned grid, unsigned block,
             // In odd blocks a thread pauses after its arrival while the
             // others run, so that one acting on the arrival (a stage
             // released for loads) before this thread's next operations
-            // (the products still reading the stage) shows.
-            if (b % 2 && in.has("arrive")) {
+            // (the products still reading the stage) shows: a plain
+            // arrival or one expecting bytes (a release expecting none).
+            if (b % 2) {
               ++th.pc;
               th.state = Thread::AtMbarrier;
               return;

@@ -1056,11 +1056,10 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // TMA: %[[LANE0:.*]] = arith.cmpi eq, %[[LANE]], %c0
 // TMA: %[[LATER:.*]] = arith.cmpi ugt, %[[STEP]], %c0
 // TMA: %[[RELEASES:.*]] = arith.andi %[[LANE0]], %[[LATER]]
-// TMA: scf.if %[[RELEASES]]
 // TMA: %[[DONE:.*]] = arith.subi %[[STEP]], %c1
 // TMA: %[[DONESTAGE:.*]] = arith.remui %[[DONE]], %c5
-// TMA: nvgpu.mbarrier.arrive %[[FREE]][%[[DONESTAGE]]]
-// TMA: scf.yield
+// TMA: nvgpu.mbarrier.arrive.expect_tx %[[FREE]][%[[DONESTAGE]]], %c0{{.*}}, predicate = %[[RELEASES]]
+// TMA-NEXT: scf.yield
 // TMA-NEXT: }
 // TMA-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // TMA-NOT: nvgpu.device_async_copy
@@ -1088,7 +1087,7 @@ func.func @widened(%a: memref<64x128xbf16>, %b: memref<64x64xbf16>, %c: memref<1
 // WS-NOT: nvgpu.mbarrier.arrive.expect_tx
 // WS: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 32, k = 16>
 // WS: nvvm.wgmma.wait.group.sync.aligned 1
-// WS: nvgpu.mbarrier.arrive %[[FREE]]
+// WS: nvgpu.mbarrier.arrive.expect_tx %[[FREE]][%{{.*}}], %c0{{.*}}, predicate =
 // WS: scf.yield
 // WS-NEXT: }
 // WS-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
@@ -1547,7 +1546,7 @@ func.func @block_product_under_a_branch(%a: memref<2x16x16xf16>, %b: memref<2x16
 // PERSIST: arith.cmpi ugt, %[[STEP]], %c0
 // PERSIST: %[[PREVIOUS:.*]] = arith.subi %[[STEP]], %c1
 // PERSIST: %[[PREVIOUS_STAGE:.*]] = arith.remui %[[PREVIOUS]], %c8
-// PERSIST: nvgpu.mbarrier.arrive %[[RELEASED]][%[[PREVIOUS_STAGE]]]
+// PERSIST: nvgpu.mbarrier.arrive.expect_tx %[[RELEASED]][%[[PREVIOUS_STAGE]]], %c0{{.*}}, predicate =
 // PERSIST: nvvm.wgmma.wait.group.sync.aligned 0
 // PERSIST: } else {
 // PERSIST: scf.for %[[PTILE:.*]] = %[[BLOCK]] to %c256{{.*}} step %c132

@@ -81,7 +81,7 @@
 // CHECK-NOT: nvgpu.tma.async.load
 // CHECK: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // CHECK-NOT: nvgpu.tma.async.load
-// CHECK: nvgpu.mbarrier.arrive %[[RELEASED]]
+// CHECK: nvgpu.mbarrier.arrive.expect_tx %[[RELEASED]][%{{.*}}], %c0{{.*}}, predicate =
 // CHECK: } else {
 // CHECK-NEXT: %[[PRODUCES:.*]] = arith.cmpi eq, %thread_id_x, %c256 : index
 // CHECK-NEXT: scf.if %[[PRODUCES]] {

@@ -400,7 +400,10 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     writes through the async proxy that wgmma reads through); thread 0
     then starts step s + stages - 2 (the stage step s - 2 read); after its
     products, whose `wgmma.wait_group 1` ended step s - 1's, lane 0 of
-    each warp releases the stage of step s - 1 (`nvgpu.mbarrier.arrive`).
+    each warp releases the stage of step s - 1 (an arrival expecting no
+    bytes, `nvgpu.mbarrier.arrive.expect_tx` of 0 predicated on the lane,
+    rather than an arrival under a branch: ptxas serialized the wgmmas of
+    a loop with a branch there, C7520).
     Steps past the part's last start no loads.
 
     With `producer-warp` (the default) the loads are warp-specialized, as
@@ -433,8 +436,9 @@ def CUDATileMatmulPass : Pass<"ms-cuda-tile-matmul", "::mlir::ModuleOp"> {
     With `persistent-blocks` N (0, a block a tile, by default until
     measured on a GPU), products with a producer warp whose K is not split
     and that have more than N tiles launch N blocks (the blocks resident
-    at once: 264 of 128 x 128 tiles, two a multiprocessor, or 132 of wide
-    tiles on an H100 SXM or H200), each taking tiles b, b + N, ... in turn,
+    at once: 132 on an H100 SXM or H200, one a multiprocessor, whose
+    registers the tile loop of 128 x 128 tiles takes too many of for two),
+    each taking tiles b, b + N, ... in turn,
     as CUTLASS's persistent sm90 kernels do: both the producer and the
     products loop over the block's tiles (`scf.for`), numbering the steps
     of K on from the previous tile's, so that the stages' barriers go on
